@@ -1,0 +1,134 @@
+// Package account holds accounts, plans, API tokens and saved lists: the
+// user data of vds, which unlike the catalog is never replaced wholesale.
+package account
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base32"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
+)
+
+// Plan is a named set of limits. Plans come from configuration.
+type Plan struct {
+	Name string `json:"name"`
+	// RatePerMinute is the per-minute request limit; 0 means unlimited.
+	RatePerMinute int `json:"rate_per_minute"`
+	// MonthlyQuota is the number of charged calls per calendar month (UTC); 0 means unlimited.
+	MonthlyQuota int  `json:"monthly_quota"`
+	APIAccess    bool `json:"api_access"`
+}
+
+// Account is a customer of the API.
+type Account struct {
+	ID        string    `json:"id"`
+	Email     string    `json:"email"`
+	Plan      string    `json:"plan"`
+	Suspended bool      `json:"suspended"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// ScopeRead is the one ability the API knows: read access.
+const ScopeRead = "api:read"
+
+// Token is an API token as stored: the secret itself is never kept, only its
+// SHA-256 hash and a short prefix that lets a person recognise it.
+type Token struct {
+	ID         string     `json:"id"`
+	AccountID  string     `json:"account_id"`
+	Name       string     `json:"name"`
+	Prefix     string     `json:"prefix"`
+	Hash       string     `json:"-"`
+	Scopes     []string   `json:"scopes"`
+	CreatedAt  time.Time  `json:"created_at"`
+	LastUsedAt *time.Time `json:"last_used_at"`
+	RevokedAt  *time.Time `json:"revoked_at"`
+}
+
+// Active reports whether the token can still be used.
+func (t *Token) Active() bool { return t.RevokedAt == nil }
+
+// TokenPrefix starts every secret, so leaked tokens are easy to grep for.
+const TokenPrefix = "vds_"
+
+// DefaultListName is the name of the list every account starts with.
+const DefaultListName = "My garage"
+
+// List is a named, user-curated set of catalog records.
+type List struct {
+	ID        string     `json:"id"`
+	AccountID string     `json:"-"`
+	Name      string     `json:"name"`
+	IsDefault bool       `json:"is_default"`
+	CreatedAt time.Time  `json:"created_at"`
+	Items     []ListItem `json:"items"`
+}
+
+// ListItem points at a catalog record. It stays when the record leaves the
+// catalog, so a re-ingest never drops what a user saved.
+type ListItem struct {
+	Kind    catalog.Kind `json:"type"`
+	UUID    uuid.UUID    `json:"uuid"`
+	Note    string       `json:"note"`
+	AddedAt time.Time    `json:"added_at"`
+	// Missing is true when the record is no longer in the catalog. It is
+	// computed when the list is read, never stored.
+	Missing bool `json:"missing"`
+}
+
+// MaxNoteLen bounds a list item's note.
+const MaxNoteLen = 500
+
+var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// randomString returns n random bytes in lowercase base32.
+func randomString(n int) string {
+	b := make([]byte, n)
+	// crypto/rand.Read never returns an error on supported platforms.
+	_, _ = rand.Read(b)
+	return idEncoding.EncodeToString(b)
+}
+
+// NewID returns a random identifier with a type prefix, e.g. "acc_5x3...".
+func NewID(prefix string) string { return prefix + "_" + randomString(10) }
+
+// NewSecret returns a fresh token secret ("vds_" and 32 base32 characters,
+// 160 bits of entropy), its hash for storage and its display prefix.
+func NewSecret() (secret, hash, prefix string) {
+	secret = TokenPrefix + randomString(20)
+	return secret, HashSecret(secret), secret[:len(TokenPrefix)+6]
+}
+
+// HashSecret returns the hex SHA-256 of a token secret. A fast hash is right
+// here: the secret has 160 bits of entropy, so it cannot be brute-forced.
+func HashSecret(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// SameHash compares two hashes in constant time.
+func SameHash(a, b string) bool {
+	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// ErrInvalidEmail is returned for an address that is not a plain email.
+var ErrInvalidEmail = errors.New("invalid email address")
+
+// NormalizeEmail lowercases and checks an address ("Name <a@b>" forms are refused).
+func NormalizeEmail(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s || a.Name != "" || len(s) > 254 {
+		return "", fmt.Errorf("%w: %q", ErrInvalidEmail, s)
+	}
+	return strings.ToLower(s), nil
+}

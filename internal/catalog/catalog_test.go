@@ -1,0 +1,214 @@
+package catalog
+
+import (
+	"strings"
+	"testing"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func validCar() Car {
+	return Car{Make: "Toyota", Model: "Camry", Year: 2022, Trim: "LE", Body: "sedan", FuelType: "gasoline",
+		DriveType: "fwd", Transmission: "Automatic (S8)", DisplacementL: ptr(2.5), Cylinders: ptr(4)}
+}
+
+func TestCarNormalize(t *testing.T) {
+	c := validCar()
+	if errs := c.Normalize(); errs != nil {
+		t.Fatalf("valid car: %v", errs)
+	}
+	if c.Body != "Sedan" || c.FuelType != FuelGasoline || c.DriveType != "FWD" {
+		t.Fatalf("enums not canonicalized: %q %q %q", c.Body, c.FuelType, c.DriveType)
+	}
+	if c.Engine != "2.5L 4-cyl" || c.Electrified {
+		t.Fatalf("derived fields: engine %q electrified %v", c.Engine, c.Electrified)
+	}
+
+	tests := []struct {
+		name  string
+		edit  func(*Car)
+		field string
+		want  string
+	}{
+		{"missing make", func(c *Car) { c.Make = "  " }, "make", "is required"},
+		{"year too old", func(c *Car) { c.Year = 1850 }, "year", "1850 is outside 1886.."},
+		{"year in far future", func(c *Car) { c.Year = MaxYear() + 1 }, "year", "is outside"},
+		{"unknown body", func(c *Car) { c.Body = "Spaceship" }, "body", `"Spaceship" is not one of Sedan, Coupe`},
+		{"unknown fuel", func(c *Car) { c.FuelType = "coal" }, "fuel_type", "is not one of"},
+		{"unknown drive", func(c *Car) { c.DriveType = "6WD" }, "drive_type", "is not one of FWD, RWD, AWD, 4WD"},
+		{"bev with engine", func(c *Car) { c.FuelType = FuelBEV }, "displacement_l", "must be empty"},
+		{"gas without engine", func(c *Car) { c.DisplacementL = nil }, "displacement_l", "are required"},
+		{"negative displacement", func(c *Car) { c.DisplacementL = ptr(-2.0) }, "displacement_l", "-2 is outside"},
+		{"too many cylinders", func(c *Car) { c.Cylinders = ptr(20) }, "cylinders", "20 is outside 2..16"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := validCar()
+			tc.edit(&c)
+			assertFieldError(t, c.Normalize(), tc.field, tc.want)
+		})
+	}
+}
+
+func assertFieldError(t *testing.T, errs FieldErrors, field, want string) {
+	t.Helper()
+	for _, e := range errs {
+		if e.Field == field && strings.Contains(e.Reason, want) {
+			return
+		}
+	}
+	t.Fatalf("errors %v: want field %s containing %q", errs, field, want)
+}
+
+func TestElectrifiedAndEngine(t *testing.T) {
+	tests := []struct {
+		fuel        string
+		displ       *float64
+		cyl         *int
+		engine      string
+		electrified bool
+	}{
+		{FuelBEV, nil, nil, "Electric", true},
+		{FuelPHEV, ptr(2.0), ptr(4), "2.0L 4-cyl plug-in hybrid", true},
+		{FuelHEV, ptr(2.5), ptr(4), "2.5L 4-cyl hybrid", true},
+		{FuelDiesel, ptr(3.0), ptr(6), "3.0L 6-cyl diesel", false},
+		{FuelFCEV, nil, nil, "Fuel cell electric", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.fuel, func(t *testing.T) {
+			c := validCar()
+			c.FuelType, c.DisplacementL, c.Cylinders = tc.fuel, tc.displ, tc.cyl
+			if errs := c.Normalize(); errs != nil {
+				t.Fatal(errs)
+			}
+			if c.Engine != tc.engine || c.Electrified != tc.electrified {
+				t.Fatalf("engine %q electrified %v, want %q %v", c.Engine, c.Electrified, tc.engine, tc.electrified)
+			}
+		})
+	}
+}
+
+func TestUUIDStableAndDistinct(t *testing.T) {
+	a, b := validCar(), validCar()
+	b.Make, b.Model = " TOYOTA ", "camry"
+	a.Normalize()
+	b.Normalize()
+	if a.UUID != b.UUID {
+		t.Fatalf("case and spacing changed the uuid: %s vs %s", a.UUID, b.UUID)
+	}
+	if a.UUID.Version() != 5 {
+		t.Fatalf("uuid version %d, want 5 (name-based)", a.UUID.Version())
+	}
+	c := validCar()
+	c.DriveType = "AWD"
+	c.Normalize()
+	if c.UUID == a.UUID {
+		t.Fatal("a different drive gave the same uuid")
+	}
+	// A motorcycle with the same make/model/year as a fitment must not collide.
+	m := Motorcycle{Make: "Toyota", Model: "Camry", Year: 2022, MotorcycleType: "Scooter"}
+	m.Normalize()
+	tf := TireFitment{Make: "Toyota", Model: "Camry", Year: 2022, TireSize: "215/55R17", AlternateSizes: []string{"225/45R18"}}
+	tf.Normalize()
+	if m.UUID == tf.UUID {
+		t.Fatal("kinds share a uuid space")
+	}
+}
+
+func TestMotorcycleNormalize(t *testing.T) {
+	m := Motorcycle{Make: "Polaris", Model: "RZR XP 1000", Year: 2023, MotorcycleType: "utv / sxs", DisplacementCC: ptr(999)}
+	if errs := m.Normalize(); errs != nil {
+		t.Fatal(errs)
+	}
+	if m.MotorcycleType != "UTV / SXS" || m.VehicleType != ClassATVUTV {
+		t.Fatalf("type %q class %q", m.MotorcycleType, m.VehicleType)
+	}
+	bad := Motorcycle{Make: "Honda", Model: "Grom", Year: 2023, MotorcycleType: "Street Motorcycle", VehicleType: "ATV/UTV"}
+	assertFieldError(t, bad.Normalize(), "vehicle_type", "does not match motorcycle_type")
+	bad = Motorcycle{Make: "Honda", Model: "Grom", Year: 2023, MotorcycleType: "Hovercraft"}
+	assertFieldError(t, bad.Normalize(), "motorcycle_type", "is not one of")
+	bad = Motorcycle{Make: "Honda", Model: "Grom", Year: 2023, MotorcycleType: "Scooter", PowerHP: ptr(-1.0)}
+	assertFieldError(t, bad.Normalize(), "power_hp", "is outside")
+}
+
+func TestBoatNormalize(t *testing.T) {
+	valid := func() Boat {
+		return Boat{Make: "Lund", Model: "1875 Crossover XS", Year: 2022, ModelType: "bass boat", LengthFt: 18.8, BeamFt: 7.9,
+			DryWeightLbs: 1900, EngineCount: 1, HP: 150, HullType: "aluminum", FuelType: "gas"}
+	}
+	b := valid()
+	if errs := b.Normalize(); errs != nil {
+		t.Fatal(errs)
+	}
+	if b.HullType != "Aluminum" || b.ModelType != "Bass Boat" || b.FuelType != "Gas" {
+		t.Fatalf("not canonical: %+v", b)
+	}
+	tests := []struct {
+		name, field, want string
+		edit              func(*Boat)
+	}{
+		{"zero length", "length_ft", "0 is outside", func(b *Boat) { b.LengthFt = 0 }},
+		{"wider than long", "beam_ft", "wider than the boat is long", func(b *Boat) { b.LengthFt, b.BeamFt = 10, 12 }},
+		{"no engines", "engine_count", "0 is outside 1..6", func(b *Boat) { b.EngineCount = 0 }},
+		{"hull", "hull_type", "is not one of Fiberglass, Aluminum", func(b *Boat) { b.HullType = "Paper" }},
+		{"fuel", "fuel_type", "is not one of Gas, Diesel", func(b *Boat) { b.FuelType = "Coal" }},
+		{"category", "model_type", "is not one of", func(b *Boat) { b.ModelType = "Submarine" }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := valid()
+			tc.edit(&b)
+			assertFieldError(t, b.Normalize(), tc.field, tc.want)
+		})
+	}
+}
+
+func TestTireFitmentNormalize(t *testing.T) {
+	tf := TireFitment{Make: "Ford", Model: "F150", Year: 2021, TireSize: "lt275/65r18 123s", RearTireSize: ptr(""),
+		AlternateSizes: []string{"275/70R18", "33x12.50r18 lt"}}
+	if errs := tf.Normalize(); errs != nil {
+		t.Fatal(errs)
+	}
+	if tf.TireSize != "LT275/65R18 123S" || tf.RearTireSize != nil || tf.AlternateSizes[1] != "33x12.50R18 LT" {
+		t.Fatalf("not canonical: %+v", tf)
+	}
+	tests := []struct {
+		name, field, want string
+		alts              []string
+	}{
+		{"no alternates", "alternate_sizes", "has 0 sizes; give 1 to 4", nil},
+		{"five alternates", "alternate_sizes", "has 5 sizes", []string{"265/70R17", "275/65R18", "275/60R20", "285/70R17", "285/65R18"}},
+		{"bad syntax", "alternate_sizes[0]", "tire size", []string{"275/65X18"}},
+		{"repeats oem", "alternate_sizes[0]", "repeats the OEM size", []string{"LT275/65R18 123S"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tf := TireFitment{Make: "Ford", Model: "F150", Year: 2021, TireSize: "LT275/65R18 123S", AlternateSizes: tc.alts}
+			assertFieldError(t, tf.Normalize(), tc.field, tc.want)
+		})
+	}
+}
+
+func TestParseKind(t *testing.T) {
+	for in, want := range map[string]Kind{"cars": KindCar, "Motorcycle": KindMotorcycle, "boats": KindBoat, "tire": KindTireSize, "tire-size": KindTireSize, "tire_sizes": KindTireSize} {
+		got, err := ParseKind(in)
+		if err != nil || got != want {
+			t.Errorf("ParseKind(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseKind("truck"); err == nil || !strings.Contains(err.Error(), "use car, motorcycle, boat or tire_size") {
+		t.Errorf("ParseKind(truck) error = %v", err)
+	}
+}
+
+func TestDiffKeepsFuelEconomyOutOfComparison(t *testing.T) {
+	stored := validCar()
+	stored.Normalize()
+	stored.MPGCity = ptr(28.0)
+	in := validCar()
+	in.Normalize()
+	ch := Diff(&Catalog{Cars: []Car{stored}}, &Catalog{Cars: []Car{in}}, map[Kind]bool{KindCar: true})
+	if !ch.Empty() || ch.Cars.Unchanged != 1 {
+		t.Fatalf("an enriched car differs from its un-enriched input: %+v", ch.Summaries())
+	}
+}

@@ -1,0 +1,188 @@
+package catalog
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// Kind names a record type of the catalog.
+type Kind string
+
+// The four record kinds.
+const (
+	KindCar        Kind = "car"
+	KindMotorcycle Kind = "motorcycle"
+	KindBoat       Kind = "boat"
+	KindTireSize   Kind = "tire_size"
+)
+
+// Kinds lists every record kind in display order.
+var Kinds = []Kind{KindCar, KindMotorcycle, KindBoat, KindTireSize}
+
+// ParseKind accepts the kind names and the plurals and aliases the CLI and
+// list items use ("cars", "tire", "tire-size", "tire_sizes"...).
+func ParseKind(s string) (Kind, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "car", "cars":
+		return KindCar, nil
+	case "motorcycle", "motorcycles":
+		return KindMotorcycle, nil
+	case "boat", "boats":
+		return KindBoat, nil
+	case "tire", "tires", "tire_size", "tire_sizes", "tire-size", "tire-sizes":
+		return KindTireSize, nil
+	}
+	return "", fmt.Errorf("unknown record type %q: use car, motorcycle, boat or tire_size", s)
+}
+
+// FuelEconomy holds the EPA enrichment of a car. Ingest never sets it; the
+// enrich job does, and every field is null until then.
+type FuelEconomy struct {
+	MPGCity        *float64 `json:"mpg_city"`
+	MPGHighway     *float64 `json:"mpg_highway"`
+	MPGCombined    *float64 `json:"mpg_combined"`
+	EPARangeMiles  *int     `json:"epa_range_miles"`
+	AnnualFuelCost *int     `json:"annual_fuel_cost"`
+	CO2GPM         *float64 `json:"co2_gpm"`
+}
+
+// Car is a passenger car or light truck.
+type Car struct {
+	UUID          uuid.UUID `json:"uuid"`
+	Make          string    `json:"make"`
+	Model         string    `json:"model"`
+	Year          int       `json:"year"`
+	Trim          string    `json:"trim"`
+	Body          string    `json:"body"`
+	FuelType      string    `json:"fuel_type"`
+	DriveType     string    `json:"drive_type"`
+	Transmission  string    `json:"transmission"`
+	DisplacementL *float64  `json:"displacement_l"`
+	Cylinders     *int      `json:"cylinders"`
+	// Engine is derived from the fuel type, displacement and cylinders.
+	Engine string `json:"engine"`
+	FuelEconomy
+	// Electrified is true for BEV, PHEV and HEV, the spec's ev_only set.
+	Electrified bool `json:"electrified"`
+}
+
+// Motorcycle is a record of the motorcycle dataset, which also holds ATVs,
+// UTVs, snowmobiles, scooters, personal watercraft and golf carts.
+type Motorcycle struct {
+	UUID           uuid.UUID `json:"uuid"`
+	Make           string    `json:"make"`
+	Model          string    `json:"model"`
+	Year           int       `json:"year"`
+	MotorcycleType string    `json:"motorcycle_type"`
+	VehicleType    string    `json:"vehicle_type"`
+	DisplacementCC *int      `json:"displacement_cc"`
+	EngineType     string    `json:"engine_type"`
+	PowerHP        *float64  `json:"power_hp"`
+}
+
+// Boat is a power boat.
+type Boat struct {
+	UUID         uuid.UUID `json:"uuid"`
+	Make         string    `json:"make"`
+	Model        string    `json:"model"`
+	Year         int       `json:"year"`
+	ModelType    string    `json:"model_type"`
+	LengthFt     float64   `json:"length_ft"`
+	BeamFt       float64   `json:"beam_ft"`
+	DryWeightLbs int       `json:"dry_weight_lbs"`
+	EngineCount  int       `json:"engine_count"`
+	HP           int       `json:"hp"`
+	HullType     string    `json:"hull_type"`
+	FuelType     string    `json:"fuel_type"`
+}
+
+// TireFitment maps a vehicle to its OEM tire size and alternate sizes.
+type TireFitment struct {
+	UUID     uuid.UUID `json:"uuid"`
+	Make     string    `json:"make"`
+	Model    string    `json:"model"`
+	Year     int       `json:"year"`
+	Trim     string    `json:"trim"`
+	TireSize string    `json:"tire_size"`
+	// RearTireSize is set for staggered fitments only.
+	RearTireSize   *string  `json:"rear_tire_size"`
+	AlternateSizes []string `json:"alternate_sizes"`
+}
+
+// namespace is the UUIDv5 namespace of every vds record. Changing it would
+// change every record UUID and orphan every saved list item: never do that.
+var namespace = uuid.MustParse("6f1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e41")
+
+// recordUUID derives a stable UUID from a kind and the parts of a natural key.
+// Parts are compared case-insensitively with runs of space collapsed, so a
+// re-ingest that only changes the spelling's case keeps the UUID.
+func recordUUID(kind Kind, parts ...string) uuid.UUID {
+	var b strings.Builder
+	b.WriteString(string(kind))
+	for _, p := range parts {
+		b.WriteByte(0)
+		b.WriteString(strings.ToLower(strings.Join(strings.Fields(p), " ")))
+	}
+	return uuid.NewSHA1(namespace, []byte(b.String()))
+}
+
+// NaturalKey returns the fields that identify a car: make, model, year, trim,
+// drive and displacement (a trim often comes with two drives or engines).
+func (c *Car) NaturalKey() []string {
+	d := ""
+	if c.DisplacementL != nil {
+		d = strconv.FormatFloat(*c.DisplacementL, 'f', 1, 64)
+	}
+	return []string{c.Make, c.Model, strconv.Itoa(c.Year), c.Trim, c.DriveType, d}
+}
+
+// NaturalKey returns make, model and year.
+func (m *Motorcycle) NaturalKey() []string {
+	return []string{m.Make, m.Model, strconv.Itoa(m.Year)}
+}
+
+// NaturalKey returns make, model and year.
+func (b *Boat) NaturalKey() []string {
+	return []string{b.Make, b.Model, strconv.Itoa(b.Year)}
+}
+
+// NaturalKey returns make, model, year and trim.
+func (t *TireFitment) NaturalKey() []string {
+	return []string{t.Make, t.Model, strconv.Itoa(t.Year), t.Trim}
+}
+
+// engineLabel renders a car's engine for display, e.g. "2.5L 4-cyl hybrid".
+func engineLabel(fuel string, displ *float64, cyl *int) string {
+	switch fuel {
+	case FuelBEV:
+		return "Electric"
+	case FuelFCEV:
+		return "Fuel cell electric"
+	}
+	var parts []string
+	if displ != nil {
+		parts = append(parts, strconv.FormatFloat(*displ, 'f', 1, 64)+"L")
+	}
+	if cyl != nil {
+		parts = append(parts, strconv.Itoa(*cyl)+"-cyl")
+	}
+	switch fuel {
+	case FuelHEV:
+		parts = append(parts, "hybrid")
+	case FuelPHEV:
+		parts = append(parts, "plug-in hybrid")
+	case FuelDiesel:
+		parts = append(parts, "diesel")
+	case FuelFlex:
+		parts = append(parts, "flex-fuel")
+	}
+	return strings.Join(parts, " ")
+}
+
+// IsElectrified reports whether a fuel type counts as electrified (BEV, PHEV, HEV).
+func IsElectrified(fuel string) bool {
+	return fuel == FuelBEV || fuel == FuelPHEV || fuel == FuelHEV
+}
