@@ -1,0 +1,61 @@
+// Package postgres opens the PostgreSQL store through pgx/v5. Several vds
+// replicas may share one database: migrations take an advisory lock, and
+// catalog writes lock the version table.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+	"github.com/vds-dev/vds/internal/store/sqldb"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Open connects to the database at url (postgres://...). Call Migrate before use.
+func Open(ctx context.Context, url string) (*sqldb.DB, error) {
+	// The URL may hold a password: keep it out of the error.
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return nil, errors.New("invalid postgres URL (expected postgres://user:pass@host:port/db?sslmode=...)")
+	}
+	db := stdlib.OpenDB(*cfg)
+	db.SetMaxOpenConns(20)
+	db.SetMaxIdleConns(10)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect to postgres: %w", err)
+	}
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return sqldb.New(db, sqldb.Dialect{
+		Name:        "postgres",
+		Goose:       goose.DialectPostgres,
+		Migrations:  sub,
+		Locker:      locker,
+		LockCatalog: "LOCK TABLE catalog_versions IN EXCLUSIVE MODE",
+		IsConflict:  isConflict,
+	}), nil
+}
+
+func isConflict(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}

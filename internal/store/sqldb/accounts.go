@@ -1,0 +1,259 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/store"
+)
+
+const accountCols = `id, email, plan, suspended, created_at`
+
+func scanAccount(row interface{ Scan(...any) error }) (account.Account, error) {
+	var a account.Account
+	err := row.Scan(&a.ID, &a.Email, &a.Plan, &a.Suspended, &a.CreatedAt)
+	a.CreatedAt = a.CreatedAt.UTC()
+	return a, err
+}
+
+// CreateAccount stores the account and its default list in one transaction.
+func (s *DB) CreateAccount(ctx context.Context, a account.Account) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO accounts (`+accountCols+`) VALUES ($1, $2, $3, $4, $5)`,
+			a.ID, a.Email, a.Plan, a.Suspended, a.CreatedAt.UTC())
+		if err != nil {
+			return fmt.Errorf("create account %s: %w", a.Email, s.mapErr(err))
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO lists (id, account_id, name, is_default, created_at) VALUES ($1, $2, $3, $4, $5)`,
+			account.NewID("lst"), a.ID, account.DefaultListName, true, a.CreatedAt.UTC())
+		if err != nil {
+			return fmt.Errorf("create default list: %w", s.mapErr(err))
+		}
+		return nil
+	})
+}
+
+// AccountByID returns one account.
+func (s *DB) AccountByID(ctx context.Context, id string) (account.Account, error) {
+	a, err := scanAccount(s.db.QueryRowContext(ctx, `SELECT `+accountCols+` FROM accounts WHERE id = $1`, id))
+	return a, s.mapErr(err)
+}
+
+// AccountByEmail returns the account with that (normalised) email.
+func (s *DB) AccountByEmail(ctx context.Context, email string) (account.Account, error) {
+	a, err := scanAccount(s.db.QueryRowContext(ctx, `SELECT `+accountCols+` FROM accounts WHERE email = $1`, email))
+	return a, s.mapErr(err)
+}
+
+// ListAccounts returns every account, oldest first.
+func (s *DB) ListAccounts(ctx context.Context) ([]account.Account, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+accountCols+` FROM accounts ORDER BY created_at, email`)
+	if err != nil {
+		return nil, fmt.Errorf("list accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []account.Account
+	for rows.Next() {
+		a, err := scanAccount(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list accounts: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// SetPlan changes an account's plan.
+func (s *DB) SetPlan(ctx context.Context, accountID, plan string) error {
+	return expectOne(s.db.ExecContext(ctx, `UPDATE accounts SET plan = $2 WHERE id = $1`, accountID, plan))
+}
+
+// SetSuspended suspends or reinstates an account.
+func (s *DB) SetSuspended(ctx context.Context, accountID string, suspended bool) error {
+	return expectOne(s.db.ExecContext(ctx, `UPDATE accounts SET suspended = $2 WHERE id = $1`, accountID, suspended))
+}
+
+const tokenCols = `id, account_id, name, prefix, hash, scopes, created_at, last_used_at, revoked_at`
+
+func scanToken(row interface{ Scan(...any) error }) (account.Token, error) {
+	var t account.Token
+	var scopes string
+	var lastUsed, revoked sql.NullTime
+	if err := row.Scan(&t.ID, &t.AccountID, &t.Name, &t.Prefix, &t.Hash, &scopes, &t.CreatedAt, &lastUsed, &revoked); err != nil {
+		return t, err
+	}
+	t.Scopes = strings.Fields(scopes)
+	t.CreatedAt = t.CreatedAt.UTC()
+	t.LastUsedAt = utcPtr(lastUsed)
+	t.RevokedAt = utcPtr(revoked)
+	return t, nil
+}
+
+func utcPtr(t sql.NullTime) *time.Time {
+	if !t.Valid {
+		return nil
+	}
+	u := t.Time.UTC()
+	return &u
+}
+
+func insertToken(ctx context.Context, e execer, t account.Token) error {
+	_, err := e.ExecContext(ctx, `INSERT INTO tokens (`+tokenCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, NULL)`,
+		t.ID, t.AccountID, t.Name, t.Prefix, t.Hash, strings.Join(t.Scopes, " "), t.CreatedAt.UTC())
+	return err
+}
+
+// CreateToken stores a token's hash and metadata.
+func (s *DB) CreateToken(ctx context.Context, t account.Token) error {
+	if err := insertToken(ctx, s.db, t); err != nil {
+		return fmt.Errorf("create token: %w", s.mapErr(err))
+	}
+	return nil
+}
+
+// TokenByID returns one token.
+func (s *DB) TokenByID(ctx context.Context, id string) (account.Token, error) {
+	t, err := scanToken(s.db.QueryRowContext(ctx, `SELECT `+tokenCols+` FROM tokens WHERE id = $1`, id))
+	return t, s.mapErr(err)
+}
+
+// TokenByHash returns the token whose secret hashes to hash.
+func (s *DB) TokenByHash(ctx context.Context, hash string) (account.Token, error) {
+	t, err := scanToken(s.db.QueryRowContext(ctx, `SELECT `+tokenCols+` FROM tokens WHERE hash = $1`, hash))
+	if err != nil {
+		return t, s.mapErr(err)
+	}
+	// The lookup used an index on the hash; compare again in constant time
+	// so the final decision does not leak through timing.
+	if !account.SameHash(t.Hash, hash) {
+		return account.Token{}, store.ErrNotFound
+	}
+	return t, nil
+}
+
+// Tokens lists an account's tokens, newest first.
+func (s *DB) Tokens(ctx context.Context, accountID string) ([]account.Token, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+tokenCols+` FROM tokens WHERE account_id = $1 ORDER BY created_at DESC, id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	defer rows.Close()
+	var out []account.Token
+	for rows.Next() {
+		t, err := scanToken(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list tokens: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+const revokeSQL = `UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`
+
+// RotateToken revokes oldID and stores next in one transaction.
+func (s *DB) RotateToken(ctx context.Context, oldID string, next account.Token, at time.Time) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := expectOne(tx.ExecContext(ctx, revokeSQL, oldID, at.UTC())); err != nil {
+			return fmt.Errorf("rotate token %s: %w", oldID, err)
+		}
+		if err := insertToken(ctx, tx, next); err != nil {
+			return fmt.Errorf("rotate token %s: %w", oldID, s.mapErr(err))
+		}
+		return nil
+	})
+}
+
+// RevokeToken revokes an active token.
+func (s *DB) RevokeToken(ctx context.Context, id string, at time.Time) error {
+	if err := expectOne(s.db.ExecContext(ctx, revokeSQL, id, at.UTC())); err != nil {
+		return fmt.Errorf("revoke token %s: %w", id, err)
+	}
+	return nil
+}
+
+// Lists returns the account's lists with their items.
+func (s *DB) Lists(ctx context.Context, accountID string) ([]account.List, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, name, is_default, created_at FROM lists
+		WHERE account_id = $1 ORDER BY is_default DESC, created_at, name`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("read lists: %w", err)
+	}
+	var lists []account.List
+	index := map[string]int{}
+	for rows.Next() {
+		l := account.List{AccountID: accountID, Items: []account.ListItem{}}
+		if err := rows.Scan(&l.ID, &l.Name, &l.IsDefault, &l.CreatedAt); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read lists: %w", err)
+		}
+		l.CreatedAt = l.CreatedAt.UTC()
+		index[l.ID] = len(lists)
+		lists = append(lists, l)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read lists: %w", err)
+	}
+	items, err := s.db.QueryContext(ctx, `SELECT i.list_id, i.record_type, i.record_uuid, i.note, i.added_at
+		FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = $1 ORDER BY i.added_at, i.record_uuid`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("read list items: %w", err)
+	}
+	defer items.Close()
+	for items.Next() {
+		var listID, kind, id string
+		var it account.ListItem
+		if err := items.Scan(&listID, &kind, &id, &it.Note, &it.AddedAt); err != nil {
+			return nil, fmt.Errorf("read list items: %w", err)
+		}
+		it.Kind = catalog.Kind(kind)
+		if it.UUID, err = uuid.Parse(id); err != nil {
+			return nil, fmt.Errorf("read list items: %w", err)
+		}
+		it.AddedAt = it.AddedAt.UTC()
+		l := &lists[index[listID]]
+		l.Items = append(l.Items, it)
+	}
+	return lists, items.Err()
+}
+
+// DefaultList returns the account's default list, without items.
+func (s *DB) DefaultList(ctx context.Context, accountID string) (account.List, error) {
+	l := account.List{AccountID: accountID}
+	err := s.db.QueryRowContext(ctx, `SELECT id, name, is_default, created_at FROM lists WHERE account_id = $1 AND is_default`, accountID).
+		Scan(&l.ID, &l.Name, &l.IsDefault, &l.CreatedAt)
+	l.CreatedAt = l.CreatedAt.UTC()
+	return l, s.mapErr(err)
+}
+
+// AddListItem adds a record to a list.
+func (s *DB) AddListItem(ctx context.Context, listID string, it account.ListItem) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO list_items (list_id, record_type, record_uuid, note, added_at) VALUES ($1, $2, $3, $4, $5)`,
+		listID, string(it.Kind), it.UUID.String(), it.Note, it.AddedAt.UTC())
+	if err != nil {
+		err = s.mapErr(err)
+		if errors.Is(err, store.ErrConflict) {
+			return fmt.Errorf("%s %s is already in the list: %w", it.Kind, it.UUID, store.ErrConflict)
+		}
+		return fmt.Errorf("add list item: %w", err)
+	}
+	return nil
+}
+
+// RemoveListItem removes a record from a list.
+func (s *DB) RemoveListItem(ctx context.Context, listID string, kind catalog.Kind, id uuid.UUID) error {
+	err := expectOne(s.db.ExecContext(ctx, `DELETE FROM list_items WHERE list_id = $1 AND record_type = $2 AND record_uuid = $3`,
+		listID, string(kind), id.String()))
+	if err != nil {
+		return fmt.Errorf("remove %s %s from list: %w", kind, id, err)
+	}
+	return nil
+}

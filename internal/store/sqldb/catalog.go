@@ -1,0 +1,354 @@
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
+)
+
+// table describes how one record kind maps to its table. cols are the
+// columns ingest owns (uuid first); the fuel-economy columns of cars are
+// written by enrich only, so a re-ingest leaves them alone.
+type table[T any] struct {
+	name   string
+	cols   []string
+	args   func(*T) []any
+	load   string
+	scan   func(*sql.Rows) (T, error)
+	id     func(*T) uuid.UUID
+	delta  func(*catalog.Changes) *catalog.KindChanges[T]
+	record func(*catalog.Catalog) *[]T
+}
+
+var carTable = table[catalog.Car]{
+	name: "cars",
+	cols: []string{"uuid", "make", "model", "year", "trim", "body", "fuel_type", "drive_type", "transmission", "displacement_l", "cylinders"},
+	args: func(c *catalog.Car) []any {
+		return []any{c.UUID.String(), c.Make, c.Model, c.Year, c.Trim, c.Body, c.FuelType, c.DriveType, c.Transmission, c.DisplacementL, c.Cylinders}
+	},
+	load: `SELECT uuid, make, model, year, trim, body, fuel_type, drive_type, transmission, displacement_l, cylinders,
+		mpg_city, mpg_highway, mpg_combined, epa_range_miles, annual_fuel_cost, co2_gpm FROM cars ORDER BY make, model, year DESC, trim, uuid`,
+	scan: func(r *sql.Rows) (catalog.Car, error) {
+		var c catalog.Car
+		var id string
+		err := r.Scan(&id, &c.Make, &c.Model, &c.Year, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &c.DisplacementL, &c.Cylinders,
+			&c.MPGCity, &c.MPGHighway, &c.MPGCombined, &c.EPARangeMiles, &c.AnnualFuelCost, &c.CO2GPM)
+		if err != nil {
+			return c, err
+		}
+		c.Derive()
+		c.UUID, err = uuid.Parse(id)
+		return c, err
+	},
+	id:     func(c *catalog.Car) uuid.UUID { return c.UUID },
+	delta:  func(ch *catalog.Changes) *catalog.KindChanges[catalog.Car] { return &ch.Cars },
+	record: func(c *catalog.Catalog) *[]catalog.Car { return &c.Cars },
+}
+
+var motorcycleTable = table[catalog.Motorcycle]{
+	name: "motorcycles",
+	cols: []string{"uuid", "make", "model", "year", "motorcycle_type", "vehicle_type", "displacement_cc", "engine_type", "power_hp"},
+	args: func(m *catalog.Motorcycle) []any {
+		return []any{m.UUID.String(), m.Make, m.Model, m.Year, m.MotorcycleType, m.VehicleType, m.DisplacementCC, m.EngineType, m.PowerHP}
+	},
+	load: `SELECT uuid, make, model, year, motorcycle_type, vehicle_type, displacement_cc, engine_type, power_hp
+		FROM motorcycles ORDER BY make, model, year DESC, uuid`,
+	scan: func(r *sql.Rows) (catalog.Motorcycle, error) {
+		var m catalog.Motorcycle
+		var id string
+		if err := r.Scan(&id, &m.Make, &m.Model, &m.Year, &m.MotorcycleType, &m.VehicleType, &m.DisplacementCC, &m.EngineType, &m.PowerHP); err != nil {
+			return m, err
+		}
+		var err error
+		m.UUID, err = uuid.Parse(id)
+		return m, err
+	},
+	id:     func(m *catalog.Motorcycle) uuid.UUID { return m.UUID },
+	delta:  func(ch *catalog.Changes) *catalog.KindChanges[catalog.Motorcycle] { return &ch.Motorcycles },
+	record: func(c *catalog.Catalog) *[]catalog.Motorcycle { return &c.Motorcycles },
+}
+
+var boatTable = table[catalog.Boat]{
+	name: "boats",
+	cols: []string{"uuid", "make", "model", "year", "model_type", "length_ft", "beam_ft", "dry_weight_lbs", "engine_count", "hp", "hull_type", "fuel_type"},
+	args: func(b *catalog.Boat) []any {
+		return []any{b.UUID.String(), b.Make, b.Model, b.Year, b.ModelType, b.LengthFt, b.BeamFt, b.DryWeightLbs, b.EngineCount, b.HP, b.HullType, b.FuelType}
+	},
+	load: `SELECT uuid, make, model, year, model_type, length_ft, beam_ft, dry_weight_lbs, engine_count, hp, hull_type, fuel_type
+		FROM boats ORDER BY make, model, year DESC, uuid`,
+	scan: func(r *sql.Rows) (catalog.Boat, error) {
+		var b catalog.Boat
+		var id string
+		if err := r.Scan(&id, &b.Make, &b.Model, &b.Year, &b.ModelType, &b.LengthFt, &b.BeamFt, &b.DryWeightLbs, &b.EngineCount, &b.HP, &b.HullType, &b.FuelType); err != nil {
+			return b, err
+		}
+		var err error
+		b.UUID, err = uuid.Parse(id)
+		return b, err
+	},
+	id:     func(b *catalog.Boat) uuid.UUID { return b.UUID },
+	delta:  func(ch *catalog.Changes) *catalog.KindChanges[catalog.Boat] { return &ch.Boats },
+	record: func(c *catalog.Catalog) *[]catalog.Boat { return &c.Boats },
+}
+
+var tireTable = table[catalog.TireFitment]{
+	name: "tire_fitments",
+	cols: []string{"uuid", "make", "model", "year", "trim", "tire_size", "rear_tire_size", "alternate_sizes"},
+	args: func(t *catalog.TireFitment) []any {
+		// The alternates are a short list that is only ever read whole:
+		// a JSON text column keeps one schema for both backends.
+		alts, _ := json.Marshal(t.AlternateSizes)
+		return []any{t.UUID.String(), t.Make, t.Model, t.Year, t.Trim, t.TireSize, t.RearTireSize, string(alts)}
+	},
+	load: `SELECT uuid, make, model, year, trim, tire_size, rear_tire_size, alternate_sizes
+		FROM tire_fitments ORDER BY make, model, year DESC, trim, uuid`,
+	scan: func(r *sql.Rows) (catalog.TireFitment, error) {
+		var t catalog.TireFitment
+		var id, alts string
+		if err := r.Scan(&id, &t.Make, &t.Model, &t.Year, &t.Trim, &t.TireSize, &t.RearTireSize, &alts); err != nil {
+			return t, err
+		}
+		if err := json.Unmarshal([]byte(alts), &t.AlternateSizes); err != nil {
+			return t, fmt.Errorf("tire fitment %s: alternate_sizes: %w", id, err)
+		}
+		var err error
+		t.UUID, err = uuid.Parse(id)
+		return t, err
+	},
+	id:     func(t *catalog.TireFitment) uuid.UUID { return t.UUID },
+	delta:  func(ch *catalog.Changes) *catalog.KindChanges[catalog.TireFitment] { return &ch.TireSizes },
+	record: func(c *catalog.Catalog) *[]catalog.TireFitment { return &c.TireSizes },
+}
+
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func loadAll[T any](ctx context.Context, q queryer, t table[T], c *catalog.Catalog) error {
+	rows, err := q.QueryContext(ctx, t.load)
+	if err != nil {
+		return fmt.Errorf("load %s: %w", t.name, err)
+	}
+	defer rows.Close()
+	out := t.record(c)
+	for rows.Next() {
+		r, err := t.scan(rows)
+		if err != nil {
+			return fmt.Errorf("load %s: %w", t.name, err)
+		}
+		*out = append(*out, r)
+	}
+	return rows.Err()
+}
+
+func loadCatalog(ctx context.Context, q queryer) (*catalog.Catalog, error) {
+	c := &catalog.Catalog{}
+	for _, load := range []func() error{
+		func() error { return loadAll(ctx, q, carTable, c) },
+		func() error { return loadAll(ctx, q, motorcycleTable, c) },
+		func() error { return loadAll(ctx, q, boatTable, c) },
+		func() error { return loadAll(ctx, q, tireTable, c) },
+	} {
+		if err := load(); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+const versionQuery = `SELECT version, published_at, source, cars, motorcycles, boats, tire_sizes
+	FROM catalog_versions ORDER BY version DESC LIMIT 1`
+
+func readVersion(ctx context.Context, q queryer) (catalog.Version, error) {
+	var v catalog.Version
+	err := q.QueryRowContext(ctx, versionQuery).Scan(&v.Number, &v.PublishedAt, &v.Source,
+		&v.Counts.Cars, &v.Counts.Motorcycles, &v.Counts.Boats, &v.Counts.TireSizes)
+	if err == sql.ErrNoRows {
+		return catalog.Version{}, nil
+	}
+	if err != nil {
+		return v, fmt.Errorf("read catalog version: %w", err)
+	}
+	v.PublishedAt = v.PublishedAt.UTC()
+	return v, nil
+}
+
+// LoadCatalog reads every record and the version they belong to, in one
+// read transaction so records and version agree.
+func (s *DB) LoadCatalog(ctx context.Context) (*catalog.Catalog, catalog.Version, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.d.Name == "postgres"})
+	if err != nil {
+		return nil, catalog.Version{}, fmt.Errorf("begin read: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	v, err := readVersion(ctx, tx)
+	if err != nil {
+		return nil, v, err
+	}
+	c, err := loadCatalog(ctx, tx)
+	return c, v, err
+}
+
+// CatalogVersion returns the latest published version.
+func (s *DB) CatalogVersion(ctx context.Context) (catalog.Version, error) {
+	return readVersion(ctx, s.db)
+}
+
+// ReplaceCatalog diffs next against the stored catalog inside one
+// transaction and applies the difference.
+func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []catalog.Kind, source string, progress func(done, total int)) (catalog.Changes, catalog.Version, error) {
+	var ch catalog.Changes
+	var ver catalog.Version
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if s.d.LockCatalog != "" {
+			if _, err := tx.ExecContext(ctx, s.d.LockCatalog); err != nil {
+				return fmt.Errorf("lock catalog: %w", err)
+			}
+		}
+		current, err := loadCatalog(ctx, tx)
+		if err != nil {
+			return err
+		}
+		replace := make(map[catalog.Kind]bool, len(kinds))
+		for _, k := range kinds {
+			replace[k] = true
+		}
+		ch = catalog.Diff(current, next, replace)
+		if ver, err = readVersion(ctx, tx); err != nil {
+			return err
+		}
+		if ch.Empty() {
+			return nil
+		}
+		w := &writer{ctx: ctx, tx: tx, progress: progress, total: changeCount(&ch)}
+		if err := applyKind(w, carTable, &ch); err != nil {
+			return err
+		}
+		if err := applyKind(w, motorcycleTable, &ch); err != nil {
+			return err
+		}
+		if err := applyKind(w, boatTable, &ch); err != nil {
+			return err
+		}
+		if err := applyKind(w, tireTable, &ch); err != nil {
+			return err
+		}
+		after, err := countRecords(ctx, tx)
+		if err != nil {
+			return err
+		}
+		ver = catalog.Version{Number: ver.Number + 1, PublishedAt: time.Now().UTC().Truncate(time.Microsecond), Source: source, Counts: after}
+		_, err = tx.ExecContext(ctx, `INSERT INTO catalog_versions (version, published_at, source, cars, motorcycles, boats, tire_sizes)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, ver.Number, ver.PublishedAt, ver.Source, after.Cars, after.Motorcycles, after.Boats, after.TireSizes)
+		if err != nil {
+			return fmt.Errorf("publish catalog version: %w", err)
+		}
+		return nil
+	})
+	return ch, ver, err
+}
+
+func changeCount(ch *catalog.Changes) int {
+	n := 0
+	for _, s := range ch.Summaries() {
+		n += s.Inserted + s.Updated + s.Removed
+	}
+	return n
+}
+
+// writer carries one catalog write and its progress reporting.
+type writer struct {
+	ctx      context.Context
+	tx       *sql.Tx
+	progress func(done, total int)
+	done     int
+	total    int
+}
+
+func (w *writer) step(n int) {
+	w.done += n
+	if w.progress != nil {
+		w.progress(w.done, w.total)
+	}
+}
+
+func applyKind[T any](w *writer, t table[T], ch *catalog.Changes) error {
+	d := t.delta(ch)
+	if !d.Replace {
+		return nil
+	}
+	for _, id := range d.Delete {
+		if _, err := w.tx.ExecContext(w.ctx, "DELETE FROM "+t.name+" WHERE uuid = $1", id.String()); err != nil {
+			return fmt.Errorf("delete from %s: %w", t.name, err)
+		}
+		w.step(1)
+	}
+	if len(d.Update) > 0 {
+		sets := make([]string, 0, len(t.cols)-1)
+		for i, c := range t.cols[1:] {
+			sets = append(sets, fmt.Sprintf("%s = $%d", c, i+2))
+		}
+		stmt, err := w.tx.PrepareContext(w.ctx, "UPDATE "+t.name+" SET "+strings.Join(sets, ", ")+" WHERE uuid = $1")
+		if err != nil {
+			return fmt.Errorf("prepare update of %s: %w", t.name, err)
+		}
+		defer stmt.Close()
+		for i := range d.Update {
+			if _, err := stmt.ExecContext(w.ctx, t.args(&d.Update[i])...); err != nil {
+				return fmt.Errorf("update %s %s: %w", t.name, t.id(&d.Update[i]), err)
+			}
+			w.step(1)
+		}
+	}
+	rows := make([][]any, len(d.Insert))
+	for i := range d.Insert {
+		rows[i] = t.args(&d.Insert[i])
+	}
+	return insertRows(w.ctx, w.tx, t.name, t.cols, rows, w.step)
+}
+
+func countRecords(ctx context.Context, q queryer) (catalog.Counts, error) {
+	var c catalog.Counts
+	err := q.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM cars), (SELECT COUNT(*) FROM motorcycles),
+		(SELECT COUNT(*) FROM boats), (SELECT COUNT(*) FROM tire_fitments)`).Scan(&c.Cars, &c.Motorcycles, &c.Boats, &c.TireSizes)
+	if err != nil {
+		return c, fmt.Errorf("count records: %w", err)
+	}
+	return c, nil
+}
+
+// tableOf names the table of a record kind.
+func tableOf(kind catalog.Kind) (string, error) {
+	switch kind {
+	case catalog.KindCar:
+		return carTable.name, nil
+	case catalog.KindMotorcycle:
+		return motorcycleTable.name, nil
+	case catalog.KindBoat:
+		return boatTable.name, nil
+	case catalog.KindTireSize:
+		return tireTable.name, nil
+	}
+	return "", fmt.Errorf("unknown record kind %q", kind)
+}
+
+// HasRecord reports whether a record exists.
+func (s *DB) HasRecord(ctx context.Context, kind catalog.Kind, id uuid.UUID) (bool, error) {
+	name, err := tableOf(kind)
+	if err != nil {
+		return false, err
+	}
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+name+" WHERE uuid = $1", id.String()).Scan(&n); err != nil {
+		return false, fmt.Errorf("look up %s %s: %w", kind, id, err)
+	}
+	return n > 0, nil
+}

@@ -1,0 +1,157 @@
+// Package sqldb implements the store interfaces on database/sql. SQLite
+// (modernc.org/sqlite) and PostgreSQL (pgx/v5 through its stdlib adapter)
+// both accept `$n` placeholders, ON CONFLICT and RETURNING, so one set of
+// queries serves both; what differs between them (migrations, locking) is a
+// Dialect supplied by the store/sqlite and store/postgres packages.
+package sqldb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"strings"
+
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+	"github.com/vds-dev/vds/internal/store"
+)
+
+// Dialect is what differs between the two SQL backends.
+type Dialect struct {
+	// Name is "sqlite" or "postgres".
+	Name string
+	// Goose is the migration dialect.
+	Goose goose.Dialect
+	// Migrations holds the *.sql migration files at its root.
+	Migrations fs.FS
+	// Locker, when set, serialises migrations of replicas starting together.
+	Locker lock.SessionLocker
+	// LockCatalog is run first in a catalog write transaction so that two
+	// concurrent ingests cannot both publish the same version. Empty when the
+	// transaction itself already serialises writers (SQLite BEGIN IMMEDIATE).
+	LockCatalog string
+	// IsConflict reports whether err is a unique-constraint violation.
+	IsConflict func(error) bool
+}
+
+// DB is a store.Store on a database/sql handle.
+type DB struct {
+	db *sql.DB
+	d  Dialect
+}
+
+var _ store.Store = (*DB)(nil)
+
+// New wraps an open handle. The caller keeps ownership of nothing: Close closes db.
+func New(db *sql.DB, d Dialect) *DB { return &DB{db: db, d: d} }
+
+// Backend names the SQL dialect.
+func (s *DB) Backend() string { return s.d.Name }
+
+// Close closes the database handle.
+func (s *DB) Close() error { return s.db.Close() }
+
+// Migrate applies pending migrations.
+func (s *DB) Migrate(ctx context.Context) error {
+	opts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true), goose.WithSlog(slog.New(slog.DiscardHandler))}
+	if s.d.Locker != nil {
+		opts = append(opts, goose.WithSessionLocker(s.d.Locker))
+	}
+	p, err := goose.NewProvider(s.d.Goose, s.db, s.d.Migrations, opts...)
+	if err != nil {
+		return fmt.Errorf("prepare migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrate %s database: %w", s.d.Name, err)
+	}
+	return nil
+}
+
+// inTx runs fn in a transaction, committing when it returns nil.
+func (s *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// mapErr turns driver errors into the store's sentinels.
+func (s *DB) mapErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, sql.ErrNoRows):
+		return store.ErrNotFound
+	case s.d.IsConflict != nil && s.d.IsConflict(err):
+		return fmt.Errorf("%w: %v", store.ErrConflict, err)
+	}
+	return err
+}
+
+// expectOne returns ErrNotFound when an UPDATE or DELETE touched no row.
+func expectOne(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return store.ErrNotFound
+	}
+	return nil
+}
+
+// execer is the part of *sql.DB and *sql.Tx the bulk helpers need.
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// maxParams keeps multi-row INSERTs under both backends' bind limits
+// (SQLite 32766, PostgreSQL 65535) with room to spare.
+const maxParams = 8000
+
+// insertRows inserts rows in multi-row INSERT statements, calling done after
+// each batch with the number of rows written.
+func insertRows(ctx context.Context, tx execer, table string, cols []string, rows [][]any, done func(int)) error {
+	per := max(1, maxParams/len(cols))
+	for start := 0; start < len(rows); start += per {
+		batch := rows[start:min(start+per, len(rows))]
+		var b strings.Builder
+		fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES ", table, strings.Join(cols, ", "))
+		args := make([]any, 0, len(batch)*len(cols))
+		for i, r := range batch {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			for j := range r {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "$%d", len(args)+j+1)
+			}
+			b.WriteByte(')')
+			args = append(args, r...)
+		}
+		if _, err := tx.ExecContext(ctx, b.String(), args...); err != nil {
+			return fmt.Errorf("insert into %s: %w", table, err)
+		}
+		if done != nil {
+			done(len(batch))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+// Package sqlite opens the embedded default store: a single SQLite file in
+// WAL mode, through the pure-Go modernc.org/sqlite driver, so vds needs no
+// C toolchain and no database server.
+package sqlite
+
+import (
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"github.com/pressly/goose/v3"
+	"github.com/vds-dev/vds/internal/store/sqldb"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Open opens (creating if needed) the database file at path. Call Migrate
+// before use.
+func Open(path string) (*sqldb.DB, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create database directory: %w", err)
+		}
+	}
+	// busy_timeout lets writers from several processes (serve and ingest)
+	// wait for each other instead of failing; _txlock=immediate takes the
+	// write lock at BEGIN so a read-then-write transaction cannot deadlock
+	// on lock upgrade; _time_format stores times in SQLite's own format.
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	q.Set("_time_format", "sqlite")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	return sqldb.New(db, sqldb.Dialect{
+		Name:       "sqlite",
+		Goose:      goose.DialectSQLite3,
+		Migrations: sub,
+		IsConflict: isConflict,
+	}), nil
+}
+
+func isConflict(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	return se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+}

@@ -1,0 +1,86 @@
+// Package store defines the persistence interfaces of vds. Two
+// implementations sit behind them: SQLite (the embedded default) and
+// PostgreSQL (production, and the one several replicas share).
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/catalog"
+)
+
+// Sentinel errors every implementation maps its driver errors to.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrConflict = errors.New("already exists")
+)
+
+// CatalogStore persists the vehicle catalog and its published versions.
+type CatalogStore interface {
+	// LoadCatalog returns every record and the version they belong to.
+	LoadCatalog(ctx context.Context) (*catalog.Catalog, catalog.Version, error)
+	// CatalogVersion returns the latest published version (Number 0 before
+	// the first ingest). Replicas poll it to notice a new catalog.
+	CatalogVersion(ctx context.Context) (catalog.Version, error)
+	// ReplaceCatalog makes the stored records of each kind in kinds equal to
+	// next, in one transaction, and publishes a new version when anything
+	// changed. progress, when not nil, is called with the number of records
+	// written so far. The changes applied are returned either way.
+	ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []catalog.Kind, source string, progress func(done, total int)) (catalog.Changes, catalog.Version, error)
+	// HasRecord reports whether the catalog holds a record of that kind and uuid.
+	HasRecord(ctx context.Context, kind catalog.Kind, id uuid.UUID) (bool, error)
+}
+
+// AccountStore persists accounts.
+type AccountStore interface {
+	// CreateAccount stores a new account together with its default list.
+	// A taken email is ErrConflict.
+	CreateAccount(ctx context.Context, a account.Account) error
+	AccountByID(ctx context.Context, id string) (account.Account, error)
+	AccountByEmail(ctx context.Context, email string) (account.Account, error)
+	ListAccounts(ctx context.Context) ([]account.Account, error)
+	SetPlan(ctx context.Context, accountID, plan string) error
+	SetSuspended(ctx context.Context, accountID string, suspended bool) error
+}
+
+// TokenStore persists API tokens (hashes only).
+type TokenStore interface {
+	CreateToken(ctx context.Context, t account.Token) error
+	TokenByID(ctx context.Context, id string) (account.Token, error)
+	// TokenByHash finds a token, revoked or not, by the hash of its secret.
+	TokenByHash(ctx context.Context, hash string) (account.Token, error)
+	Tokens(ctx context.Context, accountID string) ([]account.Token, error)
+	// RotateToken revokes the active token oldID and stores next, atomically.
+	// A revoked or unknown oldID is ErrNotFound.
+	RotateToken(ctx context.Context, oldID string, next account.Token, at time.Time) error
+	// RevokeToken revokes an active token; an unknown or revoked one is ErrNotFound.
+	RevokeToken(ctx context.Context, id string, at time.Time) error
+}
+
+// ListStore persists saved lists and their items.
+type ListStore interface {
+	// Lists returns the account's lists with their items, the default first.
+	Lists(ctx context.Context, accountID string) ([]account.List, error)
+	DefaultList(ctx context.Context, accountID string) (account.List, error)
+	// AddListItem adds a record to a list; a record already there is ErrConflict.
+	AddListItem(ctx context.Context, listID string, item account.ListItem) error
+	// RemoveListItem removes a record from a list; a record not there is ErrNotFound.
+	RemoveListItem(ctx context.Context, listID string, kind catalog.Kind, id uuid.UUID) error
+}
+
+// Store is everything vds persists.
+type Store interface {
+	CatalogStore
+	AccountStore
+	TokenStore
+	ListStore
+	// Migrate applies the embedded migrations that have not run yet.
+	Migrate(ctx context.Context) error
+	// Backend names the implementation: "sqlite" or "postgres".
+	Backend() string
+	Close() error
+}

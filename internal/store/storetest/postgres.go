@@ -1,0 +1,71 @@
+package storetest
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"testing"
+
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/vds-dev/vds/internal/account"
+)
+
+// PostgresEnv names the variable holding the URL of a PostgreSQL server the
+// tests may create databases on. scripts/pg-test-db.sh starts one and sets it.
+const PostgresEnv = "VDS_TEST_DATABASE_URL"
+
+// PostgresURL creates a fresh, empty database for the calling test and
+// returns its URL; the database is dropped when the test ends. Without
+// VDS_TEST_DATABASE_URL the test is skipped, except under CI, where
+// PostgreSQL tests must run and a missing server is a failure.
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(PostgresEnv)
+	if base == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not set but CI is: PostgreSQL tests must run (use make test, which starts a server)", PostgresEnv)
+		}
+		t.Skipf("%s not set; run the suite with make test to include PostgreSQL", PostgresEnv)
+	}
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatalf("open %s: %v", PostgresEnv, err)
+	}
+	defer admin.Close()
+	name := "vds_test_" + account.NewID("db")[3:]
+	ctx := context.Background()
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		admin, err := sql.Open("pgx", base)
+		if err != nil {
+			t.Errorf("drop test database: %v", err)
+			return
+		}
+		defer admin.Close()
+		if _, err := admin.ExecContext(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
+			t.Errorf("drop test database %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("parse %s: %v", PostgresEnv, err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// Registering the pgx driver name "pgx" for database/sql is a side effect
+// of importing stdlib; keep the import used explicitly.
+var _ = stdlib.GetDefaultDriver
+
+// must fails the test on error.
+func must(t testing.TB, err error, what string, args ...any) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", fmt.Sprintf(what, args...), err)
+	}
+}

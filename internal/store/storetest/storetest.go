@@ -1,0 +1,350 @@
+// Package storetest is the contract test suite every store implementation
+// must pass. The sqlite and postgres packages run it against a real
+// database each.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/store"
+)
+
+// Opener returns a migrated, empty store for one test.
+type Opener func(t *testing.T) store.Store
+
+// Run runs the whole contract suite.
+func Run(t *testing.T, open Opener) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s store.Store)
+	}{
+		{"MigrateTwice", testMigrateTwice},
+		{"EmptyCatalog", testEmptyCatalog},
+		{"ReplaceCatalog", testReplaceCatalog},
+		{"ReplaceOnlyNamedKinds", testReplaceOnlyNamedKinds},
+		{"ConcurrentIngests", testConcurrentIngests},
+		{"Accounts", testAccounts},
+		{"Tokens", testTokens},
+		{"Lists", testLists},
+		{"ListItemsSurviveRemoval", testListItemsSurviveRemoval},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.fn(t, open(t))
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// sampleCatalog builds a small valid catalog; n varies the car count.
+func sampleCatalog(t *testing.T, cars int) *catalog.Catalog {
+	t.Helper()
+	c := &catalog.Catalog{}
+	for i := range cars {
+		car := catalog.Car{Make: "Toyota", Model: "Camry", Year: 2015 + i%10, Trim: fmt.Sprintf("LE %d", i), Body: "Sedan",
+			FuelType: catalog.FuelGasoline, DriveType: "FWD", Transmission: "Automatic (S8)", DisplacementL: ptr(2.5), Cylinders: ptr(4)}
+		mustValid(t, car.Normalize())
+		c.Cars = append(c.Cars, car)
+	}
+	m := catalog.Motorcycle{Make: "Honda", Model: "CRF450R", Year: 2022, MotorcycleType: "Off-road Motorcycle", DisplacementCC: ptr(450), EngineType: "Single", PowerHP: ptr(55.0)}
+	mustValid(t, m.Normalize())
+	b := catalog.Boat{Make: "Boston Whaler", Model: "Montauk 170", Year: 2021, ModelType: "Center Console", LengthFt: 17.4, BeamFt: 7.1,
+		DryWeightLbs: 1750, EngineCount: 1, HP: 115, HullType: "Fiberglass", FuelType: "Gas"}
+	mustValid(t, b.Normalize())
+	tf := catalog.TireFitment{Make: "Toyota", Model: "Camry", Year: 2022, Trim: "SE", TireSize: "235/45R18",
+		RearTireSize: ptr("255/40R18"), AlternateSizes: []string{"235/40R19", "225/50R18"}}
+	mustValid(t, tf.Normalize())
+	c.Motorcycles = []catalog.Motorcycle{m}
+	c.Boats = []catalog.Boat{b}
+	c.TireSizes = []catalog.TireFitment{tf}
+	return c
+}
+
+func mustValid(t *testing.T, errs catalog.FieldErrors) {
+	t.Helper()
+	if err := errs.Err(); err != nil {
+		t.Fatalf("sample record invalid: %v", err)
+	}
+}
+
+func testMigrateTwice(t *testing.T, s store.Store) {
+	if err := s.Migrate(context.Background()); err != nil {
+		t.Fatalf("second Migrate: %v", err)
+	}
+	v, err := s.CatalogVersion(context.Background())
+	must(t, err, "CatalogVersion")
+	if v.Number != 0 {
+		t.Fatalf("version after migrate = %d, want 0", v.Number)
+	}
+}
+
+func testEmptyCatalog(t *testing.T, s store.Store) {
+	c, v, err := s.LoadCatalog(context.Background())
+	must(t, err, "LoadCatalog")
+	if n := c.Counts(); n != (catalog.Counts{}) || v.Number != 0 {
+		t.Fatalf("empty store: counts %+v version %d", n, v.Number)
+	}
+}
+
+func testReplaceCatalog(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	in := sampleCatalog(t, 5)
+	var calls, last int
+	ch, v, err := s.ReplaceCatalog(ctx, in, catalog.Kinds, "test", func(done, total int) { calls++; last = done })
+	must(t, err, "first ReplaceCatalog")
+	if v.Number != 1 || v.Counts != in.Counts() || v.Source != "test" {
+		t.Fatalf("first version = %+v, want number 1, counts %+v", v, in.Counts())
+	}
+	if got := ch.Summaries()[0]; got.Inserted != 5 || got.Updated != 0 || got.Removed != 0 {
+		t.Fatalf("car summary = %+v, want 5 inserted", got)
+	}
+	if calls == 0 || last != 8 {
+		t.Fatalf("progress: %d calls, last done %d, want last 8", calls, last)
+	}
+	out, v2, err := s.LoadCatalog(ctx)
+	must(t, err, "LoadCatalog")
+	if v2.Number != 1 {
+		t.Fatalf("loaded version %d, want 1", v2.Number)
+	}
+	assertSameCatalog(t, in, out)
+
+	// The same input again changes nothing and publishes nothing.
+	ch, v, err = s.ReplaceCatalog(ctx, in, catalog.Kinds, "test", nil)
+	must(t, err, "second ReplaceCatalog")
+	if !ch.Empty() || v.Number != 1 || ch.Cars.Unchanged != 5 {
+		t.Fatalf("re-ingest: empty=%v version=%d unchanged=%d, want no change at version 1", ch.Empty(), v.Number, ch.Cars.Unchanged)
+	}
+
+	// Change one car, drop one, add one.
+	next := sampleCatalog(t, 6)
+	next.Cars = next.Cars[1:]
+	next.Cars[0].Body = "Coupe"
+	ch, v, err = s.ReplaceCatalog(ctx, next, catalog.Kinds, "test", nil)
+	must(t, err, "third ReplaceCatalog")
+	want := catalog.Summary{Kind: catalog.KindCar, Inserted: 1, Updated: 1, Unchanged: 3, Removed: 1}
+	if got := ch.Summaries()[0]; got != want || v.Number != 2 || v.Counts.Cars != 5 {
+		t.Fatalf("diff ingest: summary %+v version %+v, want %+v at version 2", got, v, want)
+	}
+	out, _, err = s.LoadCatalog(ctx)
+	must(t, err, "LoadCatalog")
+	assertSameCatalog(t, next, out)
+}
+
+func testReplaceOnlyNamedKinds(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	_, _, err := s.ReplaceCatalog(ctx, sampleCatalog(t, 3), catalog.Kinds, "all", nil)
+	must(t, err, "seed")
+	onlyCars := &catalog.Catalog{Cars: sampleCatalog(t, 1).Cars}
+	ch, v, err := s.ReplaceCatalog(ctx, onlyCars, []catalog.Kind{catalog.KindCar}, "cars", nil)
+	must(t, err, "replace cars")
+	if len(ch.Summaries()) != 1 || ch.Cars.Unchanged != 1 || len(ch.Cars.Delete) != 2 {
+		t.Fatalf("summaries %+v, want cars only with 1 unchanged and 2 removed", ch.Summaries())
+	}
+	if want := (catalog.Counts{Cars: 1, Motorcycles: 1, Boats: 1, TireSizes: 1}); v.Counts != want {
+		t.Fatalf("counts %+v, want %+v (other kinds untouched)", v.Counts, want)
+	}
+}
+
+func testConcurrentIngests(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	versions := make([]int64, 4)
+	errs := make([]error, 4)
+	for i := range versions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, v, err := s.ReplaceCatalog(ctx, sampleCatalog(t, i+1), catalog.Kinds, "race", nil)
+			versions[i], errs[i] = v.Number, err
+		}()
+	}
+	wg.Wait()
+	seen := map[int64]bool{}
+	for i, err := range errs {
+		must(t, err, "ingest %d", i)
+		if seen[versions[i]] {
+			t.Fatalf("two ingests published version %d: %v", versions[i], versions)
+		}
+		seen[versions[i]] = true
+	}
+	v, err := s.CatalogVersion(ctx)
+	must(t, err, "CatalogVersion")
+	if v.Number != 4 {
+		t.Fatalf("latest version %d after 4 changing ingests, want 4", v.Number)
+	}
+}
+
+func newAccount(t *testing.T, s store.Store, email string) account.Account {
+	t.Helper()
+	a := account.Account{ID: account.NewID("acc"), Email: email, Plan: "free", CreatedAt: time.Now().UTC().Truncate(time.Second)}
+	must(t, s.CreateAccount(context.Background(), a), "CreateAccount %s", email)
+	return a
+}
+
+func testAccounts(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, s, "ann@example.com")
+	b := newAccount(t, s, "bob@example.com")
+	dup := account.Account{ID: account.NewID("acc"), Email: "ann@example.com", Plan: "pro", CreatedAt: time.Now()}
+	if err := s.CreateAccount(ctx, dup); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("duplicate email: err = %v, want ErrConflict", err)
+	}
+	got, err := s.AccountByEmail(ctx, "ann@example.com")
+	must(t, err, "AccountByEmail")
+	if got != a {
+		t.Fatalf("AccountByEmail = %+v, want %+v", got, a)
+	}
+	if _, err := s.AccountByEmail(ctx, "nobody@example.com"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown email: err = %v, want ErrNotFound", err)
+	}
+	must(t, s.SetPlan(ctx, b.ID, "enterprise"), "SetPlan")
+	must(t, s.SetSuspended(ctx, b.ID, true), "SetSuspended")
+	got, err = s.AccountByID(ctx, b.ID)
+	must(t, err, "AccountByID")
+	if got.Plan != "enterprise" || !got.Suspended {
+		t.Fatalf("after updates: %+v", got)
+	}
+	if err := s.SetPlan(ctx, "acc_missing", "pro"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("SetPlan of unknown account: err = %v, want ErrNotFound", err)
+	}
+	all, err := s.ListAccounts(ctx)
+	must(t, err, "ListAccounts")
+	if len(all) != 2 || all[0].Email != "ann@example.com" || all[1].Email != "bob@example.com" {
+		t.Fatalf("ListAccounts = %+v", all)
+	}
+	l, err := s.DefaultList(ctx, a.ID)
+	must(t, err, "DefaultList")
+	if l.Name != account.DefaultListName || !l.IsDefault {
+		t.Fatalf("default list = %+v", l)
+	}
+}
+
+func newToken(accountID, name string) (account.Token, string) {
+	secret, hash, prefix := account.NewSecret()
+	return account.Token{ID: account.NewID("tok"), AccountID: accountID, Name: name, Prefix: prefix, Hash: hash,
+		Scopes: []string{account.ScopeRead}, CreatedAt: time.Now().UTC().Truncate(time.Second)}, secret
+}
+
+func testTokens(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, s, "tok@example.com")
+	tok, secret := newToken(a.ID, "ci")
+	must(t, s.CreateToken(ctx, tok), "CreateToken")
+	got, err := s.TokenByHash(ctx, account.HashSecret(secret))
+	must(t, err, "TokenByHash")
+	if got.ID != tok.ID || got.AccountID != a.ID || !got.Active() || strings.Join(got.Scopes, ",") != account.ScopeRead {
+		t.Fatalf("TokenByHash = %+v", got)
+	}
+	if _, err := s.TokenByHash(ctx, account.HashSecret(secret+"x")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("wrong secret: err = %v, want ErrNotFound", err)
+	}
+
+	next, nextSecret := newToken(a.ID, "ci")
+	at := time.Now().UTC().Truncate(time.Second)
+	must(t, s.RotateToken(ctx, tok.ID, next, at), "RotateToken")
+	old, err := s.TokenByHash(ctx, account.HashSecret(secret))
+	must(t, err, "old token by hash")
+	if old.Active() || !old.RevokedAt.Equal(at) {
+		t.Fatalf("old token after rotate: revoked_at %v, want %v", old.RevokedAt, at)
+	}
+	fresh, err := s.TokenByHash(ctx, account.HashSecret(nextSecret))
+	must(t, err, "new token by hash")
+	if !fresh.Active() {
+		t.Fatal("rotated-in token is not active")
+	}
+	if err := s.RotateToken(ctx, tok.ID, next, at); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("rotating a revoked token: err = %v, want ErrNotFound", err)
+	}
+	must(t, s.RevokeToken(ctx, next.ID, at), "RevokeToken")
+	if err := s.RevokeToken(ctx, next.ID, at); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("revoking twice: err = %v, want ErrNotFound", err)
+	}
+	list, err := s.Tokens(ctx, a.ID)
+	must(t, err, "Tokens")
+	if len(list) != 2 {
+		t.Fatalf("Tokens = %d, want 2", len(list))
+	}
+	for _, tk := range list {
+		if tk.Active() {
+			t.Fatalf("token %s still active after revoke", tk.ID)
+		}
+	}
+}
+
+func testLists(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, s, "list@example.com")
+	l, err := s.DefaultList(ctx, a.ID)
+	must(t, err, "DefaultList")
+	item := account.ListItem{Kind: catalog.KindCar, UUID: uuid.New(), Note: "daily driver", AddedAt: time.Now().UTC().Truncate(time.Second)}
+	must(t, s.AddListItem(ctx, l.ID, item), "AddListItem")
+	if err := s.AddListItem(ctx, l.ID, item); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("adding twice: err = %v, want ErrConflict", err)
+	}
+	lists, err := s.Lists(ctx, a.ID)
+	must(t, err, "Lists")
+	if len(lists) != 1 || len(lists[0].Items) != 1 || lists[0].Items[0] != item {
+		t.Fatalf("Lists = %+v, want the default list holding %+v", lists, item)
+	}
+	must(t, s.RemoveListItem(ctx, l.ID, item.Kind, item.UUID), "RemoveListItem")
+	if err := s.RemoveListItem(ctx, l.ID, item.Kind, item.UUID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("removing twice: err = %v, want ErrNotFound", err)
+	}
+	lists, err = s.Lists(ctx, a.ID)
+	must(t, err, "Lists")
+	if len(lists[0].Items) != 0 {
+		t.Fatalf("items after remove: %+v", lists[0].Items)
+	}
+}
+
+func testListItemsSurviveRemoval(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	in := sampleCatalog(t, 2)
+	_, _, err := s.ReplaceCatalog(ctx, in, catalog.Kinds, "seed", nil)
+	must(t, err, "seed")
+	a := newAccount(t, s, "keep@example.com")
+	l, err := s.DefaultList(ctx, a.ID)
+	must(t, err, "DefaultList")
+	saved := in.Cars[0].UUID
+	for kind, want := range map[catalog.Kind]bool{catalog.KindCar: true, catalog.KindBoat: false} {
+		got, err := s.HasRecord(ctx, kind, saved)
+		must(t, err, "HasRecord")
+		if got != want {
+			t.Fatalf("HasRecord(%s, car uuid) = %v, want %v", kind, got, want)
+		}
+	}
+	must(t, s.AddListItem(ctx, l.ID, account.ListItem{Kind: catalog.KindCar, UUID: saved, AddedAt: time.Now()}), "AddListItem")
+	_, _, err = s.ReplaceCatalog(ctx, &catalog.Catalog{}, catalog.Kinds, "empty", nil)
+	must(t, err, "empty the catalog")
+	if ok, err := s.HasRecord(ctx, catalog.KindCar, saved); err != nil || ok {
+		t.Fatalf("HasRecord after emptying = %v, %v; want false", ok, err)
+	}
+	lists, err := s.Lists(ctx, a.ID)
+	must(t, err, "Lists")
+	if len(lists[0].Items) != 1 || lists[0].Items[0].UUID != saved {
+		t.Fatalf("saved item lost when its record left the catalog: %+v", lists[0].Items)
+	}
+}
+
+// assertSameCatalog compares two catalogs record by record, ignoring order.
+func assertSameCatalog(t *testing.T, want, got *catalog.Catalog) {
+	t.Helper()
+	if want.Counts() != got.Counts() {
+		t.Fatalf("counts: got %+v, want %+v", got.Counts(), want.Counts())
+	}
+	ch := catalog.Diff(got, want, map[catalog.Kind]bool{catalog.KindCar: true, catalog.KindMotorcycle: true, catalog.KindBoat: true, catalog.KindTireSize: true})
+	if !ch.Empty() {
+		t.Fatalf("stored catalog differs from what was written: %+v", ch.Summaries())
+	}
+}
