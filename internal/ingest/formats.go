@@ -1,0 +1,85 @@
+package ingest
+
+import (
+	"github.com/vds-dev/vds/internal/catalog"
+)
+
+// The input records of each kind. Their json tags are the field names of the
+// JSON format and the column names of the CSV format, so the two formats
+// cannot drift apart. Pointer fields are optional (an empty CSV cell or a
+// JSON null); the others are required.
+
+type carInput struct {
+	Make          string   `json:"make"`
+	Model         string   `json:"model"`
+	Year          int      `json:"year"`
+	Trim          string   `json:"trim"`
+	Body          string   `json:"body"`
+	FuelType      string   `json:"fuel_type"`
+	DriveType     string   `json:"drive_type"`
+	Transmission  *string  `json:"transmission"`
+	DisplacementL *float64 `json:"displacement_l"`
+	Cylinders     *int     `json:"cylinders"`
+}
+
+func (in *carInput) record() catalog.Car {
+	return catalog.Car{Make: in.Make, Model: in.Model, Year: in.Year, Trim: in.Trim, Body: in.Body, FuelType: in.FuelType,
+		DriveType: in.DriveType, Transmission: deref(in.Transmission), DisplacementL: in.DisplacementL, Cylinders: in.Cylinders}
+}
+
+type motorcycleInput struct {
+	Make           string   `json:"make"`
+	Model          string   `json:"model"`
+	Year           int      `json:"year"`
+	MotorcycleType string   `json:"motorcycle_type"`
+	VehicleType    *string  `json:"vehicle_type"`
+	DisplacementCC *int     `json:"displacement_cc"`
+	EngineType     *string  `json:"engine_type"`
+	PowerHP        *float64 `json:"power_hp"`
+}
+
+func (in *motorcycleInput) record() catalog.Motorcycle {
+	return catalog.Motorcycle{Make: in.Make, Model: in.Model, Year: in.Year, MotorcycleType: in.MotorcycleType,
+		VehicleType: deref(in.VehicleType), DisplacementCC: in.DisplacementCC, EngineType: deref(in.EngineType), PowerHP: in.PowerHP}
+}
+
+type boatInput struct {
+	Make         string  `json:"make"`
+	Model        string  `json:"model"`
+	Year         int     `json:"year"`
+	ModelType    string  `json:"model_type"`
+	LengthFt     float64 `json:"length_ft"`
+	BeamFt       float64 `json:"beam_ft"`
+	DryWeightLbs int     `json:"dry_weight_lbs"`
+	EngineCount  int     `json:"engine_count"`
+	HP           int     `json:"hp"`
+	HullType     string  `json:"hull_type"`
+	FuelType     string  `json:"fuel_type"`
+}
+
+func (in *boatInput) record() catalog.Boat {
+	return catalog.Boat{Make: in.Make, Model: in.Model, Year: in.Year, ModelType: in.ModelType, LengthFt: in.LengthFt, BeamFt: in.BeamFt,
+		DryWeightLbs: in.DryWeightLbs, EngineCount: in.EngineCount, HP: in.HP, HullType: in.HullType, FuelType: in.FuelType}
+}
+
+type tireInput struct {
+	Make           string   `json:"make"`
+	Model          string   `json:"model"`
+	Year           int      `json:"year"`
+	Trim           *string  `json:"trim"`
+	TireSize       string   `json:"tire_size"`
+	RearTireSize   *string  `json:"rear_tire_size"`
+	AlternateSizes []string `json:"alternate_sizes"`
+}
+
+func (in *tireInput) record() catalog.TireFitment {
+	return catalog.TireFitment{Make: in.Make, Model: in.Model, Year: in.Year, Trim: deref(in.Trim), TireSize: in.TireSize,
+		RearTireSize: in.RearTireSize, AlternateSizes: in.AlternateSizes}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
