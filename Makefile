@@ -1,0 +1,31 @@
+# vds: common tasks. `make run` and `make test` are the two set-up commands
+# of the README; both work on a fresh machine with only Go installed.
+
+MODULE  := github.com/vds-dev/vds
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+LDFLAGS := -s -w -X $(MODULE)/internal/buildinfo.Version=$(VERSION) \
+           -X $(MODULE)/internal/buildinfo.Commit=$(COMMIT) \
+           -X $(MODULE)/internal/buildinfo.Date=$(DATE)
+
+.PHONY: build run test lint release-check clean
+
+build: ## build bin/vds with version information
+	CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o bin/vds ./cmd/vds
+
+run: build ## load the demo catalog into the default SQLite database and show it
+	bin/vds ingest --source demo
+	bin/vds catalog stats
+
+test: ## the whole suite: lint, race-enabled tests, PostgreSQL included
+	scripts/test.sh
+
+lint: ## gofmt, go vet, staticcheck
+	scripts/lint.sh
+
+release-check: ## validate .goreleaser.yaml with the pinned goreleaser
+	scripts/release-check.sh
+
+clean:
+	rm -rf bin dist

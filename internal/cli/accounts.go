@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/config"
+)
+
+func newAccountsCmd(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "accounts",
+		Short: "Manage accounts and their plans (operator, on the database)",
+		Args:  noArgs,
+	}
+	cmd.AddCommand(newAccountsCreateCmd(f), newAccountsListCmd(f), newAccountsSetPlanCmd(f),
+		newAccountsSuspendCmd(f, true), newAccountsSuspendCmd(f, false))
+	return cmd
+}
+
+// printAccounts prints accounts with their plan limits.
+func printAccounts(f *Factory, accounts []account.Account) error {
+	if f.JSON {
+		if accounts == nil {
+			accounts = []account.Account{}
+		}
+		return f.IO.writeJSON(accounts)
+	}
+	t := f.IO.newTable("ID", "EMAIL", "PLAN", "RATE/MIN", "QUOTA/MONTH", "STATUS", "CREATED")
+	for _, a := range accounts {
+		p, _ := f.Config().Plan(a.Plan)
+		status := "active"
+		if a.Suspended {
+			status = "suspended"
+		}
+		t.row(a.ID, a.Email, a.Plan, limit(p.RatePerMinute), limit(p.MonthlyQuota), status, a.CreatedAt.Format(time.RFC3339))
+	}
+	return t.flush()
+}
+
+func limit(n int) string {
+	if n == 0 {
+		return "unlimited"
+	}
+	return strconv.Itoa(n)
+}
+
+type accountsCreateOptions struct {
+	Email string
+	Plan  string
+}
+
+func newAccountsCreateCmd(f *Factory) *cobra.Command {
+	opts := &accountsCreateOptions{}
+	cmd := &cobra.Command{
+		Use:     "create --email EMAIL [--plan PLAN]",
+		Short:   "Create an account with its default list",
+		Example: "  vds accounts create --email ann@example.com --plan developer",
+		Args:    noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := requireFlag("email", opts.Email); err != nil {
+				return err
+			}
+			svc, err := f.Access(cmd.Context())
+			if err != nil {
+				return err
+			}
+			a, err := svc.CreateAccount(cmd.Context(), opts.Email, opts.Plan)
+			if err != nil {
+				return err
+			}
+			return printAccounts(f, []account.Account{a})
+		},
+	}
+	cmd.Flags().StringVar(&opts.Email, "email", "", "email address (required)")
+	cmd.Flags().StringVar(&opts.Plan, "plan", "free", "plan: "+planList())
+	return cmd
+}
+
+// planList names the built-in plans for flag help; config may add more.
+func planList() string {
+	var c config.Config
+	c.Plans = config.DefaultPlans
+	return fmt.Sprint(c.PlanNames()) + " or one from config"
+}
+
+func newAccountsListCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List accounts with their plans",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			svc, err := f.Access(cmd.Context())
+			if err != nil {
+				return err
+			}
+			all, err := svc.Accounts(cmd.Context())
+			if err != nil {
+				return err
+			}
+			return printAccounts(f, all)
+		},
+	}
+}
+
+func newAccountsSetPlanCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "set-plan EMAIL PLAN",
+		Short: "Move an account to another plan",
+		Args:  exactArgs("EMAIL", "PLAN"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := f.Access(cmd.Context())
+			if err != nil {
+				return err
+			}
+			a, err := svc.SetPlan(cmd.Context(), args[0], args[1])
+			if err != nil {
+				return err
+			}
+			return printAccounts(f, []account.Account{a})
+		},
+	}
+}
+
+func newAccountsSuspendCmd(f *Factory, suspend bool) *cobra.Command {
+	use, short := "suspend EMAIL", "Suspend an account: its tokens are refused until unsuspended"
+	if !suspend {
+		use, short = "unsuspend EMAIL", "Reinstate a suspended account"
+	}
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  exactArgs("EMAIL"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return setSuspended(cmd.Context(), f, args[0], suspend)
+		},
+	}
+}
+
+func setSuspended(ctx context.Context, f *Factory, email string, suspend bool) error {
+	svc, err := f.Access(ctx)
+	if err != nil {
+		return err
+	}
+	a, err := svc.SetSuspended(ctx, email, suspend)
+	if err != nil {
+		return err
+	}
+	return printAccounts(f, []account.Account{a})
+}

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+func newCatalogCmd(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "catalog",
+		Short: "Inspect the stored catalog",
+		Args:  noArgs,
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "stats",
+		Short: "Print the record count per type and the catalog version",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, err := f.Store(cmd.Context())
+			if err != nil {
+				return err
+			}
+			v, err := st.CatalogVersion(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if f.JSON {
+				return f.IO.writeJSON(v)
+			}
+			t := f.IO.newTable("TYPE", "RECORDS")
+			t.row("car", strconv.Itoa(v.Counts.Cars))
+			t.row("motorcycle", strconv.Itoa(v.Counts.Motorcycles))
+			t.row("boat", strconv.Itoa(v.Counts.Boats))
+			t.row("tire_size", strconv.Itoa(v.Counts.TireSizes))
+			if err := t.flush(); err != nil {
+				return err
+			}
+			if v.Number == 0 {
+				_, err = fmt.Fprintln(f.IO.Out, "catalog version 0: nothing ingested yet (run vds ingest)")
+				return err
+			}
+			_, err = fmt.Fprintf(f.IO.Out, "catalog version %d, published %s from %s\n", v.Number, v.PublishedAt.Format(time.RFC3339), v.Source)
+			return err
+		},
+	})
+	return cmd
+}

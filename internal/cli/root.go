@@ -1,0 +1,174 @@
+// Package cli builds the vds command tree. Each command is an options
+// struct, a constructor that parses flags into it, and a run function that
+// does the work against dependencies taken from a Factory.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/store"
+)
+
+// Main runs vds with args and returns the process exit code.
+func Main(ctx context.Context, args []string) int {
+	f := NewFactory(SystemIO())
+	defer f.Close()
+	root := NewRootCmd(f)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	if ctx.Err() != nil {
+		err = context.Canceled
+		fmt.Fprintln(f.IO.ErrOut, "vds: interrupted")
+	} else {
+		fmt.Fprintln(f.IO.ErrOut, "vds: "+err.Error())
+		var fe *FlagError
+		if errors.As(err, &fe) || strings.HasPrefix(err.Error(), "unknown command") {
+			fmt.Fprintln(f.IO.ErrOut, "Run 'vds --help' for usage.")
+		}
+	}
+	return exitCode(err)
+}
+
+// NewRootCmd builds the whole command tree on f.
+func NewRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "vds",
+		Short: "vds serves and queries vehicle data: cars, motorcycles, boats, tire fitments",
+		Long: `vds is a vehicle-data service: a catalog of cars (with EPA fuel economy),
+motorcycles and other powersports vehicles, power boats and tire fitments.
+
+Operator commands (ingest, catalog, accounts, tokens, lists, migrate) work on
+the database directly: an SQLite file by default, PostgreSQL with
+--database postgres://...
+
+Configuration: flags > VDS_* environment variables > config file
+($XDG_CONFIG_HOME/vds/config.yaml) > defaults. See configs/vds.example.yaml.
+
+` + exitCodesHelp,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return f.loadConfig(cmd)
+		},
+	}
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErrorf(err) })
+	pf := root.PersistentFlags()
+	pf.StringVar(&f.configFile, "config", "", "config file (default $XDG_CONFIG_HOME/vds/config.yaml)")
+	pf.String("database", "", "database URL: sqlite:PATH or postgres://... (env VDS_DATABASE_URL)")
+	pf.BoolVar(&f.JSON, "json", false, "print machine-readable JSON")
+	// --database is the documented name; the config key is database.url, so
+	// the environment variable is VDS_DATABASE_URL.
+	_ = f.v.BindPFlag("database.url", pf.Lookup("database"))
+
+	root.AddCommand(
+		newVersionCmd(f),
+		newMigrateCmd(f),
+		newIngestCmd(f, nil),
+		newCatalogCmd(f),
+		newAccountsCmd(f),
+		newTokensCmd(f),
+		newListsCmd(f),
+	)
+	return root
+}
+
+// Factory hands commands their dependencies, each created on first use so
+// that `vds --help` or `vds version` never opens a database.
+type Factory struct {
+	IO *IOStreams
+	// JSON is the global --json flag.
+	JSON bool
+
+	v          *viper.Viper
+	configFile string
+	cfg        *config.Config
+	st         store.Store
+	closers    []func() error
+}
+
+// NewFactory returns a Factory on the given streams with a fresh viper.
+func NewFactory(io *IOStreams) *Factory {
+	v := viper.New()
+	config.SetDefaults(v)
+	v.SetEnvPrefix("VDS")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
+	v.AutomaticEnv()
+	return &Factory{IO: io, v: v}
+}
+
+// loadConfig reads the config file and unmarshals the configuration once,
+// after flags are parsed (so --config can choose the file).
+func (f *Factory) loadConfig(cmd *cobra.Command) error {
+	if f.cfg != nil {
+		return nil
+	}
+	if f.configFile != "" {
+		f.v.SetConfigFile(f.configFile)
+	} else {
+		f.v.SetConfigName("config")
+		f.v.SetConfigType("yaml")
+		f.v.AddConfigPath(config.ConfigDir())
+	}
+	if err := f.v.ReadInConfig(); err != nil {
+		var notFound viper.ConfigFileNotFoundError
+		if f.configFile != "" || !errors.As(err, &notFound) {
+			return fmt.Errorf("read config: %w", err)
+		}
+	}
+	cfg, err := config.Load(f.v)
+	if err != nil {
+		return err
+	}
+	f.cfg = &cfg
+	return nil
+}
+
+// Config returns the loaded configuration.
+func (f *Factory) Config() *config.Config { return f.cfg }
+
+// Close releases whatever the commands opened.
+func (f *Factory) Close() {
+	for i := len(f.closers) - 1; i >= 0; i-- {
+		_ = f.closers[i]()
+	}
+	f.closers = nil
+}
+
+// exactArgs is cobra.ExactArgs with a usage error and named arguments.
+func exactArgs(names ...string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != len(names) {
+			return usageErrorf(fmt.Errorf("expected %d argument(s): %s; got %d", len(names), strings.Join(names, " "), len(args)))
+		}
+		return nil
+	}
+}
+
+// noArgs refuses positional arguments with a usage error.
+func noArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf(fmt.Errorf("unexpected argument %q", args[0]))
+	}
+	return nil
+}
+
+// requireFlag fails with a usage error when a string flag is empty.
+func requireFlag(name, value string) error {
+	if strings.TrimSpace(value) == "" {
+		return usageErrorf(fmt.Errorf("--%s is required", name))
+	}
+	return nil
+}

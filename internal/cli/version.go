@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/internal/buildinfo"
+)
+
+func newVersionCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version, commit and build date",
+		Args:  noArgs,
+		// No config needed: version works even with a broken config file.
+		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
+		RunE: func(*cobra.Command, []string) error {
+			info := buildinfo.Get()
+			if f.JSON {
+				return f.IO.writeJSON(info)
+			}
+			_, err := fmt.Fprintln(f.IO.Out, info.String())
+			return err
+		},
+	}
+}

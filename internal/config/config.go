@@ -1,0 +1,158 @@
+// Package config holds the typed configuration of vds and loads it from a
+// viper instance: flags > VDS_* environment > config file > defaults.
+// Only this package and internal/cli import viper.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/spf13/viper"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/store"
+)
+
+// Config is the whole configuration, loaded once per command.
+type Config struct {
+	Database Database              `mapstructure:"database"`
+	Log      Log                   `mapstructure:"log"`
+	Plans    map[string]PlanLimits `mapstructure:"plans"`
+}
+
+// Database selects the store.
+type Database struct {
+	// URL is sqlite:PATH or postgres://...; empty means the SQLite file
+	// under the user's data directory.
+	URL string `mapstructure:"url"`
+}
+
+// Log configures logging.
+type Log struct {
+	Level  string `mapstructure:"level"`
+	Format string `mapstructure:"format"`
+}
+
+// PlanLimits are the limits of one plan; 0 means unlimited.
+type PlanLimits struct {
+	RatePerMinute int  `mapstructure:"rate_per_minute"`
+	MonthlyQuota  int  `mapstructure:"monthly_quota"`
+	APIAccess     bool `mapstructure:"api_access"`
+}
+
+// DefaultPlans are the plans of DESIGN.md §3. Config may change them and add more.
+var DefaultPlans = map[string]PlanLimits{
+	"free":       {RatePerMinute: 10, MonthlyQuota: 100, APIAccess: true},
+	"pro":        {RatePerMinute: 60, MonthlyQuota: 1000, APIAccess: true},
+	"developer":  {RatePerMinute: 300, MonthlyQuota: 100000, APIAccess: true},
+	"enterprise": {RatePerMinute: 600, MonthlyQuota: 250000, APIAccess: true},
+}
+
+// SetDefaults registers every key's default on v. Registering each key is
+// also what lets viper's AutomaticEnv find VDS_* variables for it.
+func SetDefaults(v *viper.Viper) {
+	v.SetDefault("database.url", "")
+	v.SetDefault("log.level", "info")
+	v.SetDefault("log.format", "text")
+	for name, p := range DefaultPlans {
+		v.SetDefault("plans."+name+".rate_per_minute", p.RatePerMinute)
+		v.SetDefault("plans."+name+".monthly_quota", p.MonthlyQuota)
+		v.SetDefault("plans."+name+".api_access", p.APIAccess)
+	}
+}
+
+// Load reads the configuration out of v and validates it. A
+// VDS_DATABASE_URL_FILE variable, when set, supplies the database URL from
+// a file (for secrets mounted as files); an explicit --database flag or
+// VDS_DATABASE_URL still wins.
+func Load(v *viper.Viper) (Config, error) {
+	var c Config
+	if err := v.Unmarshal(&c); err != nil {
+		return c, fmt.Errorf("read configuration: %w", err)
+	}
+	if c.Database.URL == "" {
+		if f := os.Getenv("VDS_DATABASE_URL_FILE"); f != "" {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return c, fmt.Errorf("VDS_DATABASE_URL_FILE: %w", err)
+			}
+			c.Database.URL = strings.TrimSpace(string(b))
+		}
+	}
+	if c.Database.URL == "" {
+		c.Database.URL = "sqlite:" + filepath.Join(DataDir(), "vds.db")
+	}
+	return c, c.Validate()
+}
+
+var planName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+
+// Validate checks every value.
+func (c *Config) Validate() error {
+	var errs []error
+	if _, err := store.ParseURL(c.Database.URL); err != nil {
+		errs = append(errs, fmt.Errorf("database.url: %w", err))
+	}
+	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
+		errs = append(errs, fmt.Errorf("log.level: %q is not one of debug, info, warn, error", c.Log.Level))
+	}
+	if c.Log.Format != "text" && c.Log.Format != "json" {
+		errs = append(errs, fmt.Errorf("log.format: %q is not text or json", c.Log.Format))
+	}
+	for name, p := range c.Plans {
+		if !planName.MatchString(name) {
+			errs = append(errs, fmt.Errorf("plans.%s: plan names are lowercase letters, digits, - and _", name))
+		}
+		if p.RatePerMinute < 0 || p.MonthlyQuota < 0 {
+			errs = append(errs, fmt.Errorf("plans.%s: limits must be 0 (unlimited) or positive", name))
+		}
+	}
+	if _, ok := c.Plans["free"]; !ok {
+		errs = append(errs, errors.New("plans.free: the free plan must exist: new accounts start on it"))
+	}
+	return errors.Join(errs...)
+}
+
+// Plan returns the named plan's limits.
+func (c *Config) Plan(name string) (account.Plan, bool) {
+	p, ok := c.Plans[name]
+	if !ok {
+		return account.Plan{}, false
+	}
+	return account.Plan{Name: name, RatePerMinute: p.RatePerMinute, MonthlyQuota: p.MonthlyQuota, APIAccess: p.APIAccess}, true
+}
+
+// PlanNames returns the configured plan names, sorted.
+func (c *Config) PlanNames() []string {
+	names := make([]string, 0, len(c.Plans))
+	for n := range c.Plans {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// DataDir is where vds keeps its default SQLite file: $XDG_DATA_HOME/vds,
+// else ~/.local/share/vds.
+func DataDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "vds")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "share", "vds")
+	}
+	return "vds-data"
+}
+
+// ConfigDir is where vds looks for config.yaml: $XDG_CONFIG_HOME/vds, else
+// the platform's user config directory.
+func ConfigDir() string {
+	if d, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(d, "vds")
+	}
+	return "."
+}
