@@ -29,33 +29,47 @@ func PostgresURL(t testing.TB) string {
 		}
 		t.Skipf("%s not set; run the suite with make test to include PostgreSQL", PostgresEnv)
 	}
-	admin, err := sql.Open("pgx", base)
+	u, drop, err := CreateDatabase(base)
 	if err != nil {
-		t.Fatalf("open %s: %v", PostgresEnv, err)
-	}
-	defer admin.Close()
-	name := "vds_test_" + account.NewID("db")[3:]
-	ctx := context.Background()
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("create test database: %v", err)
+		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		admin, err := sql.Open("pgx", base)
-		if err != nil {
-			t.Errorf("drop test database: %v", err)
-			return
-		}
-		defer admin.Close()
-		if _, err := admin.ExecContext(context.Background(), "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
-			t.Errorf("drop test database %s: %v", name, err)
+		if err := drop(); err != nil {
+			t.Error(err)
 		}
 	})
+	return u
+}
+
+// CreateDatabase creates a database with a random name on the server at
+// base and returns its URL and a function that drops it.
+func CreateDatabase(base string) (string, func() error, error) {
+	name := "vds_test_" + account.NewID("db")[3:]
+	exec := func(stmt string) error {
+		admin, err := sql.Open("pgx", base)
+		if err != nil {
+			return err
+		}
+		defer admin.Close()
+		_, err = admin.ExecContext(context.Background(), stmt)
+		return err
+	}
+	if err := exec("CREATE DATABASE " + name); err != nil {
+		return "", nil, fmt.Errorf("create test database: %w", err)
+	}
+	drop := func() error {
+		if err := exec("DROP DATABASE " + name + " WITH (FORCE)"); err != nil {
+			return fmt.Errorf("drop test database %s: %w", name, err)
+		}
+		return nil
+	}
 	u, err := url.Parse(base)
 	if err != nil {
-		t.Fatalf("parse %s: %v", PostgresEnv, err)
+		_ = drop()
+		return "", nil, fmt.Errorf("parse %s: %w", PostgresEnv, err)
 	}
 	u.Path = "/" + name
-	return u.String()
+	return u.String(), drop, nil
 }
 
 // Registering the pgx driver name "pgx" for database/sql is a side effect

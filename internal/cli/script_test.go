@@ -1,0 +1,194 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/vds-dev/vds/internal/cli"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/store/postgres"
+	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/store/storetest"
+)
+
+// TestMain lets the scripts run vds as a real subprocess: testscript
+// re-executes this test binary (race detector included) under that name.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"vds": func() { os.Exit(cli.Main(context.Background(), os.Args[1:])) },
+	})
+}
+
+// TestScriptsSQLite runs every script on the default SQLite store.
+func TestScriptsSQLite(t *testing.T) {
+	testscript.Run(t, scriptParams(t, nil))
+}
+
+// TestScriptsPostgres runs every script again with VDS_DATABASE_URL on a
+// fresh PostgreSQL database per script.
+func TestScriptsPostgres(t *testing.T) {
+	base := storetest.PostgresURL(t) // skips, or fails under CI, without a server
+	testscript.Run(t, scriptParams(t, func(env *testscript.Env) error {
+		u, drop, err := storetest.CreateDatabase(base)
+		if err != nil {
+			return err
+		}
+		env.Defer(func() { _ = drop() })
+		env.Setenv("VDS_DATABASE_URL", u)
+		return nil
+	}))
+}
+
+func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Params {
+	return testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("HOME", env.WorkDir)
+			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))
+			env.Setenv("VDS_DATABASE_URL", "")
+			if setup != nil {
+				return setup(env)
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"jsonget":   cmdJSONGet,
+			"dumpuuids": cmdDumpUUIDs,
+			"nosecret":  cmdNoSecret,
+			"uuidof":    cmdUUIDOf,
+		},
+		RequireExplicitExec: true,
+	}
+}
+
+// jsonget FILE KEY VAR sets VAR to the string at KEY of the JSON object in FILE.
+func cmdJSONGet(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: jsonget FILE KEY VAR")
+	}
+	var obj map[string]any
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &obj))
+	v, ok := obj[args[1]].(string)
+	if !ok {
+		ts.Fatalf("%s has no string %q", args[0], args[1])
+	}
+	ts.Setenv(args[2], v)
+}
+
+// openStore opens the database the script's vds commands use.
+func openStore(ts *testscript.TestScript) store.Store {
+	var (
+		st  store.Store
+		err error
+	)
+	if u := ts.Getenv("VDS_DATABASE_URL"); u != "" {
+		st, err = postgres.Open(context.Background(), u)
+	} else {
+		st, err = sqlite.Open(sqlitePath(ts))
+	}
+	ts.Check(err)
+	return st
+}
+
+func sqlitePath(ts *testscript.TestScript) string {
+	return filepath.Join(ts.Getenv("XDG_DATA_HOME"), "vds", "vds.db")
+}
+
+// dumpuuids FILE writes every catalog record's kind and uuid, sorted, to FILE.
+func cmdDumpUUIDs(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: dumpuuids FILE")
+	}
+	st := openStore(ts)
+	defer st.Close()
+	c, _, err := st.LoadCatalog(context.Background())
+	ts.Check(err)
+	var lines []string
+	for _, r := range c.Cars {
+		lines = append(lines, "car "+r.UUID.String())
+	}
+	for _, r := range c.Motorcycles {
+		lines = append(lines, "motorcycle "+r.UUID.String())
+	}
+	for _, r := range c.Boats {
+		lines = append(lines, "boat "+r.UUID.String())
+	}
+	for _, r := range c.TireSizes {
+		lines = append(lines, "tire_size "+r.UUID.String())
+	}
+	slices.Sort(lines)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+}
+
+// uuidof FILE KIND VAR sets VAR to the first uuid of KIND in a dumpuuids file.
+func cmdUUIDOf(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: uuidof FILE KIND VAR")
+	}
+	for line := range strings.SplitSeq(ts.ReadFile(args[0]), "\n") {
+		if kind, id, ok := strings.Cut(line, " "); ok && kind == args[1] {
+			ts.Setenv(args[2], id)
+			return
+		}
+	}
+	ts.Fatalf("no %s in %s", args[1], args[0])
+}
+
+// nosecret VAR fails if the value of VAR appears anywhere in the database:
+// in any byte of the SQLite files, or in any row of any PostgreSQL table.
+func cmdNoSecret(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: nosecret VAR")
+	}
+	secret := ts.Getenv(args[0])
+	if len(secret) < 20 {
+		ts.Fatalf("$%s = %q does not look like a token", args[0], secret)
+	}
+	if u := ts.Getenv("VDS_DATABASE_URL"); u != "" {
+		db, err := sql.Open("pgx", u)
+		ts.Check(err)
+		defer db.Close()
+		rows, err := db.Query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`)
+		ts.Check(err)
+		var tables []string
+		for rows.Next() {
+			var name string
+			ts.Check(rows.Scan(&name))
+			tables = append(tables, name)
+		}
+		rows.Close()
+		if !slices.Contains(tables, "tokens") {
+			ts.Fatalf("no tokens table among %v", tables)
+		}
+		for _, table := range tables {
+			var n int
+			ts.Check(db.QueryRow(fmt.Sprintf(`SELECT COUNT(*) FROM %q t WHERE t::text LIKE '%%' || $1 || '%%'`, table), secret).Scan(&n))
+			if n > 0 {
+				ts.Fatalf("the secret appears in %d row(s) of table %s", n, table)
+			}
+		}
+		return
+	}
+	files, err := filepath.Glob(sqlitePath(ts) + "*")
+	ts.Check(err)
+	if len(files) == 0 {
+		ts.Fatalf("no database files at %s", sqlitePath(ts))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		ts.Check(err)
+		if bytes.Contains(b, []byte(secret)) {
+			ts.Fatalf("the secret appears in %s", f)
+		}
+	}
+}
