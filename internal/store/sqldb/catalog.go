@@ -227,7 +227,7 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 		if ch.Empty() {
 			return nil
 		}
-		w := &writer{ctx: ctx, tx: tx, progress: progress, total: changeCount(&ch)}
+		w := &writer{ctx: ctx, tx: tx, progress: progress, total: changeCount(&ch), rowAtATime: s.d.RowAtATime}
 		if err := applyKind(w, carTable, &ch); err != nil {
 			return err
 		}
@@ -270,6 +270,8 @@ type writer struct {
 	progress func(done, total int)
 	done     int
 	total    int
+	// rowAtATime is the dialect's insert strategy.
+	rowAtATime bool
 }
 
 func (w *writer) step(n int) {
@@ -310,6 +312,9 @@ func applyKind[T any](w *writer, t table[T], ch *catalog.Changes) error {
 	rows := make([][]any, len(d.Insert))
 	for i := range d.Insert {
 		rows[i] = t.args(&d.Insert[i])
+	}
+	if w.rowAtATime {
+		return insertRowAtATime(w.ctx, w.tx, t.name, t.cols, rows, w.step)
 	}
 	return insertRows(w.ctx, w.tx, t.name, t.cols, rows, w.step)
 }

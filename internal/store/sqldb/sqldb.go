@@ -35,6 +35,10 @@ type Dialect struct {
 	LockCatalog string
 	// IsConflict reports whether err is a unique-constraint violation.
 	IsConflict func(error) bool
+	// RowAtATime inserts with one prepared single-row statement instead of
+	// multi-row INSERTs. Right for SQLite, which runs in-process (no round
+	// trips to save) and spends most of a multi-row INSERT parsing it.
+	RowAtATime bool
 }
 
 // DB is a store.Store on a database/sql handle.
@@ -117,6 +121,32 @@ func expectOne(res sql.Result, err error) error {
 // execer is the part of *sql.DB and *sql.Tx the bulk helpers need.
 type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// insertRowAtATime inserts rows with one prepared statement, calling done
+// after each row.
+func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any, done func(int)) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ph := make([]string, len(cols))
+	for i := range ph {
+		ph[i] = fmt.Sprintf("$%d", i+1)
+	}
+	stmt, err := tx.PrepareContext(ctx, fmt.Sprintf("INSERT INTO %s (%s) VALUES (%s)", table, strings.Join(cols, ", "), strings.Join(ph, ", ")))
+	if err != nil {
+		return fmt.Errorf("prepare insert into %s: %w", table, err)
+	}
+	defer stmt.Close()
+	for _, r := range rows {
+		if _, err := stmt.ExecContext(ctx, r...); err != nil {
+			return fmt.Errorf("insert into %s: %w", table, err)
+		}
+		if done != nil {
+			done(1)
+		}
+	}
+	return nil
 }
 
 // maxParams keeps multi-row INSERTs under both backends' bind limits

@@ -58,6 +58,7 @@ func Open(path string) (*sqldb.DB, error) {
 		Goose:      goose.DialectSQLite3,
 		Migrations: sub,
 		IsConflict: isConflict,
+		RowAtATime: true,
 	}), nil
 }
 
