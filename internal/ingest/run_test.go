@@ -1,0 +1,112 @@
+package ingest_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/store/postgres"
+	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/store/storetest"
+)
+
+// stores returns an opener per backend; each opens a fresh, migrated store
+// for the (sub)test it is given.
+func stores() map[string]func(testing.TB) store.Store {
+	open := func(tb testing.TB, st store.Store, err error) store.Store {
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { st.Close() })
+		if err := st.Migrate(context.Background()); err != nil {
+			tb.Fatal(err)
+		}
+		return st
+	}
+	return map[string]func(testing.TB) store.Store{
+		"sqlite": func(tb testing.TB) store.Store {
+			st, err := sqlite.Open(filepath.Join(tb.TempDir(), "vds.db"))
+			return open(tb, st, err)
+		},
+		"postgres": func(tb testing.TB) store.Store {
+			st, err := postgres.Open(context.Background(), storetest.PostgresURL(tb))
+			return open(tb, st, err)
+		},
+	}
+}
+
+func demo(tb testing.TB) (*catalog.Catalog, []catalog.Kind) {
+	src, err := ingest.DemoSources()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, kinds, err := ingest.Parse(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c, kinds
+}
+
+// TestDemoIngestIsIdempotent ingests the demo catalog twice on each store:
+// the second run changes nothing and every record keeps its uuid.
+func TestDemoIngestIsIdempotent(t *testing.T) {
+	for name, open := range stores() {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			st := open(t)
+			c, kinds := demo(t)
+			first, err := ingest.Run(ctx, st, c, kinds, "demo", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !first.Published || first.Version.Counts != c.Counts() {
+				t.Fatalf("first ingest: %+v", first.Version)
+			}
+			before, _, err := st.LoadCatalog(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, kinds := demo(t)
+			second, err := ingest.Run(ctx, st, again, kinds, "demo", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if second.Published || second.Version.Number != first.Version.Number {
+				t.Fatalf("second ingest published version %d", second.Version.Number)
+			}
+			for _, s := range second.Changes.Summaries() {
+				if s.Inserted+s.Updated+s.Removed != 0 {
+					t.Fatalf("second ingest changed %s: %+v", s.Kind, s)
+				}
+			}
+			after, _, err := st.LoadCatalog(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ch := catalog.Diff(before, after, map[catalog.Kind]bool{catalog.KindCar: true, catalog.KindMotorcycle: true, catalog.KindBoat: true, catalog.KindTireSize: true}); !ch.Empty() {
+				t.Fatalf("records changed between identical ingests: %+v", ch.Summaries())
+			}
+		})
+	}
+}
+
+// BenchmarkIngestDemo measures a full ingest of the demo catalog into an
+// empty database, per store.
+func BenchmarkIngestDemo(b *testing.B) {
+	for name, open := range stores() {
+		b.Run(name, func(b *testing.B) {
+			c, kinds := demo(b)
+			for b.Loop() {
+				b.StopTimer()
+				st := open(b)
+				b.StartTimer()
+				if _, err := ingest.Run(context.Background(), st, c, kinds, "demo", nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
