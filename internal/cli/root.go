@@ -75,6 +75,7 @@ Configuration: flags > VDS_* environment variables > config file
 
 	root.AddCommand(
 		newVersionCmd(f),
+		newConfigCmd(f),
 		newMigrateCmd(f),
 		newIngestCmd(f, nil),
 		newCatalogCmd(f),

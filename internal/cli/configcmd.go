@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/spf13/cobra"
+)
+
+func newConfigCmd(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Inspect the effective configuration",
+		Args:  noArgs,
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:   "show",
+		Short: "Print the effective configuration, passwords masked",
+		Long: `Print every setting as vds sees it after merging flags, VDS_* environment
+variables, the config file and defaults. Passwords in the database URL are masked.`,
+		Args: noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			c := *f.Config()
+			c.Database.URL = maskURL(c.Database.URL)
+			if f.JSON {
+				return f.IO.writeJSON(map[string]any{"config_file": f.v.ConfigFileUsed(), "database": c.Database, "log": c.Log, "plans": c.Plans})
+			}
+			t := f.IO.newTable("KEY", "VALUE")
+			t.row("config_file", dash(f.v.ConfigFileUsed()))
+			t.row("database.url", c.Database.URL)
+			t.row("log.level", c.Log.Level)
+			t.row("log.format", c.Log.Format)
+			for _, name := range c.PlanNames() {
+				p := c.Plans[name]
+				t.row("plans."+name, fmt.Sprintf("rate_per_minute=%d monthly_quota=%d api_access=%t", p.RatePerMinute, p.MonthlyQuota, p.APIAccess))
+			}
+			return t.flush()
+		},
+	})
+	return cmd
+}
+
+// maskURL hides the password of a URL.
+func maskURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
