@@ -2,4 +2,4 @@
 # Validates .goreleaser.yaml with the pinned goreleaser, run through the module proxy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-go run github.com/goreleaser/goreleaser/v2@v2.18.2 check
+go run github.com/goreleaser/goreleaser/v2@v2.16.0 check
