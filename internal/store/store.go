@@ -72,12 +72,50 @@ type ListStore interface {
 	RemoveListItem(ctx context.Context, listID string, kind catalog.Kind, id uuid.UUID) error
 }
 
+// UsageDelta is a batch of charged calls to add to an account's counters.
+type UsageDelta struct {
+	AccountID string
+	// Period is the calendar month, YYYY-MM (UTC).
+	Period string
+	// Days splits Calls by day (YYYY-MM-DD) and channel ("rest", "mcp").
+	Days  map[DayChannel]int64
+	Calls int64
+}
+
+// DayChannel keys the daily usage counters.
+type DayChannel struct {
+	Day     string
+	Channel string
+}
+
+// DailyUsage is one row of the daily usage counters.
+type DailyUsage struct {
+	Day     string `json:"day"`
+	Channel string `json:"channel"`
+	Calls   int64  `json:"calls"`
+}
+
+// UsageStore persists quota usage. Servers count calls in memory and add
+// them here in batches; several replicas add to the same counters.
+type UsageStore interface {
+	// AddUsage adds d to the counters in one transaction and returns the
+	// account's total for the period afterwards.
+	AddUsage(ctx context.Context, d UsageDelta) (int64, error)
+	// Usage returns the account's total for the period (0 when none).
+	Usage(ctx context.Context, accountID, period string) (int64, error)
+	// DailyUsage returns the account's daily counters between two days, inclusive.
+	DailyUsage(ctx context.Context, accountID, fromDay, toDay string) ([]DailyUsage, error)
+	// TouchTokens records when tokens were last used; later times win.
+	TouchTokens(ctx context.Context, used map[string]time.Time) error
+}
+
 // Store is everything vds persists.
 type Store interface {
 	CatalogStore
 	AccountStore
 	TokenStore
 	ListStore
+	UsageStore
 	// Migrate applies the embedded migrations that have not run yet.
 	Migrate(ctx context.Context) error
 	// Backend names the implementation: "sqlite" or "postgres".

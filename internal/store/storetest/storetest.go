@@ -36,6 +36,8 @@ func Run(t *testing.T, open Opener) {
 		{"Tokens", testTokens},
 		{"Lists", testLists},
 		{"ListItemsSurviveRemoval", testListItemsSurviveRemoval},
+		{"Usage", testUsage},
+		{"TouchTokens", testTouchTokens},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -346,5 +348,66 @@ func assertSameCatalog(t *testing.T, want, got *catalog.Catalog) {
 	ch := catalog.Diff(got, want, map[catalog.Kind]bool{catalog.KindCar: true, catalog.KindMotorcycle: true, catalog.KindBoat: true, catalog.KindTireSize: true})
 	if !ch.Empty() {
 		t.Fatalf("stored catalog differs from what was written: %+v", ch.Summaries())
+	}
+}
+
+func testUsage(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, s, "usage@example.com")
+	used, err := s.Usage(ctx, a.ID, "2026-11")
+	must(t, err, "Usage before any call")
+	if used != 0 {
+		t.Fatalf("usage before any call = %d", used)
+	}
+	// Replicas add concurrently; no increment may be lost.
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 25 {
+				ch := "rest"
+				if w%2 == 1 {
+					ch = "mcp"
+				}
+				d := store.UsageDelta{AccountID: a.ID, Period: "2026-11", Calls: 1,
+					Days: map[store.DayChannel]int64{{Day: "2026-11-21", Channel: ch}: 1}}
+				if _, err := s.AddUsage(ctx, d); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	used, err = s.AddUsage(ctx, store.UsageDelta{AccountID: a.ID, Period: "2026-11", Calls: 3,
+		Days: map[store.DayChannel]int64{{Day: "2026-11-22", Channel: "rest"}: 3}})
+	must(t, err, "AddUsage")
+	if used != 103 {
+		t.Fatalf("usage after 100 concurrent adds and 3 more = %d, want 103", used)
+	}
+	if other, err := s.Usage(ctx, a.ID, "2026-12"); err != nil || other != 0 {
+		t.Fatalf("next month's usage = %d, %v; want 0", other, err)
+	}
+	days, err := s.DailyUsage(ctx, a.ID, "2026-11-01", "2026-11-30")
+	must(t, err, "DailyUsage")
+	want := []store.DailyUsage{{Day: "2026-11-21", Channel: "mcp", Calls: 50}, {Day: "2026-11-21", Channel: "rest", Calls: 50}, {Day: "2026-11-22", Channel: "rest", Calls: 3}}
+	if fmt.Sprint(days) != fmt.Sprint(want) {
+		t.Fatalf("DailyUsage = %v, want %v", days, want)
+	}
+}
+
+func testTouchTokens(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, s, "touch@example.com")
+	tok, _ := newToken(a.ID, "x")
+	must(t, s.CreateToken(ctx, tok), "CreateToken")
+	later := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	must(t, s.TouchTokens(ctx, map[string]time.Time{tok.ID: later}), "TouchTokens")
+	must(t, s.TouchTokens(ctx, map[string]time.Time{tok.ID: later.Add(-time.Hour)}), "TouchTokens earlier")
+	got, err := s.TokenByID(ctx, tok.ID)
+	must(t, err, "TokenByID")
+	if got.LastUsedAt == nil || !got.LastUsedAt.Equal(later) {
+		t.Fatalf("last_used_at = %v, want %v (an earlier time must not win)", got.LastUsedAt, later)
 	}
 }
