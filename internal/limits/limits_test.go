@@ -1,0 +1,221 @@
+package limits
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/store/sqlite"
+)
+
+// newStore returns a migrated SQLite store holding one account.
+func newStore(t *testing.T) (store.Store, string) {
+	t.Helper()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ctx := context.Background()
+	if err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a := account.Account{ID: account.NewID("acc"), Email: "q@example.com", Plan: "free", CreatedAt: time.Now()}
+	if err := st.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	return st, a.ID
+}
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func newLimiter(st store.UsageStore, c *clock) *Limiter {
+	l := New(st, slog.New(slog.DiscardHandler))
+	l.now = c.now
+	return l
+}
+
+var quotaOnly = account.Plan{Name: "free", MonthlyQuota: 100}
+
+// TestQuotaExactUnderConcurrency: 50 callers race for a quota of 100; a
+// third of the calls fail and are refunded. Exactly 100 are charged.
+func TestQuotaExactUnderConcurrency(t *testing.T) {
+	st, id := newStore(t)
+	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	l := newLimiter(st, c)
+	ctx := context.Background()
+	var charged, refused atomic.Int64
+	var wg sync.WaitGroup
+	for w := range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				tk, _, err := l.Admit(ctx, id, quotaOnly, true)
+				var r *Refusal
+				if errors.As(err, &r) {
+					if r.Reason != QuotaExceeded {
+						t.Errorf("refused for %s", r.Reason)
+					}
+					refused.Add(1)
+					return
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if (w+i)%3 == 0 {
+					tk.Refund()
+					continue
+				}
+				tk.Commit(ChannelREST)
+				charged.Add(1)
+				if i%7 == 0 {
+					_ = l.Flush(ctx) // flushes interleaved with admissions lose nothing
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if charged.Load() != 100 || refused.Load() != 50 {
+		t.Fatalf("charged %d calls, %d callers refused; want exactly 100 and 50", charged.Load(), refused.Load())
+	}
+	if err := l.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	used, err := st.Usage(ctx, id, "2026-11")
+	if err != nil || used != 100 {
+		t.Fatalf("stored usage %d, %v; want 100", used, err)
+	}
+	s, err := l.State(ctx, id, quotaOnly)
+	if err != nil || s.QuotaUsed != 100 || s.QuotaRemaining() != 0 {
+		t.Fatalf("state %+v, %v", s, err)
+	}
+}
+
+func TestRateWindow(t *testing.T) {
+	st, id := newStore(t)
+	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 30, 0, time.UTC)}
+	l := newLimiter(st, c)
+	ctx := context.Background()
+	plan := account.Plan{RatePerMinute: 3}
+	for i := range 3 {
+		tk, s, err := l.Admit(ctx, id, plan, false)
+		if err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		if s.RateRemaining != 2-i || !s.RateReset.Equal(time.Date(2026, 11, 21, 10, 1, 0, 0, time.UTC)) {
+			t.Fatalf("call %d: remaining %d reset %v", i, s.RateRemaining, s.RateReset)
+		}
+		tk.Commit(ChannelREST) // free calls are never charged
+	}
+	_, _, err := l.Admit(ctx, id, plan, false)
+	var r *Refusal
+	if !errors.As(err, &r) || r.Reason != RateLimited || r.RetryAfter != 30*time.Second {
+		t.Fatalf("4th call: %v (retry %v), want rate_limited retry 30s", err, r)
+	}
+	c.add(30 * time.Second)
+	if _, _, err := l.Admit(ctx, id, plan, false); err != nil {
+		t.Fatalf("next window: %v", err)
+	}
+	if s, _ := l.State(ctx, id, plan); s.QuotaUsed != 0 {
+		t.Fatalf("free calls were charged: %d", s.QuotaUsed)
+	}
+}
+
+func TestUsageSurvivesRestartAndMonthRollover(t *testing.T) {
+	st, id := newStore(t)
+	c := &clock{t: time.Date(2026, 11, 30, 23, 59, 0, 0, time.UTC)}
+	ctx := context.Background()
+	run, cancel := context.WithCancel(ctx)
+	l := newLimiter(st, c)
+	done := make(chan struct{})
+	go func() { l.Run(run, time.Hour); close(done) }()
+	for range 7 {
+		tk, _, err := l.Admit(ctx, id, quotaOnly, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk.Commit(ChannelMCP)
+	}
+	cancel() // shutdown: Run flushes before returning
+	<-done
+
+	l2 := newLimiter(st, c)
+	s, err := l2.State(ctx, id, quotaOnly)
+	if err != nil || s.QuotaUsed != 7 || s.Period != "2026-11" {
+		t.Fatalf("after restart: %+v, %v; want 7 used in 2026-11", s, err)
+	}
+	tk, _, _ := l2.Admit(ctx, id, quotaOnly, true)
+	tk.Commit(ChannelREST)
+	c.add(2 * time.Minute) // December
+	s, err = l2.State(ctx, id, quotaOnly)
+	if err != nil || s.QuotaUsed != 0 || s.Period != "2026-12" || !s.QuotaReset.Equal(time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("in December: %+v, %v", s, err)
+	}
+	if used, _ := st.Usage(ctx, id, "2026-11"); used != 8 {
+		t.Fatalf("November usage %d, want 8 (the unflushed call is written at rollover)", used)
+	}
+	days, _ := st.DailyUsage(ctx, id, "2026-11-30", "2026-11-30")
+	if len(days) != 2 || days[0].Channel != "mcp" || days[0].Calls != 7 || days[1].Calls != 1 {
+		t.Fatalf("daily usage %+v, want mcp 7 and rest 1", days)
+	}
+}
+
+// TestTwoReplicasBound: two limiters on one store, flushing every few
+// calls, never admit more than quota + rate_per_minute.
+func TestTwoReplicasBound(t *testing.T) {
+	st, id := newStore(t)
+	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	plan := account.Plan{RatePerMinute: 10, MonthlyQuota: 100}
+	replicas := []*Limiter{newLimiter(st, c), newLimiter(st, c)}
+	ctx := context.Background()
+	total := 0
+	for minute := 0; minute < 30; minute++ {
+		for _, l := range replicas {
+			for range 12 {
+				tk, _, err := l.Admit(ctx, id, plan, true)
+				if err == nil {
+					tk.Commit(ChannelREST)
+					total++
+				}
+			}
+			if err := l.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.add(time.Minute)
+	}
+	if total < 100 || total > 100+plan.RatePerMinute {
+		t.Fatalf("two replicas admitted %d calls on a quota of 100, want 100..110", total)
+	}
+}
+
+func TestStoreFailureIsAnError(t *testing.T) {
+	st, id := newStore(t)
+	c := &clock{t: time.Now()}
+	l := newLimiter(st, c)
+	st.Close()
+	_, _, err := l.Admit(context.Background(), id, quotaOnly, true)
+	var r *Refusal
+	if err == nil || errors.As(err, &r) {
+		t.Fatalf("admit with a closed store: %v, want a store error", err)
+	}
+}
