@@ -1,0 +1,139 @@
+package vehicle
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
+)
+
+// Error codes. They are part of the public API (the problem document's
+// "code" extension and MCP error text), so they never change once shipped.
+const (
+	CodeInvalidParameter = "invalid_parameter"
+	CodeUnknownParameter = "unknown_parameter"
+	CodeMissingParameter = "missing_parameter"
+	CodeQueryTooBroad    = "query_too_broad"
+	CodeInvalidUUID      = "invalid_uuid"
+	CodeNotFound         = "not_found"
+)
+
+// Error is every error the service returns for bad input or a missing
+// record. The HTTP layer maps Code to a status (404 for not_found, 400 for
+// the rest); Message is written for the caller, human or model, and says
+// what to change.
+type Error struct {
+	// Code is one of the Code* constants.
+	Code string
+	// Param names the offending query parameter, when there is one.
+	Param string
+	// Message is one sentence the caller can act on.
+	Message string
+	// Accepted lists the accepted parameter names, sorted, for unknown_parameter.
+	Accepted []string
+}
+
+// Error returns the message: it already names the parameter and value.
+func (e *Error) Error() string { return e.Message }
+
+// Is matches any *Error with the same code, so callers can write
+// errors.Is(err, vehicle.ErrNotFound) without caring which record was missing.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// ErrNotFound matches, through errors.Is, every not_found error of the service.
+var ErrNotFound = &Error{Code: CodeNotFound, Message: "record not found"}
+
+// CodeOf returns the code of the *Error in err's chain, or "" when there is none.
+func CodeOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}
+
+func paramError(code, param, format string, args ...any) *Error {
+	return &Error{Code: code, Param: param, Message: fmt.Sprintf(format, args...)}
+}
+
+func invalidf(param, format string, args ...any) *Error {
+	return paramError(CodeInvalidParameter, param, format, args...)
+}
+
+func notFound(kind catalog.Kind, id uuid.UUID) *Error {
+	return &Error{Code: CodeNotFound, Message: fmt.Sprintf("no %s with uuid %s in the catalog", noun(kind), id)}
+}
+
+// maxEcho bounds how much of a caller's value is repeated in a message, so
+// a hostile query string cannot make the error document large.
+const maxEcho = 40
+
+// echo quotes a caller-supplied value for a message, shortened at a rune
+// boundary when it is long.
+func echo(s string) string {
+	if len(s) > maxEcho {
+		cut := maxEcho
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// unknownParam builds the unknown_parameter error, suggesting the accepted
+// name closest to the typo because that is by far the common cause.
+func unknownParam(kind catalog.Kind, name string, accepted []string) *Error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "unknown parameter %s for %s", echo(name), noun(kind))
+	if s := closest(name, accepted); s != "" {
+		fmt.Fprintf(&b, " (did you mean %s?)", s)
+	}
+	fmt.Fprintf(&b, ": accepted parameters are %s", strings.Join(accepted, ", "))
+	// Param is cut like the echo: no accepted name is anywhere near that long.
+	if len(name) > maxEcho {
+		name = strings.ToValidUTF8(name[:maxEcho], "")
+	}
+	return &Error{Code: CodeUnknownParameter, Param: name, Message: b.String(), Accepted: accepted}
+}
+
+// closest returns the candidate within edit distance 2 of s, or "" when
+// none is that close; further than that a suggestion is more noise than help.
+func closest(s string, candidates []string) string {
+	if len(s) > 32 {
+		return ""
+	}
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := editDistance(strings.ToLower(s), c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

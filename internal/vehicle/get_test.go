@@ -1,0 +1,120 @@
+package vehicle_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/vehicle"
+)
+
+func TestGet(t *testing.T) {
+	c := demo(t)
+	svc := demoService(t)
+	check := func(t *testing.T, kind catalog.Kind, id uuid.UUID, want any, typed func(uuid.UUID) (any, error)) {
+		t.Helper()
+		got, err := svc.Get(kind, id)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("Get(%s, %s) = %v, %v; want %v", kind, id, got, err, want)
+		}
+		if got, err := typed(id); err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("typed getter for %s = %v, %v", id, got, err)
+		}
+	}
+	t.Run("every car", func(t *testing.T) {
+		for _, r := range c.Cars {
+			check(t, catalog.KindCar, r.UUID, r, func(id uuid.UUID) (any, error) { return svc.Car(id) })
+		}
+	})
+	t.Run("every motorcycle", func(t *testing.T) {
+		for _, r := range c.Motorcycles {
+			check(t, catalog.KindMotorcycle, r.UUID, r, func(id uuid.UUID) (any, error) { return svc.Motorcycle(id) })
+		}
+	})
+	t.Run("every boat", func(t *testing.T) {
+		for _, r := range c.Boats {
+			check(t, catalog.KindBoat, r.UUID, r, func(id uuid.UUID) (any, error) { return svc.Boat(id) })
+		}
+	})
+	t.Run("every tire fitment", func(t *testing.T) {
+		for _, r := range c.TireSizes {
+			check(t, catalog.KindTireSize, r.UUID, r, func(id uuid.UUID) (any, error) { return svc.TireFitment(id) })
+		}
+	})
+
+	missing := uuid.MustParse("00000000-0000-4000-8000-000000000000")
+	tests := []struct {
+		name string
+		kind catalog.Kind
+		id   uuid.UUID
+	}{
+		{"unknown car", catalog.KindCar, missing},
+		{"unknown motorcycle", catalog.KindMotorcycle, missing},
+		{"unknown boat", catalog.KindBoat, missing},
+		{"unknown fitment", catalog.KindTireSize, missing},
+		{"car uuid asked as a boat", catalog.KindBoat, c.Cars[0].UUID},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := svc.Get(tt.kind, tt.id)
+			e := wantError(t, err, vehicle.CodeNotFound, "")
+			if !errors.Is(err, vehicle.ErrNotFound) || !strings.Contains(e.Message, tt.id.String()) {
+				t.Errorf("error %v: want errors.Is ErrNotFound and the uuid in the message", err)
+			}
+			if vehicle.CodeOf(err) != vehicle.CodeNotFound {
+				t.Errorf("CodeOf = %q", vehicle.CodeOf(err))
+			}
+		})
+	}
+	t.Run("unknown kind", func(t *testing.T) {
+		_, err := svc.Get("plane", missing)
+		wantError(t, err, vehicle.CodeInvalidParameter, "type")
+		if errors.Is(err, vehicle.ErrNotFound) {
+			t.Error("invalid kind matches ErrNotFound")
+		}
+	})
+	t.Run("CodeOf a foreign error", func(t *testing.T) {
+		if got := vehicle.CodeOf(errors.New("boom")); got != "" {
+			t.Errorf("CodeOf = %q, want empty", got)
+		}
+	})
+}
+
+func TestParseUUID(t *testing.T) {
+	const canon = "6f1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e41"
+	tests := []struct {
+		name  string
+		in    string
+		valid bool
+	}{
+		{"canonical", canon, true},
+		{"upper case", strings.ToUpper(canon), true},
+		{"mixed case", "6F1c1D1e-52A3-4c55-9d7e-0B5a3f2c9e41", true},
+		{"empty", "", false},
+		{"short", "6f1c1d1e", false},
+		{"32 hex digits", strings.ReplaceAll(canon, "-", ""), false},
+		{"braces", "{" + canon + "}", false},
+		{"urn", "urn:uuid:" + canon, false},
+		{"non-hex", "zf1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e41", false},
+		{"dash misplaced", "6f1c1d1e5-2a3-4c55-9d7e-0b5a3f2c9e41", false},
+		{"padded", " " + canon, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, err := vehicle.ParseUUID(tt.in)
+			if tt.valid {
+				if err != nil || id.String() != canon {
+					t.Fatalf("ParseUUID(%q) = %v, %v; want %s", tt.in, id, err, canon)
+				}
+				return
+			}
+			wantError(t, err, vehicle.CodeInvalidUUID, "uuid")
+			if id != uuid.Nil {
+				t.Errorf("ParseUUID(%q) returned %v with an error", tt.in, id)
+			}
+		})
+	}
+}

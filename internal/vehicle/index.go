@@ -1,0 +1,331 @@
+package vehicle
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// fields is what the index needs of one record, whatever its kind.
+type fields struct {
+	id                uuid.UUID
+	make, model, trim string
+	year              int
+	// attrs are the lowercase values of the kind's string filters, by slot.
+	attrs [maxAttrs]string
+	// text are the fields q searches besides make and model.
+	text     []string
+	sizeFull string
+	ev       bool
+	hp       int
+	length   float64
+}
+
+// span is a contiguous run of positions, lo..hi-1.
+type span struct{ lo, hi int32 }
+
+// makeEntry indexes one lowercase make. Records are sorted by make and then
+// model, so a make and a make+model are each one contiguous span: no
+// posting list is needed for the two most common constraints.
+type makeEntry struct {
+	span
+	models map[string]span
+}
+
+// index holds one kind's records' searchable values by position in the
+// result order, plus the lookup structures over them.
+type index struct {
+	n             int
+	lmake, lmodel []string
+	year          []int32
+	attrs         [maxAttrs][]string
+	// sizeFull, ev, hp and length are set only for the kinds that filter on them.
+	sizeFull []string
+	ev       []bool
+	hp       []int32
+	length   []float64
+
+	makes   map[string]*makeEntry
+	byModel map[string][]int32
+	// years are the distinct years, ascending, with their positions in yearPosts.
+	years     []int32
+	yearPosts postingSet
+	byAttr    [maxAttrs]map[string][]int32
+	text      textIndex
+}
+
+// table is one kind's records in result order with their index.
+type table[T any] struct {
+	recs []T
+	byID map[uuid.UUID]int32
+	idx  index
+	// taxonomy, precomputed at build time.
+	makes  []MakeCount
+	models map[string][]ModelRange
+}
+
+// interner shares one lowercase copy of each distinct string: a catalog
+// repeats the same makes, models and enum values across many records.
+type interner map[string]string
+
+func (in interner) lower(s string) string {
+	// A string with nothing to lower is its own lowercase form; skipping the
+	// map for it is most of what keeps the build fast.
+	if isLowerASCII(s) {
+		return s
+	}
+	if v, ok := in[s]; ok {
+		return v
+	}
+	v := strings.ToLower(s)
+	in[s] = v
+	return v
+}
+
+func isLowerASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// memo is a one-entry cache in front of the interner for one field: records
+// in catalog or result order mostly repeat the previous record's value.
+type memo struct {
+	in        interner
+	last, out string
+	ok        bool
+}
+
+func (m *memo) lower(s string) string {
+	if !m.ok || s != m.last {
+		m.last, m.out, m.ok = s, m.in.lower(s), true
+	}
+	return m.out
+}
+
+// grouper gives each distinct value of a column an id and, at the end,
+// lays out every value's positions in one flat array (see carve), which
+// avoids the copying of growing one slice per value.
+type grouper struct {
+	ids    map[string]int32
+	keys   []string
+	of     []int32
+	last   string
+	lastID int32
+}
+
+func newGrouper(n int) *grouper {
+	return &grouper{ids: map[string]int32{}, of: make([]int32, 0, n), lastID: -1}
+}
+
+func (g *grouper) add(key string) {
+	if g.lastID < 0 || key != g.last {
+		id, ok := g.ids[key]
+		if !ok {
+			id = int32(len(g.keys))
+			g.ids[key] = id
+			g.keys = append(g.keys, key)
+		}
+		g.last, g.lastID = key, id
+	}
+	g.of = append(g.of, g.lastID)
+}
+
+// lists returns each value's ascending positions; the empty value, which
+// no query asks for, is left out.
+func (g *grouper) lists() map[string][]int32 {
+	counts := make([]int, len(g.keys))
+	for _, id := range g.of {
+		counts[id]++
+	}
+	lists := carve(counts)
+	for pos, id := range g.of {
+		lists[id] = append(lists[id], int32(pos))
+	}
+	m := make(map[string][]int32, len(g.keys))
+	for id, k := range g.keys {
+		if k != "" {
+			m[k] = lists[id]
+		}
+	}
+	return m
+}
+
+// sortKey is a record's place in the result order: make, model
+// (case-insensitive), year descending, trim, uuid.
+type sortKey struct {
+	make, model, trim string
+	year              int
+	id                uuid.UUID
+}
+
+func compareKeys(a, b *sortKey) int {
+	if c := strings.Compare(a.make, b.make); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.model, b.model); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.year, a.year); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.trim, b.trim); c != 0 {
+		return c
+	}
+	return bytes.Compare(a.id[:], b.id[:])
+}
+
+// newTable copies and sorts the records and builds every index. extract is
+// called twice per record (before and after sorting) rather than keeping
+// all extracted fields alive, which would double peak memory on big catalogs.
+func newTable[T any](in []T, extract func(*T, *fields)) *table[T] {
+	n := len(in)
+	lower := interner{}
+	mMake, mModel, mTrim := memo{in: lower}, memo{in: lower}, memo{in: lower}
+	keys := make([]sortKey, n)
+	var f fields
+	for i := range in {
+		f = fields{text: f.text[:0]}
+		extract(&in[i], &f)
+		keys[i] = sortKey{mMake.lower(f.make), mModel.lower(f.model), mTrim.lower(f.trim), f.year, f.id}
+	}
+	perm := make([]int32, n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortFunc(perm, func(a, b int32) int { return compareKeys(&keys[a], &keys[b]) })
+
+	t := &table[T]{recs: make([]T, n), byID: make(map[uuid.UUID]int32, n)}
+	ix := &t.idx
+	ix.n = n
+	ix.lmake, ix.lmodel, ix.year = make([]string, n), make([]string, n), make([]int32, n)
+	models := newGrouper(n)
+	var attrs [maxAttrs]*grouper
+	var attrMemo [maxAttrs]memo
+	for a := range attrs {
+		attrs[a], attrMemo[a] = newGrouper(n), memo{in: lower}
+		ix.attrs[a] = make([]string, n)
+	}
+	sizeMemo := memo{in: lower}
+	tb := newTextBuilder(n)
+	// The original spellings, for the taxonomy's display names.
+	makeNames, modelNames := make([]string, n), make([]string, n)
+	for k, p := range perm {
+		t.recs[k] = in[p]
+		key := &keys[p]
+		t.byID[key.id] = int32(k)
+		ix.lmake[k], ix.lmodel[k], ix.year[k] = key.make, key.model, int32(key.year)
+		models.add(key.model)
+
+		f = fields{text: f.text[:0]}
+		extract(&t.recs[k], &f)
+		makeNames[k], modelNames[k] = f.make, f.model
+		for a, v := range f.attrs {
+			v = attrMemo[a].lower(v)
+			ix.attrs[a][k] = v
+			attrs[a].add(v)
+		}
+		ix.addValues(k, &f, &sizeMemo)
+		tb.field(0, key.make, true)
+		tb.field(1, key.model, true)
+		for i, s := range f.text {
+			tb.field(2+i, s, false)
+		}
+		tb.endRecord()
+	}
+	ix.byModel = models.lists()
+	for a := range attrs {
+		ix.byAttr[a] = attrs[a].lists()
+		if len(ix.byAttr[a]) == 0 {
+			// The kind has no filter in this slot.
+			ix.attrs[a], ix.byAttr[a] = nil, nil
+		}
+	}
+	ix.indexMakes()
+	ix.indexYears()
+	ix.text = tb.index()
+	t.buildTaxonomy(makeNames, modelNames)
+	return t
+}
+
+// indexMakes records the span of every make and make+model. Records are
+// sorted by both, so each is one run and the maps are touched once per run.
+func (ix *index) indexMakes() {
+	ix.makes = map[string]*makeEntry{}
+	start := 0
+	for k := 1; k <= ix.n; k++ {
+		if k < ix.n && ix.lmake[k] == ix.lmake[start] && ix.lmodel[k] == ix.lmodel[start] {
+			continue
+		}
+		me := ix.makes[ix.lmake[start]]
+		if me == nil {
+			me = &makeEntry{span: span{int32(start), int32(start)}, models: map[string]span{}}
+			ix.makes[ix.lmake[start]] = me
+		}
+		me.hi = int32(k)
+		me.models[ix.lmodel[start]] = span{int32(start), int32(k)}
+		start = k
+	}
+}
+
+// indexYears builds the year posting lists, counted first so that each is
+// allocated once at its final size.
+func (ix *index) indexYears() {
+	if ix.n == 0 {
+		ix.yearPosts.finish()
+		return
+	}
+	lo, hi := slices.Min(ix.year), slices.Max(ix.year)
+	counts := make([]int, hi-lo+1)
+	for _, y := range ix.year {
+		counts[y-lo]++
+	}
+	lists := carve(counts)
+	for pos, y := range ix.year {
+		lists[y-lo] = append(lists[y-lo], int32(pos))
+	}
+	for i, l := range lists {
+		if len(l) > 0 {
+			ix.years = append(ix.years, lo+int32(i))
+			ix.yearPosts.posts = append(ix.yearPosts.posts, l)
+		}
+	}
+	ix.yearPosts.finish()
+}
+
+// addValues stores the kind-specific filter values of the record at k,
+// allocating the columns on first use so kinds without a filter pay nothing.
+func (ix *index) addValues(k int, f *fields, size *memo) {
+	if f.sizeFull != "" {
+		if ix.sizeFull == nil {
+			ix.sizeFull = make([]string, ix.n)
+		}
+		ix.sizeFull[k] = size.lower(f.sizeFull)
+	}
+	if f.ev {
+		if ix.ev == nil {
+			ix.ev = make([]bool, ix.n)
+		}
+		ix.ev[k] = true
+	}
+	if f.hp != 0 || f.length != 0 {
+		if ix.hp == nil {
+			ix.hp, ix.length = make([]int32, ix.n), make([]float64, ix.n)
+		}
+		ix.hp[k], ix.length[k] = int32(f.hp), f.length
+	}
+}
+
+// yearRange returns the ids in years of the years lo..hi.
+func (ix *index) yearRange(lo, hi int) (int, int) {
+	a := sort.Search(len(ix.years), func(i int) bool { return int(ix.years[i]) >= lo })
+	b := sort.Search(len(ix.years), func(i int) bool { return int(ix.years[i]) > hi })
+	return a, b
+}

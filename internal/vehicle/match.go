@@ -1,0 +1,338 @@
+package vehicle
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// Constraint bits: which per-record checks a query still needs after its
+// candidate source has been chosen.
+const (
+	bMake uint32 = 1 << iota
+	bModel
+	bYear
+	bYearMin
+	bYearMax
+	bAttr0 // bAttr0<<slot for each attribute slot
+	_
+	_
+	bSizeFull
+	bEV
+	bHPMin
+	bHPMax
+	bLenMin
+	bLenMax
+)
+
+// wordRange is the token id range a q word prefix-matches.
+type wordRange struct{ lo, hi int32 }
+
+// sourceKind says how a candidate source enumerates positions.
+type sourceKind uint8
+
+const (
+	srcSpan  sourceKind = iota // positions lo..hi-1
+	srcList                    // one ascending posting list
+	srcUnion                   // the union of several posting lists, via a bitmap
+)
+
+// source is the set of candidate positions a query scans. Every source is
+// confined to the query's window (see plan), so make and make+model cost
+// nothing extra whichever source wins.
+type source struct {
+	kind sourceKind
+	// span is the window: all candidates lie in it.
+	span  span
+	list  []int32
+	lists [][]int32
+	// cost estimates the candidates to visit; the cheapest source wins.
+	cost int
+	// covers are the constraint bits the source guarantees, and word the
+	// q word it guarantees (-1 for none), so they need no per-record check.
+	covers uint32
+	word   int
+}
+
+// clip returns the part of an ascending list inside the span.
+func clip(l []int32, w span) []int32 {
+	lo, _ := slices.BinarySearch(l, w.lo)
+	n, _ := slices.BinarySearch(l[lo:], w.hi)
+	return l[lo : lo+n]
+}
+
+// maxClippedLists bounds how many lists a union clips just to price itself;
+// beyond it the unclipped total is a good enough estimate.
+const maxClippedLists = 64
+
+// maxInlineWords is how many q words a query plans without allocating.
+const maxInlineWords = 8
+
+// matcher holds one query's plan; it lives on the stack of match.
+type matcher struct {
+	ix       *index
+	q        *query
+	checks   uint32
+	words    []wordRange
+	skipWord int
+}
+
+// active returns the constraint bits a query sets.
+func (q *query) active() uint32 {
+	var c uint32
+	set := func(on bool, bit uint32) {
+		if on {
+			c |= bit
+		}
+	}
+	set(q.make != "", bMake)
+	set(q.model != "", bModel)
+	set(q.year != 0, bYear)
+	set(q.yearMin != 0, bYearMin)
+	set(q.yearMax != 0, bYearMax)
+	for a, v := range q.attrs {
+		set(v != "", bAttr0<<a)
+	}
+	set(q.sizeFull != "", bSizeFull)
+	set(q.evOnly, bEV)
+	set(q.hasHPMin, bHPMin)
+	set(q.hasHPMax, bHPMax)
+	set(q.hasLenMin, bLenMin)
+	set(q.hasLenMax, bLenMax)
+	return c
+}
+
+// plan picks the cheapest candidate source among the query's indexed
+// constraints, and appends each q word's token range to words. ok is false
+// when some constraint matches nothing at all, which answers the query
+// without scanning. It is a function of its arguments only (not a matcher
+// method) so that escape analysis keeps the caller's buffers on the stack.
+//
+// Records are sorted by make and model, so make (or make+model) is a span,
+// the window. Every posting list is clipped to the window by binary search
+// before it is priced: make=X&body=Y visits only the Y records of make X.
+func (ix *index) plan(q *query, words []wordRange) (best source, _ []wordRange, ok bool) {
+	win := span{0, int32(ix.n)}
+	var winCovers uint32
+	if q.make != "" {
+		me := ix.makes[q.make]
+		if me == nil {
+			return best, words, false
+		}
+		win, winCovers = me.span, bMake
+		if q.model != "" {
+			ms, found := me.models[q.model]
+			if !found {
+				return best, words, false
+			}
+			win, winCovers = ms, bMake|bModel
+		}
+	}
+	best = source{kind: srcSpan, span: win, cost: int(win.hi - win.lo), covers: winCovers, word: -1}
+	clipped := winCovers != 0
+	// list and union build the candidate sources of a posting list and of a
+	// union of lists; an empty one means the query has no match.
+	list := func(l []int32, covers uint32, word int) bool {
+		if clipped {
+			l = clip(l, win)
+		}
+		if len(l) < best.cost {
+			best = source{kind: srcList, span: win, list: l, cost: len(l), covers: covers | winCovers, word: word}
+		}
+		return len(l) > 0
+	}
+	union := func(lists [][]int32, size int, covers uint32, word int) bool {
+		if clipped && len(lists) <= maxClippedLists {
+			size = 0
+			for _, l := range lists {
+				size += len(clip(l, win))
+			}
+		}
+		// A bitmap union visits every posting plus one word per 64 positions.
+		if cost := size + int(win.hi-win.lo)/64 + 1; cost < best.cost {
+			best = source{kind: srcUnion, span: win, lists: lists, cost: cost, covers: covers | winCovers, word: word}
+		}
+		return size > 0
+	}
+
+	if q.model != "" && q.make == "" && !list(ix.byModel[q.model], bModel, -1) {
+		return best, words, false
+	}
+	switch {
+	case q.year != 0:
+		a, b := ix.yearRange(q.year, q.year)
+		if a == b || !list(ix.yearPosts.posts[a], bYear, -1) {
+			return best, words, false
+		}
+	case q.yearMin != 0 && q.yearMax != 0:
+		a, b := ix.yearRange(q.yearMin, q.yearMax)
+		if a == b || !union(ix.yearPosts.posts[a:b], ix.yearPosts.size(a, b), bYearMin|bYearMax, -1) {
+			return best, words, false
+		}
+	}
+	for a, v := range q.attrs {
+		if v != "" && !list(ix.byAttr[a][v], bAttr0<<a, -1) {
+			return best, words, false
+		}
+	}
+	for w, word := range q.words {
+		lo, hi := ix.text.prefixRange(word)
+		if lo == hi {
+			return best, words, false
+		}
+		words = append(words, wordRange{int32(lo), int32(hi)})
+		var found bool
+		if hi-lo == 1 {
+			found = list(ix.text.posts[lo], 0, w)
+		} else {
+			found = union(ix.text.posts[lo:hi], ix.text.size(lo, hi), 0, w)
+		}
+		if !found {
+			return best, words, false
+		}
+	}
+	if q.sizeFull != "" && ix.sizeFull == nil || q.evOnly && ix.ev == nil {
+		return best, words, false
+	}
+	return best, words, true
+}
+
+// ok reports whether the record at i passes every check the source did not
+// already guarantee. It reads only precomputed columns and never allocates.
+func (m *matcher) ok(i int32) bool {
+	ix, q, c := m.ix, m.q, m.checks
+	if c != 0 {
+		if c&bMake != 0 && ix.lmake[i] != q.make ||
+			c&bModel != 0 && ix.lmodel[i] != q.model ||
+			c&bYear != 0 && int(ix.year[i]) != q.year ||
+			c&bYearMin != 0 && int(ix.year[i]) < q.yearMin ||
+			c&bYearMax != 0 && int(ix.year[i]) > q.yearMax {
+			return false
+		}
+		for a := range maxAttrs {
+			if c&(bAttr0<<a) != 0 && ix.attrs[a][i] != q.attrs[a] {
+				return false
+			}
+		}
+		if c&bSizeFull != 0 && ix.sizeFull[i] != q.sizeFull ||
+			c&bEV != 0 && !ix.ev[i] ||
+			c&bHPMin != 0 && ix.hpAt(i) < q.hpMin ||
+			c&bHPMax != 0 && ix.hpAt(i) > q.hpMax ||
+			c&bLenMin != 0 && ix.lengthAt(i) < q.lenMin ||
+			c&bLenMax != 0 && ix.lengthAt(i) > q.lenMax {
+			return false
+		}
+	}
+	for w, r := range m.words {
+		if w != m.skipWord && !ix.text.has(i, r.lo, r.hi) {
+			return false
+		}
+	}
+	return true
+}
+
+func (ix *index) hpAt(i int32) int {
+	if ix.hp == nil {
+		return 0
+	}
+	return int(ix.hp[i])
+}
+
+func (ix *index) lengthAt(i int32) float64 {
+	if ix.length == nil {
+		return 0
+	}
+	return ix.length[i]
+}
+
+// pageBuf holds the positions of one page; returned by value so that a
+// query's page never needs the heap.
+type pageBuf struct {
+	pos [MaxPerPage]int32
+	n   int
+}
+
+func (p *pageBuf) positions() []int32 { return p.pos[:p.n] }
+
+// collector counts matches and keeps the positions of the requested page.
+type collector struct {
+	total, from, to int
+	page            pageBuf
+}
+
+func (c *collector) add(i int32) {
+	if c.total >= c.from && c.total < c.to {
+		c.page.pos[c.page.n] = i
+		c.page.n++
+	}
+	c.total++
+}
+
+// match runs q and returns the number of matches and the positions of
+// matches off..off+limit-1 (limit <= MaxPerPage). Positions ascend in the
+// result order, so scanning candidates in position order needs no sort.
+func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
+	var wbuf [maxInlineWords]wordRange
+	src, words, ok := ix.plan(q, wbuf[:0])
+	if !ok {
+		return 0, pageBuf{}
+	}
+	m := matcher{ix: ix, q: q, words: words}
+	m.checks = q.active() &^ src.covers
+	m.skipWord = src.word
+	col := collector{from: off, to: off + limit}
+
+	// When the source alone is the answer, its size is the total and the
+	// page is a slice of it: the common make or make+model query costs O(page).
+	exact := m.checks == 0 && (len(m.words) == 0 || len(m.words) == 1 && src.word == 0)
+	switch src.kind {
+	case srcSpan:
+		if exact {
+			total := int(src.span.hi - src.span.lo)
+			for k := off; k < min(off+limit, total); k++ {
+				col.page.pos[col.page.n] = src.span.lo + int32(k)
+				col.page.n++
+			}
+			return total, col.page
+		}
+		for i := src.span.lo; i < src.span.hi; i++ {
+			if m.ok(i) {
+				col.add(i)
+			}
+		}
+	case srcList:
+		if exact {
+			total := len(src.list)
+			col.page.n = copy(col.page.pos[:limit], src.list[min(off, total):min(off+limit, total)])
+			return total, col.page
+		}
+		for _, i := range src.list {
+			if m.ok(i) {
+				col.add(i)
+			}
+		}
+	case srcUnion:
+		// The bitmap covers the window only, bit b standing for position lo+b.
+		lo := src.span.lo
+		whole := lo == 0 && int(src.span.hi) == ix.n
+		set := make([]uint64, (src.span.hi-lo+63)/64)
+		for _, l := range src.lists {
+			if !whole {
+				l = clip(l, src.span)
+			}
+			for _, i := range l {
+				b := i - lo
+				set[b>>6] |= 1 << (b & 63)
+			}
+		}
+		for w, word := range set {
+			for word != 0 {
+				i := lo + int32(w<<6+bits.TrailingZeros64(word))
+				word &= word - 1
+				if m.ok(i) {
+					col.add(i)
+				}
+			}
+		}
+	}
+	return col.total, col.page
+}

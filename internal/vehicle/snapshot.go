@@ -1,0 +1,120 @@
+package vehicle
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/tire"
+)
+
+// Snapshot is an immutable, indexed view of one catalog version. Everything
+// a query needs (sort order, indexes, taxonomy, tire geometry) is computed
+// once here, so the hot path only reads.
+type Snapshot struct {
+	version catalog.Version
+	cars    *table[catalog.Car]
+	motos   *table[catalog.Motorcycle]
+	boats   *table[catalog.Boat]
+	tires   *table[catalog.TireFitment]
+
+	bodyTypes []NameCount
+	motoTypes []TypeCount
+	hullTypes []NameCount
+	// geometry is each fitment's geometry, by position in tires.
+	geometry []FitmentGeometry
+	// families maps a squashed make and model to fitment positions, for
+	// matching cars to fitments ("F-150" and "F150" are one family).
+	families map[string][]int32
+}
+
+// NewSnapshot indexes a catalog. It copies the record slices (so sorting
+// never reorders the caller's), but records share pointer fields with c,
+// which must not be modified afterwards. v.Counts is set from c. A nil c
+// gives an empty snapshot.
+func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
+	if c == nil {
+		c = &catalog.Catalog{}
+	}
+	v.Counts = c.Counts()
+	s := &Snapshot{version: v}
+	// The kinds share nothing, so they are indexed in parallel: on a large
+	// catalog this is what bounds the pause before a new version serves.
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		s.cars = newTable(c.Cars, carFields)
+		bodies := make([]string, len(s.cars.recs))
+		for i := range s.cars.recs {
+			bodies[i] = s.cars.recs[i].Body
+		}
+		s.bodyTypes = countBy(bodies, catalog.Bodies)
+	})
+	wg.Go(func() {
+		s.motos = newTable(c.Motorcycles, motorcycleFields)
+		types := make([]string, len(s.motos.recs))
+		for i := range s.motos.recs {
+			types[i] = s.motos.recs[i].MotorcycleType
+		}
+		for _, nc := range countBy(types, catalog.MotorcycleTypes)[:len(catalog.MotorcycleTypes)] {
+			s.motoTypes = append(s.motoTypes, TypeCount{Name: nc.Name, VehicleType: catalog.ClassOf(nc.Name), Count: nc.Count})
+		}
+	})
+	wg.Go(func() {
+		s.boats = newTable(c.Boats, boatFields)
+		hulls := make([]string, len(s.boats.recs))
+		for i := range s.boats.recs {
+			hulls[i] = s.boats.recs[i].HullType
+		}
+		s.hullTypes = countBy(hulls, catalog.HullTypes)
+	})
+	wg.Go(func() {
+		s.tires = newTable(c.TireSizes, tireFields)
+		s.geometry = make([]FitmentGeometry, len(s.tires.recs))
+		s.families = map[string][]int32{}
+		for i := range s.tires.recs {
+			f := &s.tires.recs[i]
+			s.geometry[i] = fitmentGeometry(f)
+			key := familyKey(f.Make, f.Model)
+			s.families[key] = append(s.families[key], int32(i))
+		}
+	})
+	wg.Wait()
+	return s
+}
+
+// Version returns the catalog version the snapshot holds, with its counts.
+func (s *Snapshot) Version() catalog.Version { return s.version }
+
+func carFields(c *catalog.Car, f *fields) {
+	f.id, f.make, f.model, f.trim, f.year = c.UUID, c.Make, c.Model, c.Trim, c.Year
+	f.attrs = [maxAttrs]string{c.Body, c.FuelType, c.DriveType}
+	f.text = append(f.text, c.Trim, c.Body, c.FuelType, c.DriveType)
+	// Electrified is derived and may be unset on a hand-built record; the
+	// fuel type is the definition.
+	f.ev = c.Electrified || catalog.IsElectrified(strings.ToUpper(c.FuelType))
+}
+
+func motorcycleFields(m *catalog.Motorcycle, f *fields) {
+	f.id, f.make, f.model, f.year = m.UUID, m.Make, m.Model, m.Year
+	f.attrs = [maxAttrs]string{m.MotorcycleType, m.VehicleType}
+	f.text = append(f.text, m.MotorcycleType, m.VehicleType)
+}
+
+func boatFields(b *catalog.Boat, f *fields) {
+	f.id, f.make, f.model, f.year = b.UUID, b.Make, b.Model, b.Year
+	f.attrs = [maxAttrs]string{b.HullType, b.FuelType, b.ModelType}
+	f.text = append(f.text, b.ModelType, b.HullType)
+	f.hp, f.length = b.HP, b.LengthFt
+}
+
+func tireFields(t *catalog.TireFitment, f *fields) {
+	f.id, f.make, f.model, f.trim, f.year = t.UUID, t.Make, t.Model, t.Trim, t.Year
+	// Stored sizes are canonical already; parsing again keeps the filter
+	// correct for a catalog loaded from elsewhere.
+	if sz, err := tire.Parse(t.TireSize); err == nil {
+		f.attrs[0], f.sizeFull = sizeKey(sz), sz.String()
+	} else {
+		f.attrs[0], f.sizeFull = t.TireSize, t.TireSize
+	}
+	f.text = append(f.text, t.Trim, t.TireSize)
+}

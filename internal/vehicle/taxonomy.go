@@ -1,0 +1,107 @@
+package vehicle
+
+import (
+	"slices"
+	"strings"
+)
+
+// MakeCount is one make of a kind with its record count.
+type MakeCount struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// ModelRange is one model of a make with its record count and year range.
+type ModelRange struct {
+	Name    string `json:"name"`
+	Count   int    `json:"count"`
+	YearMin int    `json:"year_min"`
+	YearMax int    `json:"year_max"`
+}
+
+// NameCount is a body or hull type with its record count.
+type NameCount struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// TypeCount is a motorcycle riding type with its vehicle class and record count.
+type TypeCount struct {
+	Name        string `json:"name"`
+	VehicleType string `json:"vehicle_type"`
+	Count       int    `json:"count"`
+}
+
+// spelling picks the display name of a case-insensitive group: the most
+// frequent spelling, ties to the first in byte order, so "Leaf" and "LEAF"
+// show as one model whose count matches what model=leaf returns.
+type spelling map[string]int
+
+func (s spelling) best() string {
+	name, n := "", -1
+	for k, c := range s {
+		if c > n || c == n && k < name {
+			name, n = k, c
+		}
+	}
+	return name
+}
+
+// buildTaxonomy derives makes and models from the sorted records in one
+// pass: a make, and a model within it, is a contiguous run.
+func (t *table[T]) buildTaxonomy(makeNames, modelNames []string) {
+	ix := &t.idx
+	t.makes = make([]MakeCount, 0, len(ix.makes))
+	t.models = make(map[string][]ModelRange, len(ix.makes))
+	for k := 0; k < ix.n; {
+		lmake := ix.lmake[k]
+		me := ix.makes[lmake]
+		makeSpellings := spelling{}
+		var models []ModelRange
+		for k < int(me.hi) {
+			ms := me.models[ix.lmodel[k]]
+			modelSpellings := spelling{}
+			mr := ModelRange{Count: int(ms.hi - ms.lo), YearMin: int(ix.year[ms.hi-1]), YearMax: int(ix.year[ms.lo])}
+			for ; k < int(ms.hi); k++ {
+				makeSpellings[makeNames[k]]++
+				modelSpellings[modelNames[k]]++
+			}
+			mr.Name = modelSpellings.best()
+			models = append(models, mr)
+		}
+		t.makes = append(t.makes, MakeCount{Name: makeSpellings.best(), Count: int(me.hi - me.lo)})
+		t.models[lmake] = models
+	}
+}
+
+// countBy counts records by a field value, case-insensitively, listing the
+// known values first in their documented order (zero counts included, so
+// clients see the whole vocabulary) and any other value found after them,
+// sorted.
+func countBy(values []string, known []string) []NameCount {
+	counts := map[string]int{}
+	names := map[string]spelling{}
+	for _, v := range values {
+		if v == "" {
+			continue
+		}
+		lv := strings.ToLower(v)
+		counts[lv]++
+		if names[lv] == nil {
+			names[lv] = spelling{}
+		}
+		names[lv][v]++
+	}
+	out := make([]NameCount, 0, len(known)+len(counts))
+	for _, k := range known {
+		lk := strings.ToLower(k)
+		out = append(out, NameCount{Name: k, Count: counts[lk]})
+		delete(counts, lk)
+	}
+	extra := make([]NameCount, 0, len(counts))
+	for lv, n := range counts {
+		extra = append(extra, NameCount{Name: names[lv].best(), Count: n})
+	}
+	slices.SortFunc(extra, func(a, b NameCount) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
+	return append(out, extra...)
+}

@@ -1,0 +1,232 @@
+package vehicle_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/vehicle"
+)
+
+// group is a brute-force model entry: its count and year range.
+type group struct {
+	count, yearMin, yearMax int
+}
+
+// taxonomyOf counts records per lowercase make, and per lowercase make and
+// model with the year range.
+func taxonomyOf(recs []rec) (map[string]int, map[string]map[string]*group) {
+	makes := map[string]int{}
+	models := map[string]map[string]*group{}
+	for _, r := range recs {
+		mk, md := strings.ToLower(r.make), strings.ToLower(r.model)
+		makes[mk]++
+		if models[mk] == nil {
+			models[mk] = map[string]*group{}
+		}
+		g := models[mk][md]
+		if g == nil {
+			g = &group{yearMin: r.year, yearMax: r.year}
+			models[mk][md] = g
+		}
+		g.count++
+		g.yearMin, g.yearMax = min(g.yearMin, r.year), max(g.yearMax, r.year)
+	}
+	return makes, models
+}
+
+func allRecs(c *catalog.Catalog, kind catalog.Kind) []rec {
+	switch kind {
+	case catalog.KindCar:
+		return filterRecs(c.Cars, carRec, func(catalog.Car) bool { return true })
+	case catalog.KindMotorcycle:
+		return filterRecs(c.Motorcycles, motoRec, func(catalog.Motorcycle) bool { return true })
+	case catalog.KindBoat:
+		return filterRecs(c.Boats, boatRec, func(catalog.Boat) bool { return true })
+	}
+	return filterRecs(c.TireSizes, tireRec, func(catalog.TireFitment) bool { return true })
+}
+
+func TestMakesAndModels(t *testing.T) {
+	c := demo(t)
+	svc := demoService(t)
+	for _, kind := range catalog.Kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			recs := allRecs(c, kind)
+			wantMakes, wantModels := taxonomyOf(recs)
+			makes := svc.Makes(kind)
+			if len(makes) != len(wantMakes) {
+				t.Fatalf("%d makes, want %d", len(makes), len(wantMakes))
+			}
+			sum := 0
+			for i, m := range makes {
+				lm := strings.ToLower(m.Name)
+				if m.Count != wantMakes[lm] {
+					t.Errorf("make %s count %d, want %d", m.Name, m.Count, wantMakes[lm])
+				}
+				if i > 0 && strings.ToLower(makes[i-1].Name) >= lm {
+					t.Errorf("makes out of order: %s before %s", makes[i-1].Name, m.Name)
+				}
+				sum += m.Count
+
+				// Ask in upper case: the make is matched case-insensitively.
+				models, err := svc.Models(kind, vals("make", strings.ToUpper(m.Name)))
+				if err != nil {
+					t.Fatalf("Models(%s): %v", m.Name, err)
+				}
+				if len(models) != len(wantModels[lm]) {
+					t.Fatalf("make %s has %d models, want %d", m.Name, len(models), len(wantModels[lm]))
+				}
+				for j, md := range models {
+					g := wantModels[lm][strings.ToLower(md.Name)]
+					if g == nil || md.Count != g.count || md.YearMin != g.yearMin || md.YearMax != g.yearMax {
+						t.Errorf("%s %s = %+v, want %+v", m.Name, md.Name, md, g)
+					}
+					if j > 0 && strings.ToLower(models[j-1].Name) >= strings.ToLower(md.Name) {
+						t.Errorf("models of %s out of order: %s before %s", m.Name, models[j-1].Name, md.Name)
+					}
+				}
+			}
+			if sum != len(recs) {
+				t.Errorf("make counts sum to %d, want %d records", sum, len(recs))
+			}
+		})
+	}
+	t.Run("models differing only in case are one", func(t *testing.T) {
+		models, err := svc.Models(catalog.KindCar, vals("make", "nissan"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, entries := 0, 0
+		for _, car := range c.Cars {
+			if car.Make == "Nissan" && strings.EqualFold(car.Model, "leaf") {
+				n++
+			}
+		}
+		for _, m := range models {
+			if strings.EqualFold(m.Name, "leaf") {
+				entries++
+				if m.Count != n {
+					t.Errorf("Leaf count %d, want %d", m.Count, n)
+				}
+			}
+		}
+		if entries != 1 {
+			t.Errorf("%d Leaf entries, want 1", entries)
+		}
+	})
+	t.Run("returned slices are copies", func(t *testing.T) {
+		m := svc.Makes(catalog.KindCar)
+		m[0].Count = -1
+		if svc.Makes(catalog.KindCar)[0].Count == -1 {
+			t.Error("mutating Makes' result changed the snapshot")
+		}
+	})
+	t.Run("unknown kind", func(t *testing.T) {
+		if m := svc.Makes("plane"); m == nil || len(m) != 0 {
+			t.Errorf("Makes(plane) = %v, want empty", m)
+		}
+	})
+}
+
+func TestModelsErrors(t *testing.T) {
+	svc := demoService(t)
+	tests := []struct {
+		name      string
+		kind      catalog.Kind
+		params    []string
+		wantCode  string
+		wantParam string
+	}{
+		{"no make", catalog.KindCar, nil, vehicle.CodeMissingParameter, "make"},
+		{"empty make", catalog.KindBoat, []string{"make", ""}, vehicle.CodeMissingParameter, "make"},
+		{"blank make", catalog.KindMotorcycle, []string{"make", "   "}, vehicle.CodeMissingParameter, "make"},
+		{"unknown parameter", catalog.KindCar, []string{"make", "Toyota", "year", "2020"}, vehicle.CodeUnknownParameter, "year"},
+		{"repeated make", catalog.KindTireSize, []string{"make", "Ford", "make", "Kia"}, vehicle.CodeInvalidParameter, "make"},
+		{"unknown kind", "plane", []string{"make", "Boeing"}, vehicle.CodeInvalidParameter, "type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := svc.Models(tt.kind, vals(tt.params...))
+			e := wantError(t, err, tt.wantCode, tt.wantParam)
+			if tt.wantCode == vehicle.CodeUnknownParameter && (len(e.Accepted) != 1 || e.Accepted[0] != "make") {
+				t.Errorf("Accepted = %v, want [make]", e.Accepted)
+			}
+		})
+	}
+	t.Run("unknown make is an empty list", func(t *testing.T) {
+		models, err := svc.Models(catalog.KindCar, vals("make", "Trabant"))
+		if err != nil || models == nil || len(models) != 0 {
+			t.Errorf("Models(Trabant) = %v, %v; want empty, nil", models, err)
+		}
+	})
+}
+
+func TestTypeCounts(t *testing.T) {
+	c := demo(t)
+	svc := demoService(t)
+	t.Run("body types", func(t *testing.T) {
+		counts := map[string]int{}
+		for _, car := range c.Cars {
+			counts[car.Body]++
+		}
+		got := svc.BodyTypes()
+		checkNameCounts(t, got, catalog.Bodies, counts)
+	})
+	t.Run("hull types", func(t *testing.T) {
+		counts := map[string]int{}
+		for _, b := range c.Boats {
+			counts[b.HullType]++
+		}
+		checkNameCounts(t, svc.HullTypes(), catalog.HullTypes, counts)
+	})
+	t.Run("motorcycle types", func(t *testing.T) {
+		counts := map[string]int{}
+		for _, m := range c.Motorcycles {
+			counts[m.MotorcycleType]++
+		}
+		got := svc.MotorcycleTypes()
+		if len(got) != 9 || len(catalog.MotorcycleTypes) != 9 {
+			t.Fatalf("%d motorcycle types, want all 9", len(got))
+		}
+		for i, tc := range got {
+			want := catalog.MotorcycleTypes[i]
+			if tc.Name != want || tc.VehicleType != catalog.ClassOf(want) || tc.Count != counts[want] {
+				t.Errorf("type %d = %+v, want %s (%s) with %d", i, tc, want, catalog.ClassOf(want), counts[want])
+			}
+		}
+	})
+	t.Run("zero counts are listed", func(t *testing.T) {
+		svc := vehicle.NewService(vehicle.NewSnapshot(&catalog.Catalog{Cars: synthCars(3, 1)}, catalog.Version{}))
+		types := svc.MotorcycleTypes()
+		if len(types) != 9 || types[0].Count != 0 || types[8].Name != "Golf Cart" {
+			t.Errorf("MotorcycleTypes on a catalog without motorcycles = %+v", types)
+		}
+		if hulls := svc.HullTypes(); len(hulls) != len(catalog.HullTypes) || hulls[0].Count != 0 {
+			t.Errorf("HullTypes on a catalog without boats = %+v", hulls)
+		}
+	})
+}
+
+func checkNameCounts(t *testing.T, got []vehicle.NameCount, known []string, counts map[string]int) {
+	t.Helper()
+	if len(got) < len(known) {
+		t.Fatalf("%d entries, want at least the %d known", len(got), len(known))
+	}
+	total, want := 0, 0
+	for i, nc := range got {
+		if i < len(known) && nc.Name != known[i] {
+			t.Errorf("entry %d is %s, want %s", i, nc.Name, known[i])
+		}
+		if nc.Count != counts[nc.Name] {
+			t.Errorf("%s count %d, want %d", nc.Name, nc.Count, counts[nc.Name])
+		}
+		total += nc.Count
+	}
+	for _, n := range counts {
+		want += n
+	}
+	if total != want {
+		t.Errorf("counts sum to %d, want %d", total, want)
+	}
+}

@@ -1,0 +1,181 @@
+package vehicle
+
+import (
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/tire"
+)
+
+// SizeGeometry is the rounded geometry of one tire size: millimetres to one
+// decimal, inches to two, revolutions per mile to one.
+type SizeGeometry struct {
+	Size            string  `json:"size"`
+	WidthMM         float64 `json:"width_mm"`
+	WidthIn         float64 `json:"width_in"`
+	SidewallMM      float64 `json:"sidewall_mm"`
+	SidewallIn      float64 `json:"sidewall_in"`
+	DiameterIn      float64 `json:"diameter_in"`
+	DiameterMM      float64 `json:"diameter_mm"`
+	CircumferenceIn float64 `json:"circumference_in"`
+	CircumferenceMM float64 `json:"circumference_mm"`
+	RevsPerMile     float64 `json:"revs_per_mile"`
+}
+
+// AlternateGeometry is an alternate size's geometry and how its overall
+// diameter differs from the OEM size's.
+type AlternateGeometry struct {
+	SizeGeometry
+	// DiameterDiffIn is the alternate's diameter minus the OEM's, in inches (2 dp).
+	DiameterDiffIn float64 `json:"diameter_diff_in"`
+	// DiameterDiffPct is that difference in percent of the OEM diameter (2 dp).
+	DiameterDiffPct float64 `json:"diameter_diff_pct"`
+	// WithinWindow is true when |DiameterDiffPct| <= WindowPct, judged on the
+	// unrounded difference.
+	WithinWindow bool `json:"within_window"`
+}
+
+// FitmentGeometry is the geometry of a fitment's OEM size, its rear size
+// when staggered, and each alternate compared with the OEM size.
+type FitmentGeometry struct {
+	Fitment catalog.TireFitment `json:"fitment"`
+	OEM     SizeGeometry        `json:"oem"`
+	// Rear is nil unless the fitment is staggered.
+	Rear       *SizeGeometry       `json:"rear"`
+	Alternates []AlternateGeometry `json:"alternates"`
+	// WindowPct is the accepted fitment window, ± percent of OEM diameter.
+	WindowPct float64 `json:"window_pct"`
+}
+
+// CarRef identifies the car a tire lookup was made for.
+type CarRef struct {
+	UUID  uuid.UUID `json:"uuid"`
+	Make  string    `json:"make"`
+	Model string    `json:"model"`
+	Year  int       `json:"year"`
+	Trim  string    `json:"trim"`
+}
+
+// Tire match kinds: which fitments a lookup returned.
+const (
+	// MatchExactYear: fitments of the vehicle's own model year.
+	MatchExactYear = "exact_year"
+	// MatchNearestYear: none of its year, so those of the closest year(s).
+	MatchNearestYear = "nearest_year"
+	// MatchNone: no fitment of the make and model at all.
+	MatchNone = "none"
+)
+
+// CarTires is the answer of /cars/{uuid}/tire-sizes.
+type CarTires struct {
+	Car      CarRef            `json:"car"`
+	Match    string            `json:"match"`
+	Fitments []FitmentGeometry `json:"fitments"`
+}
+
+// VehicleTires is the answer of a make/model/year tire lookup (the
+// tire_sizes_for_vehicle tool): CarTires without the car.
+type VehicleTires struct {
+	Match    string            `json:"match"`
+	Fitments []FitmentGeometry `json:"fitments"`
+}
+
+// sizeGeometry parses and measures one size. A size that does not parse
+// (impossible for a validated catalog) keeps its text with zero geometry
+// rather than failing the whole snapshot.
+func sizeGeometry(size string) (SizeGeometry, tire.Geometry, bool) {
+	sz, err := tire.Parse(size)
+	if err != nil {
+		return SizeGeometry{Size: size}, tire.Geometry{}, false
+	}
+	g := sz.Geometry()
+	return SizeGeometry{
+		Size:            sz.String(),
+		WidthMM:         tire.Round(g.WidthMM, 1),
+		WidthIn:         tire.Round(g.WidthIn, 2),
+		SidewallMM:      tire.Round(g.SidewallMM, 1),
+		SidewallIn:      tire.Round(g.SidewallIn, 2),
+		DiameterIn:      tire.Round(g.DiameterIn, 2),
+		DiameterMM:      tire.Round(g.DiameterMM, 1),
+		CircumferenceIn: tire.Round(g.CircumferenceIn, 2),
+		CircumferenceMM: tire.Round(g.CircumferenceMM, 1),
+		RevsPerMile:     tire.Round(g.RevsPerMile, 1),
+	}, g, true
+}
+
+// fitmentGeometry computes a fitment's geometry; differences are taken at
+// full precision and rounded last, as package tire asks.
+func fitmentGeometry(f *catalog.TireFitment) FitmentGeometry {
+	fg := FitmentGeometry{Fitment: *f, WindowPct: tire.FitmentWindowPct, Alternates: make([]AlternateGeometry, 0, len(f.AlternateSizes))}
+	var oem tire.Geometry
+	var oemOK bool
+	fg.OEM, oem, oemOK = sizeGeometry(f.TireSize)
+	if f.RearTireSize != nil {
+		rear, _, _ := sizeGeometry(*f.RearTireSize)
+		fg.Rear = &rear
+	}
+	for _, a := range f.AlternateSizes {
+		sg, g, ok := sizeGeometry(a)
+		alt := AlternateGeometry{SizeGeometry: sg}
+		if ok && oemOK {
+			c := tire.Compare(oem, g)
+			alt.DiameterDiffIn = tire.Round(c.DiameterDiffIn, 2)
+			alt.DiameterDiffPct = tire.Round(c.DiameterDiffPct, 2)
+			alt.WithinWindow = c.WithinWindow
+		}
+		fg.Alternates = append(fg.Alternates, alt)
+	}
+	return fg
+}
+
+// familyKey is the make+model key fitments are matched on: case, spaces
+// and punctuation ignored, so a car "F-150" finds fitments "F150".
+func familyKey(mk, model string) string {
+	return squash(mk) + "\x00" + squash(model)
+}
+
+// tiresFor returns the fitments of a make and model for a year: those of
+// that year, else those of the nearest year(s), both sides on a tie.
+func (s *Snapshot) tiresFor(mk, model string, year int) (string, []FitmentGeometry) {
+	cands := s.families[familyKey(mk, model)]
+	if len(cands) == 0 {
+		return MatchNone, []FitmentGeometry{}
+	}
+	best := -1
+	for _, p := range cands {
+		if d := absInt(s.tires.recs[p].Year - year); best < 0 || d < best {
+			best = d
+		}
+	}
+	out := make([]FitmentGeometry, 0, len(cands))
+	for _, p := range cands {
+		if absInt(s.tires.recs[p].Year-year) == best {
+			out = append(out, s.geometry[p])
+		}
+	}
+	if best == 0 {
+		return MatchExactYear, out
+	}
+	return MatchNearestYear, out
+}
+
+func absInt(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// checkVehicle validates the arguments of a make/model/year lookup.
+func checkVehicle(mk, model string, year int) error {
+	switch {
+	case strings.TrimSpace(mk) == "":
+		return paramError(CodeMissingParameter, "make", "make is required: give the vehicle's make, e.g. make=Toyota")
+	case strings.TrimSpace(model) == "":
+		return paramError(CodeMissingParameter, "model", "model is required: give the vehicle's model, e.g. model=Camry")
+	case year < MinQueryYear || year > MaxQueryYear:
+		return invalidf("year", "year=%d is outside %d..%d: give a four-digit model year", year, MinQueryYear, MaxQueryYear)
+	}
+	return nil
+}

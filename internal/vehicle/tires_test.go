@@ -1,0 +1,313 @@
+package vehicle_test
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/tire"
+	"github.com/vds-dev/vds/internal/vehicle"
+)
+
+// family is the test's own statement of the make/model equivalence: case,
+// spaces and punctuation ignored.
+func family(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// expectTires computes the fitments a make/model/year lookup should return.
+func expectTires(fits []catalog.TireFitment, mk, model string, year int) (string, []uuid.UUID) {
+	var same []catalog.TireFitment
+	for _, f := range fits {
+		if family(f.Make) == family(mk) && family(f.Model) == family(model) {
+			same = append(same, f)
+		}
+	}
+	if len(same) == 0 {
+		return vehicle.MatchNone, nil
+	}
+	dist := func(y int) int {
+		if y > year {
+			return y - year
+		}
+		return year - y
+	}
+	best := dist(same[0].Year)
+	for _, f := range same {
+		best = min(best, dist(f.Year))
+	}
+	var ids []uuid.UUID
+	for _, f := range same {
+		if dist(f.Year) == best {
+			ids = append(ids, f.UUID)
+		}
+	}
+	if best == 0 {
+		return vehicle.MatchExactYear, ids
+	}
+	return vehicle.MatchNearestYear, ids
+}
+
+func fitmentIDs(fg []vehicle.FitmentGeometry) []uuid.UUID {
+	ids := make([]uuid.UUID, len(fg))
+	for i := range fg {
+		ids[i] = fg[i].Fitment.UUID
+	}
+	return ids
+}
+
+func sameIDs(a, b []uuid.UUID) bool {
+	less := func(x, y uuid.UUID) int { return strings.Compare(x.String(), y.String()) }
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.SortFunc(a, less)
+	slices.SortFunc(b, less)
+	return slices.Equal(a, b)
+}
+
+func TestTiresForDemoCars(t *testing.T) {
+	c := demo(t)
+	svc := demoService(t)
+	matches := map[string]int{}
+	for _, car := range c.Cars {
+		got, err := svc.TiresForCar(car.UUID)
+		if err != nil {
+			t.Fatalf("TiresForCar(%s %s %d): %v", car.Make, car.Model, car.Year, err)
+		}
+		wantMatch, wantIDs := expectTires(c.TireSizes, car.Make, car.Model, car.Year)
+		if got.Match != wantMatch || !sameIDs(fitmentIDs(got.Fitments), wantIDs) || got.Fitments == nil {
+			t.Errorf("%s %s %d: match %s with %d fitments, want %s with %d", car.Make, car.Model, car.Year,
+				got.Match, len(got.Fitments), wantMatch, len(wantIDs))
+		}
+		want := vehicle.CarRef{UUID: car.UUID, Make: car.Make, Model: car.Model, Year: car.Year, Trim: car.Trim}
+		if got.Car != want {
+			t.Errorf("car = %+v, want %+v", got.Car, want)
+		}
+		matches[got.Match]++
+	}
+	// The demo must exercise both outcomes for this test to mean anything.
+	if matches[vehicle.MatchExactYear] == 0 || matches[vehicle.MatchNearestYear] == 0 {
+		t.Errorf("match outcomes over the demo: %v", matches)
+	}
+	t.Run("unknown car", func(t *testing.T) {
+		_, err := svc.TiresForCar(uuid.MustParse("00000000-0000-4000-8000-000000000000"))
+		if !errors.Is(err, vehicle.ErrNotFound) {
+			t.Errorf("err = %v, want not_found", err)
+		}
+	})
+}
+
+func fitment(mk, model string, year int, trim, size string) catalog.TireFitment {
+	f := catalog.TireFitment{Make: mk, Model: model, Year: year, Trim: trim, TireSize: size, AlternateSizes: []string{"275/60R20"}}
+	if errs := f.Normalize(); errs != nil {
+		panic(errs)
+	}
+	return f
+}
+
+func car(mk, model string, year int) catalog.Car {
+	d, cyl := 3.5, 6
+	c := catalog.Car{Make: mk, Model: model, Year: year, Trim: "XLT", Body: "Pickup", FuelType: catalog.FuelGasoline,
+		DriveType: "4WD", Transmission: "Automatic", DisplacementL: &d, Cylinders: &cyl}
+	if errs := c.Normalize(); errs != nil {
+		panic(errs)
+	}
+	return c
+}
+
+func TestTiresNearestYear(t *testing.T) {
+	fits := []catalog.TireFitment{
+		fitment("Ford", "F-150", 2015, "XL", "265/70R17"),
+		fitment("Ford", "F-150", 2018, "XL", "265/70R17"),
+		fitment("Ford", "F-150", 2022, "XL", "275/65R18"),
+		fitment("Ford", "F-150", 2022, "Raptor", "LT315/70R17"),
+		fitment("FORD", "Ranger", 2020, "XL", "255/70R16"),
+	}
+	cars := []catalog.Car{
+		car("Ford", "F150", 2020),   // 2018 and 2022 are both 2 years away
+		car("Ford", "F150", 2019),   // 2018 is nearest
+		car("ford", "f 150", 2022),  // exact, despite spelling
+		car("Ford", "F150", 2025),   // beyond the newest
+		car("Ford", "Ranger", 2020), // make differs only in case
+		car("Ford", "Maverick", 2022),
+	}
+	svc := vehicle.NewService(vehicle.NewSnapshot(&catalog.Catalog{Cars: cars, TireSizes: fits}, catalog.Version{}))
+	tests := []struct {
+		name      string
+		car       catalog.Car
+		wantMatch string
+		want      []catalog.TireFitment
+	}{
+		{"tie takes both years", cars[0], vehicle.MatchNearestYear, []catalog.TireFitment{fits[1], fits[2], fits[3]}},
+		{"nearest earlier year", cars[1], vehicle.MatchNearestYear, []catalog.TireFitment{fits[1]}},
+		{"exact year with punctuation and case differences", cars[2], vehicle.MatchExactYear, []catalog.TireFitment{fits[2], fits[3]}},
+		{"newer than every fitment", cars[3], vehicle.MatchNearestYear, []catalog.TireFitment{fits[2], fits[3]}},
+		{"make case", cars[4], vehicle.MatchExactYear, []catalog.TireFitment{fits[4]}},
+		{"no fitments", cars[5], vehicle.MatchNone, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := svc.TiresForCar(tt.car.UUID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []uuid.UUID
+			for _, f := range tt.want {
+				want = append(want, f.UUID)
+			}
+			if got.Match != tt.wantMatch || !sameIDs(fitmentIDs(got.Fitments), want) {
+				t.Errorf("match %s %v, want %s %v", got.Match, fitmentIDs(got.Fitments), tt.wantMatch, want)
+			}
+			if got.Fitments == nil {
+				t.Error("fitments is nil; want an empty list")
+			}
+			// The same lookup by make, model and year.
+			byName, err := svc.TiresFor(tt.car.Make, tt.car.Model, tt.car.Year)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := make([]uuid.UUID, len(byName))
+			for i, f := range byName {
+				ids[i] = f.UUID
+			}
+			if !sameIDs(ids, want) || byName == nil {
+				t.Errorf("TiresFor = %v, want %v", ids, want)
+			}
+			vt, err := svc.TiresForVehicle(tt.car.Make, tt.car.Model, tt.car.Year)
+			if err != nil || vt.Match != tt.wantMatch || !sameIDs(fitmentIDs(vt.Fitments), want) {
+				t.Errorf("TiresForVehicle = %+v, %v", vt, err)
+			}
+		})
+	}
+}
+
+func TestTiresForErrors(t *testing.T) {
+	svc := demoService(t)
+	tests := []struct {
+		name      string
+		mk, model string
+		year      int
+		wantCode  string
+		wantParam string
+	}{
+		{"no make", "", "Camry", 2020, vehicle.CodeMissingParameter, "make"},
+		{"blank model", "Toyota", "  ", 2020, vehicle.CodeMissingParameter, "model"},
+		{"year zero", "Toyota", "Camry", 0, vehicle.CodeInvalidParameter, "year"},
+		{"year far future", "Toyota", "Camry", 3000, vehicle.CodeInvalidParameter, "year"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := svc.TiresFor(tt.mk, tt.model, tt.year)
+			wantError(t, err, tt.wantCode, tt.wantParam)
+		})
+	}
+}
+
+// rounded is the test's expectation of a SizeGeometry, straight from package tire.
+func rounded(t *testing.T, size string) (vehicle.SizeGeometry, tire.Geometry) {
+	t.Helper()
+	sz, err := tire.Parse(size)
+	if err != nil {
+		t.Fatalf("parse %q: %v", size, err)
+	}
+	g := sz.Geometry()
+	return vehicle.SizeGeometry{
+		Size: sz.String(), WidthMM: tire.Round(g.WidthMM, 1), WidthIn: tire.Round(g.WidthIn, 2),
+		SidewallMM: tire.Round(g.SidewallMM, 1), SidewallIn: tire.Round(g.SidewallIn, 2),
+		DiameterIn: tire.Round(g.DiameterIn, 2), DiameterMM: tire.Round(g.DiameterMM, 1),
+		CircumferenceIn: tire.Round(g.CircumferenceIn, 2), CircumferenceMM: tire.Round(g.CircumferenceMM, 1),
+		RevsPerMile: tire.Round(g.RevsPerMile, 1),
+	}, g
+}
+
+func TestGeometry(t *testing.T) {
+	c := demo(t)
+	svc := demoService(t)
+	outside := 0
+	for _, f := range c.TireSizes {
+		fg, err := svc.Geometry(f.UUID)
+		if err != nil {
+			t.Fatalf("Geometry(%s): %v", f.UUID, err)
+		}
+		oem, oemG := rounded(t, f.TireSize)
+		if fg.Fitment.UUID != f.UUID || fg.OEM != oem || fg.WindowPct != tire.FitmentWindowPct {
+			t.Fatalf("%s: OEM %+v, want %+v", f.TireSize, fg.OEM, oem)
+		}
+		if (fg.Rear == nil) != (f.RearTireSize == nil) {
+			t.Fatalf("%s: rear %v for rear size %v", f.TireSize, fg.Rear, f.RearTireSize)
+		}
+		if f.RearTireSize != nil {
+			if rear, _ := rounded(t, *f.RearTireSize); *fg.Rear != rear {
+				t.Errorf("rear %+v, want %+v", *fg.Rear, rear)
+			}
+		}
+		if len(fg.Alternates) != len(f.AlternateSizes) {
+			t.Fatalf("%d alternates, want %d", len(fg.Alternates), len(f.AlternateSizes))
+		}
+		for i, a := range f.AlternateSizes {
+			want, g := rounded(t, a)
+			cmp := tire.Compare(oemG, g)
+			got := fg.Alternates[i]
+			if got.SizeGeometry != want || got.DiameterDiffIn != tire.Round(cmp.DiameterDiffIn, 2) ||
+				got.DiameterDiffPct != tire.Round(cmp.DiameterDiffPct, 2) || got.WithinWindow != cmp.WithinWindow {
+				t.Errorf("%s alternate %s = %+v, want %+v %+v", f.TireSize, a, got, want, cmp)
+			}
+			if !got.WithinWindow {
+				outside++
+			}
+		}
+	}
+	if outside == 0 {
+		t.Error("no alternate outside the window: within_window is never exercised as false")
+	}
+	t.Run("json shape", func(t *testing.T) {
+		var plain catalog.TireFitment
+		for _, f := range c.TireSizes {
+			if f.RearTireSize == nil {
+				plain = f
+				break
+			}
+		}
+		fg, err := svc.Geometry(plain.UUID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(fg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"fitment", "oem", "rear", "alternates", "window_pct"} {
+			if _, ok := m[key]; !ok {
+				t.Errorf("geometry JSON lacks %q: %s", key, b)
+			}
+		}
+		if m["rear"] != nil || m["window_pct"] != 3.0 {
+			t.Errorf("rear = %v, window_pct = %v", m["rear"], m["window_pct"])
+		}
+		alt := m["alternates"].([]any)[0].(map[string]any)
+		for _, key := range []string{"size", "width_mm", "width_in", "sidewall_mm", "sidewall_in", "diameter_in", "diameter_mm",
+			"circumference_in", "circumference_mm", "revs_per_mile", "diameter_diff_in", "diameter_diff_pct", "within_window"} {
+			if _, ok := alt[key]; !ok {
+				t.Errorf("alternate JSON lacks %q", key)
+			}
+		}
+	})
+	t.Run("unknown fitment", func(t *testing.T) {
+		_, err := svc.Geometry(c.Cars[0].UUID)
+		wantError(t, err, vehicle.CodeNotFound, "")
+	})
+}
