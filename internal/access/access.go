@@ -191,6 +191,12 @@ func (s *Service) RevokeToken(ctx context.Context, id string) (account.Token, er
 	return t, nil
 }
 
+// ListsOf returns an account's lists as stored, without checking whether
+// their records are still in the catalog (the server checks its snapshot).
+func (s *Service) ListsOf(ctx context.Context, accountID string) ([]account.List, error) {
+	return s.st.Lists(ctx, accountID)
+}
+
 // Lists returns the account's lists, marking items whose record has left
 // the catalog as missing.
 func (s *Service) Lists(ctx context.Context, email string) ([]account.List, error) {

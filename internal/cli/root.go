@@ -77,6 +77,7 @@ Configuration: flags > VDS_* environment variables > config file
 		newVersionCmd(f),
 		newConfigCmd(f),
 		newMigrateCmd(f),
+		newServeCmd(f),
 		newIngestCmd(f, nil),
 		newCatalogCmd(f),
 		newAccountsCmd(f),

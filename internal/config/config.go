@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/viper"
 	"github.com/vds-dev/vds/internal/account"
@@ -19,9 +20,32 @@ import (
 
 // Config is the whole configuration, loaded once per command.
 type Config struct {
+	Server   Server                `mapstructure:"server"`
 	Database Database              `mapstructure:"database"`
 	Log      Log                   `mapstructure:"log"`
 	Plans    map[string]PlanLimits `mapstructure:"plans"`
+}
+
+// Server configures `vds serve`.
+type Server struct {
+	// Addr is the listen address of the REST API (and MCP, dashboard).
+	Addr string `mapstructure:"addr"`
+	// CatalogPoll is how often the server checks for a new catalog version.
+	CatalogPoll time.Duration `mapstructure:"catalog_poll"`
+	// UsageFlush is how often quota counts are written to the database;
+	// it bounds the quota overshoot across replicas.
+	UsageFlush time.Duration `mapstructure:"usage_flush"`
+	// AuthCacheTTL is how long a token check is reused; it bounds how long
+	// a revoked token keeps working on a replica.
+	AuthCacheTTL time.Duration `mapstructure:"auth_cache_ttl"`
+	// ShutdownTimeout bounds a graceful shutdown.
+	ShutdownTimeout time.Duration `mapstructure:"shutdown_timeout"`
+	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout are
+	// the http.Server timeouts.
+	ReadHeaderTimeout time.Duration `mapstructure:"read_header_timeout"`
+	ReadTimeout       time.Duration `mapstructure:"read_timeout"`
+	WriteTimeout      time.Duration `mapstructure:"write_timeout"`
+	IdleTimeout       time.Duration `mapstructure:"idle_timeout"`
 }
 
 // Database selects the store.
@@ -55,9 +79,18 @@ var DefaultPlans = map[string]PlanLimits{
 // SetDefaults registers every key's default on v. Registering each key is
 // also what lets viper's AutomaticEnv find VDS_* variables for it.
 func SetDefaults(v *viper.Viper) {
+	v.SetDefault("server.addr", "127.0.0.1:8080")
+	v.SetDefault("server.catalog_poll", "1s")
+	v.SetDefault("server.usage_flush", "1s")
+	v.SetDefault("server.auth_cache_ttl", "2s")
+	v.SetDefault("server.shutdown_timeout", "10s")
+	v.SetDefault("server.read_header_timeout", "5s")
+	v.SetDefault("server.read_timeout", "15s")
+	v.SetDefault("server.write_timeout", "30s")
+	v.SetDefault("server.idle_timeout", "120s")
 	v.SetDefault("database.url", "")
 	v.SetDefault("log.level", "info")
-	v.SetDefault("log.format", "text")
+	v.SetDefault("log.format", "json")
 	for name, p := range DefaultPlans {
 		v.SetDefault("plans."+name+".rate_per_minute", p.RatePerMinute)
 		v.SetDefault("plans."+name+".monthly_quota", p.MonthlyQuota)
@@ -96,6 +129,21 @@ func (c *Config) Validate() error {
 	var errs []error
 	if _, err := store.ParseURL(c.Database.URL); err != nil {
 		errs = append(errs, fmt.Errorf("database.url: %w", err))
+	}
+	for name, d := range map[string]time.Duration{
+		"server.catalog_poll": c.Server.CatalogPoll, "server.usage_flush": c.Server.UsageFlush,
+		"server.shutdown_timeout": c.Server.ShutdownTimeout, "server.read_header_timeout": c.Server.ReadHeaderTimeout,
+		"server.read_timeout": c.Server.ReadTimeout, "server.write_timeout": c.Server.WriteTimeout, "server.idle_timeout": c.Server.IdleTimeout,
+	} {
+		if d <= 0 {
+			errs = append(errs, fmt.Errorf("%s: must be a positive duration such as 1s", name))
+		}
+	}
+	if c.Server.AuthCacheTTL < 0 || c.Server.AuthCacheTTL > 5*time.Second {
+		errs = append(errs, errors.New("server.auth_cache_ttl: must be between 0s and 5s: revoked tokens must stop working within 5 seconds"))
+	}
+	if c.Server.Addr == "" {
+		errs = append(errs, errors.New("server.addr: must not be empty"))
 	}
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
 		errs = append(errs, fmt.Errorf("log.level: %q is not one of debug, info, warn, error", c.Log.Level))

@@ -1,0 +1,139 @@
+package access
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/store"
+)
+
+// Principal is who a request acts as.
+type Principal struct {
+	Account account.Account
+	TokenID string
+	Scopes  []string
+	Plan    account.Plan
+}
+
+// Reasons a token is refused. The HTTP layer maps them to 401 and 403.
+var (
+	ErrUnauthorized      = errors.New("the bearer token is missing, malformed, unknown or revoked")
+	ErrAccountSuspended  = errors.New("the account is suspended")
+	ErrNoAPIAccess       = errors.New("the account's plan has no API access")
+	ErrInsufficientScope = errors.New("the token lacks the api:read ability")
+)
+
+// Authenticator resolves bearer tokens to principals. Answers are cached for
+// a short TTL so the hot path rarely reaches the database, while a revoked
+// token, a suspension or a plan change made on any replica takes effect
+// everywhere within that TTL.
+type Authenticator struct {
+	st    store.Store
+	plans func(string) (account.Plan, bool)
+	ttl   time.Duration
+	now   func() time.Time
+
+	mu    sync.Mutex
+	cache map[string]cached
+}
+
+type cached struct {
+	p       Principal
+	err     error
+	expires time.Time
+}
+
+// maxCached bounds the cache; past it, expired entries are swept and, if
+// that is not enough, the cache starts over.
+const maxCached = 50000
+
+// NewAuthenticator returns an Authenticator caching answers for ttl.
+func NewAuthenticator(st store.Store, plans func(string) (account.Plan, bool), ttl time.Duration) *Authenticator {
+	return &Authenticator{st: st, plans: plans, ttl: ttl, now: time.Now, cache: map[string]cached{}}
+}
+
+// BearerSecret extracts the token from an Authorization header value.
+func BearerSecret(header string) (string, bool) {
+	scheme, secret, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	secret = strings.TrimSpace(secret)
+	if !strings.HasPrefix(secret, account.TokenPrefix) || len(secret) > 100 {
+		return "", false
+	}
+	return secret, true
+}
+
+// Authenticate checks a token secret and returns its principal, or one of
+// the errors above.
+func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Principal, error) {
+	hash := account.HashSecret(secret)
+	now := a.now()
+	a.mu.Lock()
+	c, ok := a.cache[hash]
+	a.mu.Unlock()
+	if ok && now.Before(c.expires) {
+		return c.p, c.err
+	}
+	p, err := a.lookup(ctx, hash)
+	if err != nil && !isRefusal(err) {
+		return Principal{}, err // a database failure is not cached
+	}
+	a.mu.Lock()
+	if len(a.cache) >= maxCached {
+		for k, v := range a.cache {
+			if !now.Before(v.expires) {
+				delete(a.cache, k)
+			}
+		}
+		if len(a.cache) >= maxCached {
+			a.cache = map[string]cached{}
+		}
+	}
+	a.cache[hash] = cached{p: p, err: err, expires: now.Add(a.ttl)}
+	a.mu.Unlock()
+	return p, err
+}
+
+func isRefusal(err error) bool {
+	return errors.Is(err, ErrUnauthorized) || errors.Is(err, ErrAccountSuspended) ||
+		errors.Is(err, ErrNoAPIAccess) || errors.Is(err, ErrInsufficientScope)
+}
+
+func (a *Authenticator) lookup(ctx context.Context, hash string) (Principal, error) {
+	t, err := a.st.TokenByHash(ctx, hash)
+	if errors.Is(err, store.ErrNotFound) {
+		return Principal{}, ErrUnauthorized
+	}
+	if err != nil {
+		return Principal{}, err
+	}
+	if !t.Active() {
+		return Principal{}, ErrUnauthorized
+	}
+	acct, err := a.st.AccountByID(ctx, t.AccountID)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return Principal{}, ErrUnauthorized
+		}
+		return Principal{}, err
+	}
+	p := Principal{Account: acct, TokenID: t.ID, Scopes: t.Scopes}
+	plan, ok := a.plans(acct.Plan)
+	switch {
+	case acct.Suspended:
+		return p, ErrAccountSuspended
+	case !ok || !plan.APIAccess:
+		return p, ErrNoAPIAccess
+	case !slices.Contains(t.Scopes, account.ScopeRead):
+		return p, ErrInsufficientScope
+	}
+	p.Plan = plan
+	return p, nil
+}

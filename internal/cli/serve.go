@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+
+	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/credentials"
+	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/store"
+)
+
+type serveOptions struct {
+	Demo bool
+}
+
+func newServeCmd(f *Factory) *cobra.Command {
+	opts := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve [--addr 127.0.0.1:8080] [--database URL] [--demo]",
+		Short: "Run the REST API",
+		Long: `Run the vds server: the REST API under /v1, /healthz and /readyz.
+
+The catalog is answered from memory; a new catalog version published by
+vds ingest (on this or any replica) is picked up within server.catalog_poll.
+SIGINT or SIGTERM shuts down gracefully: requests in flight finish and usage
+counts are written before exit. Logs are JSON lines on stderr.
+
+--demo gets a newcomer a working API in one command: on an empty database it
+ingests the demo catalog; it creates the account demo@vds.local on the
+developer plan if missing, prints a token for it and stores the token and
+this server's URL in $XDG_CONFIG_HOME/vds/credentials for the client commands.`,
+		Example: `  vds serve --demo
+  VDS_DATABASE_URL=postgres://vds@db/vds vds serve --addr 0.0.0.0:8080`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return serveRun(cmd.Context(), f, opts)
+		},
+	}
+	cmd.Flags().String("addr", "", "listen address (default 127.0.0.1:8080, config server.addr)")
+	_ = f.v.BindPFlag("server.addr", cmd.Flags().Lookup("addr"))
+	cmd.Flags().BoolVar(&opts.Demo, "demo", false, "load the demo catalog and a demo account with a stored token")
+	return cmd
+}
+
+// newLogger builds the JSON (or text) logger of the configuration.
+func newLogger(c *config.Config, f *Factory) *slog.Logger {
+	var lvl slog.Level
+	_ = lvl.UnmarshalText([]byte(c.Log.Level))
+	opts := &slog.HandlerOptions{Level: lvl}
+	if c.Log.Format == "text" {
+		return slog.New(slog.NewTextHandler(f.IO.ErrOut, opts))
+	}
+	return slog.New(slog.NewJSONHandler(f.IO.ErrOut, opts))
+}
+
+func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
+	cfg := f.Config()
+	log := newLogger(cfg, f)
+	st, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Server.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Server.Addr, err)
+	}
+	defer ln.Close()
+	if opts.Demo {
+		if err := setUpDemo(ctx, f, st, "http://"+ln.Addr().String()); err != nil {
+			return fmt.Errorf("demo set-up: %w", err)
+		}
+	}
+	srv, err := server.New(ctx, cfg, st, log)
+	if err != nil {
+		return err
+	}
+	return srv.Serve(ctx, ln)
+}
+
+// DemoEmail is the account --demo creates.
+const DemoEmail = "demo@vds.local"
+
+// setUpDemo loads the demo catalog into an empty database and makes sure
+// the client credentials hold a working demo token for this server.
+func setUpDemo(ctx context.Context, f *Factory, st store.Store, url string) error {
+	v, err := st.CatalogVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if v.Number == 0 {
+		src, err := ingest.DemoSources()
+		if err != nil {
+			return err
+		}
+		c, kinds, err := ingest.Parse(src)
+		if err != nil {
+			return err
+		}
+		res, err := ingest.Run(ctx, st, c, kinds, "demo", nil)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(f.IO.ErrOut, "loaded the demo catalog: %d cars, %d motorcycles, %d boats, %d tire fitments\n",
+			res.Version.Counts.Cars, res.Version.Counts.Motorcycles, res.Version.Counts.Boats, res.Version.Counts.TireSizes)
+	}
+	svc := access.New(st, f.Config().Plan, f.Config().PlanNames())
+	acct, err := svc.Account(ctx, DemoEmail)
+	if errors.Is(err, store.ErrNotFound) {
+		acct, err = svc.CreateAccount(ctx, DemoEmail, "developer")
+	}
+	if err != nil {
+		return err
+	}
+	path := credentials.Path(config.ConfigDir())
+	creds, err := credentials.Load(path)
+	if err != nil {
+		return err
+	}
+	// Keep a stored token that still works for the demo account, so
+	// restarting the demo does not invalidate what clients hold.
+	if creds.Token != "" && creds.URL == url {
+		if t, err := st.TokenByHash(ctx, account.HashSecret(creds.Token)); err == nil && t.Active() && t.AccountID == acct.ID {
+			fmt.Fprintf(f.IO.ErrOut, "demo account %s; token in %s\n", DemoEmail, path)
+			return nil
+		}
+	}
+	t, secret, err := svc.CreateToken(ctx, DemoEmail, "demo")
+	if err != nil {
+		return err
+	}
+	if err := credentials.Save(path, credentials.Credentials{URL: url, Token: secret}); err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IO.Out, "Demo account %s (developer plan), token %s:\n\n  %s\n\nSaved with the URL %s in %s.\nTry: curl -H 'Authorization: Bearer %s' '%s/v1/cars?make=Toyota&model=Camry'\n",
+		DemoEmail, t.ID, secret, url, path, secret, url)
+	return nil
+}

@@ -1,0 +1,158 @@
+// Package server composes the vds HTTP server: the REST API under /v1,
+// health endpoints, the catalog snapshot that follows the database, and
+// the usage flusher; and runs them until the context ends.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/vehicle"
+)
+
+// Server is a configured vds server.
+type Server struct {
+	cfg     *config.Config
+	st      store.Store
+	log     *slog.Logger
+	svc     *vehicle.Service
+	limiter *limits.Limiter
+	handler http.Handler
+}
+
+// New loads the catalog into memory and builds the handler tree.
+func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logger) (*Server, error) {
+	c, v, err := st.LoadCatalog(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	s := &Server{
+		cfg:     cfg,
+		st:      st,
+		log:     log,
+		svc:     vehicle.NewService(vehicle.NewSnapshot(c, v)),
+		limiter: limits.New(st, log),
+	}
+	auth := access.NewAuthenticator(st, cfg.Plan, cfg.Server.AuthCacheTTL)
+	api := httpapi.New(s.svc, auth, s.limiter, access.New(st, cfg.Plan, cfg.PlanNames()), log)
+	mux := http.NewServeMux()
+	api.Mount(mux)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeStatus(w, http.StatusOK, map[string]any{"status": "ok"})
+	})
+	mux.HandleFunc("GET /readyz", s.ready)
+	s.handler = httpapi.Observe(log, httpapi.Gzip(mux))
+	return s, nil
+}
+
+// Handler returns the server's root handler (for tests with httptest).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// CatalogVersion is the version the server is answering from.
+func (s *Server) CatalogVersion() int64 { return s.svc.Snapshot().Version().Number }
+
+func writeStatus(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// ready answers 200 when the database answers, 503 otherwise.
+func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if _, err := s.st.CatalogVersion(ctx); err != nil {
+		writeStatus(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "reason": "database"})
+		return
+	}
+	writeStatus(w, http.StatusOK, map[string]any{"status": "ready", "catalog_version": s.CatalogVersion()})
+}
+
+// Serve answers on ln until ctx ends, then shuts down gracefully: it stops
+// accepting, lets requests in flight finish (up to shutdown_timeout), and
+// flushes usage counts last so no charged call is lost.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	sc := s.cfg.Server
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: sc.ReadHeaderTimeout,
+		ReadTimeout:       sc.ReadTimeout,
+		WriteTimeout:      sc.WriteTimeout,
+		IdleTimeout:       sc.IdleTimeout,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	bg, stopBG := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Go(func() { s.limiter.Run(bg, sc.UsageFlush) })
+	wg.Go(func() { s.followCatalog(bg, sc.CatalogPoll) })
+
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	s.log.Info("serving", "addr", ln.Addr().String(), "catalog_version", s.CatalogVersion(), "backend", s.st.Backend())
+
+	var err error
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+		s.log.Info("shutting down")
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sc.ShutdownTimeout)
+		err = hs.Shutdown(sctx)
+		cancel()
+		<-errc
+	}
+	stopBG()
+	wg.Wait()
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// followCatalog polls the published catalog version and swaps in a new
+// snapshot when an ingest or enrich publishes one, on any replica.
+func (s *Server) followCatalog(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := s.Reload(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("catalog reload failed; serving the previous version", "err", err)
+			}
+		}
+	}
+}
+
+// Reload loads the catalog when its version differs from the one served.
+func (s *Server) Reload(ctx context.Context) error {
+	v, err := s.st.CatalogVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if v.Number == s.CatalogVersion() {
+		return nil
+	}
+	start := time.Now()
+	c, v, err := s.st.LoadCatalog(ctx)
+	if err != nil {
+		return err
+	}
+	s.svc.Swap(vehicle.NewSnapshot(c, v))
+	s.log.Info("catalog reloaded", "catalog_version", v.Number, "records", c.Counts(), "duration_ms", time.Since(start).Milliseconds())
+	return nil
+}
