@@ -1,23 +1,26 @@
 // Package limits enforces per-minute rate limits and monthly quotas.
 //
-// Counting happens in memory so the hot path never waits for a database
-// write. Each server keeps, per account, the period's usage as last read
-// from the store (base), the calls it has charged but not yet written
-// (committed and flushing), and the calls admitted whose outcome is not known
-// yet (reserved). A call is admitted only while base + flushing + committed +
-// reserved < quota, all under one lock, so one server never exceeds a quota.
-// A flush every second adds the local counts to the store's shared counter
-// and reads back the total, which brings in the other replicas' calls.
+// A quota is shared by every replica through one counter in the store, and
+// that counter never passes the quota: servers lease units from it with a
+// conditional increment (store.LeaseUsage) and admit calls only against
+// units they hold. Leases are small (an eighth of what is left, at most 100)
+// so the hot path needs the database once per lease rather than per call,
+// and units a server did not use are handed back at every flush (each
+// server.usage_flush). Hence:
 //
-// Across replicas a server cannot see the calls others admitted since their
-// last flush, so an account can go over its quota by at most what the other
-// replicas admit in one flush interval: (replicas - 1) x rate_per_minute at
-// the very worst, since a replica admits at most rate_per_minute calls per
-// window. Per-minute windows are counted per server.
+//   - no server and no set of replicas ever admits more than the quota;
+//   - near the end of a quota, a replica may refuse a call while another
+//     holds unused units, for at most one flush interval;
+//   - a server that crashes loses its unused leased units (at most 100 per
+//     active account) until the month ends; a graceful shutdown returns them.
+//
+// Plans without a quota count calls locally and add them at each flush.
+// Per-minute windows are counted per server.
 package limits
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -78,24 +81,32 @@ type Limiter struct {
 	log *slog.Logger
 	now func() time.Time
 
-	// flushMu serialises flushes: an entry has one flushing slot.
-	flushMu  sync.Mutex
 	mu       sync.Mutex
 	accounts map[string]*entry
 	touched  map[string]time.Time
 }
 
+// entry is one account's counters on this server. Its lock is held over the
+// store calls that change them (a lease, a flush), so they never interleave.
 type entry struct {
-	mu         sync.Mutex
-	period     string // the month base belongs to; "" until loaded
-	base       int64
-	flushing   int64
-	committed  int64
-	reserved   int64
+	mu     sync.Mutex
+	period string // the month the counters belong to; "" until loaded
+	// used is the store's counter as last seen: units granted to any server
+	// (quota plans) or calls added (unlimited plans).
+	used int64
+	// balance is leased units not used yet.
+	balance int64
+	// leasedOut is admitted calls holding a leased unit, outcome pending.
+	leasedOut int64
+	// unflushed is calls of unlimited plans not yet added to the store.
+	unflushed  int64
 	days       map[store.DayChannel]int64
 	window     int64 // Unix minute of the rate window
 	count      int
 	lastActive time.Time
+	// dropped is set when the entry leaves the map: a caller that found it
+	// just before must look the account up again.
+	dropped bool
 }
 
 // New returns a Limiter on st.
@@ -110,37 +121,47 @@ func monthEnd(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month()+1, 1, 0, 0, 0, 0, time.UTC)
 }
 
-func (l *Limiter) entry(accountID string) *entry {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	e, ok := l.accounts[accountID]
-	if !ok {
-		e = &entry{}
-		l.accounts[accountID] = e
+// lockEntry returns the account's entry, locked.
+func (l *Limiter) lockEntry(accountID string) *entry {
+	for {
+		l.mu.Lock()
+		e, ok := l.accounts[accountID]
+		if !ok {
+			e = &entry{}
+			l.accounts[accountID] = e
+		}
+		l.mu.Unlock()
+		e.mu.Lock()
+		if !e.dropped {
+			return e
+		}
+		e.mu.Unlock()
 	}
-	return e
 }
 
-// load makes sure e holds the current period's base. Called with e.mu held:
-// concurrent first calls of one account wait for one read.
+// load makes sure e holds the current period. Called with e.mu held.
 func (l *Limiter) load(ctx context.Context, e *entry, accountID string, now time.Time) error {
 	p := period(now)
 	if e.period == p {
 		return nil
 	}
+	if e.period != "" {
+		// Settle the month that ended before counting the new one.
+		if err := l.flushLocked(ctx, e, accountID); err != nil {
+			return err
+		}
+	}
 	used, err := l.st.Usage(ctx, accountID, p)
 	if err != nil {
 		return err
 	}
-	// Calls of the previous month not flushed yet belong to that month:
-	// write them before the entry moves on.
-	if e.committed > 0 {
-		if err := l.flushEntryLocked(ctx, e, accountID); err != nil {
-			return err
-		}
-	}
-	e.period, e.base = p, used
+	e.period, e.used, e.balance = p, used, 0
 	return nil
+}
+
+// consumed is the period's used calls as this server sees them.
+func (e *entry) consumed() int64 {
+	return e.used + e.unflushed - e.balance - e.leasedOut
 }
 
 // state computes the headers' view of an entry. Called with e.mu held.
@@ -154,7 +175,7 @@ func (e *entry) state(plan account.Plan, now time.Time) State {
 		RateLimit:  plan.RatePerMinute,
 		RateReset:  time.Unix((minute+1)*60, 0).UTC(),
 		QuotaLimit: plan.MonthlyQuota,
-		QuotaUsed:  e.base + e.flushing + e.committed,
+		QuotaUsed:  e.consumed(),
 		QuotaReset: monthEnd(now),
 		Period:     e.period,
 	}
@@ -166,23 +187,33 @@ func (e *entry) state(plan account.Plan, now time.Time) State {
 	return s
 }
 
-// Ticket is an admitted call. Exactly one of Commit or Refund must follow
-// for a charged call; for a free call both are no-ops.
+// maxLease bounds one lease, and so what a crash can strand.
+const maxLease = 100
+
+// leaseSize asks for an eighth of what is left: big enough that a busy
+// account needs the database rarely, small enough that the last units of a
+// quota are not stranded on one replica.
+func leaseSize(quota, used int64) int64 {
+	return min(maxLease, max(1, (quota-used)/8))
+}
+
+// Ticket is an admitted call. Commit or Refund must follow.
 type Ticket struct {
-	l       *Limiter
-	e       *entry
-	plan    account.Plan
-	charged bool
-	done    bool
+	l      *Limiter
+	e      *entry
+	plan   account.Plan
+	period string
+	leased bool // holds a leased unit
+	counts bool // a charged call of an unlimited plan
+	done   bool
 }
 
 // Admit counts one request against the account's rate window and, when
-// charge is true, reserves one unit of its monthly quota. A refused request
-// returns a *Refusal.
+// charge is true, takes one unit of its monthly quota (leasing more from the
+// store when this server holds none). A refused request returns a *Refusal.
 func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan, charge bool) (*Ticket, State, error) {
 	now := l.now()
-	e := l.entry(accountID)
-	e.mu.Lock()
+	e := l.lockEntry(accountID)
 	defer e.mu.Unlock()
 	if err := l.load(ctx, e, accountID, now); err != nil {
 		return nil, State{}, fmt.Errorf("read quota usage: %w", err)
@@ -197,49 +228,79 @@ func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan
 		return nil, st, &Refusal{Reason: RateLimited, RetryAfter: st.RateReset.Sub(now), State: st}
 	}
 	e.count++
-	if charge && plan.MonthlyQuota > 0 && e.base+e.flushing+e.committed+e.reserved >= int64(plan.MonthlyQuota) {
-		st := e.state(plan, now)
-		return nil, st, &Refusal{Reason: QuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
+	t := &Ticket{l: l, e: e, plan: plan, period: e.period}
+	switch {
+	case !charge:
+	case plan.MonthlyQuota == 0:
+		t.counts = true
+	default:
+		if e.balance == 0 {
+			quota := int64(plan.MonthlyQuota)
+			granted, used, err := l.st.LeaseUsage(ctx, accountID, e.period, leaseSize(quota, e.used), quota)
+			if err != nil {
+				e.count--
+				return nil, State{}, fmt.Errorf("lease quota: %w", err)
+			}
+			e.used, e.balance = used, granted
+		}
+		if e.balance == 0 {
+			st := e.state(plan, now)
+			return nil, st, &Refusal{Reason: QuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
+		}
+		e.balance--
+		e.leasedOut++
+		t.leased = true
 	}
-	if charge {
-		e.reserved++
-	}
-	return &Ticket{l: l, e: e, plan: plan, charged: charge}, e.state(plan, now), nil
+	return t, e.state(plan, now), nil
 }
 
-// Commit charges the reserved unit to channel and returns the state after it.
+// Commit charges the call to channel and returns the state after it.
 func (t *Ticket) Commit(channel string) State {
 	return t.finish(true, channel)
 }
 
-// Refund releases the reserved unit: the call failed and is not charged.
+// Refund releases the call's unit: the call failed and is not charged.
 func (t *Ticket) Refund() State {
 	return t.finish(false, "")
 }
 
 func (t *Ticket) finish(charge bool, channel string) State {
 	now := t.l.now()
-	t.e.mu.Lock()
-	defer t.e.mu.Unlock()
-	if t.charged && !t.done {
-		t.e.reserved--
-		if charge {
-			t.e.committed++
-			if t.e.days == nil {
-				t.e.days = map[store.DayChannel]int64{}
-			}
-			t.e.days[store.DayChannel{Day: now.UTC().Format(time.DateOnly), Channel: channel}]++
-		}
+	e := t.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if t.done || (!t.leased && !t.counts) {
+		t.done = true
+		return e.state(t.plan, now)
 	}
 	t.done = true
-	return t.e.state(t.plan, now)
+	// A call that straddled the turn of a month was settled with the old
+	// month: its unit stays used there, and the new month is not touched.
+	if t.period != e.period {
+		return e.state(t.plan, now)
+	}
+	if t.leased {
+		e.leasedOut--
+		if !charge {
+			e.balance++
+		}
+	}
+	if charge {
+		if t.counts {
+			e.unflushed++
+		}
+		if e.days == nil {
+			e.days = map[store.DayChannel]int64{}
+		}
+		e.days[store.DayChannel{Day: now.UTC().Format(time.DateOnly), Channel: channel}]++
+	}
+	return e.state(t.plan, now)
 }
 
 // State returns the account's standing without counting a request.
 func (l *Limiter) State(ctx context.Context, accountID string, plan account.Plan) (State, error) {
 	now := l.now()
-	e := l.entry(accountID)
-	e.mu.Lock()
+	e := l.lockEntry(accountID)
 	defer e.mu.Unlock()
 	if err := l.load(ctx, e, accountID, now); err != nil {
 		return State{}, fmt.Errorf("read quota usage: %w", err)
@@ -254,23 +315,31 @@ func (l *Limiter) Touch(tokenID string, at time.Time) {
 	l.mu.Unlock()
 }
 
-// flushEntryLocked writes an entry's committed calls. Called with e.mu held.
-func (l *Limiter) flushEntryLocked(ctx context.Context, e *entry, accountID string) error {
-	delta := store.UsageDelta{AccountID: accountID, Period: e.period, Calls: e.committed, Days: e.days}
-	used, err := l.st.AddUsage(ctx, delta)
-	if err != nil {
-		return err
+// flushLocked hands back unused leased units, adds the calls of unlimited
+// plans and the daily counts, and reads back the shared counter. Called
+// with e.mu held; on failure the counts stay for the next flush.
+func (l *Limiter) flushLocked(ctx context.Context, e *entry, accountID string) error {
+	delta := store.UsageDelta{AccountID: accountID, Period: e.period, Calls: e.unflushed - e.balance, Days: e.days}
+	var (
+		used int64
+		err  error
+	)
+	if delta.Calls != 0 || len(delta.Days) > 0 {
+		used, err = l.st.AddUsage(ctx, delta)
+	} else {
+		used, err = l.st.Usage(ctx, accountID, e.period)
 	}
-	e.committed, e.days, e.base = 0, nil, used
+	if err != nil {
+		return fmt.Errorf("flush usage of %s: %w", accountID, err)
+	}
+	e.used, e.unflushed, e.balance, e.days = used, 0, 0, nil
 	return nil
 }
 
-// Flush writes every account's unflushed calls and refreshes the totals of
-// recently active accounts from the store, so calls counted by other
-// replicas are seen. Idle entries are dropped.
+// Flush settles every account: unused leases go back, counted calls are
+// added, and the shared counters are read back so /me and the headers see
+// the other replicas' calls. Idle entries are dropped.
 func (l *Limiter) Flush(ctx context.Context) error {
-	l.flushMu.Lock()
-	defer l.flushMu.Unlock()
 	now := l.now()
 	l.mu.Lock()
 	ids := make([]string, 0, len(l.accounts))
@@ -281,10 +350,10 @@ func (l *Limiter) Flush(ctx context.Context) error {
 	l.touched = map[string]time.Time{}
 	l.mu.Unlock()
 
-	var firstErr error
+	var errs []error
 	for _, id := range ids {
-		if err := l.flushAccount(ctx, id, now); err != nil && firstErr == nil {
-			firstErr = err
+		if err := l.flushAccount(ctx, id, now); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if err := l.st.TouchTokens(ctx, touched); err != nil {
@@ -295,11 +364,9 @@ func (l *Limiter) Flush(ctx context.Context) error {
 			}
 		}
 		l.mu.Unlock()
-		if firstErr == nil {
-			firstErr = err
-		}
+		errs = append(errs, err)
 	}
-	return firstErr
+	return errors.Join(errs...)
 }
 
 // idleAfter is how long an account's counters stay in memory unused.
@@ -307,60 +374,30 @@ const idleAfter = 10 * time.Minute
 
 func (l *Limiter) flushAccount(ctx context.Context, id string, now time.Time) error {
 	l.mu.Lock()
-	e := l.accounts[id]
+	e, ok := l.accounts[id]
 	l.mu.Unlock()
-	e.mu.Lock()
-	if e.period == "" {
-		e.mu.Unlock()
+	if !ok {
 		return nil
 	}
-	if e.committed == 0 && e.reserved == 0 && now.Sub(e.lastActive) > idleAfter {
-		e.mu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.period == "" || e.dropped {
+		return nil
+	}
+	if err := l.flushLocked(ctx, e, id); err != nil {
+		return err
+	}
+	if e.leasedOut == 0 && now.Sub(e.lastActive) > idleAfter {
+		e.dropped = true
 		l.mu.Lock()
 		delete(l.accounts, id)
 		l.mu.Unlock()
-		return nil
-	}
-	// Move the committed calls to flushing so admissions keep counting them
-	// while the write is under way without holding the lock over it.
-	p := e.period
-	delta := store.UsageDelta{AccountID: id, Period: p, Calls: e.committed, Days: e.days}
-	e.flushing, e.committed, e.days = e.committed, 0, nil
-	e.mu.Unlock()
-
-	var (
-		used int64
-		err  error
-	)
-	if delta.Calls > 0 {
-		used, err = l.st.AddUsage(ctx, delta)
-	} else {
-		used, err = l.st.Usage(ctx, id, p)
-	}
-
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if err != nil {
-		// Keep the calls to write them next time.
-		e.committed += e.flushing
-		for k, n := range delta.Days {
-			if e.days == nil {
-				e.days = map[store.DayChannel]int64{}
-			}
-			e.days[k] += n
-		}
-		e.flushing = 0
-		return fmt.Errorf("flush usage of %s: %w", id, err)
-	}
-	e.flushing = 0
-	if e.period == p {
-		e.base = used
 	}
 	return nil
 }
 
 // Run flushes every interval until ctx ends, then flushes once more so a
-// graceful shutdown loses no usage.
+// graceful shutdown returns its leases and loses no usage.
 func (l *Limiter) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()

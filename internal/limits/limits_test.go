@@ -179,9 +179,9 @@ func TestUsageSurvivesRestartAndMonthRollover(t *testing.T) {
 	}
 }
 
-// TestTwoReplicasBound: two limiters on one store, flushing every few
-// calls, never admit more than quota + rate_per_minute.
-func TestTwoReplicasBound(t *testing.T) {
+// TestTwoReplicasShareOneQuota: two limiters on one store, flushing now
+// and then, admit exactly the quota between them: leases never overshoot.
+func TestTwoReplicasShareOneQuota(t *testing.T) {
 	st, id := newStore(t)
 	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
 	plan := account.Plan{RatePerMinute: 10, MonthlyQuota: 100}
@@ -203,8 +203,8 @@ func TestTwoReplicasBound(t *testing.T) {
 		}
 		c.add(time.Minute)
 	}
-	if total < 100 || total > 100+plan.RatePerMinute {
-		t.Fatalf("two replicas admitted %d calls on a quota of 100, want 100..110", total)
+	if total != 100 {
+		t.Fatalf("two replicas admitted %d calls on a quota of 100, want exactly 100", total)
 	}
 }
 
@@ -217,5 +217,50 @@ func TestStoreFailureIsAnError(t *testing.T) {
 	var r *Refusal
 	if err == nil || errors.As(err, &r) {
 		t.Fatalf("admit with a closed store: %v, want a store error", err)
+	}
+}
+
+// TestConcurrentReplicas: two limiters hammered at once, flushing in the
+// background, admit exactly the quota.
+func TestConcurrentReplicas(t *testing.T) {
+	st, id := newStore(t)
+	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	ctx, cancel := context.WithCancel(context.Background())
+	var total atomic.Int64
+	var wg sync.WaitGroup
+	for range 2 {
+		l := newLimiter(st, c)
+		go l.Run(ctx, 5*time.Millisecond)
+		for range 20 {
+			wg.Go(func() {
+				// Like a real client, retry a refusal for a while: units the
+				// other replica leased and did not use come back at its flush.
+				for refusals := 0; refusals < 50; {
+					tk, _, err := l.Admit(ctx, id, quotaOnly, true)
+					if err != nil {
+						refusals++
+						time.Sleep(2 * time.Millisecond)
+						continue
+					}
+					tk.Commit(ChannelREST)
+					total.Add(1)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	cancel()
+	if total.Load() != 100 {
+		t.Fatalf("two busy replicas admitted %d calls on a quota of 100", total.Load())
+	}
+}
+
+func TestLeaseSize(t *testing.T) {
+	for _, tc := range []struct{ quota, used, want int64 }{
+		{100, 0, 12}, {100, 95, 1}, {100, 100, 1}, {100000, 0, 100}, {250000, 249000, 100}, {250000, 249990, 1},
+	} {
+		if got := leaseSize(tc.quota, tc.used); got != tc.want {
+			t.Errorf("leaseSize(%d, %d) = %d, want %d", tc.quota, tc.used, got, tc.want)
+		}
 	}
 }

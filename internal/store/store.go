@@ -99,8 +99,14 @@ type DailyUsage struct {
 // them here in batches; several replicas add to the same counters.
 type UsageStore interface {
 	// AddUsage adds d to the counters in one transaction and returns the
-	// account's total for the period afterwards.
+	// account's total for the period afterwards. Calls may be negative: a
+	// server returns quota units it leased and did not use.
 	AddUsage(ctx context.Context, d UsageDelta) (int64, error)
+	// LeaseUsage grants a server up to want units of a quota: it raises the
+	// period's counter by min(want, quota-used), atomically across servers,
+	// and returns the grant and the counter afterwards. A grant of 0 means
+	// the quota is used up. The counter therefore never exceeds quota.
+	LeaseUsage(ctx context.Context, accountID, period string, want, quota int64) (granted, used int64, err error)
 	// Usage returns the account's total for the period (0 when none).
 	Usage(ctx context.Context, accountID, period string) (int64, error)
 	// DailyUsage returns the account's daily counters between two days, inclusive.

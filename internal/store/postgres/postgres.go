@@ -51,6 +51,7 @@ func Open(ctx context.Context, url string) (*sqldb.DB, error) {
 		Migrations:  sub,
 		Locker:      locker,
 		LockCatalog: "LOCK TABLE catalog_versions IN EXCLUSIVE MODE",
+		ForUpdate:   " FOR UPDATE",
 		IsConflict:  isConflict,
 	}), nil
 }

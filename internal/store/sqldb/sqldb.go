@@ -33,6 +33,10 @@ type Dialect struct {
 	// concurrent ingests cannot both publish the same version. Empty when the
 	// transaction itself already serialises writers (SQLite BEGIN IMMEDIATE).
 	LockCatalog string
+	// ForUpdate is appended to a SELECT that must lock its row until the
+	// transaction ends (" FOR UPDATE"); empty when transactions already
+	// exclude each other.
+	ForUpdate string
 	// IsConflict reports whether err is a unique-constraint violation.
 	IsConflict func(error) bool
 	// RowAtATime inserts with one prepared single-row statement instead of

@@ -32,6 +32,34 @@ func (s *DB) AddUsage(ctx context.Context, d store.UsageDelta) (int64, error) {
 	return used, err
 }
 
+// LeaseUsage grants up to want units of the quota in one transaction. The
+// row is locked (FOR UPDATE on PostgreSQL; SQLite's BEGIN IMMEDIATE already
+// serialises writers) so concurrent leases see each other's grants.
+func (s *DB) LeaseUsage(ctx context.Context, accountID, period string, want, quota int64) (int64, int64, error) {
+	var granted, used int64
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO usage_monthly (account_id, period, used) VALUES ($1, $2, 0)
+			ON CONFLICT (account_id, period) DO NOTHING`, accountID, period); err != nil {
+			return fmt.Errorf("lease usage: %w", err)
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT used FROM usage_monthly WHERE account_id = $1 AND period = $2`+s.d.ForUpdate,
+			accountID, period).Scan(&used); err != nil {
+			return fmt.Errorf("lease usage: %w", err)
+		}
+		granted = max(0, min(want, quota-used))
+		if granted == 0 {
+			return nil
+		}
+		used += granted
+		if _, err := tx.ExecContext(ctx, `UPDATE usage_monthly SET used = $3 WHERE account_id = $1 AND period = $2`,
+			accountID, period, used); err != nil {
+			return fmt.Errorf("lease usage: %w", err)
+		}
+		return nil
+	})
+	return granted, used, err
+}
+
 // Usage returns the period's total.
 func (s *DB) Usage(ctx context.Context, accountID, period string) (int64, error) {
 	var used int64

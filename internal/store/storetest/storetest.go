@@ -38,6 +38,7 @@ func Run(t *testing.T, open Opener) {
 		{"ListItemsSurviveRemoval", testListItemsSurviveRemoval},
 		{"Usage", testUsage},
 		{"TouchTokens", testTouchTokens},
+		{"LeaseUsage", testLeaseUsage},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -409,5 +410,49 @@ func testTouchTokens(t *testing.T, s store.Store) {
 	must(t, err, "TokenByID")
 	if got.LastUsedAt == nil || !got.LastUsedAt.Equal(later) {
 		t.Fatalf("last_used_at = %v, want %v (an earlier time must not win)", got.LastUsedAt, later)
+	}
+}
+
+// testLeaseUsage: servers racing for leases are granted exactly the quota,
+// never more, and returned units can be leased again.
+func testLeaseUsage(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, s, "lease@example.com")
+	var mu sync.Mutex
+	var granted int64
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for {
+				g, used, err := s.LeaseUsage(ctx, a.ID, "2026-11", 7, 100)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if used > 100 {
+					t.Errorf("counter at %d, over the quota of 100", used)
+				}
+				if g == 0 {
+					return
+				}
+				mu.Lock()
+				granted += g
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if granted != 100 {
+		t.Fatalf("racing leases granted %d units of a quota of 100", granted)
+	}
+	used, err := s.AddUsage(ctx, store.UsageDelta{AccountID: a.ID, Period: "2026-11", Calls: -5})
+	must(t, err, "return 5 units")
+	if used != 95 {
+		t.Fatalf("after returning 5 units the counter is %d, want 95", used)
+	}
+	g, used, err := s.LeaseUsage(ctx, a.ID, "2026-11", 10, 100)
+	must(t, err, "lease again")
+	if g != 5 || used != 100 {
+		t.Fatalf("lease after a return granted %d (counter %d), want 5 (100)", g, used)
 	}
 }
