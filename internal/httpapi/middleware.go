@@ -213,7 +213,7 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) (access.P
 		writeProblem(w, r, problem(r, "insufficient_scope", "The token lacks the api:read ability."))
 	default:
 		logger(r.Context()).Error("authenticate", "err", err)
-		writeProblem(w, r, problem(r, "upstream_unavailable", "The account database is unavailable; retry shortly."))
+		writeProblem(w, r, problem(r, "service_unavailable", "The account database is unavailable; retry shortly."))
 	}
 	return p, false
 }
@@ -274,7 +274,7 @@ func (h *Handler) guard(charged bool, next http.HandlerFunc) http.HandlerFunc {
 			var refusal *limits.Refusal
 			if !errors.As(err, &refusal) {
 				logger(r.Context()).Error("admit", "err", err)
-				writeProblem(w, r, problem(r, "upstream_unavailable", "The usage database is unavailable; retry shortly."))
+				writeProblem(w, r, problem(r, "service_unavailable", "The usage database is unavailable; retry shortly."))
 				return
 			}
 			setLimitHeaders(w.Header(), refusal.State, time.Now())

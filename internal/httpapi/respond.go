@@ -86,6 +86,7 @@ var statusOf = map[string]int{
 	"quota_exceeded":             http.StatusTooManyRequests,
 	"upstream_error":             http.StatusBadGateway,
 	"upstream_unavailable":       http.StatusServiceUnavailable,
+	"service_unavailable":        http.StatusServiceUnavailable,
 	"internal_error":             http.StatusInternalServerError,
 }
 

@@ -27,6 +27,13 @@ type Handler struct {
 // New returns the API handler.
 func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, acc *access.Service, log *slog.Logger) *Handler {
 	h := &Handler{svc: svc, auth: auth, limiter: limiter, access: acc, log: log}
+	doc, err := BuildOpenAPI(h.Routes())
+	if err != nil {
+		// The route table and its descriptions are compiled in: a mismatch
+		// is a programming error that every test run catches.
+		panic("httpapi: " + err.Error())
+	}
+	h.openapi = doc
 	return h
 }
 
@@ -87,6 +94,7 @@ func (h *Handler) Mount(mux *http.ServeMux) {
 		mux.Handle(rt.Pattern, h.guard(rt.Charged, rt.handler))
 	}
 	mux.HandleFunc("/v1/", h.fallback)
+	mux.HandleFunc("/changelog", h.fallback)
 }
 
 // fallback answers what no route matched. Authentication comes first so

@@ -1,0 +1,226 @@
+// Package apitest holds responses of the vds REST API against its OpenAPI
+// document, for tests in any package: a unit test checks one recorded
+// response with Check, an end-to-end test plugs Transport into its HTTP
+// client so every response the suite receives is checked.
+//
+// A response passes when its status is documented for the operation, its
+// body matches the schema of its content type, and the headers the
+// document requires are present and well formed. Requests are not
+// validated, so tests may send bad input on purpose and still have the
+// error response checked.
+package apitest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+)
+
+// apiPrefix is where the REST API lives; answers to other paths (health
+// checks, the MCP endpoint, the dashboard) are not the document's business.
+const apiPrefix = "/v1/"
+
+// unrouted maps the statuses the server may answer a path or method the
+// document does not have with (its /v1 fallback: authentication, limits,
+// then 404; 405 for other methods) to the shared response components that
+// describe them.
+var unrouted = map[int]string{
+	http.StatusUnauthorized:        "Unauthorized",
+	http.StatusForbidden:           "Forbidden",
+	http.StatusNotFound:            "NotFound",
+	http.StatusMethodNotAllowed:    "MethodNotAllowed",
+	http.StatusTooManyRequests:     "TooManyRequests",
+	http.StatusInternalServerError: "InternalError",
+	http.StatusServiceUnavailable:  "ServiceUnavailable",
+}
+
+// Validator checks responses against one OpenAPI document. It is safe for
+// concurrent use.
+type Validator struct {
+	doc    *openapi3.T
+	router routers.Router
+	// fallback is a synthetic operation answering for paths and methods
+	// the document does not have.
+	fallback *openapi3.Operation
+	opts     *openapi3filter.Options
+}
+
+// NewValidator loads and validates doc (OpenAPI 3.1 JSON) and returns a
+// validator for it; a document that does not load or validate fails t.
+func NewValidator(t testing.TB, doc []byte) *Validator {
+	t.Helper()
+	v, err := New(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// New is NewValidator for callers without a testing.TB.
+func New(doc []byte) (*Validator, error) {
+	ctx := context.Background()
+	loader := openapi3.NewLoader()
+	loader.Context = ctx
+	d, err := loader.LoadFromData(doc)
+	if err != nil {
+		return nil, fmt.Errorf("apitest: load OpenAPI document: %w", err)
+	}
+	if err := d.Validate(ctx); err != nil {
+		return nil, fmt.Errorf("apitest: invalid OpenAPI document: %w", err)
+	}
+	router, err := gorillamux.NewRouter(d)
+	if err != nil {
+		return nil, fmt.Errorf("apitest: route OpenAPI document: %w", err)
+	}
+	fallback := &openapi3.Operation{Responses: openapi3.NewResponses()}
+	for status, name := range unrouted {
+		var ref *openapi3.ResponseRef
+		if d.Components != nil {
+			ref = d.Components.Responses[name]
+		}
+		if ref == nil || ref.Value == nil {
+			return nil, fmt.Errorf("apitest: the document has no components/responses/%s", name)
+		}
+		fallback.Responses.Set(strconv.Itoa(status), ref)
+	}
+	// openapi3 has no "uuid" format of its own; with this one a record's
+	// uuid that is not a UUID fails validation instead of passing as text.
+	opts := &openapi3filter.Options{
+		IncludeResponseStatus: true,
+		MultiError:            true,
+		SchemaValidationOptions: []openapi3.SchemaValidationOption{
+			openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562)),
+		},
+	}
+	return &Validator{doc: d, router: router, fallback: fallback, opts: opts}, nil
+}
+
+// Doc returns the loaded document.
+func (v *Validator) Doc() *openapi3.T { return v.doc }
+
+// Check validates one response to req and reports a mismatch with
+// t.Errorf (never FailNow, so it may be called from any goroutine).
+func (v *Validator) Check(t testing.TB, req *http.Request, status int, header http.Header, body []byte) {
+	t.Helper()
+	if err := v.Validate(req, status, header, body); err != nil {
+		t.Errorf("%s %s: response %d does not match the OpenAPI document: %v\nbody: %s",
+			req.Method, req.URL.RequestURI(), status, err, truncate(body))
+	}
+}
+
+// Validate is Check returning the mismatch instead of reporting it; nil
+// means the response matches or is outside the REST API. A body sent with
+// Content-Encoding gzip is decompressed first.
+func (v *Validator) Validate(req *http.Request, status int, header http.Header, body []byte) error {
+	body, header, err := decoded(header, body)
+	if err != nil {
+		return err
+	}
+	// HEAD is answered like GET without a body: find the GET operation and
+	// check status and headers. (openapi3filter skips HEAD entirely.)
+	headOnly := req.Method == http.MethodHead
+	routed := req
+	if headOnly {
+		routed = req.Clone(req.Context())
+		routed.Method = http.MethodGet
+	}
+	route, params, err := v.router.FindRoute(routed)
+	switch {
+	case err == nil:
+	case errors.Is(err, routers.ErrPathNotFound) && !underAPI(req.URL.Path):
+		return nil
+	case errors.Is(err, routers.ErrPathNotFound) || errors.Is(err, routers.ErrMethodNotAllowed):
+		// A documented path with another method (/changelog included), or
+		// an unknown path under /v1: the server's fallback answers.
+		route = &routers.Route{Spec: v.doc, Path: req.URL.Path, Method: routed.Method, Operation: v.fallback}
+	default:
+		return fmt.Errorf("find route: %w", err)
+	}
+	opts := *v.opts
+	opts.ExcludeResponseBody = headOnly
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: routed, PathParams: params, Route: route, Options: &opts,
+		},
+		Status:  status,
+		Header:  header,
+		Options: &opts,
+	}
+	in.SetBodyBytes(body)
+	return openapi3filter.ValidateResponse(req.Context(), in)
+}
+
+// underAPI reports whether a path belongs to the REST API.
+func underAPI(path string) bool {
+	return strings.HasPrefix(path, apiPrefix) || path == strings.TrimSuffix(apiPrefix, "/")
+}
+
+// decoded undoes a gzip Content-Encoding, which Go's client leaves in place
+// when the caller asked for gzip itself.
+func decoded(header http.Header, body []byte) ([]byte, http.Header, error) {
+	if !strings.EqualFold(header.Get("Content-Encoding"), "gzip") || len(body) == 0 {
+		return body, header, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, fmt.Errorf("gzip body: %w", err)
+	}
+	plain, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("gzip body: %w", err)
+	}
+	h := header.Clone()
+	h.Del("Content-Encoding")
+	return plain, h, nil
+}
+
+func truncate(b []byte) string {
+	const max = 2000
+	if len(b) > max {
+		return string(b[:max]) + "..."
+	}
+	return string(b)
+}
+
+// Transport returns a RoundTripper that sends requests through base
+// (http.DefaultTransport when nil) and checks every response with Check
+// before handing it on, its body read and restored.
+func (v *Validator) Transport(t testing.TB, base http.RoundTripper) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return &transport{v: v, t: t, base: base}
+}
+
+type transport struct {
+	v    *Validator
+	t    testing.TB
+	base http.RoundTripper
+}
+
+func (tr *transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := tr.base.RoundTrip(req)
+	if err != nil {
+		return resp, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("apitest: read response body: %w", err)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	tr.v.Check(tr.t, req, resp.StatusCode, resp.Header, body)
+	return resp, nil
+}

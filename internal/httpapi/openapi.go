@@ -1,0 +1,989 @@
+package httpapi
+
+import (
+	"encoding"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/vehicle"
+)
+
+// The OpenAPI document is built here, in Go, from the route table and the
+// Go types the handlers encode, rather than written by hand: a route added
+// to Routes() without a description below, a description left behind by a
+// removed route, or a list parameter the vehicle service accepts but nobody
+// documented makes BuildOpenAPI fail, and a field added to a record type
+// appears in its schema by itself. The tests then hold every response of
+// the server against the result (package apitest).
+
+// schema is a JSON Schema (2020-12, as OpenAPI 3.1 uses it) or any other
+// object of the document; the document is only ever marshalled.
+type schema = map[string]any
+
+// bodyShape is the envelope a 200 response wraps its data in.
+type bodyShape int
+
+const (
+	// pageOf is a paged list: {"data": [T], "meta": Meta} plus a Link header.
+	pageOf bodyShape = iota + 1
+	// objectOf is one object: {"data": T}.
+	objectOf
+	// arrayOf is a complete, unpaged list: {"data": [T]}.
+	arrayOf
+	// rawDocument is a JSON document without envelope (the OpenAPI document).
+	rawDocument
+)
+
+// opDoc describes one route for the document.
+type opDoc struct {
+	id, summary, desc, tag string
+	shape                  bodyShape
+	// data is the Go type of the response's data (of its items for lists).
+	data reflect.Type
+	// kind, for list endpoints, names the record kind whose accepted query
+	// parameters (vehicle.AcceptedParams) the operation documents.
+	kind catalog.Kind
+	// query are the query parameters of other endpoints.
+	query []string
+	// required lists the query parameters that must be present.
+	required []string
+	// codes400 are the problem codes a 400 of this operation can carry;
+	// every endpoint has some, since every endpoint rejects unknown
+	// query parameters.
+	codes400 []string
+	// notFound is true for endpoints that look up a record by uuid.
+	notFound bool
+	// also lists error statuses beyond alwaysStatuses (and 404) that the
+	// operation can answer, e.g. 422, 502 for endpoints that call upstream
+	// services; each needs a responseNames entry.
+	also []int
+}
+
+var (
+	typeCar        = reflect.TypeFor[catalog.Car]()
+	typeMotorcycle = reflect.TypeFor[catalog.Motorcycle]()
+	typeBoat       = reflect.TypeFor[catalog.Boat]()
+	typeTire       = reflect.TypeFor[catalog.TireFitment]()
+)
+
+// The 400 codes of each family of endpoints, as the handlers produce them.
+var (
+	// noParamCodes: endpoints without parameters refuse any (noParams).
+	noParamCodes = []string{vehicle.CodeUnknownParameter}
+	// recordCodes: a uuid path parameter, and no query parameters.
+	recordCodes = []string{vehicle.CodeUnknownParameter, vehicle.CodeInvalidUUID}
+	// listCodes: vehicle.Service.Search.
+	listCodes = []string{vehicle.CodeInvalidParameter, vehicle.CodeUnknownParameter, vehicle.CodeQueryTooBroad}
+	// modelsCodes: vehicle.Service.Models; a repeated make is invalid_parameter.
+	modelsCodes = []string{vehicle.CodeInvalidParameter, vehicle.CodeUnknownParameter, vehicle.CodeMissingParameter}
+)
+
+// kindOps describes the endpoints every record kind has.
+func kindOps(ops map[string]opDoc, kind catalog.Kind, path, tag, noun, plural, opName string, rec reflect.Type) {
+	ops["GET "+path] = opDoc{
+		id: "list" + opName + "s", tag: tag, summary: "Search " + plural,
+		desc: "Returns a page of " + plural + " matching every given filter. The request must narrow the dataset " +
+			"(see the narrowing rule in the API description); unknown parameters are rejected with the list of accepted ones.",
+		shape: pageOf, data: rec, kind: kind, codes400: listCodes,
+	}
+	ops["GET "+path+"/makes"] = opDoc{
+		id: "list" + opName + "Makes", tag: tag, summary: "List the makes of " + plural,
+		desc:  "Every make of " + plural + " with its record count, sorted by name; the first step of the make → model → records drill-down.",
+		shape: arrayOf, data: reflect.TypeFor[vehicle.MakeCount](), codes400: noParamCodes,
+	}
+	ops["GET "+path+"/models"] = opDoc{
+		id: "list" + opName + "Models", tag: tag, summary: "List the models of one make of " + plural,
+		desc: "The models of the make given (matched case-insensitively) with their record count and year range. " +
+			"A make the catalog does not have gives an empty list; a request without make is a 400 missing_parameter.",
+		shape: arrayOf, data: reflect.TypeFor[vehicle.ModelRange](), query: []string{"make"}, required: []string{"make"},
+		codes400: modelsCodes,
+	}
+	ops["GET "+path+"/{uuid}"] = opDoc{
+		id: "get" + opName, tag: tag, summary: "Get one " + noun,
+		desc:  "One " + noun + " by its uuid. A uuid that is not in the catalog is a 404 not_found.",
+		shape: objectOf, data: rec, codes400: recordCodes, notFound: true,
+	}
+}
+
+// operations describes every route of Routes(), keyed by its pattern.
+func operations() map[string]opDoc {
+	ops := map[string]opDoc{}
+	kindOps(ops, catalog.KindCar, "/v1/cars", "Cars", "car", "cars", "Car", typeCar)
+	kindOps(ops, catalog.KindMotorcycle, "/v1/motorcycles", "Motorcycles", "motorcycle-dataset record",
+		"motorcycles (and ATVs, UTVs, snowmobiles, scooters, personal watercraft and golf carts)", "Motorcycle", typeMotorcycle)
+	kindOps(ops, catalog.KindBoat, "/v1/boats", "Boats", "power boat", "power boats", "Boat", typeBoat)
+	kindOps(ops, catalog.KindTireSize, "/v1/tire-sizes", "Tire sizes", "tire fitment", "tire fitments", "TireFitment", typeTire)
+
+	ops["GET /v1/cars/body-types"] = opDoc{
+		id: "listCarBodyTypes", tag: "Cars", summary: "List car body types",
+		desc:  "Every body type with its record count: the known types first, zero counts included, then any other.",
+		shape: arrayOf, data: reflect.TypeFor[vehicle.NameCount](), codes400: noParamCodes,
+	}
+	ops["GET /v1/cars/{uuid}/tire-sizes"] = opDoc{
+		id: "getCarTireSizes", tag: "Cars", summary: "Tire fitments of a car",
+		desc: "The OEM and alternate tire fitments of the car's make and model with their geometry, preferring the car's " +
+			"model year (match exact_year), else the nearest year(s) (nearest_year); match none with an empty list when " +
+			"the fitment dataset has no such make and model.",
+		shape: objectOf, data: reflect.TypeFor[vehicle.CarTires](), codes400: recordCodes, notFound: true,
+	}
+	ops["GET /v1/motorcycles/types"] = opDoc{
+		id: "listMotorcycleTypes", tag: "Motorcycles", summary: "List motorcycle riding types",
+		desc:  "All riding types with their vehicle class and record count (which may be 0).",
+		shape: arrayOf, data: reflect.TypeFor[vehicle.TypeCount](), codes400: noParamCodes,
+	}
+	ops["GET /v1/boats/hull-types"] = opDoc{
+		id: "listBoatHullTypes", tag: "Boats", summary: "List boat hull types",
+		desc:  "Every hull material with its vessel count: the known types first, zero counts included, then any other.",
+		shape: arrayOf, data: reflect.TypeFor[vehicle.NameCount](), codes400: noParamCodes,
+	}
+	ops["GET /v1/tire-sizes/{uuid}/geometry"] = opDoc{
+		id: "getTireFitmentGeometry", tag: "Tire sizes", summary: "Tire geometry of a fitment",
+		desc: "Width, sidewall, overall diameter, circumference and revolutions per mile of the OEM size (and the rear " +
+			"size of a staggered fitment), and of each alternate size with its diameter difference versus OEM. " +
+			"within_window is true when the difference is within ±window_pct percent (3).",
+		shape: objectOf, data: reflect.TypeFor[vehicle.FitmentGeometry](), codes400: recordCodes, notFound: true,
+	}
+	ops["GET /v1/me"] = opDoc{
+		id: "getMe", tag: "Account", summary: "Plan and quota usage",
+		desc: "The authenticated account, its plan, the per-minute rate limit and the monthly quota (calendar month, UTC) " +
+			"with current usage, and the token used. Limits of unlimited plans are null. Not charged.",
+		shape: objectOf, data: reflect.TypeFor[Me](), codes400: noParamCodes,
+	}
+	ops["GET /v1/lists"] = opDoc{
+		id: "getLists", tag: "Account", summary: "Saved vehicle lists",
+		desc: "The authenticated user's curated lists (the dashboard's garage). An item whose record has left the " +
+			"catalog stays, with missing true and record null.",
+		shape: arrayOf, data: reflect.TypeFor[List](), codes400: noParamCodes,
+	}
+	changelog := opDoc{
+		tag: "About", summary: "API changelog",
+		desc:  "The releases of the API, newest first. Also served at /changelog. Not charged.",
+		shape: arrayOf, data: reflect.TypeFor[ChangelogEntry](), codes400: noParamCodes,
+	}
+	changelog.id = "getChangelog"
+	ops["GET /v1/changelog"] = changelog
+	changelog.id = "getChangelogRoot"
+	ops["GET /changelog"] = changelog
+	ops["GET /v1/openapi.json"] = opDoc{
+		id: "getOpenAPI", tag: "About", summary: "This OpenAPI document",
+		desc:  "The OpenAPI 3.1 description of the API, as JSON. Not charged.",
+		shape: rawDocument, codes400: noParamCodes,
+	}
+	return ops
+}
+
+// paramDoc is the schema and description of a query or path parameter.
+type paramDoc struct {
+	schema schema
+	desc   string
+}
+
+// yearSchema bounds a model year as the service does.
+func yearSchema() schema {
+	return schema{"type": "integer", "minimum": vehicle.MinQueryYear, "maximum": vehicle.MaxQueryYear, "examples": []any{2020}}
+}
+
+// oneOfText renders a value list for a description.
+func oneOfText(values []string) string {
+	return strings.Join(values, ", ")
+}
+
+// examplesOf returns values as a JSON Schema examples array.
+func examplesOf(values ...string) []any {
+	out := make([]any, len(values))
+	for i, v := range values {
+		out[i] = v
+	}
+	return out
+}
+
+// exactText is how every string filter matches.
+const exactText = " Matches exactly but case-insensitively."
+
+// queryParam documents a query parameter of kind's list endpoint (kind is
+// "" for other endpoints). String filters carry their vocabulary as
+// examples and in the description, not as enum: the service matches them
+// case-insensitively (and takes short fuel codes for cars), so an enum
+// would reject requests the server answers.
+func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
+	str := func(desc string, ex ...string) (paramDoc, bool) {
+		s := schema{"type": "string"}
+		if len(ex) > 0 {
+			s["examples"] = examplesOf(ex...)
+		}
+		return paramDoc{schema: s, desc: desc}, true
+	}
+	switch name {
+	case "make":
+		if kind == "" {
+			return str("The make whose models to list, as /makes returns it."+exactText, "Toyota")
+		}
+		return str("Manufacturer."+exactText, "Toyota")
+	case "model":
+		return str("Model."+exactText, "Camry")
+	case "year":
+		return paramDoc{schema: yearSchema(), desc: "Exact model year."}, true
+	case "year_min":
+		return paramDoc{schema: yearSchema(), desc: "Lower bound of a model-year window (inclusive). Narrows the query on its own " +
+			"only together with year_max and a window of at most 10 years (year_max - year_min <= 9)."}, true
+	case "year_max":
+		return paramDoc{schema: yearSchema(), desc: "Upper bound of a model-year window (inclusive); see year_min."}, true
+	case "q":
+		return str("Free-text search: every word must prefix-match a word of make, model, trim or type fields, case-insensitively.", "civic hybrid")
+	case "per_page":
+		return paramDoc{schema: schema{"type": "integer", "minimum": 1, "maximum": vehicle.MaxPerPage, "default": vehicle.DefaultPerPage},
+			desc: "Records per page. Out of range is a 400, not a clamp."}, true
+	case "page":
+		return paramDoc{schema: schema{"type": "integer", "minimum": 1, "maximum": vehicle.MaxPage, "default": 1},
+			desc: "Page number. At most 40 pages of 10 (400 records) can be reached; meta.truncated says when more match."}, true
+	}
+	switch kind {
+	case catalog.KindCar:
+		switch name {
+		case "body":
+			return str("Body type, one of "+oneOfText(catalog.Bodies)+"."+exactText, catalog.Bodies...)
+		case "fuel_type":
+			return str("Fuel type, one of "+oneOfText(catalog.CarFuels)+"."+exactText+
+				" The short codes BEV, PHEV, HEV, FFV, FCEV, GAS and DIESEL are accepted too.",
+				append(slices.Clone(catalog.CarFuels), "BEV", "PHEV", "HEV")...)
+		case "drive_type":
+			return str("Drivetrain, one of "+oneOfText(catalog.Drives)+"."+exactText, catalog.Drives...)
+		case "ev_only":
+			return paramDoc{schema: schema{"type": "string", "examples": examplesOf("1", "true", "0", "false")},
+				desc: "Send 1 (or true) to return only electrified cars: BEV, PHEV and HEV. 0 (or false) is the default " +
+					"and does not narrow the query. Case-insensitive."}, true
+		}
+	case catalog.KindMotorcycle:
+		switch name {
+		case "motorcycle_type":
+			return str("Riding type, one of "+oneOfText(catalog.MotorcycleTypes)+"."+exactText, catalog.MotorcycleTypes...)
+		case "vehicle_type":
+			return str("Broad vehicle class, one of "+oneOfText(catalog.VehicleClasses)+"."+exactText, catalog.VehicleClasses...)
+		}
+	case catalog.KindBoat:
+		hp := func(desc string) (paramDoc, bool) {
+			return paramDoc{schema: schema{"type": "integer", "minimum": 0, "maximum": math.MaxInt32, "examples": []any{250}}, desc: desc}, true
+		}
+		feet := func(desc string) (paramDoc, bool) {
+			return paramDoc{schema: schema{"type": "number", "minimum": 0, "examples": []any{20.5}}, desc: desc}, true
+		}
+		switch name {
+		case "hull_type":
+			return str("Hull material, one of "+oneOfText(catalog.HullTypes)+"."+exactText, catalog.HullTypes...)
+		case "fuel_type":
+			return str("Fuel type, one of "+oneOfText(catalog.BoatFuels)+"."+exactText, catalog.BoatFuels...)
+		case "model_type":
+			return str("Vessel category, one of "+oneOfText(catalog.VesselCategories)+"."+exactText, catalog.VesselCategories...)
+		case "hp_min":
+			return hp("Minimum total horsepower (inclusive).")
+		case "hp_max":
+			return hp("Maximum total horsepower (inclusive).")
+		case "length_min":
+			return feet("Minimum length in feet (inclusive).")
+		case "length_max":
+			return feet("Maximum length in feet (inclusive).")
+		}
+	case catalog.KindTireSize:
+		if name == "tire_size" {
+			return str("OEM tire size (front size of staggered fitments). Load index and speed rating are optional; "+
+				"when given they must match too.", "225/45R17", "LT265/70R17", "33x12.50R15")
+		}
+	}
+	return paramDoc{}, false
+}
+
+// pathParam documents a path parameter.
+func pathParam(name string) (paramDoc, bool) {
+	if name == "uuid" {
+		return paramDoc{schema: schema{"type": "string", "format": "uuid"},
+			desc: "Record uuid in its canonical 36-character form (either case). Anything else is a 400 invalid_uuid."}, true
+	}
+	return paramDoc{}, false
+}
+
+// paramOrder puts the common list parameters first, in the order the
+// interface spec lists them; the type-specific filters follow, sorted.
+var paramOrder = []string{"make", "model", "year", "year_min", "year_max", "q", "per_page", "page"}
+
+func orderParams(names []string) []string {
+	out := slices.Clone(names)
+	rank := func(n string) int {
+		if i := slices.Index(paramOrder, n); i >= 0 {
+			return i
+		}
+		return len(paramOrder)
+	}
+	slices.SortStableFunc(out, func(a, b string) int {
+		if ra, rb := rank(a), rank(b); ra != rb {
+			return ra - rb
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// Names of the shared response components by status. apitest's unrouted
+// map names them too, to check answers to paths and methods the document
+// does not have (unknown /v1 routes, methods other than GET): keep the two
+// in step (its NewValidator fails when a name is missing).
+var responseNames = map[int]string{
+	http.StatusBadRequest:          "BadRequest",
+	http.StatusUnauthorized:        "Unauthorized",
+	http.StatusForbidden:           "Forbidden",
+	http.StatusNotFound:            "NotFound",
+	http.StatusMethodNotAllowed:    "MethodNotAllowed",
+	http.StatusUnprocessableEntity: "UnprocessableEntity",
+	http.StatusTooManyRequests:     "TooManyRequests",
+	http.StatusInternalServerError: "InternalError",
+	http.StatusBadGateway:          "BadGateway",
+	http.StatusServiceUnavailable:  "ServiceUnavailable",
+}
+
+// limitHeaders are sent once the request passed authentication (DESIGN.md
+// §3). They are optional in the document because a window whose limit is
+// 0 (unlimited, e.g. an operator's internal plan) is left out.
+var limitHeaders = []string{
+	"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
+	"X-Quota-Limit", "X-Quota-Used", "X-Quota-Remaining", "X-Quota-Reset",
+	"RateLimit-Policy", "RateLimit",
+}
+
+// headerComponents are the response headers, under components/headers.
+func headerComponents() schema {
+	integer := func(desc string, required bool) schema {
+		return schema{"description": desc, "required": required, "schema": schema{"type": "integer", "minimum": 0}}
+	}
+	text := func(desc string, required bool) schema {
+		return schema{"description": desc, "required": required, "schema": schema{"type": "string"}}
+	}
+	return schema{
+		"X-Request-Id": schema{"description": "The request's id, also in the problem document's request_id. A caller's " +
+			"own X-Request-Id (up to 64 letters, digits, '-', '_', '.') is kept.", "required": true,
+			"schema": schema{"type": "string", "minLength": 1, "maxLength": 64}},
+		"X-RateLimit-Limit":     integer("Requests allowed per minute. Absent when the plan has no per-minute limit.", false),
+		"X-RateLimit-Remaining": integer("Requests left in the current minute.", false),
+		"X-RateLimit-Reset":     integer("When the per-minute window resets, in Unix seconds.", false),
+		"X-Quota-Limit":         integer("Charged calls allowed per calendar month (UTC). Absent when the plan has no monthly quota.", false),
+		"X-Quota-Used":          integer("Charged calls used this month, REST and agent tools together.", false),
+		"X-Quota-Remaining":     integer("Charged calls left this month.", false),
+		"X-Quota-Reset":         integer("When the month ends, in Unix seconds.", false),
+		"RateLimit-Policy":      text(`IETF RateLimit-Policy field for both windows, e.g. "minute";q=300;w=60, "month";q=100000;w=2592000.`, false),
+		"RateLimit":             text(`IETF RateLimit field for both windows, e.g. "minute";r=299;t=60, "month";r=99999;t=1209600.`, false),
+		"Link":                  text(`RFC 8288 links to the first, prev, next and last pages, e.g. </v1/cars?make=Toyota&page=2>; rel="next". Absent when nothing matches.`, false),
+		"Retry-After":           integer("Seconds to wait before retrying.", true),
+		"WWW-Authenticate":      text(`Bearer realm="vds", error="invalid_token"`, true),
+		"Allow":                 text("The methods the API answers: GET, HEAD.", true),
+	}
+}
+
+// headersFor lists the headers of a response with the given status.
+func headersFor(status int, page bool) schema {
+	names := []string{"X-Request-Id"}
+	switch status {
+	case http.StatusUnauthorized:
+		names = append(names, "WWW-Authenticate")
+	case http.StatusMethodNotAllowed:
+		names = append(names, "Allow")
+	case http.StatusForbidden:
+		// Refused at authentication, before the limiter.
+	case http.StatusTooManyRequests:
+		names = append(names, "Retry-After")
+		names = append(names, limitHeaders...)
+	default:
+		names = append(names, limitHeaders...)
+	}
+	if page {
+		names = append(names, "Link")
+	}
+	out := schema{}
+	for _, n := range names {
+		out[n] = schema{"$ref": "#/components/headers/" + n}
+	}
+	return out
+}
+
+// responseText describes each error response.
+var responseText = map[int]string{
+	http.StatusBadRequest:          "Bad input: a malformed, unknown, repeated or missing parameter, or a list query that does not narrow the dataset. param names the parameter; accepted lists the accepted ones for unknown_parameter.",
+	http.StatusUnauthorized:        "The bearer token is missing, malformed, unknown or revoked.",
+	http.StatusForbidden:           "The plan has no API access, the account is suspended, or the token lacks api:read.",
+	http.StatusNotFound:            "No record with that uuid (or, outside the operations listed, no such endpoint).",
+	http.StatusMethodNotAllowed:    "The API is read-only: only GET and HEAD are answered.",
+	http.StatusUnprocessableEntity: "A well-formed VIN whose manufacturer is unknown.",
+	http.StatusTooManyRequests:     "The per-minute rate limit (rate_limited) or the monthly quota (quota_exceeded) is exhausted; limit says which, reset when it resets, retry_after and Retry-After how many seconds to wait.",
+	http.StatusInternalServerError: "The server failed; the request id identifies the failure in its logs.",
+	http.StatusBadGateway:          "An upstream service failed and nothing usable is cached.",
+	http.StatusServiceUnavailable:  "A database or upstream service is unavailable; retry shortly.",
+}
+
+// problemContent is the application/problem+json content of a response
+// with status, whose code is one of codes.
+func problemContent(status int, codes []string) schema {
+	return schema{"application/problem+json": schema{"schema": schema{
+		"allOf": []any{
+			schema{"$ref": "#/components/schemas/Problem"},
+			schema{"properties": schema{
+				"status": schema{"const": status},
+				"code":   schema{"enum": stringsAny(codes)},
+			}},
+		},
+	}}}
+}
+
+func stringsAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// codesByStatus inverts statusOf, so the document lists exactly the codes
+// the server can send with each status.
+func codesByStatus() map[int][]string {
+	out := map[int][]string{}
+	for code, status := range statusOf {
+		out[status] = append(out[status], code)
+	}
+	for _, codes := range out {
+		slices.Sort(codes)
+	}
+	return out
+}
+
+// alwaysStatuses are the error statuses of every operation: guard answers
+// 401 and 403 (authenticate), 429 and 503 (the limiter, or its database
+// failing) before any handler runs, and any handler can fail with a 500.
+var alwaysStatuses = []int{
+	http.StatusUnauthorized, http.StatusForbidden, http.StatusTooManyRequests,
+	http.StatusInternalServerError, http.StatusServiceUnavailable,
+}
+
+const apiDescription = `Read-only vehicle data: cars (with EPA fuel economy), motorcycles and other powersports vehicles, power boats and tire fitments (with tire geometry), and the caller's plan, quota and saved lists.
+
+**Authentication.** Every request needs ` + "`Authorization: Bearer <token>`" + ` with a ` + "`vds_`" + ` token of ability api:read. A missing or invalid token is a 401 (with WWW-Authenticate); a plan without API access, a suspended account or a token without api:read is a 403.
+
+**Limits.** Each plan has a per-minute rate limit and a monthly quota (calendar month, UTC), reported on every authenticated response in X-RateLimit-*, X-Quota-*, RateLimit-Policy and RateLimit headers. A call is charged only when it succeeds (2xx); operations with x-charged false (/me, the changelog, this document) are free. Exceeding either limit is a 429 with Retry-After.
+
+**Narrowing rule.** A list request (/cars, /motorcycles, /boats, /tire-sizes) must give make, model, q, a type-specific filter, year, or both year_min and year_max spanning at most 10 model years; a lone or open-ended year bound is rejected (400 query_too_broad). Empty values count as absent. per_page is 1..10 (default 10) and page 1..40 (default 1), so at most 400 records are reachable: meta.truncated says when more match. Unknown and repeated query parameters are rejected (400) on every endpoint.
+
+**Responses.** Successful bodies are ` + "`{\"data\": ...}`" + `, with ` + "`meta`" + ` and a Link header for paged lists. Fields are never omitted: absent values are null. Errors are RFC 9457 ` + "`application/problem+json`" + ` documents with a stable snake_case code and the request_id (also sent as X-Request-Id on every response).
+
+**Other paths and methods.** Any other path under /v1 is a 404 problem (not_found) after authentication. Methods other than GET and HEAD are answered with 405 (method_not_allowed) and an Allow header; HEAD is answered like GET without a body. Drill down with /{type}/makes, then /{type}/models?make=..., then the list endpoint with make and model.`
+
+// BuildOpenAPI returns the OpenAPI 3.1 document of routes as JSON. It
+// fails when a route has no description, a description no route, or an
+// accepted list parameter no documentation: the tests build it from
+// Routes(), so such a change cannot reach a release.
+func BuildOpenAPI(routes []Route) ([]byte, error) {
+	ops := operations()
+	r := newReflector()
+	paths := map[string]schema{}
+	seen := map[string]bool{}
+	var errs []error
+	for _, rt := range routes {
+		method, path, ok := strings.Cut(rt.Pattern, " ")
+		if !ok || method != http.MethodGet {
+			errs = append(errs, fmt.Errorf("route %q: the document describes GET routes only", rt.Pattern))
+			continue
+		}
+		d, ok := ops[rt.Pattern]
+		if !ok {
+			errs = append(errs, fmt.Errorf("route %q has no description in operations() (openapi.go)", rt.Pattern))
+			continue
+		}
+		if seen[rt.Pattern] {
+			errs = append(errs, fmt.Errorf("route %q is listed twice", rt.Pattern))
+			continue
+		}
+		seen[rt.Pattern] = true
+		op, err := buildOperation(r, path, d, rt.Charged)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("route %q: %w", rt.Pattern, err))
+			continue
+		}
+		if paths[path] == nil {
+			paths[path] = schema{}
+		}
+		paths[path]["get"] = op
+	}
+	for pattern := range ops {
+		if !seen[pattern] {
+			errs = append(errs, fmt.Errorf("operations() describes %q, which Routes() does not have", pattern))
+		}
+	}
+	// Problem is only referred to from the shared responses, so register it here.
+	if _, err := r.ref(reflect.TypeFor[Problem]()); err != nil {
+		errs = append(errs, err)
+	}
+	responses, err := responseComponents()
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("openapi: %w", err)
+	}
+	doc := struct {
+		OpenAPI    string            `json:"openapi"`
+		Info       schema            `json:"info"`
+		Servers    []schema          `json:"servers"`
+		Security   []schema          `json:"security"`
+		Tags       []schema          `json:"tags"`
+		Paths      map[string]schema `json:"paths"`
+		Components schema            `json:"components"`
+	}{
+		OpenAPI: "3.1.0",
+		Info: schema{
+			"title": "vds API", "version": "1.0.0", "description": apiDescription,
+		},
+		// Paths carry their /v1 prefix (and /changelog sits at the root), so
+		// the server is the origin itself.
+		Servers:  []schema{{"url": "/"}},
+		Security: []schema{{"bearerAuth": []any{}}},
+		Tags: []schema{
+			{"name": "Cars", "description": "Passenger cars and light trucks, with EPA fuel-economy fields."},
+			{"name": "Motorcycles", "description": "Motorcycles, ATVs, UTVs, snowmobiles, scooters, personal watercraft and golf carts."},
+			{"name": "Boats", "description": "Power boats."},
+			{"name": "Tire sizes", "description": "Tire fitments: a vehicle's OEM size and alternate sizes, with geometry."},
+			{"name": "Account", "description": "The caller's plan, quota and saved lists."},
+			{"name": "About", "description": "The changelog and this document."},
+		},
+		Paths: paths,
+		Components: schema{
+			"securitySchemes": schema{"bearerAuth": schema{
+				"type": "http", "scheme": "bearer",
+				"description": "An API token (vds_...) created in the dashboard or with `vds tokens create`; ability api:read.",
+			}},
+			"schemas":   r.schemas,
+			"headers":   headerComponents(),
+			"responses": responses,
+		},
+	}
+	return json.Marshal(doc)
+}
+
+// responseComponents builds one shared error response per status the
+// server can send, listing that status's codes.
+func responseComponents() (schema, error) {
+	out := schema{}
+	for status, codes := range codesByStatus() {
+		name, ok := responseNames[status]
+		if !ok {
+			return nil, fmt.Errorf("status %d (codes %v) has no response component name", status, codes)
+		}
+		out[name] = schema{
+			"description": responseText[status],
+			"headers":     headersFor(status, false),
+			"content":     problemContent(status, codes),
+		}
+	}
+	return out, nil
+}
+
+// buildOperation builds the operation object of one route.
+func buildOperation(r *reflector, path string, d opDoc, charged bool) (schema, error) {
+	var params []any
+	for _, name := range pathParams(path) {
+		pd, ok := pathParam(name)
+		if !ok {
+			return nil, fmt.Errorf("path parameter %q has no description in pathParam", name)
+		}
+		params = append(params, schema{"name": name, "in": "path", "required": true, "description": pd.desc, "schema": pd.schema})
+	}
+	query := d.query
+	if d.kind != "" {
+		query = vehicle.AcceptedParams(d.kind)
+		if query == nil {
+			return nil, fmt.Errorf("vehicle service has no list parameters for kind %q", d.kind)
+		}
+	}
+	for _, name := range orderParams(query) {
+		pd, ok := queryParam(d.kind, name)
+		if !ok {
+			return nil, fmt.Errorf("query parameter %q (kind %q) has no description in queryParam", name, d.kind)
+		}
+		p := schema{"name": name, "in": "query", "description": pd.desc, "schema": pd.schema}
+		if slices.Contains(d.required, name) {
+			p["required"] = true
+		}
+		params = append(params, p)
+	}
+
+	ok, err := okResponse(r, d)
+	if err != nil {
+		return nil, err
+	}
+	byStatus := codesByStatus()
+	for _, c := range d.codes400 {
+		if !slices.Contains(byStatus[http.StatusBadRequest], c) {
+			return nil, fmt.Errorf("400 code %q is not a 400 code of statusOf", c)
+		}
+	}
+	responses := schema{
+		"200": ok,
+		"400": schema{
+			"description": responseText[http.StatusBadRequest],
+			"headers":     headersFor(http.StatusBadRequest, false),
+			"content":     problemContent(http.StatusBadRequest, d.codes400),
+		},
+	}
+	statuses := slices.Clone(alwaysStatuses)
+	if d.notFound {
+		statuses = append(statuses, http.StatusNotFound)
+	}
+	for _, st := range append(statuses, d.also...) {
+		name, ok := responseNames[st]
+		if !ok || len(byStatus[st]) == 0 {
+			return nil, fmt.Errorf("status %d has no shared response (no statusOf code or responseNames entry)", st)
+		}
+		responses[strconv.Itoa(st)] = schema{"$ref": "#/components/responses/" + name}
+	}
+	op := schema{
+		"operationId": d.id,
+		"summary":     d.summary,
+		"description": d.desc,
+		"tags":        []any{d.tag},
+		"responses":   responses,
+		"x-charged":   charged,
+	}
+	if len(params) > 0 {
+		op["parameters"] = params
+	}
+	return op, nil
+}
+
+// pathParams returns the {name} segments of a path.
+func pathParams(path string) []string {
+	var out []string
+	for seg := range strings.SplitSeq(path, "/") {
+		if name, ok := strings.CutPrefix(seg, "{"); ok {
+			out = append(out, strings.TrimSuffix(name, "}"))
+		}
+	}
+	return out
+}
+
+// okResponse builds the 200 response of an operation, registering its
+// envelope under components/schemas with a readable name.
+func okResponse(r *reflector, d opDoc) (schema, error) {
+	resp := schema{"description": "Success.", "headers": headersFor(http.StatusOK, d.shape == pageOf)}
+	if d.shape == rawDocument {
+		resp["content"] = schema{"application/json": schema{"schema": schema{
+			"type": "object", "required": []any{"openapi", "info", "paths"},
+			"description": "An OpenAPI 3.1 document.",
+		}}}
+		return resp, nil
+	}
+	item, err := r.ref(d.data)
+	if err != nil {
+		return nil, err
+	}
+	name := d.data.Name()
+	var env schema
+	switch d.shape {
+	case pageOf:
+		meta, err := r.ref(reflect.TypeFor[vehicle.Meta]())
+		if err != nil {
+			return nil, err
+		}
+		name += "Page"
+		env = envelope(schema{"type": "array", "items": item}, meta)
+		env["description"] = "One page of a list query."
+	case objectOf:
+		name += "Envelope"
+		env = envelope(item, nil)
+	case arrayOf:
+		name += "ArrayEnvelope"
+		env = envelope(schema{"type": "array", "items": item}, nil)
+		env["description"] = "A complete list; not paged."
+	default:
+		return nil, fmt.Errorf("unknown body shape %d", d.shape)
+	}
+	if err := r.add(name, env); err != nil {
+		return nil, err
+	}
+	resp["content"] = schema{"application/json": schema{"schema": schema{"$ref": "#/components/schemas/" + name}}}
+	return resp, nil
+}
+
+// envelope is the schema of Envelope with the given data (and meta).
+func envelope(data, meta schema) schema {
+	props := schema{"data": data}
+	required := []any{"data"}
+	if meta != nil {
+		props["meta"] = meta
+		required = append(required, "meta")
+	}
+	return schema{"type": "object", "properties": props, "required": required, "additionalProperties": false}
+}
+
+// reflector derives JSON Schemas from Go types the way encoding/json
+// encodes them. Named structs become components/schemas entries referred to
+// by $ref; every field without omitempty is required because the API never
+// omits fields (absent values are null); and additionalProperties is false,
+// so a field the server sends but the document lacks fails validation.
+type reflector struct {
+	schemas map[string]any
+	names   map[reflect.Type]string
+}
+
+func newReflector() *reflector {
+	return &reflector{schemas: map[string]any{}, names: map[reflect.Type]string{}}
+}
+
+// add registers a named schema; two different schemas may not share a name.
+func (r *reflector) add(name string, s schema) error {
+	if old, ok := r.schemas[name]; ok {
+		a, _ := json.Marshal(old)
+		b, _ := json.Marshal(s)
+		if string(a) != string(b) {
+			return fmt.Errorf("two different schemas are named %s", name)
+		}
+	}
+	r.schemas[name] = s
+	return nil
+}
+
+var (
+	typeUUID          = reflect.TypeFor[uuid.UUID]()
+	typeTime          = reflect.TypeFor[time.Time]()
+	typeKind          = reflect.TypeFor[catalog.Kind]()
+	typeJSONMarshaler = reflect.TypeFor[json.Marshaler]()
+	typeTextMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// typeNotes describe schemas; fieldNotes their properties ("Type.json_name").
+var typeNotes = map[reflect.Type]string{
+	typeCar:                             "A passenger car or light truck. The EPA fuel-economy fields are null until the catalog is enriched.",
+	typeMotorcycle:                      "A record of the motorcycle dataset, which also holds ATVs, UTVs, snowmobiles, scooters, personal watercraft and golf carts.",
+	typeBoat:                            "A power boat.",
+	typeTire:                            "A vehicle's OEM tire size and the alternate sizes that fit.",
+	reflect.TypeFor[vehicle.Meta]():     "Pagination metadata of a list response.",
+	reflect.TypeFor[Problem]():          "An RFC 9457 problem document with vds's extensions code and request_id.",
+	reflect.TypeFor[Me]():               "The caller's account, plan, limits and usage.",
+	reflect.TypeFor[vehicle.CarTires](): "The tire fitments matched to a car.",
+}
+
+var fieldNotes = map[string]string{
+	"Car.electrified":                 "True for BEV, PHEV and HEV: the ev_only set.",
+	"Car.engine":                      "Derived from fuel type, displacement and cylinders, e.g. \"2.5L 4-cyl hybrid\".",
+	"Motorcycle.vehicle_type":         "Broad class: Motorcycle or ATV/UTV.",
+	"Boat.model_type":                 "Vessel category, e.g. Center Console.",
+	"Boat.hull_type":                  "Hull material, e.g. Fiberglass.",
+	"TireFitment.tire_size":           "OEM size, e.g. 225/45R17 (front size when staggered).",
+	"TireFitment.rear_tire_size":      "Rear OEM size of a staggered fitment; null otherwise.",
+	"Meta.total":                      "All matches, including those paging cannot reach.",
+	"Meta.max_page":                   "The last page that can be requested: min(total_pages, 40).",
+	"Meta.truncated":                  "True when more than 400 records match: narrow the query to see the rest.",
+	"Problem.code":                    "Stable snake_case error code.",
+	"Problem.param":                   "The offending query parameter, for 400s about one.",
+	"Problem.accepted":                "The accepted parameters, for unknown_parameter.",
+	"Problem.limit":                   "Which limit a 429 hit: rate_per_minute or monthly_quota.",
+	"Problem.reset":                   "When that limit resets (RFC 3339).",
+	"Problem.retry_after":             "Seconds to wait, as in Retry-After.",
+	"FitmentGeometry.rear":            "Geometry of the rear size of a staggered fitment; null otherwise.",
+	"FitmentGeometry.window_pct":      "The accepted fitment window, ± percent of the OEM diameter.",
+	"AlternateGeometry.within_window": "True when the diameter difference is within ±window_pct percent.",
+	"CarTires.match":                  "exact_year, nearest_year or none.",
+	"ListItem.missing":                "True when the record has left the catalog; record is then null.",
+	"ListItem.record":                 "A summary of the saved record; null when it is missing.",
+}
+
+// ref returns the schema of t for use in a property: a $ref for named
+// structs (registering them), an inline schema otherwise.
+func (r *reflector) ref(t reflect.Type) (schema, error) {
+	if t.Kind() == reflect.Struct && t.Name() != "" && t != typeTime {
+		if name, ok := r.names[t]; ok {
+			return schema{"$ref": "#/components/schemas/" + name}, nil
+		}
+		name := t.Name()
+		for other, n := range r.names {
+			if n == name && other != t {
+				return nil, fmt.Errorf("types %v and %v would share the schema name %s", other, t, name)
+			}
+		}
+		r.names[t] = name // before recursing, so recursive types terminate
+		s, err := r.object(t)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.add(name, s); err != nil {
+			return nil, err
+		}
+		return schema{"$ref": "#/components/schemas/" + name}, nil
+	}
+	return r.inline(t)
+}
+
+// inline returns the schema of a type that is not a named struct.
+func (r *reflector) inline(t reflect.Type) (schema, error) {
+	switch t {
+	case typeUUID:
+		return schema{"type": "string", "format": "uuid"}, nil
+	case typeTime:
+		return schema{"type": "string", "format": "date-time"}, nil
+	case typeKind:
+		kinds := make([]any, len(catalog.Kinds))
+		for i, k := range catalog.Kinds {
+			kinds[i] = string(k)
+		}
+		return schema{"type": "string", "enum": kinds}, nil
+	}
+	if t.Implements(typeJSONMarshaler) || reflect.PointerTo(t).Implements(typeJSONMarshaler) ||
+		t.Implements(typeTextMarshaler) || reflect.PointerTo(t).Implements(typeTextMarshaler) {
+		// Its JSON form is whatever the method writes: teach inline about it.
+		return nil, fmt.Errorf("type %v marshals itself; add its schema to reflector.inline", t)
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return schema{"type": "string"}, nil
+	case reflect.Bool:
+		return schema{"type": "boolean"}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return schema{"type": "integer"}, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return schema{"type": "integer", "minimum": 0}, nil
+	case reflect.Float32, reflect.Float64:
+		return schema{"type": "number"}, nil
+	case reflect.Pointer:
+		s, err := r.ref(t.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return nullable(s), nil
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return schema{"type": "string", "contentEncoding": "base64"}, nil
+		}
+		items, err := r.ref(t.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return schema{"type": "array", "items": items}, nil
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return nil, fmt.Errorf("map %v: only string keys are supported", t)
+		}
+		vals, err := r.ref(t.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return schema{"type": "object", "additionalProperties": vals}, nil
+	case reflect.Interface:
+		return schema{}, nil
+	case reflect.Struct:
+		return r.object(t)
+	}
+	return nil, fmt.Errorf("type %v has no JSON Schema mapping", t)
+}
+
+// nullable lets s also be null, as a nil pointer encodes.
+func nullable(s schema) schema {
+	if typ, ok := s["type"].(string); ok {
+		out := make(schema, len(s))
+		for k, v := range s {
+			out[k] = v
+		}
+		out["type"] = []any{typ, "null"}
+		if enum, ok := out["enum"].([]any); ok {
+			out["enum"] = append(slices.Clone(enum), nil)
+		}
+		return out
+	}
+	return schema{"anyOf": []any{s, schema{"type": "null"}}}
+}
+
+// object builds a struct's schema: its JSON fields, embedded structs
+// flattened as encoding/json does.
+func (r *reflector) object(t reflect.Type) (schema, error) {
+	props := schema{}
+	var required []any
+	if err := r.fields(t, t, props, &required); err != nil {
+		return nil, err
+	}
+	s := schema{"type": "object", "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	if note, ok := typeNotes[t]; ok {
+		s["description"] = note
+	}
+	return s, nil
+}
+
+// fields adds the JSON fields of t (which may be embedded in owner) to props.
+func (r *reflector) fields(owner, t reflect.Type, props schema, required *[]any) error {
+	for f := range t.Fields() {
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				if err := r.fields(owner, ft, props, required); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		var omitEmpty bool
+		for o := range strings.SplitSeq(opts, ",") {
+			switch o {
+			case "omitempty", "omitzero":
+				omitEmpty = true
+			case "string":
+				return fmt.Errorf("%v.%s: the json \"string\" option is not supported", owner, f.Name)
+			}
+		}
+		if _, dup := props[name]; dup {
+			return fmt.Errorf("%v: two fields encode as %q", owner, name)
+		}
+		s, err := r.ref(f.Type)
+		if err != nil {
+			return fmt.Errorf("%v.%s: %w", owner, f.Name, err)
+		}
+		if note, ok := fieldNotes[owner.Name()+"."+name]; ok {
+			if _, isRef := s["$ref"]; isRef {
+				s = schema{"$ref": s["$ref"], "description": note}
+			} else {
+				s = withDescription(s, note)
+			}
+		}
+		props[name] = s
+		if !omitEmpty {
+			*required = append(*required, name)
+		}
+	}
+	return nil
+}
+
+// withDescription returns a copy of s with a description.
+func withDescription(s schema, desc string) schema {
+	out := make(schema, len(s)+1)
+	for k, v := range s {
+		out[k] = v
+	}
+	out["description"] = desc
+	return out
+}

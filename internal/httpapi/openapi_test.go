@@ -1,0 +1,801 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/httpapi/apitest"
+	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/vehicle"
+)
+
+// routes returns the route table. Routes only builds handler closures, so a
+// Handler without dependencies is enough to read it.
+func routes() []httpapi.Route {
+	return httpapi.New(nil, nil, nil, nil, nil).Routes()
+}
+
+// buildDoc builds the document of the real route table.
+func buildDoc(t testing.TB) []byte {
+	t.Helper()
+	doc, err := httpapi.BuildOpenAPI(routes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// loadDoc loads the document with kin-openapi, as the validator does.
+func loadDoc(t testing.TB) *openapi3.T {
+	t.Helper()
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(buildDoc(t))
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	return doc
+}
+
+// rawDoc is the document as generic JSON, to look at exactly what was written.
+func rawDoc(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(buildDoc(t), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// at walks a generic JSON value along keys.
+func at(t testing.TB, v any, keys ...string) any {
+	t.Helper()
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			t.Fatalf("at %v: %q is not under an object", keys, k)
+		}
+		if v, ok = m[k]; !ok {
+			t.Fatalf("at %v: no %q", keys, k)
+		}
+	}
+	return v
+}
+
+func TestOpenAPIDocumentValidates(t *testing.T) {
+	ctx := context.Background()
+	doc := loadDoc(t)
+	if err := doc.Validate(ctx); err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	if !doc.IsOpenAPI31OrLater() || doc.OpenAPI != "3.1.0" {
+		t.Errorf("openapi = %q, want 3.1.0", doc.OpenAPI)
+	}
+	if doc.Info.Title != "vds API" || doc.Info.Version != "1.0.0" || doc.Info.Description == "" {
+		t.Errorf("info = %+v", doc.Info)
+	}
+	if len(doc.Servers) != 1 || doc.Servers[0].URL != "/" {
+		t.Errorf("servers = %v, want one server at /", doc.Servers)
+	}
+	bearer := doc.Components.SecuritySchemes["bearerAuth"]
+	if bearer == nil || bearer.Value.Type != "http" || bearer.Value.Scheme != "bearer" {
+		t.Errorf("bearerAuth scheme = %+v", bearer)
+	}
+	if len(doc.Security) != 1 || doc.Security[0]["bearerAuth"] == nil {
+		t.Errorf("security = %v, want bearerAuth globally", doc.Security)
+	}
+}
+
+func TestOpenAPIIsDeterministic(t *testing.T) {
+	a, b := buildDoc(t), buildDoc(t)
+	if string(a) != string(b) {
+		t.Fatal("two builds of the document differ")
+	}
+}
+
+// TestOpenAPIHasEveryRoute: every route is an operation with its method,
+// a unique operationId, a tag, x-charged as the route says, and the
+// responses every endpoint can give.
+func TestOpenAPIHasEveryRoute(t *testing.T) {
+	doc := loadDoc(t)
+	rts := routes()
+	ids := map[string]bool{}
+	ops := 0
+	for _, item := range doc.Paths.Map() {
+		ops += len(item.Operations())
+	}
+	if ops != len(rts) {
+		t.Errorf("document has %d operations, route table %d routes", ops, len(rts))
+	}
+	for _, rt := range rts {
+		method, path, _ := strings.Cut(rt.Pattern, " ")
+		item := doc.Paths.Value(path)
+		if item == nil {
+			t.Errorf("%s: path missing", rt.Pattern)
+			continue
+		}
+		op := item.GetOperation(method)
+		if op == nil {
+			t.Errorf("%s: method missing", rt.Pattern)
+			continue
+		}
+		if op.OperationID == "" || ids[op.OperationID] {
+			t.Errorf("%s: operationId %q empty or repeated", rt.Pattern, op.OperationID)
+		}
+		ids[op.OperationID] = true
+		if op.Summary == "" || len(op.Tags) != 1 {
+			t.Errorf("%s: summary %q, tags %v", rt.Pattern, op.Summary, op.Tags)
+		}
+		if got := op.Extensions["x-charged"]; got != rt.Charged {
+			t.Errorf("%s: x-charged = %v, want %v", rt.Pattern, got, rt.Charged)
+		}
+		for _, status := range []int{200, 400, 401, 403, 429, 500, 503} {
+			if op.Responses.Status(status) == nil {
+				t.Errorf("%s: no %d response", rt.Pattern, status)
+			}
+		}
+		wantNotFound := strings.Contains(path, "{uuid}")
+		if got := op.Responses.Status(404) != nil; got != wantNotFound {
+			t.Errorf("%s: documents 404 = %v, want %v", rt.Pattern, got, wantNotFound)
+		}
+		if strings.Contains(path, "{uuid}") {
+			p := op.Parameters.GetByInAndName("path", "uuid")
+			if p == nil || !p.Required || p.Schema.Value.Format != "uuid" {
+				t.Errorf("%s: uuid path parameter = %+v", rt.Pattern, p)
+			}
+		}
+	}
+}
+
+// TestBuildOpenAPIRejectsDrift: a route without description, or a
+// description without route, fails the build.
+func TestBuildOpenAPIRejectsDrift(t *testing.T) {
+	rts := routes()
+	for name, table := range map[string][]httpapi.Route{
+		"undescribed route": append(slices.Clone(rts), httpapi.Route{Pattern: "GET /v1/cars/{uuid}/recalls", Charged: true}),
+		"removed route":     rts[1:],
+		"non-GET route":     append(slices.Clone(rts), httpapi.Route{Pattern: "POST /v1/cars"}),
+		"repeated route":    append(slices.Clone(rts), rts[0]),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := httpapi.BuildOpenAPI(table); err == nil {
+				t.Fatal("BuildOpenAPI accepted a route table its descriptions do not match")
+			}
+		})
+	}
+}
+
+// TestOpenAPIListParameters: each list operation documents exactly the
+// parameters the vehicle service accepts, with the bounds of DESIGN.md §3.
+func TestOpenAPIListParameters(t *testing.T) {
+	doc := loadDoc(t)
+	for path, kind := range map[string]catalog.Kind{
+		"/v1/cars": catalog.KindCar, "/v1/motorcycles": catalog.KindMotorcycle,
+		"/v1/boats": catalog.KindBoat, "/v1/tire-sizes": catalog.KindTireSize,
+	} {
+		t.Run(path, func(t *testing.T) {
+			op := doc.Paths.Value(path).Get
+			var names []string
+			for _, p := range op.Parameters {
+				if p.Value.In != "query" {
+					t.Errorf("%s is in %s", p.Value.Name, p.Value.In)
+				}
+				if p.Value.Required {
+					t.Errorf("%s is required; list parameters are optional", p.Value.Name)
+				}
+				if p.Value.Description == "" {
+					t.Errorf("%s has no description", p.Value.Name)
+				}
+				names = append(names, p.Value.Name)
+			}
+			slices.Sort(names)
+			if want := vehicle.AcceptedParams(kind); !slices.Equal(names, want) {
+				t.Errorf("parameters %v, want %v", names, want)
+			}
+			bounds := func(name string, lo, hi float64, def any) {
+				t.Helper()
+				s := op.Parameters.GetByInAndName("query", name).Schema.Value
+				if !s.Type.Is("integer") || s.Min == nil || *s.Min != lo || s.Max == nil || *s.Max != hi || s.Default != def {
+					t.Errorf("%s: type %v min %v max %v default %v, want integer %v..%v default %v",
+						name, s.Type, s.Min, s.Max, s.Default, lo, hi, def)
+				}
+			}
+			bounds("per_page", 1, 10, float64(10))
+			bounds("page", 1, 40, float64(1))
+			for _, y := range []string{"year", "year_min", "year_max"} {
+				bounds(y, 1886, 2100, nil)
+			}
+		})
+	}
+	for _, path := range []string{"/v1/cars/models", "/v1/motorcycles/models", "/v1/boats/models", "/v1/tire-sizes/models"} {
+		p := doc.Paths.Value(path).Get.Parameters.GetByInAndName("query", "make")
+		if p == nil || !p.Required {
+			t.Errorf("%s: make is not a required query parameter", path)
+		}
+	}
+}
+
+// TestOpenAPIFilterVocabulary: string filters name their values (as
+// examples, since the server also takes other spellings).
+func TestOpenAPIFilterVocabulary(t *testing.T) {
+	doc := loadDoc(t)
+	for _, c := range []struct {
+		path, param string
+		values      []string
+	}{
+		{"/v1/cars", "body", catalog.Bodies},
+		{"/v1/cars", "fuel_type", catalog.CarFuels},
+		{"/v1/cars", "drive_type", catalog.Drives},
+		{"/v1/motorcycles", "motorcycle_type", catalog.MotorcycleTypes},
+		{"/v1/motorcycles", "vehicle_type", catalog.VehicleClasses},
+		{"/v1/boats", "hull_type", catalog.HullTypes},
+		{"/v1/boats", "fuel_type", catalog.BoatFuels},
+		{"/v1/boats", "model_type", catalog.VesselCategories},
+	} {
+		p := doc.Paths.Value(c.path).Get.Parameters.GetByInAndName("query", c.param)
+		for _, v := range c.values {
+			if !strings.Contains(p.Description, v) || !slices.Contains(p.Schema.Value.Examples, any(v)) {
+				t.Errorf("%s %s: value %q missing from description or examples", c.path, c.param, v)
+			}
+		}
+		if len(p.Schema.Value.Enum) > 0 {
+			t.Errorf("%s %s: a strict enum would reject spellings the server accepts", c.path, c.param)
+		}
+	}
+}
+
+// jsonFields returns the JSON property names of a Go struct and those
+// that are always present, as encoding/json encodes it; an independent
+// reading of the json tags to hold the reflector to.
+func jsonFields(t reflect.Type) (all, required []string) {
+	for f := range t.Fields() {
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			a, r := jsonFields(f.Type)
+			all, required = append(all, a...), append(required, r...)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		all = append(all, name)
+		if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") {
+			required = append(required, name)
+		}
+	}
+	slices.Sort(all)
+	slices.Sort(required)
+	return all, required
+}
+
+// TestOpenAPISchemasMatchGoTypes: each schema has exactly the JSON fields
+// of its Go type, requires every field without omitempty, and allows no
+// other property.
+func TestOpenAPISchemasMatchGoTypes(t *testing.T) {
+	schemas := at(t, rawDoc(t), "components", "schemas").(map[string]any)
+	types := map[string]reflect.Type{
+		"Car":               reflect.TypeFor[catalog.Car](),
+		"Motorcycle":        reflect.TypeFor[catalog.Motorcycle](),
+		"Boat":              reflect.TypeFor[catalog.Boat](),
+		"TireFitment":       reflect.TypeFor[catalog.TireFitment](),
+		"Meta":              reflect.TypeFor[vehicle.Meta](),
+		"MakeCount":         reflect.TypeFor[vehicle.MakeCount](),
+		"ModelRange":        reflect.TypeFor[vehicle.ModelRange](),
+		"NameCount":         reflect.TypeFor[vehicle.NameCount](),
+		"TypeCount":         reflect.TypeFor[vehicle.TypeCount](),
+		"CarTires":          reflect.TypeFor[vehicle.CarTires](),
+		"CarRef":            reflect.TypeFor[vehicle.CarRef](),
+		"FitmentGeometry":   reflect.TypeFor[vehicle.FitmentGeometry](),
+		"SizeGeometry":      reflect.TypeFor[vehicle.SizeGeometry](),
+		"AlternateGeometry": reflect.TypeFor[vehicle.AlternateGeometry](),
+		"Problem":           reflect.TypeFor[httpapi.Problem](),
+		"Me":                reflect.TypeFor[httpapi.Me](),
+		"MeAccount":         reflect.TypeFor[httpapi.MeAccount](),
+		"MeToken":           reflect.TypeFor[httpapi.MeToken](),
+		"RateWindow":        reflect.TypeFor[httpapi.RateWindow](),
+		"QuotaWindow":       reflect.TypeFor[httpapi.QuotaWindow](),
+		"Plan":              reflect.TypeFor[account.Plan](),
+		"List":              reflect.TypeFor[httpapi.List](),
+		"ListItem":          reflect.TypeFor[httpapi.ListItem](),
+		"RecordRef":         reflect.TypeFor[httpapi.RecordRef](),
+		"ChangelogEntry":    reflect.TypeFor[httpapi.ChangelogEntry](),
+	}
+	for name, typ := range types {
+		t.Run(name, func(t *testing.T) {
+			s, ok := schemas[name].(map[string]any)
+			if !ok {
+				t.Fatalf("components/schemas/%s missing", name)
+			}
+			wantAll, wantReq := jsonFields(typ)
+			got := slices.Sorted(maps.Keys(s["properties"].(map[string]any)))
+			if !slices.Equal(got, wantAll) {
+				t.Errorf("properties %v, want %v", got, wantAll)
+			}
+			var req []string
+			for _, r := range s["required"].([]any) {
+				req = append(req, r.(string))
+			}
+			slices.Sort(req)
+			if !slices.Equal(req, wantReq) {
+				t.Errorf("required %v, want %v", req, wantReq)
+			}
+			if s["additionalProperties"] != false {
+				t.Errorf("additionalProperties = %v, want false", s["additionalProperties"])
+			}
+		})
+	}
+	// Every named schema the document has is checked above or is an envelope.
+	for name := range schemas {
+		if _, ok := types[name]; !ok && !strings.HasSuffix(name, "Page") && !strings.HasSuffix(name, "Envelope") {
+			t.Errorf("schema %s is not checked against its Go type: add it to the table", name)
+		}
+	}
+}
+
+// TestOpenAPIFieldTypes spot-checks the reflector's type mapping.
+func TestOpenAPIFieldTypes(t *testing.T) {
+	doc := rawDoc(t)
+	prop := func(schema, field string) map[string]any {
+		return at(t, doc, "components", "schemas", schema, "properties", field).(map[string]any)
+	}
+	for _, c := range []struct {
+		schema, field string
+		want          string
+	}{
+		{"Car", "uuid", `{"format":"uuid","type":"string"}`},
+		{"Car", "year", `{"type":"integer"}`},
+		{"Car", "mpg_city", `{"type":["number","null"]}`},
+		{"Car", "epa_range_miles", `{"type":["integer","null"]}`},
+		{"TireFitment", "alternate_sizes", `{"items":{"type":"string"},"type":"array"}`},
+		{"Meta", "truncated", `{"description":"True when more than 400 records match: narrow the query to see the rest.","type":"boolean"}`},
+		{"MeAccount", "created_at", `{"format":"date-time","type":"string"}`},
+		{"ListItem", "type", `{"enum":["car","motorcycle","boat","tire_size"],"type":"string"}`},
+		{"ListItem", "record", `{"anyOf":[{"$ref":"#/components/schemas/RecordRef"},{"type":"null"}],"description":"A summary of the saved record; null when it is missing."}`},
+		{"FitmentGeometry", "rear", `{"anyOf":[{"$ref":"#/components/schemas/SizeGeometry"},{"type":"null"}],"description":"Geometry of the rear size of a staggered fitment; null otherwise."}`},
+		{"Problem", "accepted", `{"description":"The accepted parameters, for unknown_parameter.","items":{"type":"string"},"type":"array"}`},
+	} {
+		got, _ := json.Marshal(prop(c.schema, c.field))
+		if string(got) != c.want {
+			t.Errorf("%s.%s = %s, want %s", c.schema, c.field, got, c.want)
+		}
+	}
+}
+
+// TestOpenAPIProblemResponses: every error response is a problem document
+// whose code enum is the codes of DESIGN.md §3 for its status, with the
+// headers that status carries.
+func TestOpenAPIProblemResponses(t *testing.T) {
+	doc := rawDoc(t)
+	want := map[string][]string{
+		"Unauthorized":        {"unauthorized"},
+		"Forbidden":           {"account_suspended", "insufficient_scope", "no_api_access"},
+		"NotFound":            {"not_found"},
+		"MethodNotAllowed":    {"method_not_allowed"},
+		"UnprocessableEntity": {"vin_not_decodable"},
+		"TooManyRequests":     {"quota_exceeded", "rate_limited"},
+		"BadRequest":          {"invalid_parameter", "invalid_uuid", "invalid_vin", "missing_parameter", "query_too_broad", "unknown_parameter"},
+		"BadGateway":          {"upstream_error"},
+		"ServiceUnavailable":  {"service_unavailable", "upstream_unavailable"},
+		"InternalError":       {"internal_error"},
+	}
+	wantHeaders := map[string][]string{
+		"Unauthorized":     {"WWW-Authenticate", "X-Request-Id"},
+		"MethodNotAllowed": {"Allow", "X-Request-Id"},
+		"TooManyRequests":  {"Retry-After", "X-RateLimit-Limit", "X-Quota-Limit", "X-Request-Id"},
+	}
+	responses := at(t, doc, "components", "responses").(map[string]any)
+	if len(responses) != len(want) {
+		t.Errorf("%d shared responses, want %d", len(responses), len(want))
+	}
+	for name, codes := range want {
+		content := at(t, responses, name, "content").(map[string]any)
+		if _, ok := content["application/problem+json"]; !ok || len(content) != 1 {
+			t.Errorf("%s: content types %v, want application/problem+json only", name, slices.Collect(maps.Keys(content)))
+			continue
+		}
+		allOf := at(t, content, "application/problem+json", "schema", "allOf").([]any)
+		var got []string
+		for _, c := range at(t, allOf[1], "properties", "code", "enum").([]any) {
+			got = append(got, c.(string))
+		}
+		if !slices.Equal(got, codes) {
+			t.Errorf("%s: codes %v, want %v", name, got, codes)
+		}
+		headers := at(t, responses, name, "headers").(map[string]any)
+		for _, h := range wantHeaders[name] {
+			if _, ok := headers[h]; !ok {
+				t.Errorf("%s: header %s not documented", name, h)
+			}
+		}
+	}
+	problem := at(t, doc, "components", "schemas", "Problem").(map[string]any)
+	var req []string
+	for _, r := range problem["required"].([]any) {
+		req = append(req, r.(string))
+	}
+	slices.Sort(req)
+	if want := []string{"code", "detail", "instance", "request_id", "status", "title", "type"}; !slices.Equal(req, want) {
+		t.Errorf("Problem requires %v, want %v", req, want)
+	}
+	// Headers that must be present are required, so the validator checks them.
+	for name, required := range map[string]bool{"X-Request-Id": true, "WWW-Authenticate": true, "Retry-After": true, "Allow": true, "Link": false, "X-Quota-Limit": false} {
+		if got := at(t, doc, "components", "headers", name, "required"); got != required {
+			t.Errorf("header %s required = %v, want %v", name, got, required)
+		}
+	}
+	// The 400 of each family names the codes its handler can produce.
+	paths := at(t, doc, "paths").(map[string]any)
+	for path, codes := range map[string][]string{
+		"/v1/cars":             {"invalid_parameter", "unknown_parameter", "query_too_broad"},
+		"/v1/cars/models":      {"invalid_parameter", "unknown_parameter", "missing_parameter"},
+		"/v1/cars/{uuid}":      {"unknown_parameter", "invalid_uuid"},
+		"/v1/me":               {"unknown_parameter"},
+		"/v1/openapi.json":     {"unknown_parameter"},
+		"/v1/boats/{uuid}":     {"unknown_parameter", "invalid_uuid"},
+		"/v1/motorcycles":      {"invalid_parameter", "unknown_parameter", "query_too_broad"},
+		"/v1/tire-sizes/makes": {"unknown_parameter"},
+	} {
+		allOf := at(t, paths, path, "get", "responses", "400", "content", "application/problem+json", "schema", "allOf").([]any)
+		var got []string
+		for _, c := range at(t, allOf[1], "properties", "code", "enum").([]any) {
+			got = append(got, c.(string))
+		}
+		if !slices.Equal(got, codes) {
+			t.Errorf("%s 400 codes %v, want %v", path, got, codes)
+		}
+	}
+	if !strings.Contains(at(t, doc, "info", "description").(string), "405") {
+		t.Error("the description does not document 405")
+	}
+}
+
+// fixture is an in-process vds server over a SQLite store with the demo
+// catalog, and tokens of accounts in every state the API distinguishes.
+type fixture struct {
+	url string
+	cat *catalog.Catalog
+	// tokens by account: dev (developer plan), free (free plan, to reach
+	// the rate limit), internal (unlimited plan: no limit headers),
+	// suspended, and noapi (a plan without API access).
+	tokens map[string]string
+	// goneCar is a car saved in dev's garage and then removed from the catalog.
+	goneCar catalog.Car
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	src, err := ingest.DemoSources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, kinds, err := ingest.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Enrich one car so the EPA fields are exercised with numbers, not
+	// only nulls.
+	mpg, rng, cost := 32.5, 0, 1450
+	c.Cars[0].FuelEconomy = catalog.FuelEconomy{MPGCity: &mpg, MPGHighway: &mpg, MPGCombined: &mpg,
+		EPARangeMiles: &rng, AnnualFuelCost: &cost, CO2GPM: &mpg}
+	if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
+		t.Fatal(err)
+	}
+
+	plans := maps.Clone(config.DefaultPlans)
+	plans["internal"] = config.PlanLimits{APIAccess: true}
+	plans["noapi"] = config.PlanLimits{RatePerMinute: 10, MonthlyQuota: 100}
+	cfg := &config.Config{
+		Server: config.Server{Addr: "127.0.0.1:0", CatalogPoll: time.Hour, UsageFlush: time.Hour,
+			ShutdownTimeout: time.Second, ReadHeaderTimeout: time.Second, ReadTimeout: time.Second,
+			WriteTimeout: time.Second, IdleTimeout: time.Second},
+		Database: config.Database{URL: "sqlite:" + filepath.Join(t.TempDir(), "unused.db")},
+		Log:      config.Log{Level: "info", Format: "json"},
+		Plans:    plans,
+	}
+	if err := cfg.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	acc := access.New(st, cfg.Plan, cfg.PlanNames())
+	f := &fixture{cat: c, tokens: map[string]string{}}
+	for name, plan := range map[string]string{"dev": "developer", "free": "free", "internal": "internal", "suspended": "developer", "noapi": "noapi"} {
+		email := name + "@example.com"
+		if _, err := acc.CreateAccount(ctx, email, plan); err != nil {
+			t.Fatal(err)
+		}
+		_, secret, err := acc.CreateToken(ctx, email, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.tokens[name] = secret
+	}
+	if _, err := acc.SetSuspended(ctx, "suspended@example.com", true); err != nil {
+		t.Fatal(err)
+	}
+	// A garage with a present record of each kind and one that leaves the
+	// catalog, so /v1/lists shows both a record summary and a null one.
+	f.goneCar = c.Cars[len(c.Cars)-1]
+	for _, it := range []struct {
+		kind catalog.Kind
+		id   uuid.UUID
+	}{
+		{catalog.KindCar, c.Cars[0].UUID}, {catalog.KindMotorcycle, c.Motorcycles[0].UUID},
+		{catalog.KindBoat, c.Boats[0].UUID}, {catalog.KindTireSize, c.TireSizes[0].UUID},
+		{catalog.KindCar, f.goneCar.UUID},
+	} {
+		if _, err := acc.AddToGarage(ctx, "dev@example.com", it.kind, it.id, "saved by the test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Cars = c.Cars[:len(c.Cars)-1]
+	if _, err := ingest.Run(ctx, st, c, []catalog.Kind{catalog.KindCar}, "demo minus one", nil); err != nil {
+		t.Fatal(err)
+	}
+
+	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	f.url = ts.URL
+	return f
+}
+
+// exchange is one request of the end-to-end test and the status it must get.
+type exchange struct {
+	method, path, token string
+	header              http.Header
+	want                int
+}
+
+// TestEveryResponseMatchesDocument requests every route of the table, with
+// valid parameters and with the errors clients typically make, from a
+// real server, and holds every response against the document through the
+// apitest transport. It is the proof that the document describes what the
+// server sends.
+func TestEveryResponseMatchesDocument(t *testing.T) {
+	f := newFixture(t)
+	v := apitest.NewValidator(t, buildDoc(t))
+	client := &http.Client{Transport: v.Transport(t, nil)}
+
+	car, moto, boat, tire := f.cat.Cars[0], f.cat.Motorcycles[0], f.cat.Boats[0], f.cat.TireSizes[0]
+	// A staggered fitment, so geometry has a rear size, if the demo has one.
+	staggered := tire
+	for _, ts := range f.cat.TireSizes {
+		if ts.RearTireSize != nil {
+			staggered = ts
+			break
+		}
+	}
+	unknown := uuid.NewSHA1(uuid.NameSpaceURL, []byte("no such record")).String()
+	dev := f.tokens["dev"]
+	q := url.QueryEscape
+
+	// One successful request per route at least; the loop below fails when
+	// a route of the table has none, so a new route needs a sample here.
+	ok := map[string][]string{
+		"GET /v1/cars": {
+			"/v1/cars?make=" + q(car.Make),
+			"/v1/cars?make=" + q(car.Make) + "&model=" + q(car.Model) + "&year=" + strconv.Itoa(car.Year),
+			"/v1/cars?year_min=2015&year_max=2024&per_page=5&page=2",
+			"/v1/cars?body=suv&fuel_type=gas&drive_type=AWD",
+			"/v1/cars?ev_only=1&per_page=10&page=40",
+			"/v1/cars?q=" + q(strings.ToLower(car.Model)),
+			"/v1/cars?make=NoSuchMake",
+		},
+		"GET /v1/cars/makes":      {"/v1/cars/makes"},
+		"GET /v1/cars/models":     {"/v1/cars/models?make=" + q(car.Make), "/v1/cars/models?make=NoSuchMake"},
+		"GET /v1/cars/body-types": {"/v1/cars/body-types"},
+		"GET /v1/cars/{uuid}":     {"/v1/cars/" + car.UUID.String(), "/v1/cars/" + strings.ToUpper(f.cat.Cars[1].UUID.String())},
+		"GET /v1/cars/{uuid}/tire-sizes": {
+			"/v1/cars/" + car.UUID.String() + "/tire-sizes",
+			"/v1/cars/" + f.cat.Cars[len(f.cat.Cars)/2].UUID.String() + "/tire-sizes",
+		},
+		"GET /v1/motorcycles": {
+			"/v1/motorcycles?make=" + q(moto.Make),
+			"/v1/motorcycles?motorcycle_type=" + q("utv / sxs"),
+			"/v1/motorcycles?vehicle_type=Motorcycle&year_min=2010&year_max=2019",
+		},
+		"GET /v1/motorcycles/makes":  {"/v1/motorcycles/makes"},
+		"GET /v1/motorcycles/models": {"/v1/motorcycles/models?make=" + q(moto.Make)},
+		"GET /v1/motorcycles/types":  {"/v1/motorcycles/types"},
+		"GET /v1/motorcycles/{uuid}": {"/v1/motorcycles/" + moto.UUID.String()},
+		"GET /v1/boats": {
+			"/v1/boats?make=" + q(boat.Make),
+			"/v1/boats?hull_type=aluminum&fuel_type=Gas&model_type=" + q("Center Console"),
+			"/v1/boats?hp_min=200&hp_max=600&length_min=18.5&length_max=40",
+		},
+		"GET /v1/boats/makes":      {"/v1/boats/makes"},
+		"GET /v1/boats/models":     {"/v1/boats/models?make=" + q(boat.Make)},
+		"GET /v1/boats/hull-types": {"/v1/boats/hull-types"},
+		"GET /v1/boats/{uuid}":     {"/v1/boats/" + boat.UUID.String()},
+		"GET /v1/tire-sizes": {
+			"/v1/tire-sizes?make=" + q(tire.Make),
+			"/v1/tire-sizes?tire_size=" + q(tire.TireSize),
+		},
+		"GET /v1/tire-sizes/makes":  {"/v1/tire-sizes/makes"},
+		"GET /v1/tire-sizes/models": {"/v1/tire-sizes/models?make=" + q(tire.Make)},
+		"GET /v1/tire-sizes/{uuid}": {"/v1/tire-sizes/" + tire.UUID.String(), "/v1/tire-sizes/" + staggered.UUID.String()},
+		"GET /v1/tire-sizes/{uuid}/geometry": {
+			"/v1/tire-sizes/" + tire.UUID.String() + "/geometry",
+			"/v1/tire-sizes/" + staggered.UUID.String() + "/geometry",
+		},
+		"GET /v1/me":           {"/v1/me"},
+		"GET /v1/lists":        {"/v1/lists"},
+		"GET /v1/changelog":    {"/v1/changelog"},
+		"GET /changelog":       {"/changelog"},
+		"GET /v1/openapi.json": {"/v1/openapi.json"},
+	}
+	var exchanges []exchange
+	for _, rt := range routes() {
+		paths := ok[rt.Pattern]
+		if len(paths) == 0 {
+			t.Errorf("route %s has no sample request in this test", rt.Pattern)
+		}
+		for _, p := range paths {
+			exchanges = append(exchanges, exchange{method: http.MethodGet, path: p, token: dev, want: http.StatusOK})
+		}
+	}
+	bad := func(path string) exchange {
+		return exchange{method: http.MethodGet, path: path, token: dev, want: http.StatusBadRequest}
+	}
+	exchanges = append(exchanges,
+		// 400: every code the handlers produce.
+		bad("/v1/cars"),                             // query_too_broad
+		bad("/v1/cars?year_min=1900"),               // open-ended bound
+		bad("/v1/cars?year_min=2000&year_max=2015"), // window too wide
+		bad("/v1/cars?make=Toyota&colour=red"),      // unknown_parameter
+		bad("/v1/cars?make=Toyota&make=Honda"),      // repeated
+		bad("/v1/cars?make=Toyota&per_page=11"),     // invalid_parameter
+		bad("/v1/cars?make=Toyota&page=41"),         // invalid_parameter
+		bad("/v1/cars?year=abc"),                    // invalid_parameter
+		bad("/v1/cars?ev_only=maybe"),               // invalid_parameter
+		bad("/v1/boats?hp_min=500&hp_max=100"),      // swapped bounds
+		bad("/v1/boats?length_min=NaN"),             // invalid_parameter
+		bad("/v1/tire-sizes?tire_size=huge"),        // invalid_parameter
+		bad("/v1/motorcycles?q="+q("!!!")),          // q without words
+		bad("/v1/cars/models"),                      // missing_parameter
+		bad("/v1/boats/models?make=A&make=B"),       // invalid_parameter
+		bad("/v1/tire-sizes/models?make=X&model=Y"), // unknown_parameter
+		bad("/v1/cars/not-a-uuid"),                  // invalid_uuid
+		bad("/v1/boats/"+strings.ReplaceAll(boat.UUID.String(), "-", "")),
+		bad("/v1/tire-sizes/xyz/geometry"),           // invalid_uuid
+		bad("/v1/cars/"+car.UUID.String()+"?full=1"), // unknown_parameter
+		bad("/v1/cars/makes?page=2"),
+		bad("/v1/me?verbose=1"),
+		bad("/v1/lists?x=1"),
+		bad("/v1/openapi.json?format=yaml"),
+		bad("/changelog?since=1.0.0"),
+		// 404: unknown records, and unknown routes under /v1.
+		exchange{http.MethodGet, "/v1/cars/" + unknown, dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/cars/" + f.goneCar.UUID.String(), dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/cars/" + unknown + "/tire-sizes", dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/motorcycles/" + unknown, dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/boats/" + unknown, dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/tire-sizes/" + unknown, dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/tire-sizes/" + unknown + "/geometry", dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/trucks", dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/cars/" + car.UUID.String() + "/recalls/extra", dev, nil, http.StatusNotFound},
+		// 401: no token, a malformed one, an unknown one; on routes and off them.
+		exchange{http.MethodGet, "/v1/cars?make=Toyota", "", nil, http.StatusUnauthorized},
+		exchange{http.MethodGet, "/v1/me", "not-a-vds-token", nil, http.StatusUnauthorized},
+		exchange{http.MethodGet, "/v1/cars/" + car.UUID.String(), "vds_" + strings.Repeat("a", 32), nil, http.StatusUnauthorized},
+		exchange{http.MethodGet, "/v1/openapi.json", "", nil, http.StatusUnauthorized},
+		exchange{http.MethodGet, "/changelog", "", nil, http.StatusUnauthorized},
+		exchange{http.MethodGet, "/v1/nowhere", "", nil, http.StatusUnauthorized},
+		// 403: a suspended account, a plan without API access.
+		exchange{http.MethodGet, "/v1/cars/makes", f.tokens["suspended"], nil, http.StatusForbidden},
+		exchange{http.MethodGet, "/v1/me", f.tokens["noapi"], nil, http.StatusForbidden},
+		// 405: the API is read-only.
+		exchange{http.MethodPost, "/v1/cars", dev, nil, http.StatusMethodNotAllowed},
+		exchange{http.MethodDelete, "/v1/lists", dev, nil, http.StatusMethodNotAllowed},
+		exchange{http.MethodPut, "/v1/nowhere", "", nil, http.StatusMethodNotAllowed},
+		// HEAD is GET without a body; gzip when asked for; an unlimited plan
+		// has no limit headers.
+		exchange{http.MethodHead, "/v1/cars?make=" + q(car.Make), dev, nil, http.StatusOK},
+		exchange{http.MethodGet, "/v1/boats?make=" + q(boat.Make), dev, http.Header{"Accept-Encoding": {"gzip"}}, http.StatusOK},
+		exchange{http.MethodGet, "/v1/cars?make=" + q(car.Make), f.tokens["internal"], nil, http.StatusOK},
+		exchange{http.MethodGet, "/v1/me", f.tokens["internal"], nil, http.StatusOK},
+		// A caller's request id is echoed.
+		exchange{http.MethodGet, "/v1/cars/makes", dev, http.Header{"X-Request-Id": {"test-123"}}, http.StatusOK},
+	)
+	// 429: the free plan allows 10 requests a minute; the 11th is refused.
+	for range 10 {
+		exchanges = append(exchanges, exchange{http.MethodGet, "/v1/tire-sizes/makes", f.tokens["free"], nil, http.StatusOK})
+	}
+	exchanges = append(exchanges,
+		exchange{http.MethodGet, "/v1/tire-sizes/makes", f.tokens["free"], nil, http.StatusTooManyRequests},
+		exchange{http.MethodGet, "/v1/nowhere", f.tokens["free"], nil, http.StatusTooManyRequests},
+	)
+
+	statuses := map[int]int{}
+	for _, ex := range exchanges {
+		req, err := http.NewRequest(ex.method, f.url+ex.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maps.Copy(req.Header, ex.header)
+		if ex.token != "" {
+			req.Header.Set("Authorization", "Bearer "+ex.token)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("%s %s: %v", ex.method, ex.path, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != ex.want {
+			t.Errorf("%s %s: status %d, want %d\n%s", ex.method, ex.path, resp.StatusCode, ex.want, body)
+		}
+		if id := ex.header.Get("X-Request-Id"); id != "" && resp.Header.Get("X-Request-Id") != id {
+			t.Errorf("%s %s: X-Request-Id %q, want the caller's %q", ex.method, ex.path, resp.Header.Get("X-Request-Id"), id)
+		}
+		statuses[resp.StatusCode]++
+	}
+	for _, st := range []int{200, 400, 401, 403, 404, 405, 429} {
+		if statuses[st] == 0 {
+			t.Errorf("no response with status %d was checked", st)
+		}
+	}
+	t.Logf("%d responses checked against the document: %v", len(exchanges), statuses)
+}
+
+// TestServedDocumentIsTheBuiltOne: /v1/openapi.json serves the document
+// BuildOpenAPI makes of the route table.
+func TestServedDocumentIsTheBuiltOne(t *testing.T) {
+	f := newFixture(t)
+	req, _ := http.NewRequest(http.MethodGet, f.url+"/v1/openapi.json", nil)
+	req.Header.Set("Authorization", "Bearer "+f.tokens["dev"])
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
+		t.Fatalf("status %d, Content-Type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	if string(body) != string(buildDoc(t)) {
+		t.Fatalf("served document (%d bytes) differs from BuildOpenAPI(Routes()): is Handler.openapi set in New?", len(body))
+	}
+}
