@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -22,33 +24,85 @@ func (h *Handler) list(kind catalog.Kind) http.HandlerFunc {
 		if link := linkHeader(r.URL, q, page.Meta); link != "" {
 			w.Header().Set("Link", link)
 		}
-		writeJSON(w, http.StatusOK, "application/json", Envelope{Data: page.Data, Meta: &page.Meta})
+		writeRawList(w, page.Raw, page.Meta)
 	}
 }
 
+// writeRawList writes a list envelope around records encoded in advance,
+// the hot path of the API: only the small meta object is encoded here.
+func writeRawList(w http.ResponseWriter, raw []json.RawMessage, m vehicle.Meta) {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	buf.WriteString(`{"data":[`)
+	for i, rec := range raw {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(rec)
+	}
+	b := buf.AvailableBuffer()
+	b = append(b, `],"meta":{"page":`...)
+	b = strconv.AppendInt(b, int64(m.Page), 10)
+	b = append(b, `,"per_page":`...)
+	b = strconv.AppendInt(b, int64(m.PerPage), 10)
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, int64(m.Total), 10)
+	b = append(b, `,"total_pages":`...)
+	b = strconv.AppendInt(b, int64(m.TotalPages), 10)
+	b = append(b, `,"max_page":`...)
+	b = strconv.AppendInt(b, int64(m.MaxPage), 10)
+	b = append(b, `,"truncated":`...)
+	b = strconv.AppendBool(b, m.Truncated)
+	b = append(b, "}}\n"...)
+	buf.Write(b)
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes())
+}
+
 // linkHeader builds the RFC 8288 first/prev/next/last links of a page,
-// keeping every other query parameter as the client sent it.
+// keeping every other query parameter as the client sent it. The query is
+// encoded once; only the page number differs between the links.
 func linkHeader(u *url.URL, q url.Values, m vehicle.Meta) string {
 	if m.MaxPage == 0 {
 		return ""
 	}
-	at := func(page int, rel string) string {
-		v := make(url.Values, len(q)+1)
-		for k, vs := range q {
-			v[k] = vs
+	rest := make(url.Values, len(q))
+	for k, vs := range q {
+		if k != "page" {
+			rest[k] = vs
 		}
-		v.Set("page", strconv.Itoa(page))
-		return fmt.Sprintf(`<%s?%s>; rel="%s"`, u.Path, v.Encode(), rel)
 	}
-	links := []string{at(1, "first")}
+	prefix := u.Path + "?"
+	if enc := rest.Encode(); enc != "" {
+		prefix += enc + "&"
+	}
+	var b strings.Builder
+	b.Grow(4 * (len(prefix) + 24))
+	link := func(page int, rel string) {
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('<')
+		b.WriteString(prefix)
+		b.WriteString("page=")
+		b.WriteString(strconv.Itoa(page))
+		b.WriteString(`>; rel="`)
+		b.WriteString(rel)
+		b.WriteByte('"')
+	}
+	link(1, "first")
 	if m.Page > 1 && m.Page <= m.MaxPage+1 {
-		links = append(links, at(min(m.Page-1, m.MaxPage), "prev"))
+		link(min(m.Page-1, m.MaxPage), "prev")
 	}
 	if m.Page < m.MaxPage {
-		links = append(links, at(m.Page+1, "next"))
+		link(m.Page+1, "next")
 	}
-	links = append(links, at(m.MaxPage, "last"))
-	return strings.Join(links, ", ")
+	link(m.MaxPage, "last")
+	return b.String()
 }
 
 // noParams refuses query parameters on endpoints that take none, so a typo
@@ -73,7 +127,7 @@ func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
 			writeError(w, r, err)
 			return
 		}
-		rec, err := h.svc.Get(kind, id)
+		rec, err := h.svc.GetJSON(kind, id)
 		if err != nil {
 			writeError(w, r, err)
 			return

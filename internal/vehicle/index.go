@@ -3,6 +3,7 @@ package vehicle
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"slices"
 	"sort"
 	"strings"
@@ -61,6 +62,10 @@ type index struct {
 // table is one kind's records in result order with their index.
 type table[T any] struct {
 	recs []T
+	// raw holds each record's JSON, encoded once when the snapshot is
+	// built: encoding is most of the cost of answering a list, and records
+	// never change within a snapshot.
+	raw  []json.RawMessage
 	byID map[uuid.UUID]int32
 	idx  index
 	// taxonomy, precomputed at build time.
@@ -252,7 +257,25 @@ func newTable[T any](in []T, extract func(*T, *fields)) *table[T] {
 	ix.indexYears()
 	ix.text = tb.index()
 	t.buildTaxonomy(makeNames, modelNames)
+	t.raw = make([]json.RawMessage, n)
+	for k := range t.recs {
+		t.raw[k] = encodeJSON(&t.recs[k])
+	}
 	return t
+}
+
+// encodeJSON encodes v as the API writes it: without HTML escaping, and
+// without the trailing newline of json.Encoder.
+func encodeJSON(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Records are plain structs of strings and numbers; this cannot fail
+		// for anything the catalog validated.
+		panic("vehicle: encode record: " + err.Error())
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // indexMakes records the span of every make and make+model. Records are

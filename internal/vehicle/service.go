@@ -1,6 +1,7 @@
 package vehicle
 
 import (
+	"encoding/json"
 	"net/url"
 	"slices"
 	"strings"
@@ -45,6 +46,9 @@ type Page struct {
 	// Data is a []catalog.Car, []catalog.Motorcycle, []catalog.Boat or
 	// []catalog.TireFitment; never nil, so it encodes as [] when empty.
 	Data any
+	// Raw holds the JSON of each record of Data, in order, encoded when the
+	// snapshot was built, for callers that write JSON on the hot path.
+	Raw  []json.RawMessage
 	Meta Meta
 }
 
@@ -103,10 +107,12 @@ func searchTable[T any](t *table[T], q *query) Page {
 	total, page := t.idx.match(q, (q.page-1)*q.perPage, q.perPage)
 	pos := page.positions()
 	data := make([]T, len(pos))
+	raw := make([]json.RawMessage, len(pos))
 	for k, p := range pos {
 		data[k] = t.recs[p]
+		raw[k] = t.raw[p]
 	}
-	return Page{Data: data, Meta: newMeta(q.page, q.perPage, total)}
+	return Page{Data: data, Raw: raw, Meta: newMeta(q.page, q.perPage, total)}
 }
 
 // ParseUUID parses a record uuid in its canonical 36-character form, in
@@ -148,6 +154,30 @@ func (s *Service) Boat(id uuid.UUID) (catalog.Boat, error) {
 // TireFitment returns one tire fitment, or a not_found error.
 func (s *Service) TireFitment(id uuid.UUID) (catalog.TireFitment, error) {
 	return get(s.Snapshot().tires, catalog.KindTireSize, id)
+}
+
+// GetJSON returns one record's JSON, encoded when the snapshot was built.
+func (s *Service) GetJSON(kind catalog.Kind, id uuid.UUID) (json.RawMessage, error) {
+	snap := s.Snapshot()
+	switch kind {
+	case catalog.KindCar:
+		return getRaw(snap.cars, kind, id)
+	case catalog.KindMotorcycle:
+		return getRaw(snap.motos, kind, id)
+	case catalog.KindBoat:
+		return getRaw(snap.boats, kind, id)
+	case catalog.KindTireSize:
+		return getRaw(snap.tires, kind, id)
+	}
+	return nil, badKind(kind)
+}
+
+func getRaw[T any](t *table[T], kind catalog.Kind, id uuid.UUID) (json.RawMessage, error) {
+	p, ok := t.byID[id]
+	if !ok {
+		return nil, notFound(kind, id)
+	}
+	return t.raw[p], nil
 }
 
 // Get returns one record of any kind as a catalog.Car, catalog.Motorcycle,

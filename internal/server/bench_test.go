@@ -1,0 +1,83 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/store/sqlite"
+)
+
+// newDemoServer builds a server on a fresh SQLite store with the demo
+// catalog and an account on an unlimited plan; it returns the handler and
+// a token.
+func newDemoServer(tb testing.TB) (http.Handler, string) {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(filepath.Join(tb.TempDir(), "vds.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	if err := st.Migrate(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	src, err := ingest.DemoSources()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, kinds, err := ingest.Parse(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
+		tb.Fatal(err)
+	}
+	cfg := &config.Config{Plans: map[string]config.PlanLimits{
+		"free":  config.DefaultPlans["free"],
+		"bench": {APIAccess: true},
+	}}
+	cfg.Server.AuthCacheTTL = 2 * time.Second
+	acc := access.New(st, cfg.Plan, cfg.PlanNames())
+	if _, err := acc.CreateAccount(ctx, "bench@example.com", "bench"); err != nil {
+		tb.Fatal(err)
+	}
+	_, secret, err := acc.CreateToken(ctx, "bench@example.com", "bench")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv, err := server.New(ctx, cfg, st, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return srv.Handler(), secret
+}
+
+// BenchmarkHotPath measures the whole in-process request path (logging,
+// auth, limits, query, encode) for the endpoints make bench drives.
+func BenchmarkHotPath(b *testing.B) {
+	h, token := newDemoServer(b)
+	for _, path := range []string{"/v1/cars?make=Toyota", "/v1/cars/makes", "/v1/me"} {
+		b.Run(path, func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, path, nil)
+			req.Header.Set("Authorization", "Bearer "+token)
+			b.ReportAllocs()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					b.Fatalf("%s: %d %s", path, w.Code, w.Body)
+				}
+			}
+		})
+	}
+}
