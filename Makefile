@@ -9,7 +9,7 @@ LDFLAGS := -s -w -X $(MODULE)/internal/buildinfo.Version=$(VERSION) \
            -X $(MODULE)/internal/buildinfo.Commit=$(COMMIT) \
            -X $(MODULE)/internal/buildinfo.Date=$(DATE)
 
-.PHONY: build run test lint release-check clean
+.PHONY: build run test lint bench release-check clean
 
 build: ## build bin/vds with version information
 	CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o bin/vds ./cmd/vds
@@ -20,6 +20,9 @@ run: build ## load the demo catalog into the default SQLite database and show it
 
 test: ## the whole suite: lint, race-enabled tests, PostgreSQL included
 	scripts/test.sh
+
+bench: ## wrk against vds serve on the demo catalog, next to a bare handler
+	scripts/bench.sh
 
 lint: ## gofmt, go vet, staticcheck
 	scripts/lint.sh

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# make bench: vds serve on the demo catalog, driven by wrk on four endpoints
+# with a plan whose limits do not interfere, next to a bare Go handler that
+# writes the same bytes as the filtered car list (DESIGN.md §6's baseline).
+# Prints requests/s and p99 latency for each. wrk is installed if missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${BENCH_DURATION:-10s}
+CONNS=${BENCH_CONNECTIONS:-32}
+
+if ! command -v wrk >/dev/null; then
+	echo "bench: installing wrk" >&2
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "bench: wrk is missing and we are not root; install the wrk package" >&2
+		exit 1
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >&2
+fi
+
+work=$(mktemp -d /tmp/vds-bench.XXXXXX)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+CGO_ENABLED=0 go build -o "$work/vds" ./cmd/vds
+go build -o "$work/bare" ./internal/bench/bareserver
+
+export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" VDS_DATABASE_URL="${VDS_DATABASE_URL:-sqlite:$work/vds.db}"
+mkdir -p "$XDG_CONFIG_HOME/vds"
+cat >"$XDG_CONFIG_HOME/vds/config.yaml" <<'YAML'
+plans:
+  bench: {rate_per_minute: 0, monthly_quota: 0, api_access: true}
+YAML
+"$work/vds" ingest >/dev/null 2>&1
+"$work/vds" accounts create --email bench@example.com --plan bench >/dev/null
+token=$("$work/vds" tokens create --email bench@example.com --json | sed -n 's/.*"token": "\(vds_[a-z2-7]*\)".*/\1/p')
+
+"$work/vds" serve --addr 127.0.0.1:0 2>"$work/serve.log" >/dev/null &
+pids+=($!)
+for _ in $(seq 100); do
+	addr=$(sed -n 's/.*"msg":"serving","addr":"\([^"]*\)".*/\1/p' "$work/serve.log")
+	[ -n "$addr" ] && break
+	sleep 0.1
+done
+[ -n "$addr" ] || { cat "$work/serve.log" >&2; exit 1; }
+base="http://$addr"
+auth="Authorization: Bearer $token"
+
+list="/v1/cars?make=Toyota"
+curl -sf -H "$auth" "$base$list" >"$work/list.json"
+car=$(grep -o '"uuid":"[^"]*"' "$work/list.json" | head -1 | cut -d'"' -f4)
+fit=$(curl -sf -H "$auth" "$base/v1/tire-sizes?make=Toyota" | grep -o '"uuid":"[^"]*"' | head -1 | cut -d'"' -f4)
+
+"$work/bare" -body "$work/list.json" >"$work/bare.addr" &
+pids+=($!)
+for _ in $(seq 50); do [ -s "$work/bare.addr" ] && break; sleep 0.1; done
+bare="http://$(cat "$work/bare.addr")"
+
+run() { # key name url [header]
+	local key=$1
+	shift
+	local out
+	if [ $# -eq 3 ]; then
+		out=$(wrk -t2 -c"$CONNS" -d"$DURATION" --latency -H "$3" "$2")
+	else
+		out=$(wrk -t2 -c"$CONNS" -d"$DURATION" --latency "$2")
+	fi
+	local rps p99 errors
+	rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+	p99=$(echo "$out" | awk '$1 == "99%" {print $2}')
+	errors=$(echo "$out" | awk '/Non-2xx/ {print $5}')
+	printf '%-42s %12s %10s %s\n' "$1" "$rps" "$p99" "${errors:+($errors non-2xx!)}"
+	echo "$rps" >"$work/$key.rps"
+}
+
+printf 'wrk -t2 -c%s -d%s on %s cores, %s\n' "$CONNS" "$DURATION" "$(nproc)" "${VDS_DATABASE_URL%%:*}"
+printf '%-42s %12s %10s\n' "endpoint" "requests/s" "p99"
+run bare "bare handler, same bytes as the car list" "$bare/"
+run list "GET /v1/cars?make=Toyota" "$base$list" "$auth"
+run get "GET /v1/cars/{uuid}" "$base/v1/cars/$car" "$auth"
+run makes "GET /v1/cars/makes" "$base/v1/cars/makes" "$auth"
+run geometry "GET /v1/tire-sizes/{uuid}/geometry" "$base/v1/tire-sizes/$fit/geometry" "$auth"
+awk -v v="$(cat "$work/list.rps")" -v b="$(cat "$work/bare.rps")" \
+	'BEGIN { printf "car list / bare handler: %.0f%% (DESIGN.md §6 asks for more than 50%%)\n", 100 * v / b }'
