@@ -1,0 +1,173 @@
+package client
+
+import (
+	"context"
+	"iter"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Page is one page of a list endpoint. It encodes to JSON as the server's
+// {"data": [...], "meta": {...}} envelope, so a CLI can print it as is.
+type Page[T any] struct {
+	// Data holds the page's records; empty, never nil, past the last page.
+	Data []T `json:"data"`
+	// Meta is the server's pagination metadata.
+	Meta Meta `json:"meta"`
+	// NextPage is the page number of the rel="next" link, 0 on the last
+	// reachable page.
+	NextPage int `json:"-"`
+	// PrevPage is the page number of the rel="prev" link, 0 on the first.
+	PrevPage int `json:"-"`
+	// ResponseInfo describes the response: request id, rate limits.
+	ResponseInfo `json:"-"`
+}
+
+// HasNext reports whether another page can be requested.
+func (p *Page[T]) HasNext() bool { return p.NextPage > 0 }
+
+// The page types of the four list endpoints.
+type (
+	// CarPage is a page of GET /v1/cars.
+	CarPage = Page[Car]
+	// MotorcyclePage is a page of GET /v1/motorcycles.
+	MotorcyclePage = Page[Motorcycle]
+	// BoatPage is a page of GET /v1/boats.
+	BoatPage = Page[Boat]
+	// TireSizePage is a page of GET /v1/tire-sizes.
+	TireSizePage = Page[TireFitment]
+)
+
+// listPage fetches one page of a list endpoint.
+func listPage[T any](ctx context.Context, c *Client, path string, query url.Values, opts []CallOption) (*Page[T], error) {
+	data, meta, info, err := getData[[]T](ctx, c, path, query, opts)
+	if err != nil {
+		return nil, err
+	}
+	p := &Page[T]{Data: data, ResponseInfo: info}
+	if p.Data == nil {
+		p.Data = []T{}
+	}
+	if meta != nil {
+		p.Meta = *meta
+	}
+	if links := info.Header.Values("Link"); len(links) > 0 {
+		p.NextPage = linkPage(links, "next")
+		p.PrevPage = linkPage(links, "prev")
+	} else if meta != nil {
+		// No Link header (a proxy may strip it): the metadata says the same.
+		if meta.Page < meta.MaxPage {
+			p.NextPage = meta.Page + 1
+		}
+		if meta.Page > 1 && meta.MaxPage > 0 {
+			p.PrevPage = min(meta.Page-1, meta.MaxPage)
+		}
+	}
+	return p, nil
+}
+
+// linkPage returns the page query parameter of the first link with
+// relation rel in RFC 8288 Link header values, or 0.
+func linkPage(values []string, rel string) int {
+	for _, v := range values {
+		for _, l := range parseLinks(v) {
+			if !l.hasRel(rel) {
+				continue
+			}
+			u, err := url.Parse(l.target)
+			if err != nil {
+				return 0
+			}
+			n, err := strconv.Atoi(u.Query().Get("page"))
+			if err != nil || n < 1 {
+				return 0
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+type link struct {
+	target string
+	rels   []string
+}
+
+func (l link) hasRel(rel string) bool {
+	for _, r := range l.rels {
+		if strings.EqualFold(r, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseLinks splits one Link header value into links. Targets are read
+// between angle brackets, so a comma inside a URL cannot split a link;
+// parameters are split on ';' outside quoted strings.
+func parseLinks(v string) []link {
+	var out []link
+	for {
+		start := strings.IndexByte(v, '<')
+		if start < 0 {
+			return out
+		}
+		end := strings.IndexByte(v[start:], '>')
+		if end < 0 {
+			return out
+		}
+		l := link{target: v[start+1 : start+end]}
+		rest := v[start+end+1:]
+		// The parameters run to the next comma outside quotes.
+		stop, inQuote := len(rest), false
+	scan:
+		for i := 0; i < len(rest); i++ {
+			switch rest[i] {
+			case '"':
+				inQuote = !inQuote
+			case ',':
+				if !inQuote {
+					stop = i
+					break scan
+				}
+			}
+		}
+		for param := range strings.SplitSeq(rest[:stop], ";") {
+			name, val, ok := strings.Cut(strings.TrimSpace(param), "=")
+			if ok && strings.EqualFold(strings.TrimSpace(name), "rel") {
+				l.rels = append(l.rels, strings.Fields(strings.Trim(strings.TrimSpace(val), `"`))...)
+			}
+		}
+		out = append(out, l)
+		v = rest[stop:]
+	}
+}
+
+// all iterates over every record from page start on, fetching pages as
+// needed. It stops after the last reachable page, at the first error
+// (yielded once), or when the caller stops ranging.
+func all[T any](ctx context.Context, start int, fetch func(ctx context.Context, page int) (*Page[T], error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		page := max(start, 1)
+		for {
+			p, err := fetch(ctx, page)
+			if err != nil {
+				var zero T
+				yield(zero, err)
+				return
+			}
+			for _, rec := range p.Data {
+				if !yield(rec, nil) {
+					return
+				}
+			}
+			// NextPage must move forward, or a confused server could make
+			// this loop forever.
+			if p.NextPage <= page {
+				return
+			}
+			page = p.NextPage
+		}
+	}
+}
