@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/vds-dev/vds/internal/cli"
+	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/httpapi/apitest"
 	"github.com/vds-dev/vds/internal/store/storetest"
 )
 
@@ -122,7 +124,29 @@ type instance struct {
 	cmd  *exec.Cmd
 	logs *syncBuffer
 	done chan error
+	// http validates every response it receives against the OpenAPI
+	// document, so the whole suite holds the server to its contract.
+	http *http.Client
 }
+
+var (
+	docOnce sync.Once
+	doc     []byte
+	docErr  error
+)
+
+// validatingClient returns an HTTP client that checks every response
+// against the OpenAPI document.
+func validatingClient(t *testing.T) *http.Client {
+	docOnce.Do(func() { doc, docErr = httpapi.OpenAPIDocument() })
+	if docErr != nil {
+		t.Fatal(docErr)
+	}
+	v := apitest.NewValidator(t, doc)
+	return &http.Client{Timeout: 30 * time.Second, Transport: v.Transport(t, sharedTransport)}
+}
+
+var sharedTransport = &http.Transport{MaxIdleConnsPerHost: 64}
 
 type syncBuffer struct {
 	mu sync.Mutex
@@ -150,7 +174,7 @@ func (e *env) serve(args ...string) *instance {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	in := &instance{t: e.t, cmd: cmd, logs: &syncBuffer{}, done: make(chan error, 1)}
+	in := &instance{t: e.t, cmd: cmd, logs: &syncBuffer{}, done: make(chan error, 1), http: validatingClient(e.t)}
 	cmd.Stdout = in.logs
 	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)
@@ -210,7 +234,7 @@ func (in *instance) get(token, path string) (int, http.Header, []byte) {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := httpClient.Do(req)
+	resp, err := in.http.Do(req)
 	if err != nil {
 		in.t.Fatalf("GET %s: %v", path, err)
 	}
@@ -235,11 +259,6 @@ func (in *instance) getJSON(token, path string, want int, v any) http.Header {
 		}
 	}
 	return h
-}
-
-var httpClient = &http.Client{
-	Timeout:   30 * time.Second,
-	Transport: &http.Transport{MaxIdleConnsPerHost: 64},
 }
 
 // eventually polls cond every 100ms until it holds or limit passes, and

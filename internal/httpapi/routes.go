@@ -37,6 +37,12 @@ func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limit
 	return h
 }
 
+// OpenAPIDocument returns the OpenAPI document of this build, as served at
+// /v1/openapi.json (for tests that validate responses against it).
+func OpenAPIDocument() ([]byte, error) {
+	return BuildOpenAPI((&Handler{}).Routes())
+}
+
 // Route is one endpoint of the API.
 type Route struct {
 	// Pattern is the http.ServeMux pattern, e.g. "GET /v1/cars/{uuid}".
