@@ -14,9 +14,8 @@ LDFLAGS := -s -w -X $(MODULE)/internal/buildinfo.Version=$(VERSION) \
 build: ## build bin/vds with version information
 	CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o bin/vds ./cmd/vds
 
-run: build ## load the demo catalog into the default SQLite database and show it
-	bin/vds ingest --source demo
-	bin/vds catalog stats
+run: build ## serve the demo catalog on 127.0.0.1:8080 with a demo account and token
+	bin/vds serve --demo
 
 test: ## the whole suite: lint, race-enabled tests, PostgreSQL included
 	scripts/test.sh
