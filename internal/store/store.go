@@ -31,6 +31,11 @@ type CatalogStore interface {
 	// changed. progress, when not nil, is called with the number of records
 	// written so far. The changes applied are returned either way.
 	ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []catalog.Kind, source string, progress func(done, total int)) (catalog.Changes, catalog.Version, error)
+	// EnrichCars sets the fuel-economy fields of every car in one
+	// transaction: cars in economy get those values, all others null. It
+	// publishes a new catalog version when any car changed and returns the
+	// number of cars changed and the version.
+	EnrichCars(ctx context.Context, economy map[uuid.UUID]catalog.FuelEconomy, source string) (changed int, v catalog.Version, err error)
 	// HasRecord reports whether the catalog holds a record of that kind and uuid.
 	HasRecord(ctx context.Context, kind catalog.Kind, id uuid.UUID) (bool, error)
 }
@@ -115,6 +120,15 @@ type UsageStore interface {
 	TouchTokens(ctx context.Context, used map[string]time.Time) error
 }
 
+// CacheStore keeps upstream answers for every replica to share.
+type CacheStore interface {
+	// GetCache returns a stored value and when it was stored; ok is false
+	// when the key has never been stored.
+	GetCache(ctx context.Context, key string) (value []byte, storedAt time.Time, ok bool, err error)
+	// PutCache stores (or replaces) a value.
+	PutCache(ctx context.Context, key string, value []byte, storedAt time.Time) error
+}
+
 // Store is everything vds persists.
 type Store interface {
 	CatalogStore
@@ -122,6 +136,7 @@ type Store interface {
 	TokenStore
 	ListStore
 	UsageStore
+	CacheStore
 	// Migrate applies the embedded migrations that have not run yet.
 	Migrate(ctx context.Context) error
 	// Backend names the implementation: "sqlite" or "postgres".

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 
@@ -240,19 +241,26 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 		if err := applyKind(w, tireTable, &ch); err != nil {
 			return err
 		}
-		after, err := countRecords(ctx, tx)
-		if err != nil {
-			return err
-		}
-		ver = catalog.Version{Number: ver.Number + 1, PublishedAt: time.Now().UTC().Truncate(time.Microsecond), Source: source, Counts: after}
-		_, err = tx.ExecContext(ctx, `INSERT INTO catalog_versions (version, published_at, source, cars, motorcycles, boats, tire_sizes)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, ver.Number, ver.PublishedAt, ver.Source, after.Cars, after.Motorcycles, after.Boats, after.TireSizes)
-		if err != nil {
-			return fmt.Errorf("publish catalog version: %w", err)
-		}
-		return nil
+		ver, err = publishVersion(ctx, tx, ver, source)
+		return err
 	})
 	return ch, ver, err
+}
+
+// publishVersion records the catalog version after prev, with the record
+// counts as they stand in tx. Called last in a catalog write transaction.
+func publishVersion(ctx context.Context, tx *sql.Tx, prev catalog.Version, source string) (catalog.Version, error) {
+	counts, err := countRecords(ctx, tx)
+	if err != nil {
+		return prev, err
+	}
+	v := catalog.Version{Number: prev.Number + 1, PublishedAt: time.Now().UTC().Truncate(time.Microsecond), Source: source, Counts: counts}
+	_, err = tx.ExecContext(ctx, `INSERT INTO catalog_versions (version, published_at, source, cars, motorcycles, boats, tire_sizes)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, v.Number, v.PublishedAt, v.Source, counts.Cars, counts.Motorcycles, counts.Boats, counts.TireSizes)
+	if err != nil {
+		return prev, fmt.Errorf("publish catalog version: %w", err)
+	}
+	return v, nil
 }
 
 func changeCount(ch *catalog.Changes) int {
@@ -356,4 +364,46 @@ func (s *DB) HasRecord(ctx context.Context, kind catalog.Kind, id uuid.UUID) (bo
 		return false, fmt.Errorf("look up %s %s: %w", kind, id, err)
 	}
 	return n > 0, nil
+}
+
+// EnrichCars writes the fuel-economy fields of every car.
+func (s *DB) EnrichCars(ctx context.Context, economy map[uuid.UUID]catalog.FuelEconomy, source string) (int, catalog.Version, error) {
+	var (
+		changed int
+		ver     catalog.Version
+	)
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if s.d.LockCatalog != "" {
+			if _, err := tx.ExecContext(ctx, s.d.LockCatalog); err != nil {
+				return fmt.Errorf("lock catalog: %w", err)
+			}
+		}
+		current := &catalog.Catalog{}
+		if err := loadAll(ctx, tx, carTable, current); err != nil {
+			return err
+		}
+		stmt, err := tx.PrepareContext(ctx, `UPDATE cars SET mpg_city = $2, mpg_highway = $3, mpg_combined = $4,
+			epa_range_miles = $5, annual_fuel_cost = $6, co2_gpm = $7 WHERE uuid = $1`)
+		if err != nil {
+			return fmt.Errorf("prepare enrichment: %w", err)
+		}
+		defer stmt.Close()
+		for _, c := range current.Cars {
+			next := economy[c.UUID] // zero value: all null
+			if reflect.DeepEqual(next, c.FuelEconomy) {
+				continue
+			}
+			if _, err := stmt.ExecContext(ctx, c.UUID.String(), next.MPGCity, next.MPGHighway, next.MPGCombined,
+				next.EPARangeMiles, next.AnnualFuelCost, next.CO2GPM); err != nil {
+				return fmt.Errorf("enrich car %s: %w", c.UUID, err)
+			}
+			changed++
+		}
+		if ver, err = readVersion(ctx, tx); err != nil || changed == 0 {
+			return err
+		}
+		ver, err = publishVersion(ctx, tx, ver, source)
+		return err
+	})
+	return changed, ver, err
 }

@@ -39,6 +39,8 @@ func Run(t *testing.T, open Opener) {
 		{"Usage", testUsage},
 		{"TouchTokens", testTouchTokens},
 		{"LeaseUsage", testLeaseUsage},
+		{"Cache", testCache},
+		{"EnrichCars", testEnrichCars},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -454,5 +456,48 @@ func testLeaseUsage(t *testing.T, s store.Store) {
 	must(t, err, "lease again")
 	if g != 5 || used != 100 {
 		t.Fatalf("lease after a return granted %d (counter %d), want 5 (100)", g, used)
+	}
+}
+
+func testCache(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	if _, _, ok, err := s.GetCache(ctx, "vpic:decode:X"); ok || err != nil {
+		t.Fatalf("empty cache: ok %v, %v", ok, err)
+	}
+	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	must(t, s.PutCache(ctx, "vpic:decode:X", []byte(`{"make":"FORD"}`), at), "PutCache")
+	must(t, s.PutCache(ctx, "vpic:decode:X", []byte(`{"make":"Ford"}`), at.Add(time.Hour)), "PutCache again")
+	v, got, ok, err := s.GetCache(ctx, "vpic:decode:X")
+	if err != nil || !ok || string(v) != `{"make":"Ford"}` || !got.Equal(at.Add(time.Hour)) {
+		t.Fatalf("GetCache = %s at %v (%v, %v); want the replacement", v, got, ok, err)
+	}
+}
+
+func testEnrichCars(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	in := sampleCatalog(t, 3)
+	_, _, err := s.ReplaceCatalog(ctx, in, catalog.Kinds, "seed", nil)
+	must(t, err, "seed")
+	fe := catalog.FuelEconomy{MPGCity: ptr(28.0), MPGHighway: ptr(39.0), MPGCombined: ptr(32.0), AnnualFuelCost: ptr(1450), CO2GPM: ptr(277.5)}
+	changed, v, err := s.EnrichCars(ctx, map[uuid.UUID]catalog.FuelEconomy{in.Cars[0].UUID: fe}, "epa")
+	must(t, err, "EnrichCars")
+	if changed != 1 || v.Number != 2 || v.Source != "epa" {
+		t.Fatalf("EnrichCars changed %d, version %+v; want 1 car, version 2", changed, v)
+	}
+	changed, v, err = s.EnrichCars(ctx, map[uuid.UUID]catalog.FuelEconomy{in.Cars[0].UUID: fe}, "epa")
+	must(t, err, "EnrichCars again")
+	if changed != 0 || v.Number != 2 {
+		t.Fatalf("the same enrichment again changed %d cars and published %d", changed, v.Number)
+	}
+	// A re-ingest of the same catalog keeps the enrichment.
+	_, _, err = s.ReplaceCatalog(ctx, sampleCatalog(t, 3), catalog.Kinds, "seed", nil)
+	must(t, err, "re-ingest")
+	c, _, err := s.LoadCatalog(ctx)
+	must(t, err, "LoadCatalog")
+	for _, car := range c.Cars {
+		enriched := car.MPGCity != nil
+		if enriched != (car.UUID == in.Cars[0].UUID) || (enriched && *car.CO2GPM != 277.5) {
+			t.Fatalf("car %s after enrich and re-ingest: %+v", car.UUID, car.FuelEconomy)
+		}
 	}
 }
