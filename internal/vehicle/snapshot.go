@@ -26,6 +26,10 @@ type Snapshot struct {
 	// families maps a squashed make and model to fitment positions, for
 	// matching cars to fitments ("F-150" and "F150" are one family).
 	families map[string][]int32
+	// carFamilies is the same for cars, for VIN links.
+	carFamilies map[string][]int32
+	// makeNames maps a squashed make to the catalog's spelling.
+	makeNames map[string]string
 }
 
 // NewSnapshot indexes a catalog. It copies the record slices (so sorting
@@ -79,6 +83,21 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 		}
 	})
 	wg.Wait()
+	s.carFamilies = make(map[string][]int32)
+	s.makeNames = make(map[string]string)
+	for i := range s.cars.recs {
+		c := &s.cars.recs[i]
+		key := familyKey(c.Make, c.Model)
+		s.carFamilies[key] = append(s.carFamilies[key], int32(i))
+		s.makeNames[squash(c.Make)] = c.Make
+	}
+	for _, mk := range [][]MakeCount{s.motos.makes, s.tires.makes} {
+		for _, m := range mk {
+			if _, ok := s.makeNames[squash(m.Name)]; !ok {
+				s.makeNames[squash(m.Name)] = m.Name
+			}
+		}
+	}
 	return s
 }
 
