@@ -23,10 +23,17 @@ variables, the config file and defaults. Passwords in the database URL are maske
 			c := *f.Config()
 			c.Database.URL = maskURL(c.Database.URL)
 			if f.JSON {
-				return f.IO.writeJSON(map[string]any{"config_file": f.v.ConfigFileUsed(), "database": c.Database, "log": c.Log, "plans": c.Plans})
+				return f.IO.writeJSON(map[string]any{"config_file": f.v.ConfigFileUsed(), "server": c.Server, "upstream": c.Upstream,
+					"database": c.Database, "log": c.Log, "plans": c.Plans})
 			}
 			t := f.IO.newTable("KEY", "VALUE")
 			t.row("config_file", dash(f.v.ConfigFileUsed()))
+			t.row("server.addr", c.Server.Addr)
+			t.row("upstream.vpic_url", c.Upstream.VPICURL)
+			t.row("upstream.nhtsa_url", c.Upstream.NHTSAURL)
+			t.row("upstream.epa_url", c.Upstream.EPAURL)
+			t.row("upstream.timeout", c.Upstream.Timeout.String())
+			t.row("upstream.cache_ttl", c.Upstream.CacheTTL.String())
 			t.row("database.url", c.Database.URL)
 			t.row("log.level", c.Log.Level)
 			t.row("log.format", c.Log.Format)

@@ -21,6 +21,7 @@ import (
 // Config is the whole configuration, loaded once per command.
 type Config struct {
 	Server   Server                `mapstructure:"server"`
+	Upstream Upstream              `mapstructure:"upstream"`
 	Database Database              `mapstructure:"database"`
 	Log      Log                   `mapstructure:"log"`
 	Plans    map[string]PlanLimits `mapstructure:"plans"`
@@ -46,6 +47,20 @@ type Server struct {
 	ReadTimeout       time.Duration `mapstructure:"read_timeout"`
 	WriteTimeout      time.Duration `mapstructure:"write_timeout"`
 	IdleTimeout       time.Duration `mapstructure:"idle_timeout"`
+}
+
+// Upstream locates the outside data sources. Tests point them at fakes.
+type Upstream struct {
+	// VPICURL is the NHTSA vPIC API root (VIN decoding).
+	VPICURL string `mapstructure:"vpic_url"`
+	// NHTSAURL is the NHTSA API root (recalls, NCAP safety ratings).
+	NHTSAURL string `mapstructure:"nhtsa_url"`
+	// EPAURL is the EPA vehicles.csv download, the default of vds enrich.
+	EPAURL string `mapstructure:"epa_url"`
+	// Timeout bounds one upstream request.
+	Timeout time.Duration `mapstructure:"timeout"`
+	// CacheTTL is how long a successful answer is served without asking again.
+	CacheTTL time.Duration `mapstructure:"cache_ttl"`
 }
 
 // Database selects the store.
@@ -88,6 +103,11 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.read_timeout", "15s")
 	v.SetDefault("server.write_timeout", "30s")
 	v.SetDefault("server.idle_timeout", "120s")
+	v.SetDefault("upstream.vpic_url", "https://vpic.nhtsa.dot.gov/api")
+	v.SetDefault("upstream.nhtsa_url", "https://api.nhtsa.gov")
+	v.SetDefault("upstream.epa_url", "https://www.fueleconomy.gov/feg/epadata/vehicles.csv.zip")
+	v.SetDefault("upstream.timeout", "10s")
+	v.SetDefault("upstream.cache_ttl", "24h")
 	v.SetDefault("database.url", "")
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "json")
@@ -138,6 +158,14 @@ func (c *Config) Validate() error {
 		if d <= 0 {
 			errs = append(errs, fmt.Errorf("%s: must be a positive duration such as 1s", name))
 		}
+	}
+	for name, u := range map[string]string{"upstream.vpic_url": c.Upstream.VPICURL, "upstream.nhtsa_url": c.Upstream.NHTSAURL, "upstream.epa_url": c.Upstream.EPAURL} {
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			errs = append(errs, fmt.Errorf("%s: %q is not an http(s) URL", name, u))
+		}
+	}
+	if c.Upstream.Timeout <= 0 || c.Upstream.CacheTTL <= 0 {
+		errs = append(errs, errors.New("upstream.timeout and upstream.cache_ttl: must be positive durations such as 10s and 24h"))
 	}
 	if c.Server.AuthCacheTTL < 0 || c.Server.AuthCacheTTL > 5*time.Second {
 		errs = append(errs, errors.New("server.auth_cache_ttl: must be between 0s and 5s: revoked tokens must stop working within 5 seconds"))
