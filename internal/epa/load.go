@@ -1,0 +1,264 @@
+package epa
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path"
+	"strings"
+	"time"
+)
+
+// DefaultURL is the EPA's download address of the full vehicles.csv, zipped.
+const DefaultURL = "https://www.fueleconomy.gov/feg/epadata/vehicles.csv.zip"
+
+// MaxDownloadBytes caps a download. The real zip is about 2 MiB and the plain
+// CSV about 21 MiB; the cap only stops a misconfigured URL from filling the
+// disk.
+const MaxDownloadBytes = 200 << 20
+
+// maxCSVBytes caps the uncompressed CSV read from a zip, so that a zip bomb
+// cannot make enrich read forever.
+const maxCSVBytes = 1 << 30
+
+// DownloadTimeout bounds a whole download when the caller passes no client.
+const DownloadTimeout = 5 * time.Minute
+
+// Load reads the EPA table from src, a local path or an http(s) URL, zipped or
+// plain (see Open), and parses it (see Parse). progress, when not nil, gets
+// the bytes done and the total (-1 when unknown): of the download for a URL,
+// of the CSV being parsed for a local file.
+func Load(ctx context.Context, src string, httpClient *http.Client, progress func(done, total int64)) (*Table, error) {
+	rc, name, err := open(ctx, src, httpClient, progress, MaxDownloadBytes)
+	if err != nil {
+		return nil, err
+	}
+	t, err := Parse(ctx, rc, name)
+	if cerr := rc.Close(); err == nil && cerr != nil {
+		return nil, fmt.Errorf("close %s: %w", name, cerr)
+	}
+	return t, err
+}
+
+// Open returns a reader of the vehicles.csv rows from a local file or an
+// http(s) URL, zipped (a .zip name, or detected by the PK magic) or plain.
+// A download goes to a temporary file first, because a zip needs random
+// access; it is bounded by the client's timeout (DownloadTimeout when
+// httpClient is nil), ctx and MaxDownloadBytes, and reports its progress.
+// Closing the reader removes the temporary file.
+func Open(ctx context.Context, src string, httpClient *http.Client, progress func(done, total int64)) (io.ReadCloser, error) {
+	rc, _, err := open(ctx, src, httpClient, progress, MaxDownloadBytes)
+	return rc, err
+}
+
+func isURL(src string) bool {
+	s := strings.ToLower(src)
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
+
+// open returns the CSV reader and the name errors should carry.
+func open(ctx context.Context, src string, client *http.Client, progress func(done, total int64), limit int64) (io.ReadCloser, string, error) {
+	if src == "" {
+		return nil, "", errors.New("no EPA source: give a vehicles.csv file or URL")
+	}
+	var (
+		f       *os.File
+		cleanup = func() {}
+		err     error
+	)
+	if isURL(src) {
+		f, err = download(ctx, src, client, progress, limit)
+		if err != nil {
+			return nil, "", err
+		}
+		cleanup = func() { _ = os.Remove(f.Name()) }
+		// The download already reported progress; parsing is fast.
+		progress = nil
+	} else {
+		f, err = os.Open(src)
+		if err != nil {
+			return nil, "", fmt.Errorf("open EPA data: %w", err)
+		}
+	}
+	rc, name, err := fromFile(f, src, progress)
+	if err != nil {
+		_ = f.Close()
+		cleanup()
+		return nil, "", err
+	}
+	return &closer{Reader: rc, close: func() error {
+		err := rc.Close()
+		if ferr := f.Close(); err == nil {
+			err = ferr
+		}
+		cleanup()
+		return err
+	}}, name, nil
+}
+
+// fromFile returns the CSV inside f, unzipping when it is a zip.
+func fromFile(f *os.File, src string, progress func(done, total int64)) (io.ReadCloser, string, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, "", fmt.Errorf("stat %s: %w", src, err)
+	}
+	var magic [4]byte
+	n, _ := io.ReadFull(f, magic[:])
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, "", fmt.Errorf("read %s: %w", src, err)
+	}
+	isZip := bytes.Equal(magic[:n], []byte("PK\x03\x04")) || bytes.Equal(magic[:n], []byte("PK\x05\x06"))
+	if !isZip && strings.EqualFold(path.Ext(urlPath(src)), ".zip") {
+		return nil, "", fmt.Errorf("%s: named .zip but not a zip archive", src)
+	}
+	if !isZip {
+		return io.NopCloser(&counter{r: f, total: st.Size(), progress: progress}), src, nil
+	}
+	zr, err := zip.NewReader(f, st.Size())
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", src, err)
+	}
+	m, err := csvMember(zr)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", src, err)
+	}
+	mr, err := m.Open()
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %s: %w", src, m.Name, err)
+	}
+	total := int64(m.UncompressedSize64)
+	if m.UncompressedSize64 > maxCSVBytes {
+		total = -1
+	}
+	name := src + "!" + m.Name
+	r := &capped{r: mr, left: maxCSVBytes, name: name}
+	return &closer{Reader: &counter{r: r, total: total, progress: progress}, close: mr.Close}, name, nil
+}
+
+// csvMember picks vehicles.csv from the archive, or its only .csv member.
+func csvMember(zr *zip.Reader) (*zip.File, error) {
+	var csvs []*zip.File
+	for _, m := range zr.File {
+		if m.FileInfo().IsDir() {
+			continue
+		}
+		base := path.Base(m.Name)
+		if strings.EqualFold(base, "vehicles.csv") {
+			return m, nil
+		}
+		if strings.EqualFold(path.Ext(base), ".csv") {
+			csvs = append(csvs, m)
+		}
+	}
+	if len(csvs) == 1 {
+		return csvs[0], nil
+	}
+	return nil, fmt.Errorf("no vehicles.csv in the archive (%d other .csv members)", len(csvs))
+}
+
+// urlPath strips a query or fragment so that "x.zip?dl=1" still counts as .zip.
+func urlPath(src string) string {
+	if i := strings.IndexAny(src, "?#"); i >= 0 && isURL(src) {
+		return src[:i]
+	}
+	return src
+}
+
+// download fetches url into a temporary file, positioned at its start.
+func download(ctx context.Context, url string, client *http.Client, progress func(done, total int64), limit int64) (*os.File, error) {
+	if client == nil {
+		client = &http.Client{Timeout: DownloadTimeout}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, fmt.Errorf("download %s: %w", url, err)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("download EPA data: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("download %s: %s", url, resp.Status)
+	}
+	if resp.ContentLength > limit {
+		return nil, fmt.Errorf("download %s: %d bytes, more than the %d-byte limit", url, resp.ContentLength, limit)
+	}
+	f, err := os.CreateTemp("", "vds-epa-*")
+	if err != nil {
+		return nil, fmt.Errorf("download EPA data: %w", err)
+	}
+	fail := func(err error) (*os.File, error) {
+		_ = f.Close()
+		_ = os.Remove(f.Name())
+		return nil, err
+	}
+	total := resp.ContentLength // -1 when unknown, as the callback expects
+	body := &counter{r: &capped{r: resp.Body, left: limit, name: url}, total: total, progress: progress}
+	if progress != nil {
+		progress(0, total)
+	}
+	if _, err := io.Copy(f, body); err != nil {
+		return fail(fmt.Errorf("download %s: %w", url, err))
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fail(fmt.Errorf("download %s: %w", url, err))
+	}
+	return f, nil
+}
+
+// counter reports the bytes read through it.
+type counter struct {
+	r        io.Reader
+	done     int64
+	total    int64
+	progress func(done, total int64)
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.done += int64(n)
+	if c.progress != nil && (n > 0 || err == io.EOF) {
+		c.progress(c.done, c.total)
+	}
+	return n, err
+}
+
+// capped fails, rather than truncating like io.LimitReader, once more than
+// left bytes come through: a silently cut CSV would load as a smaller table.
+type capped struct {
+	r    io.Reader
+	left int64
+	name string
+}
+
+func (c *capped) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		// Probe for one more byte: exactly the cap is fine.
+		var one [1]byte
+		n, err := c.r.Read(one[:])
+		if n > 0 {
+			return 0, fmt.Errorf("%s is larger than the size limit", c.name)
+		}
+		return 0, err
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+// closer pairs a reader with the function that releases what it reads from.
+type closer struct {
+	io.Reader
+	close func() error
+}
+
+func (c *closer) Close() error { return c.close() }

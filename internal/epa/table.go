@@ -1,0 +1,349 @@
+package epa
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Row is one EPA vehicle configuration: one make, model, year, engine,
+// transmission and drive. Numbers that are empty (or NA) in the file are 0.
+type Row struct {
+	ID        int
+	Year      int
+	Make      string
+	BaseModel string
+	// Model carries EPA's variant text, e.g. "F150 Pickup 4WD".
+	Model     string
+	Drive     string
+	FuelType  string
+	FuelType1 string
+	ATVType   string
+	Trany     string
+	// Displ is the displacement in litres, 0 when absent (EVs).
+	Displ     float64
+	Cylinders int
+	// City08, Highway08 and Comb08 are MPG for fuelType1 (MPGe for EVs).
+	City08    float64
+	Highway08 float64
+	Comb08    float64
+	// Range is the EPA range in miles, 0 for most combustion rows.
+	Range          int
+	FuelCost08     int
+	CO2TailpipeGpm float64
+}
+
+// FormatError is a problem with the CSV itself or with one cell of it.
+type FormatError struct {
+	File  string
+	Line  int    // 0 when the problem is not on one line
+	Field string // column name, "" for the CSV syntax or the whole row
+	Err   error
+}
+
+func (e *FormatError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": field %s", e.Field)
+	}
+	fmt.Fprintf(&b, ": %v", e.Err)
+	return b.String()
+}
+
+func (e *FormatError) Unwrap() error { return e.Err }
+
+// Table is a parsed vehicles.csv with indexes for matching. It is immutable
+// once built, so Match is safe for concurrent use.
+type Table struct {
+	// Rows are in file order.
+	Rows []Row
+
+	facts      []rowFacts          // parallel to Rows: derived facts used when scoring
+	byID       map[int]int         // EPA id → index in Rows
+	byFamily   map[familyKey][]int // (make, baseModel, year) → indexes, ascending EPA id
+	byMakeYear map[makeYearKey][]int
+}
+
+// rowFacts are a row's values in catalog terms, computed once at load time
+// because Match runs them for every candidate of every car.
+type rowFacts struct {
+	fuel   string    // catalog fuel constant, "" when the catalog has none
+	drives driveMask // the catalog drives the EPA drive text stands for
+}
+
+type familyKey struct {
+	make, family string
+	year         int
+}
+
+type makeYearKey struct {
+	make string
+	year int
+}
+
+// Len returns the number of rows.
+func (t *Table) Len() int { return len(t.Rows) }
+
+// Row returns the row with an EPA id.
+func (t *Table) Row(id int) (Row, bool) {
+	i, ok := t.byID[id]
+	if !ok {
+		return Row{}, false
+	}
+	return t.Rows[i], true
+}
+
+// columns of vehicles.csv that Parse reads, by header name. The required ones
+// make a file recognisable as vehicles.csv: without them an HTML error page
+// or another CSV would load as an empty table and unmatch every car.
+const (
+	colID        = "id"
+	colYear      = "year"
+	colMake      = "make"
+	colModel     = "model"
+	colBaseModel = "basemodel"
+	colDrive     = "drive"
+	colFuelType  = "fueltype"
+	colFuelType1 = "fueltype1"
+	colATVType   = "atvtype"
+	colTrany     = "trany"
+	colDispl     = "displ"
+	colCylinders = "cylinders"
+	colCity      = "city08"
+	colHighway   = "highway08"
+	colComb      = "comb08"
+	colRange     = "range"
+	colFuelCost  = "fuelcost08"
+	colCO2       = "co2tailpipegpm"
+)
+
+var requiredColumns = []string{colID, colYear, colMake, colModel, colCity, colHighway, colComb}
+
+var optionalColumns = []string{colBaseModel, colDrive, colFuelType, colFuelType1, colATVType, colTrany,
+	colDispl, colCylinders, colRange, colFuelCost, colCO2}
+
+// Parse reads vehicles.csv rows from r; name labels errors (a path or URL).
+// It checks ctx between rows so that a cancelled enrich stops promptly.
+func Parse(ctx context.Context, r io.Reader, name string) (*Table, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1 // tolerate ragged rows; a short row reads as empty cells
+	cr.ReuseRecord = true   // the cells are copied into Row strings anyway
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, &FormatError{File: name, Err: errors.New("empty file, want the EPA vehicles.csv")}
+	}
+	if err != nil {
+		return nil, csvError(name, err)
+	}
+	cols := map[string]int{}
+	headerNames := map[string]string{}
+	for i, h := range header {
+		if i == 0 {
+			h = strings.TrimPrefix(h, "\ufeff") // a BOM from a spreadsheet re-save
+		}
+		k := strings.ToLower(strings.TrimSpace(h))
+		if _, dup := cols[k]; !dup {
+			cols[k] = i
+			headerNames[k] = strings.TrimSpace(h)
+		}
+	}
+	var missing []string
+	for _, c := range requiredColumns {
+		if _, ok := cols[c]; !ok {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &FormatError{File: name, Line: 1, Err: fmt.Errorf("not an EPA vehicles.csv: missing column(s) %s", strings.Join(missing, ", "))}
+	}
+	for _, c := range optionalColumns {
+		if _, ok := cols[c]; !ok {
+			cols[c] = -1
+		}
+	}
+
+	t := &Table{byID: map[int]int{}}
+	intern := map[string]string{}
+	firstLine := map[int]int{}
+	for n := 0; ; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(name, err)
+		}
+		line, _ := cr.FieldPos(0)
+		p := rowParser{rec: rec, cols: cols, names: headerNames, file: name, line: line, intern: intern}
+		row := p.row()
+		if p.err != nil {
+			return nil, p.err
+		}
+		if first, dup := firstLine[row.ID]; dup {
+			return nil, &FormatError{File: name, Line: line, Field: headerNames[colID], Err: fmt.Errorf("duplicate id %d (first on line %d)", row.ID, first)}
+		}
+		firstLine[row.ID] = line
+		t.Rows = append(t.Rows, row)
+	}
+	if len(t.Rows) == 0 {
+		return nil, &FormatError{File: name, Err: errors.New("no vehicle rows")}
+	}
+	t.index()
+	return t, nil
+}
+
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return &FormatError{File: name, Line: pe.Line, Err: pe.Err}
+	}
+	return &FormatError{File: name, Err: err}
+}
+
+// index derives the per-row facts and the lookup maps.
+func (t *Table) index() {
+	t.facts = make([]rowFacts, len(t.Rows))
+	t.byFamily = map[familyKey][]int{}
+	t.byMakeYear = map[makeYearKey][]int{}
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		t.byID[r.ID] = i
+		t.facts[i] = rowFacts{fuel: fuelClass(r.ATVType, r.FuelType1), drives: epaDrives(r.Drive)}
+		mk := fold(r.Make)
+		fk := familyKey{mk, fold(r.BaseModel), r.Year}
+		t.byFamily[fk] = append(t.byFamily[fk], i)
+		myk := makeYearKey{mk, r.Year}
+		t.byMakeYear[myk] = append(t.byMakeYear[myk], i)
+	}
+	// Ascending EPA id inside every bucket makes "first best wins" the
+	// documented tie-break, whatever the file's row order.
+	byID := func(idx []int) {
+		sort.Slice(idx, func(a, b int) bool { return t.Rows[idx[a]].ID < t.Rows[idx[b]].ID })
+	}
+	for _, idx := range t.byFamily {
+		byID(idx)
+	}
+	for _, idx := range t.byMakeYear {
+		byID(idx)
+	}
+}
+
+// rowParser converts one record, keeping the first error.
+type rowParser struct {
+	rec   []string
+	cols  map[string]int
+	names map[string]string
+	file  string
+	line  int
+	err   error
+	// intern shares one copy of each distinct text. It matters for memory,
+	// not just speed: csv.Reader returns the cells of a record as slices of
+	// one string, so keeping a cell as is would pin the whole 400-byte line.
+	intern map[string]string
+}
+
+func (p *rowParser) row() Row {
+	r := Row{
+		ID:             p.integer(colID, true),
+		Year:           p.integer(colYear, true),
+		Make:           p.text(colMake, true),
+		Model:          p.text(colModel, false),
+		BaseModel:      p.text(colBaseModel, false),
+		Drive:          p.text(colDrive, false),
+		FuelType:       p.text(colFuelType, false),
+		FuelType1:      p.text(colFuelType1, false),
+		ATVType:        p.text(colATVType, false),
+		Trany:          p.text(colTrany, false),
+		Displ:          p.number(colDispl),
+		Cylinders:      p.integer(colCylinders, false),
+		City08:         p.number(colCity),
+		Highway08:      p.number(colHighway),
+		Comb08:         p.number(colComb),
+		Range:          p.integer(colRange, false),
+		FuelCost08:     p.integer(colFuelCost, false),
+		CO2TailpipeGpm: p.number(colCO2),
+	}
+	return r
+}
+
+func (p *rowParser) cell(col string) string {
+	i := p.cols[col]
+	if i < 0 || i >= len(p.rec) {
+		return ""
+	}
+	return strings.TrimSpace(p.rec[i])
+}
+
+func (p *rowParser) fail(col string, format string, args ...any) {
+	if p.err == nil {
+		p.err = &FormatError{File: p.file, Line: p.line, Field: p.names[col], Err: fmt.Errorf(format, args...)}
+	}
+}
+
+func (p *rowParser) text(col string, required bool) string {
+	s := p.cell(col)
+	if required && s == "" {
+		p.fail(col, "is empty")
+	}
+	if c, ok := p.intern[s]; ok {
+		return c
+	}
+	c := strings.Clone(s)
+	p.intern[c] = c
+	return c
+}
+
+// absent reports whether a numeric cell holds no value. Besides empty cells,
+// the real file writes "NA" for a few 1985 engines.
+func absent(s string) bool {
+	return s == "" || strings.EqualFold(s, "NA") || strings.EqualFold(s, "N/A")
+}
+
+func (p *rowParser) number(col string) float64 {
+	s := p.cell(col)
+	if absent(s) {
+		return 0
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		p.fail(col, "%q is not a number", s)
+		return 0
+	}
+	return f
+}
+
+// integer also accepts integral decimals ("4.0"), which spreadsheet
+// round-trips of the file produce.
+func (p *rowParser) integer(col string, required bool) int {
+	s := p.cell(col)
+	if absent(s) {
+		if required {
+			p.fail(col, "is empty")
+		}
+		return 0
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > math.MaxInt32 {
+		p.fail(col, "%q is not a whole number", s)
+		return 0
+	}
+	return int(f)
+}
