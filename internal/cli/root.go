@@ -79,6 +79,7 @@ Configuration: flags > VDS_* environment variables > config file
 		newMigrateCmd(f),
 		newServeCmd(f),
 		newIngestCmd(f, nil),
+		newEnrichCmd(f),
 		newCatalogCmd(f),
 		newAccountsCmd(f),
 		newTokensCmd(f),

@@ -48,6 +48,16 @@ func TestScriptsPostgres(t *testing.T) {
 	}))
 }
 
+// sharedData is ../shared/data beside the repository, where the real
+// upstream data the tests replay lives.
+var sharedData = func() string {
+	p, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data"))
+	if err != nil {
+		panic(err)
+	}
+	return p
+}()
+
 func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Params {
 	return testscript.Params{
 		Dir: "testdata/script",
@@ -56,6 +66,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))
 			env.Setenv("VDS_DATABASE_URL", "")
+			env.Setenv("SHARED_DATA", sharedData)
 			if setup != nil {
 				return setup(env)
 			}
