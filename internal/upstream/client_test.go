@@ -1,0 +1,431 @@
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+const fordVIN = "1FTMW1T88MFA00001"
+
+func fordBody(t *testing.T) []byte {
+	return fixture(t, "vpic-api-fixtures/test_decode__decode-vin.json")
+}
+
+func TestSecondCallWithinTTLIsCached(t *testing.T) {
+	f := newFake(t, serveJSON(fordBody(t)))
+	cache := NewMemCache()
+	c := newTestClient(t, testConfig(f.URL), cache)
+	ctx := context.Background()
+
+	first, m1, err := c.DecodeVIN(ctx, fordVIN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, m2, err := c.DecodeVIN(ctx, strings.ToLower(fordVIN))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := f.hits.Load(); n != 1 {
+		t.Errorf("%d upstream calls, want 1", n)
+	}
+	if m1.FromCache || !m2.FromCache || m2.Stale || !m2.FetchedAt.Equal(m1.FetchedAt) || m2.Warning() != "" {
+		t.Errorf("meta first %+v second %+v", m1, m2)
+	}
+	if deref(first.Model) != deref(second.Model) || deref(second.ModelYear) != 2021 {
+		t.Errorf("cached answer differs: %+v", second)
+	}
+	if keys := cache.Keys(); len(keys) != 1 || keys[0] != "vpic:decode:"+fordVIN {
+		t.Errorf("cache keys %q", keys)
+	}
+	// The normalised result is stored, not the 148-key upstream body.
+	raw, _, _, _ := cache.GetCache(ctx, "vpic:decode:"+fordVIN)
+	if !bytes.HasPrefix(raw, []byte(`{"make":"FORD"`)) {
+		t.Errorf("cached value %s", raw)
+	}
+}
+
+func TestCacheKeysNormalised(t *testing.T) {
+	f := newFake(t, serveJSON([]byte(modernRecalls)))
+	cache := NewMemCache()
+	c := newTestClient(t, testConfig(f.URL), cache)
+	for _, mk := range []string{"Ford", "FORD", " ford  "} {
+		if _, _, err := c.Recalls(context.Background(), mk, "Mustang  Mach-E", 2025); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := f.hits.Load(); n != 1 {
+		t.Errorf("%d upstream calls, want 1", n)
+	}
+	if keys := cache.Keys(); len(keys) != 1 || keys[0] != "nhtsa:recalls:ford|mustang mach-e|2025" {
+		t.Errorf("keys %q", keys)
+	}
+}
+
+func TestExpiredEntryIsRefetched(t *testing.T) {
+	f := newFake(t, serveJSON(fordBody(t)))
+	cache := NewMemCache()
+	cfg := testConfig(f.URL)
+	cfg.CacheTTL = time.Hour
+	c := newTestClient(t, cfg, cache)
+	ctx := context.Background()
+	key := "vpic:decode:" + fordVIN
+	old := time.Now().Add(-2 * time.Hour)
+	if err := cache.PutCache(ctx, key, []byte(`{"make":"OLD"}`), old); err != nil {
+		t.Fatal(err)
+	}
+	got, meta, err := c.DecodeVIN(ctx, fordVIN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.hits.Load() != 1 || deref(got.Make) != "FORD" || meta.FromCache || meta.Stale {
+		t.Errorf("hits %d, make %v, meta %+v", f.hits.Load(), deref(got.Make), meta)
+	}
+	if _, at, _, _ := cache.GetCache(ctx, key); !at.After(old) {
+		t.Error("cache entry not replaced")
+	}
+}
+
+func TestUpstream500RetriesAndIsNotCached(t *testing.T) {
+	f := newFake(t, status(http.StatusInternalServerError))
+	cache := NewMemCache()
+	c := newTestClient(t, testConfig(f.URL), cache)
+	for round := 1; round <= 2; round++ {
+		_, _, err := c.DecodeVIN(context.Background(), fordVIN)
+		if !errors.Is(err, ErrUpstreamUnavailable) {
+			t.Fatalf("err = %v, want ErrUpstreamUnavailable", err)
+		}
+		var ue *Error
+		if !errors.As(err, &ue) || ue.Upstream != UpstreamVPIC || ue.Status != 500 {
+			t.Errorf("error %#v", ue)
+		}
+		// 1 attempt + 2 retries per call, and the second call tries again.
+		if n := f.hits.Load(); n != int64(3*round) {
+			t.Errorf("round %d: %d upstream calls, want %d", round, n, 3*round)
+		}
+	}
+	if keys := cache.Keys(); len(keys) != 0 {
+		t.Errorf("failure cached: %q", keys)
+	}
+}
+
+func TestTransient5xxRecovers(t *testing.T) {
+	body := fordBody(t)
+	var mu sync.Mutex
+	calls := 0
+	f := newFake(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		calls++
+		n := calls
+		mu.Unlock()
+		if n < 3 {
+			status(http.StatusBadGateway)(w, r)
+			return
+		}
+		serveJSON(body)(w, r)
+	}))
+	c := newTestClient(t, testConfig(f.URL), NewMemCache())
+	got, _, err := c.DecodeVIN(context.Background(), fordVIN)
+	if err != nil || deref(got.Make) != "FORD" || f.hits.Load() != 3 {
+		t.Errorf("make %v, err %v, hits %d", deref(got.Make), err, f.hits.Load())
+	}
+}
+
+func TestNoRetryOn4xx(t *testing.T) {
+	for code, kind := range map[int]error{
+		http.StatusNotFound:        ErrUpstreamBad,
+		http.StatusBadRequest:      ErrUpstreamBad,
+		http.StatusTooManyRequests: ErrUpstreamUnavailable,
+	} {
+		f := newFake(t, status(code))
+		c := newTestClient(t, testConfig(f.URL), NewMemCache())
+		_, _, err := c.Recalls(context.Background(), "Ford", "F-150", 2020)
+		if !errors.Is(err, kind) {
+			t.Errorf("%d: err = %v, want %v", code, err, kind)
+		}
+		if n := f.hits.Load(); n != 1 {
+			t.Errorf("%d: %d upstream calls, want 1", code, n)
+		}
+	}
+}
+
+func TestTimeoutGivesUnavailableQuickly(t *testing.T) {
+	f := newFake(t, sleepy(10*time.Second, serveJSON(fordBody(t))))
+	cfg := testConfig(f.URL)
+	cfg.Timeout = 200 * time.Millisecond
+	c := newTestClient(t, cfg, NewMemCache())
+	start := time.Now()
+	_, _, err := c.DecodeVIN(context.Background(), fordVIN)
+	elapsed := time.Since(start)
+	if !errors.Is(err, ErrUpstreamUnavailable) {
+		t.Fatalf("err = %v, want ErrUpstreamUnavailable", err)
+	}
+	// 3 attempts × 200 ms plus short backoffs; far from the 10 s the fake takes.
+	if elapsed > 2*time.Second {
+		t.Errorf("took %v", elapsed)
+	}
+	if n := f.hits.Load(); n != 3 {
+		t.Errorf("%d attempts, want 3", n)
+	}
+}
+
+func TestSlowButWithinTimeoutSucceeds(t *testing.T) {
+	f := newFake(t, sleepy(150*time.Millisecond, serveJSON(fordBody(t))))
+	cfg := testConfig(f.URL)
+	cfg.Timeout = time.Second
+	c := newTestClient(t, cfg, NewMemCache())
+	got, _, err := c.DecodeVIN(context.Background(), fordVIN)
+	if err != nil || deref(got.Make) != "FORD" || f.hits.Load() != 1 {
+		t.Errorf("make %v, err %v, hits %d", deref(got.Make), err, f.hits.Load())
+	}
+}
+
+// A body that starts arriving but stalls is cut off by the same timeout.
+func TestStalledBodyTimesOut(t *testing.T) {
+	f := newFake(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"Count":1,"Results":[`))
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	cfg := testConfig(f.URL)
+	cfg.Timeout = 200 * time.Millisecond
+	cfg.Retries = -1
+	c := newTestClient(t, cfg, nil)
+	start := time.Now()
+	_, _, err := c.DecodeVIN(context.Background(), fordVIN)
+	if !errors.Is(err, ErrUpstreamUnavailable) || time.Since(start) > time.Second {
+		t.Errorf("err %v after %v", err, time.Since(start))
+	}
+	if f.hits.Load() != 1 {
+		t.Errorf("Retries -1 should disable retries; %d attempts", f.hits.Load())
+	}
+}
+
+func TestMalformedJSONIsBadAndNotRetried(t *testing.T) {
+	for name, body := range map[string]string{
+		"truncated": `{"Count":134,"Results":[{"Make":"FORD"`,
+		"html":      `<!DOCTYPE html><html><body>Maintenance</body></html>`,
+		"empty":     ``,
+		"wrong":     `{"Count":1,"Results":"FORD"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFake(t, serveJSON([]byte(body)))
+			cache := NewMemCache()
+			c := newTestClient(t, testConfig(f.URL), cache)
+			_, _, err := c.DecodeVIN(context.Background(), fordVIN)
+			if !errors.Is(err, ErrUpstreamBad) {
+				t.Fatalf("err = %v, want ErrUpstreamBad", err)
+			}
+			if errors.Is(err, ErrUpstreamUnavailable) {
+				t.Error("error is both kinds")
+			}
+			if f.hits.Load() != 1 || len(cache.Keys()) != 0 {
+				t.Errorf("hits %d, keys %q", f.hits.Load(), cache.Keys())
+			}
+		})
+	}
+}
+
+func TestOversizedBodyIsBad(t *testing.T) {
+	big := append([]byte(`{"Results":[{"Make":"`), bytes.Repeat([]byte("A"), MaxBodyBytes)...)
+	big = append(big, `"}]}`...)
+	f := newFake(t, serveJSON(big))
+	c := newTestClient(t, testConfig(f.URL), nil)
+	_, _, err := c.DecodeVIN(context.Background(), fordVIN)
+	if !errors.Is(err, ErrUpstreamBad) || f.hits.Load() != 1 {
+		t.Errorf("err %v, hits %d", err, f.hits.Load())
+	}
+}
+
+func TestConnectionRefused(t *testing.T) {
+	f := newFake(t, serveJSON(nil))
+	url := f.URL
+	f.Close()
+	c := newTestClient(t, testConfig(url), nil)
+	_, _, err := c.Recalls(context.Background(), "Ford", "F-150", 2020)
+	if !errors.Is(err, ErrUpstreamUnavailable) {
+		t.Errorf("err = %v, want ErrUpstreamUnavailable", err)
+	}
+}
+
+func TestStaleEntryServedWhenUpstreamFails(t *testing.T) {
+	for name, failing := range map[string]http.Handler{
+		"500":       status(http.StatusServiceUnavailable),
+		"malformed": serveJSON([]byte(`{"Results":[`)),
+		"timeout":   sleepy(5*time.Second, serveJSON(nil)),
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFake(t, serveJSON(fordBody(t)))
+			cache := NewMemCache()
+			cfg := testConfig(f.URL)
+			cfg.Timeout = 200 * time.Millisecond
+			cfg.CacheTTL = time.Hour
+			c := newTestClient(t, cfg, cache)
+			ctx := context.Background()
+			if _, _, err := c.DecodeVIN(ctx, fordVIN); err != nil {
+				t.Fatal(err)
+			}
+			// Age the entry past the TTL, then break the upstream.
+			key := "vpic:decode:" + fordVIN
+			raw, _, _, _ := cache.GetCache(ctx, key)
+			storedAt := time.Now().Add(-3 * time.Hour)
+			_ = cache.PutCache(ctx, key, raw, storedAt)
+			f.set(failing)
+
+			got, meta, err := c.DecodeVIN(ctx, fordVIN)
+			if err != nil {
+				t.Fatalf("err = %v, want the stale entry", err)
+			}
+			if !meta.Stale || !meta.FromCache || !meta.FetchedAt.Equal(storedAt) || meta.Warning() != StaleWarning {
+				t.Errorf("meta %+v", meta)
+			}
+			if deref(got.Model) != "F-150" {
+				t.Errorf("stale value %+v", got)
+			}
+			// The stale entry is kept as it was, not refreshed.
+			if _, at, _, _ := cache.GetCache(ctx, key); !at.Equal(storedAt) {
+				t.Errorf("stale entry rewritten at %v", at)
+			}
+		})
+	}
+}
+
+func TestConcurrentCallsShareOneFetch(t *testing.T) {
+	f := newFake(t, sleepy(200*time.Millisecond, serveJSON(fordBody(t))))
+	c := newTestClient(t, testConfig(f.URL), NewMemCache())
+	const n = 50
+	var wg sync.WaitGroup
+	results := make([]VINResult, n)
+	errs := make([]error, n)
+	for i := range n {
+		wg.Go(func() {
+			results[i], _, errs[i] = c.DecodeVIN(context.Background(), fordVIN)
+		})
+	}
+	wg.Wait()
+	if hits := f.hits.Load(); hits != 1 {
+		t.Errorf("%d upstream calls for %d concurrent requests, want 1", hits, n)
+	}
+	for i := range n {
+		if errs[i] != nil || deref(results[i].Make) != "FORD" {
+			t.Fatalf("call %d: %v %+v", i, errs[i], results[i])
+		}
+	}
+	// Each caller gets its own copy: changing one cannot affect another.
+	*results[0].Make = "CHANGED"
+	results[0].ErrorCodes[0] = "X"
+	if deref(results[1].Make) != "FORD" || results[1].ErrorCodes[0] != "0" {
+		t.Error("callers share result memory")
+	}
+}
+
+func TestConcurrentFailuresShareOneFetch(t *testing.T) {
+	f := newFake(t, sleepy(50*time.Millisecond, status(http.StatusInternalServerError)))
+	cfg := testConfig(f.URL)
+	cfg.Retries = -1
+	c := newTestClient(t, cfg, NewMemCache())
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if _, _, err := c.Recalls(context.Background(), "Ford", "F-150", 2020); !errors.Is(err, ErrUpstreamUnavailable) {
+				t.Errorf("err = %v", err)
+			}
+		})
+	}
+	wg.Wait()
+	if hits := f.hits.Load(); hits != 1 {
+		t.Errorf("%d upstream calls, want 1", hits)
+	}
+}
+
+// A caller that gives up gets its answer at once; the shared fetch goes on
+// and fills the cache for the next caller.
+func TestCallerCancellation(t *testing.T) {
+	f := newFake(t, sleepy(300*time.Millisecond, serveJSON(fordBody(t))))
+	cache := NewMemCache()
+	c := newTestClient(t, testConfig(f.URL), cache)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, _, err := c.DecodeVIN(ctx, fordVIN)
+	if !errors.Is(err, ErrUpstreamUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v", err)
+	}
+	if time.Since(start) > 250*time.Millisecond {
+		t.Errorf("waited %v after the context ended", time.Since(start))
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for len(cache.Keys()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, meta, err := c.DecodeVIN(context.Background(), fordVIN); err != nil || !meta.FromCache || f.hits.Load() != 1 {
+		t.Errorf("after the abandoned fetch: meta %+v, err %v, hits %d", meta, err, f.hits.Load())
+	}
+}
+
+// brokenCache fails every operation; the client must still answer.
+type brokenCache struct{}
+
+func (brokenCache) GetCache(context.Context, string) ([]byte, time.Time, bool, error) {
+	return nil, time.Time{}, false, errors.New("database is down")
+}
+
+func (brokenCache) PutCache(context.Context, string, []byte, time.Time) error {
+	return errors.New("database is down")
+}
+
+func TestBrokenCacheDegradesToFetching(t *testing.T) {
+	f := newFake(t, serveJSON(fordBody(t)))
+	c := newTestClient(t, testConfig(f.URL), brokenCache{})
+	for range 2 {
+		got, meta, err := c.DecodeVIN(context.Background(), fordVIN)
+		if err != nil || deref(got.Make) != "FORD" || meta.FromCache {
+			t.Fatalf("make %v, meta %+v, err %v", deref(got.Make), meta, err)
+		}
+	}
+	if f.hits.Load() != 2 {
+		t.Errorf("%d upstream calls, want 2", f.hits.Load())
+	}
+}
+
+func TestUndecodableCacheEntryIsRefetched(t *testing.T) {
+	f := newFake(t, serveJSON(fordBody(t)))
+	cache := NewMemCache()
+	_ = cache.PutCache(context.Background(), "vpic:decode:"+fordVIN, []byte(`not json`), time.Now())
+	c := newTestClient(t, testConfig(f.URL), cache)
+	got, _, err := c.DecodeVIN(context.Background(), fordVIN)
+	if err != nil || deref(got.Make) != "FORD" || f.hits.Load() != 1 {
+		t.Errorf("make %v, err %v, hits %d", deref(got.Make), err, f.hits.Load())
+	}
+}
+
+func TestConfigDefaults(t *testing.T) {
+	got := New(Config{VPICURL: "http://x/api/", Retries: -3}, nil, nil).Config()
+	if got.VPICURL != "http://x/api" || got.NHTSAURL != DefaultNHTSAURL || got.Timeout != DefaultTimeout ||
+		got.CacheTTL != 24*time.Hour || got.Retries != 0 || got.RetryWait != DefaultRetryWait || got.UserAgent == "" {
+		t.Errorf("config %+v", got)
+	}
+	if d := New(Config{}, nil, nil).Config(); d.Retries != DefaultRetries || d.VPICURL != DefaultVPICURL {
+		t.Errorf("defaults %+v", d)
+	}
+}
+
+func TestErrorType(t *testing.T) {
+	cause := context.DeadlineExceeded
+	err := error(unavailable(UpstreamNHTSA, 503, cause))
+	if !errors.Is(err, ErrUpstreamUnavailable) || errors.Is(err, ErrUpstreamBad) || !errors.Is(err, cause) {
+		t.Error("errors.Is")
+	}
+	if got := err.Error(); got != "nhtsa: upstream unavailable (HTTP 503): context deadline exceeded" {
+		t.Errorf("message %q", got)
+	}
+	if !errors.Is(bad(UpstreamVPIC, 0, nil), ErrUpstreamBad) {
+		t.Error("bad kind")
+	}
+}
