@@ -50,15 +50,15 @@ the enrichment.`,
 
 // enrichReport is the --json output of enrich.
 type enrichReport struct {
-	Source    string          `json:"source"`
-	EPARows   int             `json:"epa_rows"`
-	Cars      int             `json:"cars"`
-	Matched   int             `json:"matched"`
-	Unmatched []unmatchedCar  `json:"unmatched"`
-	Changed   int             `json:"changed"`
-	Published bool            `json:"published"`
-	Version   int64           `json:"version"`
-	Seconds   float64         `json:"seconds"`
+	Source    string         `json:"source"`
+	EPARows   int            `json:"epa_rows"`
+	Cars      int            `json:"cars"`
+	Matched   int            `json:"matched"`
+	Unmatched []unmatchedCar `json:"unmatched"`
+	Changed   int            `json:"changed"`
+	Published bool           `json:"published"`
+	Version   int64          `json:"version"`
+	Seconds   float64        `json:"seconds"`
 }
 
 type unmatchedCar struct {
