@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -67,6 +68,9 @@ type opDoc struct {
 	// operation can answer, e.g. 422, 502 for endpoints that call upstream
 	// services; each needs a responseNames entry.
 	also []int
+	// upstream is true for operations answered from NHTSA through the cache:
+	// their 200 may carry a Warning header when served stale.
+	upstream bool
 }
 
 var (
@@ -135,6 +139,34 @@ func operations() map[string]opDoc {
 			"model year (match exact_year), else the nearest year(s) (nearest_year); match none with an empty list when " +
 			"the fitment dataset has no such make and model.",
 		shape: objectOf, data: reflect.TypeFor[vehicle.CarTires](), codes400: recordCodes, notFound: true,
+	}
+	ops["GET /v1/cars/{uuid}/recalls"] = opDoc{
+		id: "getCarRecalls", tag: "Cars", summary: "Recalls and crash ratings of a car",
+		desc: "NHTSA's recall campaigns for the car's make, model and year, and the NCAP crash-test ratings (overall, " +
+			"front, side, rollover; null when NHTSA has no rating) of each variant. Coverage: US (NHTSA). Cached 24 hours; " +
+			"when NHTSA fails and an expired answer is cached, it is served with stale true and a Warning header, " +
+			"otherwise the answer is a 502 upstream_error or 503 upstream_unavailable (not charged).",
+		shape: objectOf, data: reflect.TypeFor[lookup.CarRecalls](), codes400: recordCodes, notFound: true,
+		also: []int{http.StatusBadGateway}, upstream: true,
+	}
+	ops["GET /v1/motorcycles/{uuid}/recalls"] = opDoc{
+		id: "getMotorcycleRecalls", tag: "Motorcycles", summary: "Recalls of a motorcycle",
+		desc: "NHTSA's recall campaigns for the motorcycle's make, model and year. An empty list means no match was " +
+			"found under NHTSA's naming, not a guarantee that there are none. Coverage: US (NHTSA). Cached 24 hours, " +
+			"served stale when NHTSA fails, as for cars.",
+		shape: objectOf, data: reflect.TypeFor[lookup.MotorcycleRecalls](), codes400: recordCodes, notFound: true,
+		also: []int{http.StatusBadGateway}, upstream: true,
+	}
+	ops["GET /v1/vin/{vin}"] = opDoc{
+		id: "decodeVIN", tag: "VIN", summary: "Decode a VIN",
+		desc: "Checks the VIN locally first (exactly 17 characters of A-Z and 0-9 without I, O and Q; a bad one is a 400 " +
+			"invalid_vin, not charged, never sent upstream), computes its check digit (advisory outside North America), " +
+			"model-year candidates and WMI region and country, then decodes it with NHTSA vPIC (cached 24 hours): make " +
+			"(in the catalog's spelling), model, year, trim, body, engine, plant, manufacturer, vehicle type and vPIC's " +
+			"error codes, plus the uuids of catalog cars and tire fitments of the same make, model and year. A VIN " +
+			"whose manufacturer nobody knows is a 422 vin_not_decodable.",
+		shape: objectOf, data: reflect.TypeFor[lookup.VINReport](), codes400: []string{vehicle.CodeUnknownParameter, lookup.CodeInvalidVIN},
+		also: []int{http.StatusUnprocessableEntity, http.StatusBadGateway}, upstream: true,
 	}
 	ops["GET /v1/motorcycles/types"] = opDoc{
 		id: "listMotorcycleTypes", tag: "Motorcycles", summary: "List motorcycle riding types",
@@ -304,6 +336,10 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 
 // pathParam documents a path parameter.
 func pathParam(name string) (paramDoc, bool) {
+	if name == "vin" {
+		return paramDoc{schema: schema{"type": "string", "examples": []any{"1FTMW1T88MFA00001"}},
+			desc: "A 17-character VIN; letters I, O and Q are never valid. Case-insensitive."}, true
+	}
 	if name == "uuid" {
 		return paramDoc{schema: schema{"type": "string", "format": "uuid"},
 			desc: "Record uuid in its canonical 36-character form (either case). Anything else is a 400 invalid_uuid."}, true
@@ -383,6 +419,7 @@ func headerComponents() schema {
 		"Retry-After":           integer("Seconds to wait before retrying.", true),
 		"WWW-Authenticate":      text(`Bearer realm="vds", error="invalid_token"`, true),
 		"Allow":                 text("The methods the API answers: GET, HEAD.", true),
+		"Warning":               text(`110 vds "Response is Stale": NHTSA failed and an expired cached answer is served; the body says "stale": true.`, false),
 	}
 }
 
@@ -676,7 +713,11 @@ func pathParams(path string) []string {
 // okResponse builds the 200 response of an operation, registering its
 // envelope under components/schemas with a readable name.
 func okResponse(r *reflector, d opDoc) (schema, error) {
-	resp := schema{"description": "Success.", "headers": headersFor(http.StatusOK, d.shape == pageOf)}
+	headers := headersFor(http.StatusOK, d.shape == pageOf)
+	if d.upstream {
+		headers["Warning"] = schema{"$ref": "#/components/headers/Warning"}
+	}
+	resp := schema{"description": "Success.", "headers": headers}
 	if d.shape == rawDocument {
 		resp["content"] = schema{"application/json": schema{"schema": schema{
 			"type": "object", "required": []any{"openapi", "info", "paths"},

@@ -26,15 +26,19 @@ import (
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/httpapi/apitest"
 	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/upstream"
+	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/vin"
 )
 
 // routes returns the route table. Routes only builds handler closures, so a
 // Handler without dependencies is enough to read it.
 func routes() []httpapi.Route {
-	return httpapi.New(nil, nil, nil, nil, nil).Routes()
+	return httpapi.New(nil, nil, nil, nil, nil, nil).Routes()
 }
 
 // buildDoc builds the document of the real route table.
@@ -327,6 +331,17 @@ func TestOpenAPISchemasMatchGoTypes(t *testing.T) {
 		"ListItem":          reflect.TypeFor[httpapi.ListItem](),
 		"RecordRef":         reflect.TypeFor[httpapi.RecordRef](),
 		"ChangelogEntry":    reflect.TypeFor[httpapi.ChangelogEntry](),
+		"VINReport":         reflect.TypeFor[lookup.VINReport](),
+		"WMI":               reflect.TypeFor[lookup.WMI](),
+		"CheckDigit":        reflect.TypeFor[vin.CheckDigit](),
+		"Engine":            reflect.TypeFor[upstream.Engine](),
+		"Plant":             reflect.TypeFor[upstream.Plant](),
+		"Links":             reflect.TypeFor[vehicle.Links](),
+		"CarRecalls":        reflect.TypeFor[lookup.CarRecalls](),
+		"MotorcycleRecalls": reflect.TypeFor[lookup.MotorcycleRecalls](),
+		"MotorcycleRef":     reflect.TypeFor[lookup.MotorcycleRef](),
+		"Recall":            reflect.TypeFor[upstream.Recall](),
+		"Rating":            reflect.TypeFor[upstream.Rating](),
 	}
 	for name, typ := range types {
 		t.Run(name, func(t *testing.T) {
@@ -488,6 +503,8 @@ type fixture struct {
 	tokens map[string]string
 	// goneCar is a car saved in dev's garage and then removed from the catalog.
 	goneCar catalog.Car
+	// nhtsa is the fake NHTSA the server's upstream URLs point at.
+	nhtsa *upstreamtest.Fake
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -518,6 +535,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 
+	fake := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
 	plans := maps.Clone(config.DefaultPlans)
 	plans["internal"] = config.PlanLimits{APIAccess: true}
 	plans["noapi"] = config.PlanLimits{RatePerMinute: 10, MonthlyQuota: 100}
@@ -526,6 +544,7 @@ func newFixture(t *testing.T) *fixture {
 			ShutdownTimeout: time.Second, ReadHeaderTimeout: time.Second, ReadTimeout: time.Second,
 			WriteTimeout: time.Second, IdleTimeout: time.Second},
 		Database: config.Database{URL: "sqlite:" + filepath.Join(t.TempDir(), "unused.db")},
+		Upstream: config.Upstream{VPICURL: fake.URL, NHTSAURL: fake.URL, EPAURL: fake.URL, Timeout: 300 * time.Millisecond, CacheTTL: time.Hour},
 		Log:      config.Log{Level: "info", Format: "json"},
 		Plans:    plans,
 	}
@@ -533,7 +552,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())
-	f := &fixture{cat: c, tokens: map[string]string{}}
+	f := &fixture{cat: c, tokens: map[string]string{}, nhtsa: fake}
 	for name, plan := range map[string]string{"dev": "developer", "free": "free", "internal": "internal", "suspended": "developer", "noapi": "noapi"} {
 		email := name + "@example.com"
 		if _, err := acc.CreateAccount(ctx, email, plan); err != nil {
@@ -657,11 +676,14 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 			"/v1/tire-sizes/" + tire.UUID.String() + "/geometry",
 			"/v1/tire-sizes/" + staggered.UUID.String() + "/geometry",
 		},
-		"GET /v1/me":           {"/v1/me"},
-		"GET /v1/lists":        {"/v1/lists"},
-		"GET /v1/changelog":    {"/v1/changelog"},
-		"GET /changelog":       {"/changelog"},
-		"GET /v1/openapi.json": {"/v1/openapi.json"},
+		"GET /v1/vin/{vin}":                  {"/v1/vin/" + upstreamtest.KnownVIN, "/v1/vin/" + strings.ToLower(upstreamtest.KnownVIN)},
+		"GET /v1/cars/{uuid}/recalls":        {"/v1/cars/" + car.UUID.String() + "/recalls"},
+		"GET /v1/motorcycles/{uuid}/recalls": {"/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
+		"GET /v1/me":                         {"/v1/me"},
+		"GET /v1/lists":                      {"/v1/lists"},
+		"GET /v1/changelog":                  {"/v1/changelog"},
+		"GET /changelog":                     {"/changelog"},
+		"GET /v1/openapi.json":               {"/v1/openapi.json"},
 	}
 	var exchanges []exchange
 	for _, rt := range routes() {
@@ -703,6 +725,12 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/lists?x=1"),
 		bad("/v1/openapi.json?format=yaml"),
 		bad("/changelog?since=1.0.0"),
+		bad("/v1/vin/1FTMW1T88"),         // invalid_vin: too short
+		bad("/v1/vin/1FTMW1T88MFAOOOO1"), // invalid_vin: letter O
+		bad("/v1/vin/1FTMW1T88MFA0000%21"),
+		// 422: a well-formed VIN nobody can place.
+		exchange{http.MethodGet, "/v1/vin/ZZZZZZZZZZZZZZZZZ", dev, nil, http.StatusUnprocessableEntity},
+		exchange{http.MethodGet, "/v1/cars/" + unknown + "/recalls", dev, nil, http.StatusNotFound},
 		// 404: unknown records, and unknown routes under /v1.
 		exchange{http.MethodGet, "/v1/cars/" + unknown, dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/cars/" + f.goneCar.UUID.String(), dev, nil, http.StatusNotFound},
@@ -746,33 +774,43 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 	)
 
 	statuses := map[int]int{}
-	for _, ex := range exchanges {
-		req, err := http.NewRequest(ex.method, f.url+ex.path, nil)
-		if err != nil {
-			t.Fatal(err)
+	run := func(exchanges []exchange) {
+		for _, ex := range exchanges {
+			req, err := http.NewRequest(ex.method, f.url+ex.path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			maps.Copy(req.Header, ex.header)
+			if ex.token != "" {
+				req.Header.Set("Authorization", "Bearer "+ex.token)
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatalf("%s %s: %v", ex.method, ex.path, err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != ex.want {
+				t.Errorf("%s %s: status %d, want %d\n%s", ex.method, ex.path, resp.StatusCode, ex.want, body)
+			}
+			if id := ex.header.Get("X-Request-Id"); id != "" && resp.Header.Get("X-Request-Id") != id {
+				t.Errorf("%s %s: X-Request-Id %q, want the caller's %q", ex.method, ex.path, resp.Header.Get("X-Request-Id"), id)
+			}
+			statuses[resp.StatusCode]++
 		}
-		maps.Copy(req.Header, ex.header)
-		if ex.token != "" {
-			req.Header.Set("Authorization", "Bearer "+ex.token)
-		}
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatalf("%s %s: %v", ex.method, ex.path, err)
-		}
-		body, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.StatusCode != ex.want {
-			t.Errorf("%s %s: status %d, want %d\n%s", ex.method, ex.path, resp.StatusCode, ex.want, body)
-		}
-		if id := ex.header.Get("X-Request-Id"); id != "" && resp.Header.Get("X-Request-Id") != id {
-			t.Errorf("%s %s: X-Request-Id %q, want the caller's %q", ex.method, ex.path, resp.Header.Get("X-Request-Id"), id)
-		}
-		statuses[resp.StatusCode]++
 	}
-	for _, st := range []int{200, 400, 401, 403, 404, 405, 429} {
+	run(exchanges)
+	// NHTSA failing with nothing cached: 503, and a garbage answer: 502.
+	// Both are asked about vehicles not cached yet.
+	f.nhtsa.SetMode(upstreamtest.Fail, 0)
+	run([]exchange{{http.MethodGet, "/v1/cars/" + f.cat.Cars[5].UUID.String() + "/recalls", dev, nil, http.StatusServiceUnavailable}})
+	f.nhtsa.SetMode(upstreamtest.Malformed, 0)
+	run([]exchange{{http.MethodGet, "/v1/motorcycles/" + f.cat.Motorcycles[5].UUID.String() + "/recalls", dev, nil, http.StatusBadGateway}})
+	f.nhtsa.SetMode(upstreamtest.Normal, 0)
+	for _, st := range []int{200, 400, 401, 403, 404, 405, 422, 429, 502, 503} {
 		if statuses[st] == 0 {
 			t.Errorf("no response with status %d was checked", st)
 		}

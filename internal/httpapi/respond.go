@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -69,25 +70,25 @@ const problemTypeBase = "urn:vds:problem:"
 
 // statusOf maps a problem code to its HTTP status (DESIGN.md §3).
 var statusOf = map[string]int{
-	vehicle.CodeInvalidParameter: http.StatusBadRequest,
-	vehicle.CodeUnknownParameter: http.StatusBadRequest,
-	vehicle.CodeMissingParameter: http.StatusBadRequest,
-	vehicle.CodeQueryTooBroad:    http.StatusBadRequest,
-	vehicle.CodeInvalidUUID:      http.StatusBadRequest,
-	"invalid_vin":                http.StatusBadRequest,
-	"unauthorized":               http.StatusUnauthorized,
-	"no_api_access":              http.StatusForbidden,
-	"account_suspended":          http.StatusForbidden,
-	"insufficient_scope":         http.StatusForbidden,
-	vehicle.CodeNotFound:         http.StatusNotFound,
-	"method_not_allowed":         http.StatusMethodNotAllowed,
-	"vin_not_decodable":          http.StatusUnprocessableEntity,
-	"rate_limited":               http.StatusTooManyRequests,
-	"quota_exceeded":             http.StatusTooManyRequests,
-	"upstream_error":             http.StatusBadGateway,
-	"upstream_unavailable":       http.StatusServiceUnavailable,
-	"service_unavailable":        http.StatusServiceUnavailable,
-	"internal_error":             http.StatusInternalServerError,
+	vehicle.CodeInvalidParameter:   http.StatusBadRequest,
+	vehicle.CodeUnknownParameter:   http.StatusBadRequest,
+	vehicle.CodeMissingParameter:   http.StatusBadRequest,
+	vehicle.CodeQueryTooBroad:      http.StatusBadRequest,
+	vehicle.CodeInvalidUUID:        http.StatusBadRequest,
+	lookup.CodeInvalidVIN:          http.StatusBadRequest,
+	"unauthorized":                 http.StatusUnauthorized,
+	"no_api_access":                http.StatusForbidden,
+	"account_suspended":            http.StatusForbidden,
+	"insufficient_scope":           http.StatusForbidden,
+	vehicle.CodeNotFound:           http.StatusNotFound,
+	"method_not_allowed":           http.StatusMethodNotAllowed,
+	lookup.CodeVINNotDecodable:     http.StatusUnprocessableEntity,
+	"rate_limited":                 http.StatusTooManyRequests,
+	"quota_exceeded":               http.StatusTooManyRequests,
+	lookup.CodeUpstreamError:       http.StatusBadGateway,
+	lookup.CodeUpstreamUnavailable: http.StatusServiceUnavailable,
+	"service_unavailable":          http.StatusServiceUnavailable,
+	"internal_error":               http.StatusInternalServerError,
 }
 
 // problem builds a problem for code; the request fills instance and id.

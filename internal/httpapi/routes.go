@@ -11,6 +11,7 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -20,13 +21,14 @@ type Handler struct {
 	auth    *access.Authenticator
 	limiter *limits.Limiter
 	access  *access.Service
+	lookup  *lookup.Service
 	log     *slog.Logger
 	openapi []byte
 }
 
 // New returns the API handler.
-func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, acc *access.Service, log *slog.Logger) *Handler {
-	h := &Handler{svc: svc, auth: auth, limiter: limiter, access: acc, log: log}
+func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, acc *access.Service, lk *lookup.Service, log *slog.Logger) *Handler {
+	h := &Handler{svc: svc, auth: auth, limiter: limiter, access: acc, lookup: lk, log: log}
 	doc, err := BuildOpenAPI(h.Routes())
 	if err != nil {
 		// The route table and its descriptions are compiled in: a mismatch
@@ -66,12 +68,14 @@ func (h *Handler) Routes() []Route {
 		{"GET /v1/cars/body-types", charged, h.bodyTypes},
 		{"GET /v1/cars/{uuid}", charged, h.get(catalog.KindCar)},
 		{"GET /v1/cars/{uuid}/tire-sizes", charged, h.carTires},
+		{"GET /v1/cars/{uuid}/recalls", charged, h.carRecalls},
 
 		{"GET /v1/motorcycles", charged, h.list(catalog.KindMotorcycle)},
 		{"GET /v1/motorcycles/makes", charged, h.makes(catalog.KindMotorcycle)},
 		{"GET /v1/motorcycles/models", charged, h.models(catalog.KindMotorcycle)},
 		{"GET /v1/motorcycles/types", charged, h.motorcycleTypes},
 		{"GET /v1/motorcycles/{uuid}", charged, h.get(catalog.KindMotorcycle)},
+		{"GET /v1/motorcycles/{uuid}/recalls", charged, h.motorcycleRecalls},
 
 		{"GET /v1/boats", charged, h.list(catalog.KindBoat)},
 		{"GET /v1/boats/makes", charged, h.makes(catalog.KindBoat)},
@@ -84,6 +88,8 @@ func (h *Handler) Routes() []Route {
 		{"GET /v1/tire-sizes/models", charged, h.models(catalog.KindTireSize)},
 		{"GET /v1/tire-sizes/{uuid}", charged, h.get(catalog.KindTireSize)},
 		{"GET /v1/tire-sizes/{uuid}/geometry", charged, h.geometry},
+
+		{"GET /v1/vin/{vin}", charged, h.decodeVIN},
 
 		{"GET /v1/me", free, h.me},
 		{"GET /v1/lists", charged, h.lists},

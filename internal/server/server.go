@@ -18,7 +18,9 @@ import (
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -46,7 +48,9 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		limiter: limits.New(st, log),
 	}
 	auth := access.NewAuthenticator(st, cfg.Plan, cfg.Server.AuthCacheTTL)
-	api := httpapi.New(s.svc, auth, s.limiter, access.New(st, cfg.Plan, cfg.PlanNames()), log)
+	up := upstream.New(upstream.Config{VPICURL: cfg.Upstream.VPICURL, NHTSAURL: cfg.Upstream.NHTSAURL,
+		Timeout: cfg.Upstream.Timeout, CacheTTL: cfg.Upstream.CacheTTL}, st, log)
+	api := httpapi.New(s.svc, auth, s.limiter, access.New(st, cfg.Plan, cfg.PlanNames()), lookup.New(s.svc, up), log)
 	mux := http.NewServeMux()
 	api.Mount(mux)
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {

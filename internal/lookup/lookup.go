@@ -1,0 +1,219 @@
+// Package lookup answers the questions that need the outside world: VIN
+// decoding (local checks, then NHTSA vPIC, then links into the catalog) and
+// the recalls and crash ratings of a catalog vehicle. The REST handlers and
+// the MCP tools both call it, so both return the same JSON.
+package lookup
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/upstream"
+	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/vin"
+	"golang.org/x/sync/errgroup"
+)
+
+// Problem codes beyond the vehicle service's.
+const (
+	CodeInvalidVIN          = "invalid_vin"
+	CodeVINNotDecodable     = "vin_not_decodable"
+	CodeUpstreamError       = "upstream_error"
+	CodeUpstreamUnavailable = "upstream_unavailable"
+)
+
+// Coverage says where the safety data comes from.
+const Coverage = "US (NHTSA)"
+
+// Service composes the local VIN checks, the NHTSA clients and the catalog.
+type Service struct {
+	vehicles *vehicle.Service
+	up       *upstream.Client
+}
+
+// New returns a Service.
+func New(vehicles *vehicle.Service, up *upstream.Client) *Service {
+	return &Service{vehicles: vehicles, up: up}
+}
+
+// WMI is what the VIN's first three characters say.
+type WMI struct {
+	Code    string `json:"code"`
+	Region  string `json:"region"`
+	Country string `json:"country"`
+}
+
+// VINReport is the answer of /v1/vin/{vin} and the decode_vin tool.
+type VINReport struct {
+	VIN string `json:"vin"`
+	// Make is vPIC's make in the catalog's spelling when the catalog has it.
+	Make         *string         `json:"make"`
+	Model        *string         `json:"model"`
+	ModelYear    *int            `json:"model_year"`
+	Trim         *string         `json:"trim"`
+	BodyClass    *string         `json:"body_class"`
+	VehicleType  *string         `json:"vehicle_type"`
+	Manufacturer *string         `json:"manufacturer"`
+	Engine       upstream.Engine `json:"engine"`
+	Plant        upstream.Plant  `json:"plant"`
+	// Computed locally, before and whatever vPIC says.
+	CheckDigit          vin.CheckDigit `json:"check_digit"`
+	ModelYearCandidates []int          `json:"model_year_candidates"`
+	WMI                 WMI            `json:"wmi"`
+	// vPIC's own error codes and text, passed through.
+	ErrorCodes []string `json:"error_codes"`
+	ErrorText  *string  `json:"error_text"`
+	// Links are the catalog cars and tire fitments of the same make, model
+	// and year, for follow-up spec, recall and geometry calls.
+	Links     vehicle.Links `json:"links"`
+	Source    string        `json:"source"`
+	Stale     bool          `json:"stale"`
+	FetchedAt time.Time     `json:"fetched_at"`
+}
+
+// DecodeVIN validates and decodes a VIN. A malformed VIN is an invalid_vin
+// error before anything reaches vPIC.
+func (s *Service) DecodeVIN(ctx context.Context, raw string) (VINReport, upstream.Meta, error) {
+	local, err := vin.Decode(raw)
+	if err != nil {
+		return VINReport{}, upstream.Meta{}, &vehicle.Error{Code: CodeInvalidVIN, Param: "vin", Message: err.Error() + "."}
+	}
+	res, meta, err := s.up.DecodeVIN(ctx, local.VIN)
+	if err != nil {
+		return VINReport{}, meta, upstreamError("NHTSA vPIC", err)
+	}
+	if !res.Identified() {
+		return VINReport{}, meta, &vehicle.Error{Code: CodeVINNotDecodable, Param: "vin",
+			Message: "NHTSA vPIC does not know the manufacturer of " + local.VIN + "; check the VIN for typos."}
+	}
+	r := VINReport{
+		VIN: local.VIN, Make: res.Make, Model: res.Model, ModelYear: res.ModelYear, Trim: res.Trim, BodyClass: res.BodyClass,
+		VehicleType: res.VehicleType, Manufacturer: res.Manufacturer, Engine: res.Engine, Plant: res.Plant,
+		CheckDigit: local.CheckDigit, ModelYearCandidates: local.ModelYears,
+		WMI:        WMI{Code: local.WMI, Region: local.Region, Country: local.Country},
+		ErrorCodes: res.ErrorCodes, ErrorText: res.ErrorText,
+		Links:      vehicle.Links{Cars: []uuid.UUID{}, TireSizes: []uuid.UUID{}},
+		Source:     "NHTSA vPIC", Stale: meta.Stale, FetchedAt: meta.FetchedAt,
+	}
+	if r.Make != nil {
+		name, ok := s.vehicles.CanonicalMake(*r.Make)
+		if !ok {
+			name = titleCase(*r.Make)
+		}
+		r.Make = &name
+	}
+	year := 0
+	if r.ModelYear != nil {
+		year = *r.ModelYear
+	} else if len(r.ModelYearCandidates) > 0 {
+		year = r.ModelYearCandidates[0]
+	}
+	if r.Make != nil && r.Model != nil && year > 0 {
+		r.Links = s.vehicles.Links(*r.Make, *r.Model, year)
+	}
+	return r, meta, nil
+}
+
+// titleCase turns vPIC's upper-case makes into names ("MERCEDES-BENZ" →
+// "Mercedes-Benz") for makes the catalog does not know.
+func titleCase(s string) string {
+	b := []byte(strings.ToLower(s))
+	up := true
+	for i, c := range b {
+		if up && c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+		up = c == ' ' || c == '-' || c == '/'
+	}
+	return string(b)
+}
+
+// upstreamError maps an NHTSA failure to its problem code.
+func upstreamError(name string, err error) error {
+	if errors.Is(err, upstream.ErrUpstreamBad) {
+		return &vehicle.Error{Code: CodeUpstreamError, Message: name + " gave an answer vds could not read; retry later."}
+	}
+	return &vehicle.Error{Code: CodeUpstreamUnavailable, Message: name + " is unavailable and nothing usable is cached; retry later."}
+}
+
+// CarRecalls is the answer of /v1/cars/{uuid}/recalls.
+type CarRecalls struct {
+	Car       vehicle.CarRef    `json:"car"`
+	Coverage  string            `json:"coverage"`
+	Recalls   []upstream.Recall `json:"recalls"`
+	Ratings   []upstream.Rating `json:"ratings"`
+	Stale     bool              `json:"stale"`
+	FetchedAt time.Time         `json:"fetched_at"`
+}
+
+// MotorcycleRef identifies a motorcycle-dataset record.
+type MotorcycleRef struct {
+	UUID  uuid.UUID `json:"uuid"`
+	Make  string    `json:"make"`
+	Model string    `json:"model"`
+	Year  int       `json:"year"`
+}
+
+// MotorcycleRecalls is the answer of /v1/motorcycles/{uuid}/recalls.
+type MotorcycleRecalls struct {
+	Motorcycle MotorcycleRef     `json:"motorcycle"`
+	Coverage   string            `json:"coverage"`
+	Note       string            `json:"note"`
+	Recalls    []upstream.Recall `json:"recalls"`
+	Stale      bool              `json:"stale"`
+	FetchedAt  time.Time         `json:"fetched_at"`
+}
+
+// MotorcycleNote qualifies an empty motorcycle recall list.
+const MotorcycleNote = "Recalls are matched by make, model and year as NHTSA names them; an empty list means no match was found, not a guarantee that there are none."
+
+// CarRecalls fetches a car's recall campaigns and NCAP ratings (in parallel).
+func (s *Service) CarRecalls(ctx context.Context, id uuid.UUID) (CarRecalls, upstream.Meta, error) {
+	car, err := s.vehicles.Car(id)
+	if err != nil {
+		return CarRecalls{}, upstream.Meta{}, err
+	}
+	out := CarRecalls{Car: vehicle.CarRef{UUID: car.UUID, Make: car.Make, Model: car.Model, Year: car.Year, Trim: car.Trim}, Coverage: Coverage}
+	var recallsMeta, ratingsMeta upstream.Meta
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		out.Recalls, recallsMeta, err = s.up.Recalls(gctx, car.Make, car.Model, car.Year)
+		return err
+	})
+	g.Go(func() (err error) {
+		out.Ratings, ratingsMeta, err = s.up.SafetyRatings(gctx, car.Make, car.Model, car.Year)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		return CarRecalls{}, upstream.Meta{}, upstreamError("NHTSA", err)
+	}
+	meta := upstream.Meta{Stale: recallsMeta.Stale || ratingsMeta.Stale, FetchedAt: oldest(recallsMeta.FetchedAt, ratingsMeta.FetchedAt)}
+	out.Stale, out.FetchedAt = meta.Stale, meta.FetchedAt
+	return out, meta, nil
+}
+
+// MotorcycleRecalls fetches a motorcycle's recall campaigns.
+func (s *Service) MotorcycleRecalls(ctx context.Context, id uuid.UUID) (MotorcycleRecalls, upstream.Meta, error) {
+	m, err := s.vehicles.Motorcycle(id)
+	if err != nil {
+		return MotorcycleRecalls{}, upstream.Meta{}, err
+	}
+	recalls, meta, err := s.up.Recalls(ctx, m.Make, m.Model, m.Year)
+	if err != nil {
+		return MotorcycleRecalls{}, meta, upstreamError("NHTSA", err)
+	}
+	return MotorcycleRecalls{
+		Motorcycle: MotorcycleRef{UUID: m.UUID, Make: m.Make, Model: m.Model, Year: m.Year},
+		Coverage:   Coverage, Note: MotorcycleNote, Recalls: recalls, Stale: meta.Stale, FetchedAt: meta.FetchedAt,
+	}, meta, nil
+}
+
+func oldest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}

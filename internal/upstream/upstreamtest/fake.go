@@ -1,0 +1,162 @@
+// Package upstreamtest is a fake NHTSA (vPIC, recalls, NCAP ratings) for
+// tests of the layers above the upstream clients. It replays the answers
+// captured from the real services in ../shared/data, and can be told to
+// fail, stall or answer garbage.
+package upstreamtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// KnownVIN is the VIN of the captured vPIC decode (a 2021 Ford F-150).
+const KnownVIN = "1FTMW1T88MFA00001"
+
+// Mode is how the fake answers.
+type Mode int32
+
+// Modes.
+const (
+	Normal    Mode = iota
+	Fail           // 500 Internal Server Error
+	Malformed      // 200 with a body that is not JSON
+	Stall          // no answer for Delay
+)
+
+// Fake is a running fake NHTSA.
+type Fake struct {
+	// URL serves both roles: use it as upstream.vpic_url and upstream.nhtsa_url.
+	URL   string
+	mode  atomic.Int32
+	delay atomic.Int64
+	hits  sync.Map // path prefix → *atomic.Int64
+
+	decode  map[string]json.RawMessage
+	recalls json.RawMessage
+	trims   json.RawMessage
+	ratings json.RawMessage
+}
+
+// DataDir returns ../shared/data as seen from a package directory two
+// levels below the repository root (internal/x), or fails the test. Without
+// the directory the test is skipped, unless CI is set.
+func DataDir(t testing.TB, depth int) string {
+	t.Helper()
+	parts := []string{}
+	for range depth {
+		parts = append(parts, "..")
+	}
+	dir, err := filepath.Abs(filepath.Join(append(parts, "..", "shared", "data")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("shared data missing at %s", dir)
+		}
+		t.Skipf("shared data missing at %s", dir)
+	}
+	return dir
+}
+
+// New starts a fake replaying the captures in dataDir (../shared/data).
+func New(t testing.TB, dataDir string) *Fake {
+	t.Helper()
+	f := &Fake{decode: map[string]json.RawMessage{}}
+	var vpic struct {
+		Content json.RawMessage `json:"content"`
+	}
+	read := func(rel string) []byte {
+		b, err := os.ReadFile(filepath.Join(dataDir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if err := json.Unmarshal(read("vpic-api-fixtures/test_decode__decode-vin.json"), &vpic); err != nil {
+		t.Fatal(err)
+	}
+	f.decode[KnownVIN] = vpic.Content
+	f.recalls = read("nhtsa-webapi-2015-fixtures/recalls__recalls.json")
+	f.trims = read("nhtsa-webapi-2015-fixtures/safety_ratings__trims.json")
+	f.ratings = read("nhtsa-webapi-2015-fixtures/safety_ratings__ratings.json")
+	ts := httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(ts.Close)
+	f.URL = ts.URL
+	return f
+}
+
+// SetMode changes how the fake answers from now on; delay applies to Stall.
+func (f *Fake) SetMode(m Mode, delay time.Duration) {
+	f.mode.Store(int32(m))
+	f.delay.Store(int64(delay))
+}
+
+// Hits returns how many requests reached paths starting with prefix, e.g.
+// "/vehicles/DecodeVinValues/", "/recalls/", "/SafetyRatings/".
+func (f *Fake) Hits(prefix string) int64 {
+	v, ok := f.hits.Load(prefix)
+	if !ok {
+		return 0
+	}
+	return v.(*atomic.Int64).Load()
+}
+
+func (f *Fake) count(prefix string) {
+	v, _ := f.hits.LoadOrStore(prefix, new(atomic.Int64))
+	v.(*atomic.Int64).Add(1)
+}
+
+func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
+	for _, p := range []string{"/vehicles/DecodeVinValues/", "/recalls/", "/SafetyRatings/"} {
+		if strings.HasPrefix(r.URL.Path, p) {
+			f.count(p)
+		}
+	}
+	switch Mode(f.mode.Load()) {
+	case Fail:
+		http.Error(w, "upstream exploded", http.StatusInternalServerError)
+		return
+	case Malformed:
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"Results": [ this is not json`)
+		return
+	case Stall:
+		select {
+		case <-time.After(time.Duration(f.delay.Load())):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	switch p := r.URL.Path; {
+	case strings.HasPrefix(p, "/vehicles/DecodeVinValues/"):
+		vin := strings.ToUpper(strings.TrimPrefix(p, "/vehicles/DecodeVinValues/"))
+		if body, ok := f.decode[vin]; ok {
+			_, _ = w.Write(body)
+			return
+		}
+		// vPIC answers 200 for a VIN it cannot place, with empty fields
+		// and error codes: the captured "tacos" answer's shape.
+		fmt.Fprintf(w, `{"Count":1,"Message":"Results returned successfully","SearchCriteria":"VIN:%s","Results":[{"Make":"","Manufacturer":"","Model":"","ModelYear":"","ErrorCode":"7","ErrorText":"7 - Manufacturer is not registered with NHTSA for sale or importation in the U.S. for use on U.S roads; Please contact the manufacturer directly for more information."}]}`, vin)
+	case strings.HasPrefix(p, "/recalls/recallsByVehicle"):
+		_, _ = w.Write(f.recalls)
+	case strings.HasPrefix(p, "/SafetyRatings/VehicleId/3832"):
+		_, _ = w.Write(f.ratings)
+	case strings.HasPrefix(p, "/SafetyRatings/VehicleId/"):
+		fmt.Fprint(w, `{"Count":0,"Message":"No results found for this request","Results":[]}`)
+	case strings.HasPrefix(p, "/SafetyRatings/modelyear/"):
+		_, _ = w.Write(f.trims)
+	default:
+		http.NotFound(w, r)
+	}
+}
