@@ -95,8 +95,8 @@ func (s *Service) DecodeVIN(ctx context.Context, raw string) (VINReport, upstrea
 		CheckDigit: local.CheckDigit, ModelYearCandidates: local.ModelYears,
 		WMI:        WMI{Code: local.WMI, Region: local.Region, Country: local.Country},
 		ErrorCodes: res.ErrorCodes, ErrorText: res.ErrorText,
-		Links:      vehicle.Links{Cars: []uuid.UUID{}, TireSizes: []uuid.UUID{}},
-		Source:     "NHTSA vPIC", Stale: meta.Stale, FetchedAt: meta.FetchedAt,
+		Links:  vehicle.Links{Cars: []uuid.UUID{}, TireSizes: []uuid.UUID{}},
+		Source: "NHTSA vPIC", Stale: meta.Stale, FetchedAt: meta.FetchedAt,
 	}
 	if r.Make != nil {
 		name, ok := s.vehicles.CanonicalMake(*r.Make)
