@@ -24,9 +24,11 @@ type serveOptions struct {
 func newServeCmd(f *Factory) *cobra.Command {
 	opts := &serveOptions{}
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:8080] [--database URL] [--demo]",
+		Use:   "serve [--addr 127.0.0.1:8080] [--mcp-addr ADDR] [--database URL] [--demo]",
 		Short: "Run the REST API",
-		Long: `Run the vds server: the REST API under /v1, /healthz and /readyz.
+		Long: `Run the vds server: the REST API under /v1, the Model Context Protocol
+at POST /mcp (same token, same quota), /healthz and /readyz. --mcp-addr
+serves MCP and /healthz alone on a second address as well.
 
 The catalog is answered from memory; a new catalog version published by
 vds ingest (on this or any replica) is picked up within server.catalog_poll.
@@ -46,6 +48,8 @@ this server's URL in $XDG_CONFIG_HOME/vds/credentials for the client commands.`,
 	}
 	cmd.Flags().String("addr", "", "listen address (default 127.0.0.1:8080, config server.addr)")
 	_ = f.v.BindPFlag("server.addr", cmd.Flags().Lookup("addr"))
+	cmd.Flags().String("mcp-addr", "", "also serve MCP (POST /mcp) alone on this address (config server.mcp_addr)")
+	_ = f.v.BindPFlag("server.mcp_addr", cmd.Flags().Lookup("mcp-addr"))
 	cmd.Flags().BoolVar(&opts.Demo, "demo", false, "load the demo catalog and a demo account with a stored token")
 	return cmd
 }
@@ -73,6 +77,13 @@ func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
 		return fmt.Errorf("listen on %s: %w", cfg.Server.Addr, err)
 	}
 	defer ln.Close()
+	var mcpLn net.Listener
+	if cfg.Server.MCPAddr != "" {
+		if mcpLn, err = net.Listen("tcp", cfg.Server.MCPAddr); err != nil {
+			return fmt.Errorf("listen on %s: %w", cfg.Server.MCPAddr, err)
+		}
+		defer mcpLn.Close()
+	}
 	if opts.Demo {
 		if err := setUpDemo(ctx, f, st, "http://"+ln.Addr().String()); err != nil {
 			return fmt.Errorf("demo set-up: %w", err)
@@ -82,7 +93,7 @@ func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	return srv.Serve(ctx, ln)
+	return srv.ServeWithMCP(ctx, ln, mcpLn)
 }
 
 // DemoEmail is the account --demo creates.

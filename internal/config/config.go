@@ -31,6 +31,9 @@ type Config struct {
 type Server struct {
 	// Addr is the listen address of the REST API (and MCP, dashboard).
 	Addr string `mapstructure:"addr"`
+	// MCPAddr, when set, is a second listen address that serves MCP
+	// (POST /mcp) and /healthz only; MCP stays on Addr as well.
+	MCPAddr string `mapstructure:"mcp_addr"`
 	// CatalogPoll is how often the server checks for a new catalog version.
 	CatalogPoll time.Duration `mapstructure:"catalog_poll"`
 	// UsageFlush is how often quota counts are written to the database;
@@ -95,6 +98,7 @@ var DefaultPlans = map[string]PlanLimits{
 // also what lets viper's AutomaticEnv find VDS_* variables for it.
 func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.addr", "127.0.0.1:8080")
+	v.SetDefault("server.mcp_addr", "")
 	v.SetDefault("server.catalog_poll", "1s")
 	v.SetDefault("server.usage_flush", "1s")
 	v.SetDefault("server.auth_cache_ttl", "2s")
@@ -172,6 +176,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Server.Addr == "" {
 		errs = append(errs, errors.New("server.addr: must not be empty"))
+	}
+	if c.Server.MCPAddr != "" && c.Server.MCPAddr == c.Server.Addr {
+		errs = append(errs, errors.New("server.mcp_addr: must differ from server.addr, which serves MCP already; leave it empty for one listener"))
 	}
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
 		errs = append(errs, fmt.Errorf("log.level: %q is not one of debug, info, warn, error", c.Log.Level))

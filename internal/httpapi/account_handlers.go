@@ -4,49 +4,30 @@ import (
 	_ "embed"
 	"encoding/json"
 	"net/http"
-	"time"
 
-	"github.com/vds-dev/vds/internal/account"
-	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/views"
 )
 
-// Me is the body of /v1/me. Limits of 0 (unlimited) are null.
-type Me struct {
-	Account   MeAccount    `json:"account"`
-	Plan      account.Plan `json:"plan"`
-	RateLimit RateWindow   `json:"rate_limit"`
-	Quota     QuotaWindow  `json:"quota"`
-	Token     MeToken      `json:"token"`
-}
-
-// MeAccount identifies the account.
-type MeAccount struct {
-	ID        string    `json:"id"`
-	Email     string    `json:"email"`
-	CreatedAt time.Time `json:"created_at"`
-}
-
-// MeToken identifies the token the request used.
-type MeToken struct {
-	ID     string   `json:"id"`
-	Scopes []string `json:"scopes"`
-}
-
-// RateWindow is the per-minute window.
-type RateWindow struct {
-	Limit     *int      `json:"limit"`
-	Remaining *int      `json:"remaining"`
-	Reset     time.Time `json:"reset"`
-}
-
-// QuotaWindow is the calendar month (UTC).
-type QuotaWindow struct {
-	Period    string    `json:"period"`
-	Limit     *int      `json:"limit"`
-	Used      int64     `json:"used"`
-	Remaining *int64    `json:"remaining"`
-	Reset     time.Time `json:"reset"`
-}
+// The bodies of /v1/me and /v1/lists are built in package views, which the
+// MCP tools account_usage and my_garage share, so both answer the same JSON.
+type (
+	// Me is the body of /v1/me. Limits of 0 (unlimited) are null.
+	Me = views.Me
+	// MeAccount identifies the account.
+	MeAccount = views.MeAccount
+	// MeToken identifies the token the request used.
+	MeToken = views.MeToken
+	// RateWindow is the per-minute window.
+	RateWindow = views.RateWindow
+	// QuotaWindow is the calendar month (UTC).
+	QuotaWindow = views.QuotaWindow
+	// List is a saved list as the API shows it.
+	List = views.List
+	// ListItem is a saved record with a summary of it.
+	ListItem = views.ListItem
+	// RecordRef summarises a catalog record.
+	RecordRef = views.RecordRef
+)
 
 func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
 	if !noParams(w, r) {
@@ -58,44 +39,7 @@ func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	me := Me{
-		Account:   MeAccount{ID: p.Account.ID, Email: p.Account.Email, CreatedAt: p.Account.CreatedAt},
-		Plan:      p.Plan,
-		RateLimit: RateWindow{Reset: st.RateReset},
-		Quota:     QuotaWindow{Period: st.Period, Used: st.QuotaUsed, Reset: st.QuotaReset},
-		Token:     MeToken{ID: p.TokenID, Scopes: p.Scopes},
-	}
-	if st.RateLimit > 0 {
-		me.RateLimit.Limit, me.RateLimit.Remaining = &st.RateLimit, &st.RateRemaining
-	}
-	if st.QuotaLimit > 0 {
-		rem := st.QuotaRemaining()
-		me.Quota.Limit, me.Quota.Remaining = &st.QuotaLimit, &rem
-	}
-	ok(w, me)
-}
-
-// List is a saved list as the API shows it.
-type List struct {
-	ID        string     `json:"id"`
-	Name      string     `json:"name"`
-	IsDefault bool       `json:"is_default"`
-	CreatedAt time.Time  `json:"created_at"`
-	Items     []ListItem `json:"items"`
-}
-
-// ListItem is a saved record with a summary of it; Record is null when the
-// record has left the catalog (Missing is then true).
-type ListItem struct {
-	account.ListItem
-	Record *RecordRef `json:"record"`
-}
-
-// RecordRef summarises a catalog record.
-type RecordRef struct {
-	Make  string `json:"make"`
-	Model string `json:"model"`
-	Year  int    `json:"year"`
+	ok(w, views.NewMe(p, st))
 }
 
 func (h *Handler) lists(w http.ResponseWriter, r *http.Request) {
@@ -108,37 +52,7 @@ func (h *Handler) lists(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	out := make([]List, 0, len(stored))
-	for _, l := range stored {
-		al := List{ID: l.ID, Name: l.Name, IsDefault: l.IsDefault, CreatedAt: l.CreatedAt, Items: make([]ListItem, 0, len(l.Items))}
-		for _, it := range l.Items {
-			item := ListItem{ListItem: it}
-			if rec, err := h.svc.Get(it.Kind, it.UUID); err == nil {
-				ref := recordRef(rec)
-				item.Record = &ref
-			} else {
-				item.Missing = true
-			}
-			al.Items = append(al.Items, item)
-		}
-		out = append(out, al)
-	}
-	ok(w, out)
-}
-
-// recordRef summarises any of the four record types.
-func recordRef(rec any) RecordRef {
-	switch v := rec.(type) {
-	case catalog.Car:
-		return RecordRef{Make: v.Make, Model: v.Model, Year: v.Year}
-	case catalog.Motorcycle:
-		return RecordRef{Make: v.Make, Model: v.Model, Year: v.Year}
-	case catalog.Boat:
-		return RecordRef{Make: v.Make, Model: v.Model, Year: v.Year}
-	case catalog.TireFitment:
-		return RecordRef{Make: v.Make, Model: v.Model, Year: v.Year}
-	}
-	return RecordRef{}
+	ok(w, views.NewLists(stored, h.svc))
 }
 
 //go:embed static/changelog.json

@@ -17,6 +17,7 @@ import (
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/views"
 )
 
 type (
@@ -223,39 +224,10 @@ func (h *Handler) unauthorized(w http.ResponseWriter, r *http.Request, detail st
 	writeProblem(w, r, problem(r, "unauthorized", detail))
 }
 
-// setLimitHeaders writes the rate-limit and quota headers of DESIGN.md §3.
-// A window that is unlimited (0) is left out.
+// setLimitHeaders writes the rate-limit and quota headers of DESIGN.md §3;
+// package views holds them so that POST /mcp sends the same.
 func setLimitHeaders(hd http.Header, s limits.State, now time.Time) {
-	var policy, state []string
-	if s.RateLimit > 0 {
-		hd.Set("X-RateLimit-Limit", strconv.Itoa(s.RateLimit))
-		hd.Set("X-RateLimit-Remaining", strconv.Itoa(s.RateRemaining))
-		hd.Set("X-RateLimit-Reset", strconv.FormatInt(s.RateReset.Unix(), 10))
-		policy = append(policy, fmt.Sprintf(`"minute";q=%d;w=60`, s.RateLimit))
-		state = append(state, fmt.Sprintf(`"minute";r=%d;t=%d`, s.RateRemaining, secondsUntil(s.RateReset, now)))
-	}
-	if s.QuotaLimit > 0 {
-		hd.Set("X-Quota-Limit", strconv.Itoa(s.QuotaLimit))
-		hd.Set("X-Quota-Used", strconv.FormatInt(s.QuotaUsed, 10))
-		hd.Set("X-Quota-Remaining", strconv.FormatInt(s.QuotaRemaining(), 10))
-		hd.Set("X-Quota-Reset", strconv.FormatInt(s.QuotaReset.Unix(), 10))
-		policy = append(policy, fmt.Sprintf(`"month";q=%d;w=%d`, s.QuotaLimit, monthSeconds(s.QuotaReset)))
-		state = append(state, fmt.Sprintf(`"month";r=%d;t=%d`, s.QuotaRemaining(), secondsUntil(s.QuotaReset, now)))
-	}
-	if len(policy) > 0 {
-		hd.Set("RateLimit-Policy", strings.Join(policy, ", "))
-		hd.Set("RateLimit", strings.Join(state, ", "))
-	}
-}
-
-func secondsUntil(t, now time.Time) int64 {
-	return max(0, int64(t.Sub(now).Seconds()+0.999))
-}
-
-// monthSeconds is the length of the month that ends at reset.
-func monthSeconds(reset time.Time) int64 {
-	start := reset.AddDate(0, -1, 0)
-	return int64(reset.Sub(start).Seconds())
+	views.SetLimitHeaders(hd, s, now)
 }
 
 // guard wraps an API handler: authenticate, admit through the limiter

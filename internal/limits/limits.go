@@ -229,29 +229,71 @@ func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan
 	}
 	e.count++
 	t := &Ticket{l: l, e: e, plan: plan, period: e.period}
-	switch {
-	case !charge:
-	case plan.MonthlyQuota == 0:
-		t.counts = true
-	default:
-		if e.balance == 0 {
-			quota := int64(plan.MonthlyQuota)
-			granted, used, err := l.st.LeaseUsage(ctx, accountID, e.period, leaseSize(quota, e.used), quota)
-			if err != nil {
-				e.count--
-				return nil, State{}, fmt.Errorf("lease quota: %w", err)
+	if charge {
+		if st, err := l.takeUnit(ctx, e, t, accountID, plan, now); err != nil {
+			var refusal *Refusal
+			if !errors.As(err, &refusal) {
+				e.count-- // the store failed: the request was not admitted
 			}
-			e.used, e.balance = used, granted
+			return nil, st, err
 		}
-		if e.balance == 0 {
-			st := e.state(plan, now)
-			return nil, st, &Refusal{Reason: QuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
-		}
-		e.balance--
-		e.leasedOut++
-		t.leased = true
 	}
 	return t, e.state(plan, now), nil
+}
+
+// takeUnit charges t to the monthly quota: counted locally for a plan
+// without one, else one leased unit, leasing more from the store when
+// this server holds none. An exhausted quota is a *Refusal with the state;
+// a store failure returns the zero State. Called with e.mu held.
+func (l *Limiter) takeUnit(ctx context.Context, e *entry, t *Ticket, accountID string, plan account.Plan, now time.Time) (State, error) {
+	if plan.MonthlyQuota == 0 {
+		t.counts = true
+		return State{}, nil
+	}
+	if e.balance == 0 {
+		quota := int64(plan.MonthlyQuota)
+		granted, used, err := l.st.LeaseUsage(ctx, accountID, e.period, leaseSize(quota, e.used), quota)
+		if err != nil {
+			return State{}, fmt.Errorf("lease quota: %w", err)
+		}
+		e.used, e.balance = used, granted
+	}
+	if e.balance == 0 {
+		st := e.state(plan, now)
+		return st, &Refusal{Reason: QuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
+	}
+	e.balance--
+	e.leasedOut++
+	t.leased = true
+	return State{}, nil
+}
+
+// Charge takes one unit of the monthly quota for a call inside a request
+// that Admit has already counted against the rate window: an MCP
+// tools/call, admitted with its POST /mcp. It does not count the rate
+// window again, so a tool call costs one request like a REST call.
+// commit(true) charges the call to the MCP channel and commit(false)
+// refunds it; only the first commit counts. An exhausted quota is a
+// *Refusal. It implements mcptools.Charger.
+func (l *Limiter) Charge(ctx context.Context, accountID string, plan account.Plan) (func(success bool), State, error) {
+	now := l.now()
+	e := l.lockEntry(accountID)
+	defer e.mu.Unlock()
+	if err := l.load(ctx, e, accountID, now); err != nil {
+		return nil, State{}, fmt.Errorf("read quota usage: %w", err)
+	}
+	e.lastActive = now
+	t := &Ticket{l: l, e: e, plan: plan, period: e.period}
+	if st, err := l.takeUnit(ctx, e, t, accountID, plan, now); err != nil {
+		return nil, st, err
+	}
+	return func(success bool) {
+		if success {
+			t.Commit(ChannelMCP)
+		} else {
+			t.Refund()
+		}
+	}, e.state(plan, now), nil
 }
 
 // Commit charges the call to channel and returns the state after it.

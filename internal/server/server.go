@@ -15,10 +15,12 @@ import (
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/buildinfo"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lookup"
+	"github.com/vds-dev/vds/internal/mcptools"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
@@ -32,6 +34,8 @@ type Server struct {
 	svc     *vehicle.Service
 	limiter *limits.Limiter
 	handler http.Handler
+	// mcpHandler serves the --mcp-addr listener: /mcp and /healthz only.
+	mcpHandler http.Handler
 }
 
 // New loads the catalog into memory and builds the handler tree.
@@ -50,14 +54,26 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	auth := access.NewAuthenticator(st, cfg.Plan, cfg.Server.AuthCacheTTL)
 	up := upstream.New(upstream.Config{VPICURL: cfg.Upstream.VPICURL, NHTSAURL: cfg.Upstream.NHTSAURL,
 		Timeout: cfg.Upstream.Timeout, CacheTTL: cfg.Upstream.CacheTTL}, st, log)
-	api := httpapi.New(s.svc, auth, s.limiter, access.New(st, cfg.Plan, cfg.PlanNames()), lookup.New(s.svc, up), log)
+	acc := access.New(st, cfg.Plan, cfg.PlanNames())
+	api := httpapi.New(s.svc, auth, s.limiter, acc, lookup.New(s.svc, up), log)
+	// MCP tools call the services REST calls, and share its token check
+	// and its limiter, hence its quota.
+	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lists: acc, Usage: s.limiter, Charger: s.limiter, Log: log},
+		buildinfo.Get().Version)
+	mcp := mcptools.Handler(mcpSrv, auth, s.limiter, log)
+	healthz := func(w http.ResponseWriter, _ *http.Request) {
+		writeStatus(w, http.StatusOK, map[string]any{"status": "ok"})
+	}
 	mux := http.NewServeMux()
 	api.Mount(mux)
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
-		writeStatus(w, http.StatusOK, map[string]any{"status": "ok"})
-	})
+	mux.Handle("/mcp", mcp)
+	mux.HandleFunc("GET /healthz", healthz)
 	mux.HandleFunc("GET /readyz", s.ready)
 	s.handler = httpapi.Observe(log, httpapi.Gzip(mux))
+	mcpMux := http.NewServeMux()
+	mcpMux.Handle("/mcp", mcp)
+	mcpMux.HandleFunc("GET /healthz", healthz)
+	s.mcpHandler = httpapi.Observe(log, httpapi.Gzip(mcpMux))
 	return s, nil
 }
 
@@ -88,41 +104,75 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 // accepting, lets requests in flight finish (up to shutdown_timeout), and
 // flushes usage counts last so no charged call is lost.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	return s.ServeWithMCP(ctx, ln, nil)
+}
+
+// ServeWithMCP is Serve with, when mcpLn is not nil, a second listener
+// that answers MCP and /healthz only (vds serve --mcp-addr). Both stop
+// together: when ctx ends, or when either fails.
+func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error {
 	sc := s.cfg.Server
-	hs := &http.Server{
-		Handler:           s.handler,
-		ReadHeaderTimeout: sc.ReadHeaderTimeout,
-		ReadTimeout:       sc.ReadTimeout,
-		WriteTimeout:      sc.WriteTimeout,
-		IdleTimeout:       sc.IdleTimeout,
-		MaxHeaderBytes:    16 << 10,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	newHTTP := func(h http.Handler) *http.Server {
+		return &http.Server{
+			Handler:           h,
+			ReadHeaderTimeout: sc.ReadHeaderTimeout,
+			ReadTimeout:       sc.ReadTimeout,
+			WriteTimeout:      sc.WriteTimeout,
+			IdleTimeout:       sc.IdleTimeout,
+			MaxHeaderBytes:    16 << 10,
+			ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		}
+	}
+	type served struct {
+		hs *http.Server
+		ln net.Listener
+	}
+	all := []served{{newHTTP(s.handler), ln}}
+	if mcpLn != nil {
+		all = append(all, served{newHTTP(s.mcpHandler), mcpLn})
 	}
 	bg, stopBG := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { s.limiter.Run(bg, sc.UsageFlush) })
 	wg.Go(func() { s.followCatalog(bg, sc.CatalogPoll) })
 
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	s.log.Info("serving", "addr", ln.Addr().String(), "catalog_version", s.CatalogVersion(), "backend", s.st.Backend())
+	errc := make(chan error, len(all))
+	for _, sv := range all {
+		go func() { errc <- sv.hs.Serve(sv.ln) }()
+	}
+	attrs := []any{"addr", ln.Addr().String(), "catalog_version", s.CatalogVersion(), "backend", s.st.Backend()}
+	if mcpLn != nil {
+		attrs = append(attrs, "mcp_addr", mcpLn.Addr().String())
+	}
+	s.log.Info("serving", attrs...)
 
-	var err error
+	// Shut every listener down once one fails or ctx ends, then collect
+	// what each Serve returned; the first real error is the answer.
+	var errs []error
+	pending := len(all)
 	select {
-	case err = <-errc:
+	case err := <-errc:
+		errs = append(errs, err)
+		pending--
 	case <-ctx.Done():
 		s.log.Info("shutting down")
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sc.ShutdownTimeout)
-		err = hs.Shutdown(sctx)
-		cancel()
-		<-errc
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sc.ShutdownTimeout)
+	for _, sv := range all {
+		errs = append(errs, sv.hs.Shutdown(sctx))
+	}
+	cancel()
+	for ; pending > 0; pending-- {
+		errs = append(errs, <-errc)
 	}
 	stopBG()
 	wg.Wait()
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
 	}
-	return err
+	return nil
 }
 
 // followCatalog polls the published catalog version and swaps in a new

@@ -1,0 +1,68 @@
+package limits
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/vds-dev/vds/internal/account"
+)
+
+// TestCharge: a call inside an admitted request takes a quota unit
+// without a second unit of the rate window; failures are refunded, and
+// an exhausted quota is refused with the reset time.
+func TestCharge(t *testing.T) {
+	st, id := newStore(t)
+	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 30, 0, time.UTC)}
+	l := newLimiter(st, c)
+	ctx := context.Background()
+	plan := account.Plan{Name: "small", RatePerMinute: 10, MonthlyQuota: 2}
+
+	req, _, err := l.Admit(ctx, id, plan, false) // the POST /mcp
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit, _, err := l.Charge(ctx, id, plan) // its tools/call
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit(true)
+	commit(false) // only the first commit counts
+	req.Refund()
+	s, _ := l.State(ctx, id, plan)
+	if s.RateRemaining != 9 || s.QuotaUsed != 1 {
+		t.Fatalf("after one charged call: rate remaining %d, quota used %d; want 9 and 1", s.RateRemaining, s.QuotaUsed)
+	}
+
+	commit, _, err = l.Charge(ctx, id, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit(false) // the tool failed
+	if s, _ := l.State(ctx, id, plan); s.QuotaUsed != 1 {
+		t.Fatalf("a refunded call was charged: used %d", s.QuotaUsed)
+	}
+
+	commit, _, err = l.Charge(ctx, id, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit(true)
+	_, st2, err := l.Charge(ctx, id, plan)
+	var r *Refusal
+	if !errors.As(err, &r) || r.Reason != QuotaExceeded || !r.State.QuotaReset.Equal(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("over the quota: %v", err)
+	}
+	if st2.QuotaUsed != 2 || st2.QuotaRemaining() != 0 {
+		t.Fatalf("refusal state %+v", st2)
+	}
+	if err := l.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Both calls are counted on the MCP channel.
+	days, err := st.DailyUsage(ctx, id, "2026-11-21", "2026-11-21")
+	if err != nil || len(days) != 1 || days[0].Channel != ChannelMCP || days[0].Calls != 2 {
+		t.Fatalf("daily usage %+v, %v; want 2 calls on mcp", days, err)
+	}
+}

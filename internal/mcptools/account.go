@@ -1,0 +1,94 @@
+package mcptools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/views"
+)
+
+// accountTools answer about the caller's own account, named by the bearer
+// token of the request.
+type accountTools struct {
+	svc   *vehicle.Service
+	lists ListSource
+	usage UsageSource
+}
+
+// NoInput is the arguments of the tools that take none.
+type NoInput struct{}
+
+// errNoPrincipal means the handler ran outside Handler, which
+// authenticates every request: a wiring bug, never the caller's fault.
+var errNoPrincipal = errors.New("mcptools: no authenticated principal in the request context")
+
+func principal(ctx context.Context) (access.Principal, error) {
+	p, ok := httpapi.PrincipalFrom(ctx)
+	if !ok {
+		return p, errNoPrincipal
+	}
+	return p, nil
+}
+
+func (a accountTools) myGarage() Tool {
+	return newTool(toolSpec{
+		name:  "my_garage",
+		title: "My garage",
+		desc: "Read the user's saved vehicles: every list of the account (the default one is \"My garage\"), the same " +
+			"set curated in the dashboard, each item with its type, uuid, note, when it was added and a make, model and " +
+			"year summary (record null and missing true when the record has left the catalog). Use get_vehicle with an " +
+			"item's type and uuid for the full record. Returns {\"data\": [lists]}, the body of GET /v1/lists.",
+		in:      inputSchema[NoInput](nil),
+		out:     envelope(dataOf[[]views.List](), "The account's lists with their items.", false),
+		charged: true,
+		rest:    "GET /v1/lists",
+		output:  "`{\"data\": [{\"id\", \"name\", \"is_default\", \"created_at\", \"items\": [{\"type\", \"uuid\", \"note\", \"added_at\", \"missing\", \"record\"}]}]}`",
+		handler: typed("my_garage", a.garage),
+	})
+}
+
+func (a accountTools) garage(ctx context.Context, _ NoInput) (*mcp.CallToolResult, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := a.lists.ListsOf(ctx, p.Account.ID)
+	if err != nil {
+		return nil, fmt.Errorf("read lists: %w", err)
+	}
+	return jsonResult(views.NewLists(stored, a.svc))
+}
+
+func (a accountTools) accountUsage() Tool {
+	return newTool(toolSpec{
+		name:  "account_usage",
+		title: "Account usage",
+		desc: "Show the account, its plan, the per-minute rate limit and the monthly quota (limit, used, remaining, " +
+			"reset time; limits null when unlimited) and the token in use. Tool calls and REST calls share the quota. " +
+			"This tool is free, like GET /v1/me, and works when the quota is used up. Returns {\"data\": {account, plan, " +
+			"rate_limit, quota, token}}, the body of GET /v1/me.",
+		in:      inputSchema[NoInput](nil),
+		out:     envelope(dataOf[views.Me](), "The account, plan, limit windows and token.", false),
+		charged: false,
+		rest:    "GET /v1/me",
+		output:  "`{\"data\": {\"account\", \"plan\", \"rate_limit\", \"quota\", \"token\"}}`",
+		handler: typed("account_usage", a.me),
+	})
+}
+
+func (a accountTools) me(ctx context.Context, _ NoInput) (*mcp.CallToolResult, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st, err := a.usage.State(ctx, p.Account.ID, p.Plan)
+	if err != nil {
+		return nil, fmt.Errorf("read usage: %w", err)
+	}
+	return jsonResult(views.NewMe(p, st))
+}

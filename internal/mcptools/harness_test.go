@@ -1,0 +1,350 @@
+package mcptools_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/mcptools"
+	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/vehicle"
+)
+
+// env is an in-process vds over a SQLite store with the demo catalog,
+// serving REST and MCP on one loopback listener, composed as
+// internal/server composes them: one vehicle.Service, one Authenticator and
+// one Limiter behind both, so the tests see what a deployment sees.
+type env struct {
+	url    string // the server's root, e.g. http://127.0.0.1:port
+	mcpURL string
+	cat    *catalog.Catalog
+	// tokens by account name; see newEnv for the plans.
+	tokens map[string]string
+}
+
+// Plans of the test accounts beyond the defaults.
+const (
+	// quotaPlan has a monthly quota of 3 calls and no rate limit.
+	quotaPlan = "quota3"
+	// ratePlan allows 5 requests a minute.
+	ratePlan      = "rate5"
+	ratePerMinute = 5
+)
+
+// newEnv builds the server. Accounts: dev (developer plan, with a garage
+// holding a record of every kind and one that left the catalog), dev2
+// (developer, empty garage), quota (quota3), rate (rate5), suspended and
+// noapi (a plan without API access).
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	src, err := ingest.DemoSources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, kinds, err := ingest.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One enriched car, so fuel-economy numbers (not only nulls) travel
+	// through both doors.
+	mpg, rng, cost := 32.5, 0, 1450
+	c.Cars[0].FuelEconomy = catalog.FuelEconomy{MPGCity: &mpg, MPGHighway: &mpg, MPGCombined: &mpg,
+		EPARangeMiles: &rng, AnnualFuelCost: &cost, CO2GPM: &mpg}
+	if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
+		t.Fatal(err)
+	}
+
+	plans := maps.Clone(config.DefaultPlans)
+	plans[quotaPlan] = config.PlanLimits{MonthlyQuota: 3, APIAccess: true}
+	plans[ratePlan] = config.PlanLimits{RatePerMinute: ratePerMinute, MonthlyQuota: 1000, APIAccess: true}
+	plans["noapi"] = config.PlanLimits{RatePerMinute: 10, MonthlyQuota: 100}
+	cfg := &config.Config{Plans: plans}
+	acc := access.New(st, cfg.Plan, cfg.PlanNames())
+	e := &env{cat: c, tokens: map[string]string{}}
+	for name, plan := range map[string]string{"dev": "developer", "dev2": "developer", "quota": quotaPlan,
+		"rate": ratePlan, "suspended": "developer", "noapi": "noapi"} {
+		email := name + "@example.com"
+		if _, err := acc.CreateAccount(ctx, email, plan); err != nil {
+			t.Fatal(err)
+		}
+		_, secret, err := acc.CreateToken(ctx, email, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.tokens[name] = secret
+	}
+	if _, err := acc.SetSuspended(ctx, "suspended@example.com", true); err != nil {
+		t.Fatal(err)
+	}
+	gone := c.Cars[len(c.Cars)-1]
+	for _, it := range []struct {
+		kind catalog.Kind
+		id   uuid.UUID
+	}{
+		{catalog.KindCar, c.Cars[0].UUID}, {catalog.KindMotorcycle, c.Motorcycles[0].UUID},
+		{catalog.KindBoat, c.Boats[0].UUID}, {catalog.KindTireSize, c.TireSizes[0].UUID},
+		{catalog.KindCar, gone.UUID},
+	} {
+		if _, err := acc.AddToGarage(ctx, "dev@example.com", it.kind, it.id, "saved by the test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Cars = c.Cars[:len(c.Cars)-1]
+	if _, err := ingest.Run(ctx, st, c, []catalog.Kind{catalog.KindCar}, "demo minus one", nil); err != nil {
+		t.Fatal(err)
+	}
+
+	// The composition of internal/server.New, plus MCP.
+	cat, v, err := st.LoadCatalog(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	svc := vehicle.NewService(vehicle.NewSnapshot(cat, v))
+	lim := limits.New(st, log)
+	auth := access.NewAuthenticator(st, cfg.Plan, 0)
+	// The lookup service (VIN, recalls) is not reached by these tests.
+	api := httpapi.New(svc, auth, lim, acc, nil, log)
+	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: svc, Lists: acc, Usage: lim, Charger: chargerFor(lim), Log: log}, "test")
+	mux := http.NewServeMux()
+	api.Mount(mux)
+	mux.Handle("/mcp", mcptools.Handler(mcpSrv, auth, lim, log))
+	ts := httptest.NewServer(httpapi.Observe(log, httpapi.Gzip(mux)))
+	t.Cleanup(ts.Close)
+	e.url, e.mcpURL = ts.URL, ts.URL+"/mcp"
+	return e
+}
+
+// admitCharger charges through Limiter.Admit, which also counts the rate
+// window: a stand-in until limits.Limiter has a Charge method of its own.
+// It counts a tools/call twice in the rate window, so the test that checks
+// the single count skips while it is in use.
+type admitCharger struct{ lim *limits.Limiter }
+
+func (a admitCharger) Charge(ctx context.Context, accountID string, plan account.Plan) (func(bool), limits.State, error) {
+	t, st, err := a.lim.Admit(ctx, accountID, plan, true)
+	if err != nil {
+		return nil, st, err
+	}
+	return func(ok bool) {
+		if ok {
+			t.Commit(limits.ChannelMCP)
+		} else {
+			t.Refund()
+		}
+	}, st, nil
+}
+
+// chargerFor prefers the Limiter's own Charge once it has one.
+func chargerFor(lim *limits.Limiter) mcptools.Charger {
+	if c, ok := any(lim).(mcptools.Charger); ok {
+		return c
+	}
+	return admitCharger{lim}
+}
+
+// limiterCharges reports whether limits.Limiter implements Charger itself.
+func limiterCharges() bool {
+	_, ok := any((*limits.Limiter)(nil)).(mcptools.Charger)
+	return ok
+}
+
+// Protocol revisions the tests speak.
+const (
+	modern = "2026-07-28"
+	legacy = "2025-11-25"
+)
+
+// client connects the mcp-go client with a token, in revision rev.
+func (e *env) client(t *testing.T, token, rev string) *client.Client {
+	t.Helper()
+	tr, err := transport.NewStreamableHTTP(e.mcpURL, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Asking for 2025-11-25 makes the client skip the server/discover
+	// probe of 2026-07-28 and use the initialize handshake, as
+	// client.WithLegacyProtocolOnly does (deprecated in mcp-go v1.2.1).
+	c := client.NewClient(tr, client.WithProtocolVersion(rev))
+	t.Cleanup(func() { c.Close() })
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var req mcp.InitializeRequest
+	req.Params.ClientInfo = mcp.Implementation{Name: "vds-test", Version: "1.0"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	if got := c.ProtocolVersion(); got != rev {
+		t.Fatalf("negotiated revision %s, want %s", got, rev)
+	}
+	return c
+}
+
+// call calls a tool and fails the test on a protocol error (an isError
+// result is not one).
+func call(t *testing.T, c *client.Client, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	var req mcp.CallToolRequest
+	req.Params.Name = name
+	req.Params.Arguments = args
+	res, err := c.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+// text returns the text of a result's first content.
+func text(res *mcp.CallToolResult) string {
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			return tc.Text
+		}
+	}
+	return ""
+}
+
+// get sends a REST GET and returns the response and its body.
+func (e *env) get(t *testing.T, path, token string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, e.url+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return do(t, req)
+}
+
+// post sends one raw JSON-RPC message to /mcp with the headers MCP
+// clients send, and extra.
+func (e *env) post(t *testing.T, token, body string, extra ...[2]string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, e.mcpURL, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for _, h := range extra {
+		req.Header.Set(h[0], h[1])
+	}
+	return do(t, req)
+}
+
+func do(t *testing.T, req *http.Request) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}
+
+// legacyHeader marks a raw message as revision 2025-11-25, which needs no
+// handshake on a stateless server.
+var legacyHeader = [2]string{"MCP-Protocol-Version", legacy}
+
+// rpcCall is a raw tools/call message in revision 2025-11-25.
+func rpcCall(name string, args any) string {
+	b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+		"params": map[string]any{"name": name, "arguments": args}})
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// rpcResult decodes a JSON-RPC response, failing on a JSON-RPC error.
+func rpcResult(t *testing.T, body []byte) map[string]any {
+	t.Helper()
+	var msg struct {
+		Result map[string]any `json:"result"`
+		Error  any            `json:"error"`
+	}
+	if err := json.Unmarshal(body, &msg); err != nil {
+		t.Fatalf("not a JSON-RPC response: %v\n%s", err, body)
+	}
+	if msg.Error != nil {
+		t.Fatalf("JSON-RPC error: %v", msg.Error)
+	}
+	return msg.Result
+}
+
+// decode parses JSON into generic values for comparison.
+func decode(t *testing.T, b []byte) any {
+	t.Helper()
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("decode %s: %v", b, err)
+	}
+	return v
+}
+
+// problemCode returns the code of a problem document.
+func problemCode(t *testing.T, resp *http.Response, body []byte) string {
+	t.Helper()
+	if ct := resp.Header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("Content-Type %q, want application/problem+json", ct)
+	}
+	var p httpapi.Problem
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatalf("not a problem: %v\n%s", err, body)
+	}
+	if p.Status != resp.StatusCode || p.Detail == "" || p.RequestID == "" || p.Instance != "/mcp" {
+		t.Errorf("incomplete problem: %+v", p)
+	}
+	return p.Code
+}
+
+// waitForFreshMinute sleeps past the turn of a minute when one is less
+// than margin away, so a test that counts a rate window sees one window.
+func waitForFreshMinute(margin time.Duration) {
+	now := time.Now()
+	next := now.Truncate(time.Minute).Add(time.Minute)
+	if next.Sub(now) < margin {
+		time.Sleep(next.Sub(now) + 50*time.Millisecond)
+	}
+}

@@ -1,0 +1,215 @@
+package mcptools_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/vds-dev/vds/internal/mcptools"
+)
+
+const pingBody = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
+
+// TestAuthBeforeJSONRPC checks that the bearer token is checked as REST
+// checks it, before the body is read: a body that is not even JSON gets
+// the 401 or 403, not a JSON-RPC parse error.
+func TestAuthBeforeJSONRPC(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name   string
+		header string
+		status int
+		code   string
+	}{
+		{"no token", "", http.StatusUnauthorized, "unauthorized"},
+		{"unknown token", "Bearer vds_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", http.StatusUnauthorized, "unauthorized"},
+		{"not a vds token", "Bearer abc", http.StatusUnauthorized, "unauthorized"},
+		{"wrong scheme", "Basic " + e.tokens["dev"], http.StatusUnauthorized, "unauthorized"},
+		{"suspended account", "Bearer " + e.tokens["suspended"], http.StatusForbidden, "account_suspended"},
+		{"plan without API access", "Bearer " + e.tokens["noapi"], http.StatusForbidden, "no_api_access"},
+	}
+	for _, tc := range cases {
+		for _, body := range []string{pingBody, "not json at all"} {
+			t.Run(tc.name, func(t *testing.T) {
+				var extra [][2]string
+				if tc.header != "" {
+					extra = append(extra, [2]string{"Authorization", tc.header})
+				}
+				resp, b := e.post(t, "", body, extra...)
+				if resp.StatusCode != tc.status {
+					t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, b)
+				}
+				if code := problemCode(t, resp, b); code != tc.code {
+					t.Errorf("code %q, want %q", code, tc.code)
+				}
+				wwwAuth := resp.Header.Get("WWW-Authenticate")
+				if tc.status == http.StatusUnauthorized && wwwAuth != `Bearer realm="vds", error="invalid_token"` {
+					t.Errorf("WWW-Authenticate %q", wwwAuth)
+				}
+				if tc.status != http.StatusUnauthorized && wwwAuth != "" {
+					t.Errorf("WWW-Authenticate on a %d", tc.status)
+				}
+			})
+		}
+	}
+	t.Run("valid token", func(t *testing.T) {
+		resp, b := e.post(t, e.tokens["dev"], pingBody, legacyHeader)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d: %s", resp.StatusCode, b)
+		}
+		rpcResult(t, b)
+		for _, h := range []string{"X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-Quota-Used", "RateLimit-Policy"} {
+			if resp.Header.Get(h) == "" {
+				t.Errorf("no %s header", h)
+			}
+		}
+	})
+}
+
+// TestMethods checks that only POST is served: the server keeps no
+// sessions (DELETE) and opens no event streams (GET).
+func TestMethods(t *testing.T) {
+	e := newEnv(t)
+	for _, method := range []string{http.MethodGet, http.MethodDelete, http.MethodPut, http.MethodOptions} {
+		for _, token := range []string{"", e.tokens["dev"]} {
+			req, err := http.NewRequest(method, e.mcpURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Accept", "text/event-stream")
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			resp, b := do(t, req)
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" {
+				t.Errorf("%s: %d, Allow %q, want 405 and POST", method, resp.StatusCode, resp.Header.Get("Allow"))
+				continue
+			}
+			if code := problemCode(t, resp, b); code != "method_not_allowed" {
+				t.Errorf("%s: code %q", method, code)
+			}
+		}
+	}
+}
+
+// TestCrossOrigin checks that a browser's cross-origin POST is refused,
+// and that same-origin and non-browser requests are not.
+func TestCrossOrigin(t *testing.T) {
+	e := newEnv(t)
+	cases := []struct {
+		name   string
+		header [][2]string
+		status int
+	}{
+		{"foreign Origin", [][2]string{{"Origin", "https://evil.example"}}, http.StatusForbidden},
+		{"cross-site fetch", [][2]string{{"Sec-Fetch-Site", "cross-site"}}, http.StatusForbidden},
+		{"same origin", [][2]string{{"Origin", e.url}}, http.StatusOK},
+		{"same-origin fetch", [][2]string{{"Sec-Fetch-Site", "same-origin"}}, http.StatusOK},
+		{"no browser headers", nil, http.StatusOK},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, b := e.post(t, e.tokens["dev"], pingBody, append(tc.header, legacyHeader)...)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, b)
+			}
+			if tc.status == http.StatusForbidden {
+				if code := problemCode(t, resp, b); code != "cross_origin_request" {
+					t.Errorf("code %q", code)
+				}
+			}
+		})
+	}
+}
+
+// TestBodyLimit checks that a body over MaxBodyBytes is refused whether
+// its length is declared or it is chunked.
+func TestBodyLimit(t *testing.T) {
+	e := newEnv(t)
+	// A valid message padded with whitespace past the limit.
+	big := pingBody + strings.Repeat(" ", mcptools.MaxBodyBytes)
+	for _, chunked := range []bool{false, true} {
+		var body io.Reader = strings.NewReader(big)
+		if chunked {
+			// An io.Reader of unknown length makes the client send chunks.
+			body = io.MultiReader(strings.NewReader(big))
+		}
+		req, err := http.NewRequest(http.MethodPost, e.mcpURL, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bearer "+e.tokens["dev"])
+		req.Header.Set("MCP-Protocol-Version", legacy)
+		resp, b := do(t, req)
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("chunked=%v: status %d, want 413: %s", chunked, resp.StatusCode, b)
+			continue
+		}
+		if code := problemCode(t, resp, b); code != "request_too_large" {
+			t.Errorf("code %q", code)
+		}
+	}
+	// Just under the limit is fine.
+	resp, b := e.post(t, e.tokens["dev"], pingBody+strings.Repeat(" ", mcptools.MaxBodyBytes-len(pingBody)), legacyHeader)
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("a body of exactly the limit: %d %s", resp.StatusCode, b)
+	}
+}
+
+// TestDocumentedRequests sends the README's curl requests, in order, as
+// documented, so the walk-through keeps working.
+func TestDocumentedRequests(t *testing.T) {
+	e := newEnv(t)
+	for _, ex := range mcptools.Examples {
+		t.Run(ex.Title, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodPost, e.mcpURL, bytes.NewReader([]byte(ex.Body)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Authorization", "Bearer "+e.tokens["dev"])
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for _, h := range ex.Header {
+				req.Header.Set(h[0], h[1])
+			}
+			resp, b := do(t, req)
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status %d: %s", resp.StatusCode, b)
+			}
+			if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
+				t.Errorf("a stateless server sent Mcp-Session-Id %q", sid)
+			}
+			res := rpcResult(t, b)
+			var msg struct {
+				Method string `json:"method"`
+			}
+			if err := json.Unmarshal([]byte(ex.Body), &msg); err != nil {
+				t.Fatal(err)
+			}
+			switch msg.Method {
+			case "initialize":
+				if res["protocolVersion"] != legacy {
+					t.Errorf("protocolVersion %v", res["protocolVersion"])
+				}
+			case "tools/list":
+				if tools, _ := res["tools"].([]any); len(tools) != len(mcptools.Tools(mcptools.Deps{})) {
+					t.Errorf("%d tools listed", len(tools))
+				}
+			case "tools/call":
+				// The examples must show data, not an empty answer.
+				sc, _ := res["structuredContent"].(map[string]any)
+				data := sc["data"]
+				if fits, ok := data.(map[string]any); ok {
+					data = fits["fitments"]
+				}
+				if list, _ := data.([]any); res["isError"] == true || len(list) == 0 {
+					t.Errorf("call failed or found nothing: %s", b)
+				}
+			}
+		})
+	}
+}

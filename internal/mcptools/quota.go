@@ -1,0 +1,192 @@
+package mcptools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/limits"
+)
+
+// Charger takes one unit of an account's monthly quota for a tools/call.
+// Handler has already counted the HTTP request against the per-minute
+// window, so Charge must not count it again. commit(true) charges the
+// call to the MCP channel and commit(false) refunds it; only the first
+// commit counts. An exhausted quota is a *limits.Refusal.
+type Charger interface {
+	Charge(ctx context.Context, accountID string, plan account.Plan) (commit func(success bool), state limits.State, err error)
+}
+
+// guard is the tool-handler middleware: it charges the quota for charged
+// tools, checks the structured content against the output schema before
+// the charge is settled, and keeps internal failures (errors, panics) out
+// of the answer while logging them with the request id.
+type guard struct {
+	tools   map[string]*Tool
+	charger Charger
+	log     *slog.Logger
+	now     func() time.Time
+}
+
+func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		t, ok := g.tools[req.Params.Name]
+		if !ok {
+			return next(ctx, req)
+		}
+		log := g.log.With("tool", t.Def.Name, "request_id", httpapi.RequestID(ctx))
+		commit := func(bool) {}
+		if t.Charged {
+			var refused *mcp.CallToolResult
+			if commit, refused, err = g.charge(ctx, log); refused != nil || err != nil {
+				return refused, err
+			}
+		}
+		settled := false
+		defer func() {
+			if v := recover(); v != nil {
+				log.Error("tool panicked", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				res, err = nil, internalError(ctx)
+			}
+			if !settled {
+				commit(false)
+			}
+		}()
+		res, err = next(ctx, req)
+		switch {
+		case err != nil:
+			log.Error("tool failed", "err", err)
+			res, err = nil, internalError(ctx)
+		case res == nil:
+			log.Error("tool returned no result")
+			err = internalError(ctx)
+		case !res.IsError:
+			// Checked here rather than left to mcp-go's output validation,
+			// which runs after the middleware: a result it replaced with
+			// an error would already have been charged.
+			if verr := t.check.checkOutput(res.StructuredContent); verr != nil {
+				log.Error("structured content does not match the output schema", "err", verr)
+				res, err = nil, internalError(ctx)
+			}
+		}
+		settled = true
+		commit(err == nil && !res.IsError)
+		return res, err
+	}
+}
+
+// charge takes the quota unit of a call. When the call must not run it
+// returns either the isError result that says why (a refusal) or the error.
+func (g *guard) charge(ctx context.Context, log *slog.Logger) (func(bool), *mcp.CallToolResult, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		log.Error("charge", "err", err)
+		return nil, nil, internalError(ctx)
+	}
+	if g.charger == nil {
+		log.Error("charge", "err", "mcptools: NewServer was given no Charger")
+		return nil, nil, internalError(ctx)
+	}
+	commit, _, err := g.charger.Charge(ctx, p.Account.ID, p.Plan)
+	var refusal *limits.Refusal
+	switch {
+	case err == nil:
+		return commit, nil, nil
+	case errors.As(err, &refusal):
+		return nil, refusalResult(refusal, p.Plan, g.clock()), nil
+	}
+	log.Error("charge", "err", err)
+	return nil, nil, errors.New("the usage database is unavailable, so the call could not be counted; it was not charged: retry shortly")
+}
+
+func (g *guard) clock() time.Time {
+	if g.now != nil {
+		return g.now()
+	}
+	return time.Now()
+}
+
+// refusalResult tells the model why the call was refused and when it can
+// call again.
+func refusalResult(r *limits.Refusal, plan account.Plan, now time.Time) *mcp.CallToolResult {
+	if r.Reason == limits.QuotaExceeded {
+		reset := r.State.QuotaReset.UTC()
+		return mcp.NewToolResultError(fmt.Sprintf(
+			"quota_exceeded: the monthly quota of %d calls of the %s plan is used up (REST and tool calls count together); "+
+				"it resets at %s (%s, in %s). This call was not charged. Tell the user; account_usage still works, "+
+				"and a plan with a larger quota lifts the limit now.",
+			r.State.QuotaLimit, plan.Name, reset.Format(time.RFC3339), reset.Format("Monday 2 January 2006 15:04 MST"),
+			roughDuration(reset.Sub(now))))
+	}
+	return mcp.NewToolResultError(fmt.Sprintf(
+		"rate_limited: the rate limit of %d requests per minute is exceeded; retry in %d s. This call was not charged.",
+		r.State.RateLimit, int(r.RetryAfter.Seconds()+0.999)))
+}
+
+// roughDuration says how long until a reset in the unit a person would use.
+func roughDuration(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%d days", int(d.Hours()/24))
+	case d >= 2*time.Hour:
+		return fmt.Sprintf("%d hours", int(d.Hours()))
+	case d >= 2*time.Minute:
+		return fmt.Sprintf("%d minutes", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%d seconds", max(1, int(d.Seconds()+0.999)))
+}
+
+// internalError is the answer to a failure that is not the caller's: no
+// detail of the cause (that goes to the log), but the request id that
+// finds it there.
+func internalError(ctx context.Context) error {
+	msg := "the server failed to answer this call; it was not charged: retry, and report it if it persists"
+	if id := httpapi.RequestID(ctx); id != "" {
+		msg += " (request id " + id + ")"
+	}
+	return errors.New(msg)
+}
+
+// validationPrefix starts the message of mcp-go's input validation result.
+const validationPrefix = "input schema validation failed"
+
+// explainInvalidArguments replaces mcp-go's input-validation message
+// ("input schema validation failed: /year: got string, want integer") with
+// one a model can act on. mcp-go validates before any middleware runs and
+// returns its own result, so the only place to reword it is this hook,
+// which sees the result before it is encoded. The call never reached a
+// handler, so it was not charged.
+func (g *guard) explainInvalidArguments(_ context.Context, _ any, req *mcp.CallToolRequest, result any) {
+	res, ok := result.(*mcp.CallToolResult)
+	if !ok || res == nil || !res.IsError || len(res.Content) != 1 || req == nil {
+		return
+	}
+	if text, ok := textOf(res.Content[0]); !ok || !strings.HasPrefix(text, validationPrefix) {
+		return
+	}
+	t, ok := g.tools[req.Params.Name]
+	if !ok {
+		return
+	}
+	if msg := t.check.explainArgs(req.Params.Arguments); msg != "" {
+		res.Content = []mcp.Content{mcp.NewTextContent(msg)}
+	}
+}
+
+func textOf(c mcp.Content) (string, bool) {
+	switch v := c.(type) {
+	case mcp.TextContent:
+		return v.Text, true
+	case *mcp.TextContent:
+		return v.Text, true
+	}
+	return "", false
+}

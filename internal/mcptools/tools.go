@@ -1,0 +1,225 @@
+package mcptools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/vehicle"
+)
+
+// Tool is one MCP tool of vds: the definition tools/list shows, the
+// handler that answers tools/call, and what the quota and the generated
+// docs need to know about it.
+type Tool struct {
+	// Def is the definition: name, description, schemas and annotations.
+	Def mcp.Tool
+	// Handler answers tools/call. It is called with validated arguments
+	// and a context carrying the request's principal.
+	Handler server.ToolHandlerFunc
+	// Charged calls count against the monthly quota, as their REST twin does.
+	Charged bool
+	// REST names the endpoint whose response body the structured content equals.
+	REST string
+	// Output describes the structured content, for the docs.
+	Output string
+
+	in    *jsonschema.Schema
+	check *checker
+}
+
+// ListSource reads an account's saved lists as stored; *access.Service is one.
+type ListSource interface {
+	ListsOf(ctx context.Context, accountID string) ([]account.List, error)
+}
+
+// UsageSource reports an account's standing in its limit windows without
+// counting a request; *limits.Limiter is one.
+type UsageSource interface {
+	State(ctx context.Context, accountID string, plan account.Plan) (limits.State, error)
+}
+
+// Deps are what the tools call. They are the services the REST handlers
+// call, so a tool and its REST twin answer from the same code.
+type Deps struct {
+	Vehicles *vehicle.Service
+	Lists    ListSource
+	Usage    UsageSource
+	// Charger charges tools/call to the monthly quota; only NewServer uses it.
+	Charger Charger
+	// Log receives tool failures; nil discards them.
+	Log *slog.Logger
+}
+
+// Tools returns every tool in the order the docs list them. Handlers only
+// touch d when called, so Tools(Deps{}) is enough to read the definitions.
+func Tools(d Deps) []Tool {
+	v := vehicleTools{svc: d.Vehicles}
+	a := accountTools{svc: d.Vehicles, lists: d.Lists, usage: d.Usage}
+	return []Tool{
+		v.searchVehicles(),
+		v.getVehicle(),
+		v.tireSizesForVehicle(),
+		a.myGarage(),
+		v.tireGeometry(),
+		v.listMakes(),
+		v.listModels(),
+		a.accountUsage(),
+	}
+}
+
+// ServerTools converts tools for server.MCPServer.AddTools.
+func ServerTools(tools []Tool) []server.ServerTool {
+	out := make([]server.ServerTool, len(tools))
+	for i, t := range tools {
+		out[i] = server.ServerTool{Tool: t.Def, Handler: t.Handler}
+	}
+	return out
+}
+
+// instructions tell a model how the tools fit together; clients show them
+// to the model once per connection.
+const instructions = `vds answers questions about cars, motorcycles (and ATVs, UTVs, snowmobiles, scooters, personal watercraft, golf carts), power boats and tire fitments from one catalog.
+Find exact spellings with list_makes and list_models, then search_vehicles with make and model (and year); every list query must be narrowed by make, model, q, a type filter, year, or a year window of at most 10 years. get_vehicle returns one record by uuid; tire_sizes_for_vehicle and tire_geometry give OEM and alternate tire sizes with their geometry. my_garage reads the user's saved vehicles; account_usage shows the plan, the per-minute rate limit and the monthly quota, which tool calls share with the REST API.`
+
+// NewServer returns an MCP server with every tool registered, input and
+// output validated, panics recovered and quota charged per tools/call.
+func NewServer(d Deps, version string) *server.MCPServer {
+	tools := Tools(d)
+	byName := make(map[string]*Tool, len(tools))
+	for i := range tools {
+		byName[tools[i].Def.Name] = &tools[i]
+	}
+	log := d.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	g := &guard{tools: byName, charger: d.Charger, log: log}
+	hooks := &server.Hooks{}
+	hooks.AddAfterCallTool(g.explainInvalidArguments)
+	s := server.NewMCPServer("vds", version,
+		server.WithInstructions(instructions),
+		server.WithToolCapabilities(false),
+		// Middleware runs outermost first: mcp-go's recovery is a backstop
+		// for the guard, which recovers itself so it can refund the call
+		// and keep the panic value out of the answer.
+		server.WithRecovery(),
+		server.WithToolHandlerMiddleware(g.middleware),
+		server.WithInputSchemaValidation(),
+		server.WithOutputSchemaValidation(),
+		server.WithHooks(hooks),
+	)
+	s.AddTools(ServerTools(tools)...)
+	return s
+}
+
+// toolSpec is what a constructor says about its tool; newTool turns it
+// into a Tool with schemas, annotations and a checker.
+type toolSpec struct {
+	name, title, desc string
+	in, out           *jsonschema.Schema
+	charged           bool
+	// openWorld marks a tool that reaches outside vds (NHTSA); the
+	// catalog and account tools do not.
+	openWorld    bool
+	rest, output string
+	handler      server.ToolHandlerFunc
+}
+
+func newTool(s toolSpec) Tool {
+	in, out := rawSchema(s.in), rawSchema(s.out)
+	def := mcp.NewTool(s.name,
+		mcp.WithDescription(s.desc),
+		mcp.WithRawInputSchema(in),
+		mcp.WithRawOutputSchema(out),
+		// mcp.NewTool defaults to destructive and open-world, so all four
+		// hints are stated: every vds tool only reads, and only the ones
+		// that ask NHTSA (decode_vin, vehicle_recalls) reach outside.
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{
+			Title:           s.title,
+			ReadOnlyHint:    mcp.ToBoolPtr(true),
+			DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint:  mcp.ToBoolPtr(true),
+			OpenWorldHint:   mcp.ToBoolPtr(s.openWorld),
+		}),
+	)
+	def.Title = s.title
+	// mcp.NewTool starts from an empty structured input schema; with a raw
+	// one set, the structured one must be unset or the tool cannot be encoded.
+	def.InputSchema = mcp.ToolInputSchema{}
+	return Tool{
+		Def: def, Handler: s.handler, Charged: s.charged, REST: s.rest, Output: s.output,
+		in: s.in, check: newChecker(s.name, in, out, s.in),
+	}
+}
+
+// typed adapts a handler that takes decoded arguments. mcp-go has already
+// validated them against the input schema, so decoding fails only for
+// values the schema allows and Go cannot hold (2020.0 for an int).
+func typed[T any](tool string, fn func(context.Context, T) (*mcp.CallToolResult, error)) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var in T
+		if err := req.BindArguments(&in); err != nil {
+			return mcp.NewToolResultError(fmt.Sprintf(
+				"Invalid arguments for %s: %v. Send the arguments as the input schema describes them (whole numbers without a decimal point).",
+				tool, err)), nil
+		}
+		return fn(ctx, in)
+	}
+}
+
+// structured wraps the JSON of a REST body as a tool result: as structured
+// content, and as text for clients that read only text content (the MCP
+// specification asks for both).
+func structured(body json.RawMessage) *mcp.CallToolResult {
+	return mcp.NewToolResultStructured(body, string(body))
+}
+
+// jsonResult encodes v inside {"data": v}, the envelope of REST's bodies.
+func jsonResult(v any) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(struct {
+		Data any `json:"data"`
+	}{v})
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	return structured(b), nil
+}
+
+// rawResult wraps JSON encoded in advance (a record of the snapshot) in
+// the data envelope without decoding it.
+func rawResult(raw json.RawMessage) *mcp.CallToolResult {
+	b := make([]byte, 0, len(raw)+10)
+	b = append(b, `{"data":`...)
+	b = append(b, raw...)
+	b = append(b, '}')
+	return structured(b)
+}
+
+// serviceError turns a service error into a tool result. A *vehicle.Error
+// is the caller's to fix, so it becomes an isError result whose text is the
+// service's message (written to say what to change) after its code; hint,
+// when given, is added for not_found, the one error whose fix depends on
+// the tool. Anything else is the server's failure and stays an error.
+func serviceError(err error, hint string) (*mcp.CallToolResult, error) {
+	var ve *vehicle.Error
+	if !errors.As(err, &ve) {
+		return nil, err
+	}
+	msg := ve.Code + ": " + ve.Message
+	if ve.Code == vehicle.CodeNotFound && hint != "" {
+		msg += "; " + hint
+	}
+	if !strings.HasSuffix(msg, ".") {
+		msg += "."
+	}
+	return mcp.NewToolResultError(msg), nil
+}
