@@ -14,20 +14,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
+
 	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vds-dev/vds/internal/access"
-	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/ingest"
-	"github.com/vds-dev/vds/internal/limits"
-	"github.com/vds-dev/vds/internal/mcptools"
 	"github.com/vds-dev/vds/internal/store/sqlite"
-	"github.com/vds-dev/vds/internal/vehicle"
 )
 
 // env is an in-process vds over a SQLite store with the demo catalog,
@@ -123,59 +122,17 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 
-	// The composition of internal/server.New, plus MCP.
-	cat, v, err := st.LoadCatalog(ctx)
+	// The real server, on a fake NHTSA replaying the captured answers.
+	fake := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
+	cfg.Upstream = config.Upstream{VPICURL: fake.URL, NHTSAURL: fake.URL, EPAURL: fake.URL, Timeout: time.Second, CacheTTL: time.Hour}
+	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := slog.New(slog.DiscardHandler)
-	svc := vehicle.NewService(vehicle.NewSnapshot(cat, v))
-	lim := limits.New(st, log)
-	auth := access.NewAuthenticator(st, cfg.Plan, 0)
-	// The lookup service (VIN, recalls) is not reached by these tests.
-	api := httpapi.New(svc, auth, lim, acc, nil, log)
-	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: svc, Lists: acc, Usage: lim, Charger: chargerFor(lim), Log: log}, "test")
-	mux := http.NewServeMux()
-	api.Mount(mux)
-	mux.Handle("/mcp", mcptools.Handler(mcpSrv, auth, lim, log))
-	ts := httptest.NewServer(httpapi.Observe(log, httpapi.Gzip(mux)))
+	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	e.url, e.mcpURL = ts.URL, ts.URL+"/mcp"
 	return e
-}
-
-// admitCharger charges through Limiter.Admit, which also counts the rate
-// window: a stand-in until limits.Limiter has a Charge method of its own.
-// It counts a tools/call twice in the rate window, so the test that checks
-// the single count skips while it is in use.
-type admitCharger struct{ lim *limits.Limiter }
-
-func (a admitCharger) Charge(ctx context.Context, accountID string, plan account.Plan) (func(bool), limits.State, error) {
-	t, st, err := a.lim.Admit(ctx, accountID, plan, true)
-	if err != nil {
-		return nil, st, err
-	}
-	return func(ok bool) {
-		if ok {
-			t.Commit(limits.ChannelMCP)
-		} else {
-			t.Refund()
-		}
-	}, st, nil
-}
-
-// chargerFor prefers the Limiter's own Charge once it has one.
-func chargerFor(lim *limits.Limiter) mcptools.Charger {
-	if c, ok := any(lim).(mcptools.Charger); ok {
-		return c
-	}
-	return admitCharger{lim}
-}
-
-// limiterCharges reports whether limits.Limiter implements Charger itself.
-func limiterCharges() bool {
-	_, ok := any((*limits.Limiter)(nil)).(mcptools.Charger)
-	return ok
 }
 
 // Protocol revisions the tests speak.

@@ -158,9 +158,6 @@ func TestRateLimit(t *testing.T) {
 // TestToolCallCountsOnceInRateWindow checks that a tools/call takes one
 // unit of the rate window, not one for the request and one for the charge.
 func TestToolCallCountsOnceInRateWindow(t *testing.T) {
-	if !limiterCharges() {
-		t.Skip("limits.Limiter has no Charge method yet; the stand-in charger counts a call twice")
-	}
 	e := newEnv(t)
 	waitForFreshMinute(5 * time.Second)
 	resp, body := e.post(t, e.tokens["rate"], rpcCall("list_makes", map[string]any{"type": "car"}), legacyHeader)

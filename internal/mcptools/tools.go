@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -51,8 +52,10 @@ type UsageSource interface {
 // call, so a tool and its REST twin answer from the same code.
 type Deps struct {
 	Vehicles *vehicle.Service
-	Lists    ListSource
-	Usage    UsageSource
+	// Lookup answers the tools that ask NHTSA (decode_vin, vehicle_recalls).
+	Lookup *lookup.Service
+	Lists  ListSource
+	Usage  UsageSource
 	// Charger charges tools/call to the monthly quota; only NewServer uses it.
 	Charger Charger
 	// Log receives tool failures; nil discards them.
@@ -64,11 +67,14 @@ type Deps struct {
 func Tools(d Deps) []Tool {
 	v := vehicleTools{svc: d.Vehicles}
 	a := accountTools{svc: d.Vehicles, lists: d.Lists, usage: d.Usage}
+	l := lookupTools{svc: d.Lookup}
 	return []Tool{
 		v.searchVehicles(),
 		v.getVehicle(),
 		v.tireSizesForVehicle(),
 		a.myGarage(),
+		l.decodeVIN(),
+		l.vehicleRecalls(),
 		v.tireGeometry(),
 		v.listMakes(),
 		v.listModels(),

@@ -111,8 +111,39 @@ func TestToolSnapshots(t *testing.T) {
 	}
 }
 
-// TestToolsMarkdown keeps testdata/TOOLS.md, the README's MCP section, in
-// step with the registry; it is spliced into README.md as is.
+// Markers around the generated MCP section of README.md.
+const (
+	readmeBegin = "<!-- mcp-tools:begin (generated from the tool registry: UPDATE_TOOLSNAPS=1 go test ./internal/mcptools/) -->\n"
+	readmeEnd   = "<!-- mcp-tools:end -->\n"
+)
+
+// TestToolsMarkdown keeps testdata/TOOLS.md and the README's MCP section in
+// step with the registry, so the documented tools cannot drift from the
+// served ones.
 func TestToolsMarkdown(t *testing.T) {
-	golden(t, filepath.Join("testdata", "TOOLS.md"), []byte(mcptools.Markdown(mcptools.Tools(mcptools.Deps{}))))
+	md := mcptools.Markdown(mcptools.Tools(mcptools.Deps{}))
+	golden(t, filepath.Join("testdata", "TOOLS.md"), []byte(md))
+
+	readme := filepath.Join("..", "..", "README.md")
+	b, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	i, j := strings.Index(doc, readmeBegin), strings.Index(doc, readmeEnd)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no %q ... %q section", strings.TrimSpace(readmeBegin), strings.TrimSpace(readmeEnd))
+	}
+	section := doc[i+len(readmeBegin) : j]
+	switch {
+	case section == md:
+	case updating():
+		if err := os.WriteFile(readme, []byte(doc[:i+len(readmeBegin)]+md+doc[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("rewrote the MCP section of %s", readme)
+	default:
+		t.Errorf("README.md's MCP section is out of date; run UPDATE_TOOLSNAPS=1 go test ./internal/mcptools/ and commit it.\n%s",
+			firstDifference(section, md))
+	}
 }

@@ -55,10 +55,11 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	up := upstream.New(upstream.Config{VPICURL: cfg.Upstream.VPICURL, NHTSAURL: cfg.Upstream.NHTSAURL,
 		Timeout: cfg.Upstream.Timeout, CacheTTL: cfg.Upstream.CacheTTL}, st, log)
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())
-	api := httpapi.New(s.svc, auth, s.limiter, acc, lookup.New(s.svc, up), log)
+	lk := lookup.New(s.svc, up)
+	api := httpapi.New(s.svc, auth, s.limiter, acc, lk, log)
 	// MCP tools call the services REST calls, and share its token check
 	// and its limiter, hence its quota.
-	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lists: acc, Usage: s.limiter, Charger: s.limiter, Log: log},
+	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: acc, Usage: s.limiter, Charger: s.limiter, Log: log},
 		buildinfo.Get().Version)
 	mcp := mcptools.Handler(mcpSrv, auth, s.limiter, log)
 	healthz := func(w http.ResponseWriter, _ *http.Request) {
