@@ -1,0 +1,191 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/vds-dev/vds/client"
+)
+
+// This file holds every fetch: each returns a tea.Cmd, which bubbletea runs
+// off the update loop, so a slow server never freezes the screen. The
+// commands capture the Client and context, not the model, because the
+// model may have moved on by the time they run.
+
+// perPage is the records page size: the API's maximum, so that paging
+// costs as few charged calls as possible.
+const perPage = 10
+
+// fail wraps a fetch error for the status line.
+func fail(id pageID, what string, err error) tea.Msg {
+	return errMsg{addr: addr{id}, err: fmt.Errorf("%s: %w", what, err)}
+}
+
+func fetchMakes(ctx context.Context, c Client, id pageID, kind client.Kind) tea.Cmd {
+	return func() tea.Msg {
+		makes, err := c.Makes(ctx, kind)
+		if err != nil {
+			return fail(id, "load "+kindName(kind)+" makes", err)
+		}
+		return makesMsg{addr: addr{id}, makes: makes}
+	}
+}
+
+func fetchModels(ctx context.Context, c Client, id pageID, kind client.Kind, mk string) tea.Cmd {
+	return func() tea.Msg {
+		models, err := c.Models(ctx, kind, mk)
+		if err != nil {
+			return fail(id, "load "+mk+" models", err)
+		}
+		return modelsMsg{addr: addr{id}, models: models}
+	}
+}
+
+// fetchRecords loads one API page of a make and model's records.
+func fetchRecords(ctx context.Context, c Client, id pageID, kind client.Kind, mk, model string, page int) tea.Cmd {
+	return func() tea.Msg {
+		msg := recordsMsg{addr: addr{id}, page: page}
+		var err error
+		switch kind {
+		case client.KindCar:
+			var p *client.CarPage
+			if p, err = c.ListCars(ctx, client.CarQuery{Make: mk, Model: model, Page: page, PerPage: perPage}); err == nil {
+				for i := range p.Data {
+					msg.rows = append(msg.rows, record{kind: kind, car: &p.Data[i]})
+				}
+				msg.meta, msg.next, msg.prev = p.Meta, p.NextPage, p.PrevPage
+			}
+		case client.KindMotorcycle:
+			var p *client.MotorcyclePage
+			if p, err = c.ListMotorcycles(ctx, client.MotorcycleQuery{Make: mk, Model: model, Page: page, PerPage: perPage}); err == nil {
+				for i := range p.Data {
+					msg.rows = append(msg.rows, record{kind: kind, moto: &p.Data[i]})
+				}
+				msg.meta, msg.next, msg.prev = p.Meta, p.NextPage, p.PrevPage
+			}
+		case client.KindBoat:
+			var p *client.BoatPage
+			if p, err = c.ListBoats(ctx, client.BoatQuery{Make: mk, Model: model, Page: page, PerPage: perPage}); err == nil {
+				for i := range p.Data {
+					msg.rows = append(msg.rows, record{kind: kind, boat: &p.Data[i]})
+				}
+				msg.meta, msg.next, msg.prev = p.Meta, p.NextPage, p.PrevPage
+			}
+		case client.KindTireSize:
+			var p *client.TireSizePage
+			if p, err = c.ListTireSizes(ctx, client.TireSizeQuery{Make: mk, Model: model, Page: page, PerPage: perPage}); err == nil {
+				for i := range p.Data {
+					msg.rows = append(msg.rows, record{kind: kind, tire: &p.Data[i]})
+				}
+				msg.meta, msg.next, msg.prev = p.Meta, p.NextPage, p.PrevPage
+			}
+		default:
+			err = fmt.Errorf("unknown record type %q", kind)
+		}
+		if err != nil {
+			return fail(id, fmt.Sprintf("load %s %s page %d", mk, model, page), err)
+		}
+		return msg
+	}
+}
+
+// fetchRecord loads one record by kind and uuid, for the pages that only
+// know a uuid (VIN links, the garage).
+func fetchRecord(ctx context.Context, c Client, id pageID, kind client.Kind, uuid string) tea.Cmd {
+	return func() tea.Msg {
+		rec := record{kind: kind}
+		var err error
+		switch kind {
+		case client.KindCar:
+			rec.car, err = c.GetCar(ctx, uuid)
+		case client.KindMotorcycle:
+			rec.moto, err = c.GetMotorcycle(ctx, uuid)
+		case client.KindBoat:
+			rec.boat, err = c.GetBoat(ctx, uuid)
+		case client.KindTireSize:
+			rec.tire, err = c.GetTireSize(ctx, uuid)
+		default:
+			err = fmt.Errorf("unknown record type %q", kind)
+		}
+		if err != nil {
+			return fail(id, "load "+kindName(kind)+" "+uuid, err)
+		}
+		return recordMsg{addr: addr{id}, rec: rec}
+	}
+}
+
+// fetchTires loads the tire screen of a record: a car's fitments, or a
+// fitment's own geometry.
+func fetchTires(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
+	return func() tea.Msg {
+		switch rec.kind {
+		case client.KindCar:
+			t, err := c.CarTireSizes(ctx, rec.uuid())
+			if err != nil {
+				return fail(id, "load tire fitments", err)
+			}
+			return tiresMsg{addr: addr{id}, tires: tireReport{title: rec.title(), match: t.Match, fitments: t.Fitments}}
+		case client.KindTireSize:
+			g, err := c.TireGeometry(ctx, rec.uuid())
+			if err != nil {
+				return fail(id, "load tire geometry", err)
+			}
+			return tiresMsg{addr: addr{id}, tires: tireReport{title: rec.title(), fitments: []client.FitmentGeometry{*g}}}
+		}
+		return fail(id, "load tires", fmt.Errorf("a %s has no tire fitments", kindName(rec.kind)))
+	}
+}
+
+// fetchRecalls loads a car's recalls and crash ratings, or a motorcycle's
+// recalls.
+func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
+	return func() tea.Msg {
+		switch rec.kind {
+		case client.KindCar:
+			r, err := c.CarRecalls(ctx, rec.uuid())
+			if err != nil {
+				return fail(id, "load recalls", err)
+			}
+			return recallsMsg{addr: addr{id}, recalls: recallReport{
+				title: rec.title(), coverage: r.Coverage, recalls: r.Recalls, ratings: r.Ratings,
+				stale: r.Stale, fetchedAt: r.FetchedAt,
+			}}
+		case client.KindMotorcycle:
+			r, err := c.MotorcycleRecalls(ctx, rec.uuid())
+			if err != nil {
+				return fail(id, "load recalls", err)
+			}
+			return recallsMsg{addr: addr{id}, recalls: recallReport{
+				title: rec.title(), coverage: r.Coverage, note: r.Note, recalls: r.Recalls,
+				stale: r.Stale, fetchedAt: r.FetchedAt,
+			}}
+		}
+		return fail(id, "load recalls", fmt.Errorf("NHTSA has no recalls for a %s", kindName(rec.kind)))
+	}
+}
+
+func fetchVIN(ctx context.Context, c Client, id pageID, vin string) tea.Cmd {
+	return func() tea.Msg {
+		rep, err := c.DecodeVIN(ctx, vin)
+		if err != nil {
+			return fail(id, "decode "+vin, err)
+		}
+		return vinMsg{addr: addr{id}, report: rep}
+	}
+}
+
+func fetchGarage(ctx context.Context, c Client, id pageID) tea.Cmd {
+	return func() tea.Msg {
+		lists, err := c.Lists(ctx)
+		if err != nil {
+			return fail(id, "load garage", err)
+		}
+		return garageMsg{addr: addr{id}, lists: lists}
+	}
+}
+
+// open returns the command that pushes p.
+func open(p page) tea.Cmd {
+	return func() tea.Msg { return openMsg{p: p} }
+}

@@ -1,0 +1,204 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// row is one line of a list screen: a title, a right-aligned detail and
+// the value that selecting it acts on.
+type row struct {
+	title, detail string
+	value         any
+}
+
+// FilterValue implements list.Item. It is the title, because the match
+// positions the filter returns are used to highlight the title.
+func (r row) FilterValue() string { return r.title }
+
+// rowDelegate draws rows on one line each: a cursor, the title with the
+// filter's matches underlined, and the detail flush right.
+type rowDelegate struct{ st *Styles }
+
+func (d rowDelegate) Height() int                         { return 1 }
+func (d rowDelegate) Spacing() int                        { return 0 }
+func (d rowDelegate) Update(tea.Msg, *list.Model) tea.Cmd { return nil }
+
+// Render implements list.ItemDelegate.
+func (d rowDelegate) Render(w io.Writer, m list.Model, index int, it list.Item) {
+	r, ok := it.(row)
+	if !ok {
+		return
+	}
+	cur, style := "  ", d.st.Normal
+	if index == m.Index() {
+		cur, style = d.st.Cursor.Render("▸ "), d.st.Selected
+	}
+	title := style.Render(r.title)
+	if matches := m.MatchesForItem(index); len(matches) > 0 {
+		title = lipgloss.StyleRunes(r.title, matches, d.st.Match.Inherit(style), style)
+	}
+	line := cur + title
+	if r.detail != "" {
+		detail := d.st.Detail.Render(r.detail)
+		gap := max(2, m.Width()-lipgloss.Width(line)-lipgloss.Width(detail))
+		line += strings.Repeat(" ", gap) + detail
+	}
+	fmt.Fprint(w, ansi.Truncate(line, m.Width(), "…"))
+}
+
+// substringFilter is the lists' filter: a case-insensitive substring
+// match, names starting with the term first, each group in list order.
+// The list bubble's default fuzzy match makes "toy" match every name with
+// a t, an o and a y in that order, which is not what someone typing a make
+// expects.
+func substringFilter(term string, targets []string) []list.Rank {
+	t := lowerRunes(strings.TrimSpace(term))
+	var prefix, inner []list.Rank
+	for i, target := range targets {
+		at := runeIndex(lowerRunes(target), t)
+		if at < 0 {
+			continue
+		}
+		idx := make([]int, len(t))
+		for j := range idx {
+			idx[j] = at + j
+		}
+		r := list.Rank{Index: i, MatchedIndexes: idx}
+		if at == 0 {
+			prefix = append(prefix, r)
+		} else {
+			inner = append(inner, r)
+		}
+	}
+	return append(prefix, inner...)
+}
+
+// lowerRunes lower-cases rune by rune, so that match positions stay rune
+// positions of the original (strings.ToLower may change the rune count).
+func lowerRunes(s string) []rune {
+	rs := []rune(s)
+	for i, r := range rs {
+		rs[i] = unicode.ToLower(r)
+	}
+	return rs
+}
+
+// runeIndex is strings.Index on runes.
+func runeIndex(s, sub []rune) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		match := true
+		for j := range sub {
+			if s[i+j] != sub[j] {
+				match = false
+				break
+			}
+		}
+		if match {
+			return i
+		}
+	}
+	return -1
+}
+
+// newList returns a list bubble set up for the TUI: our delegate, styles
+// and filter, no title or help of its own (the root draws both), and no
+// quit keys, since q and esc mean quit and back at the root.
+func newList(c *common, singular, plural string, filtering bool) list.Model {
+	l := list.New(nil, rowDelegate{c.styles}, 0, 0)
+	l.SetShowTitle(false)
+	l.SetShowHelp(false)
+	l.SetFilteringEnabled(filtering)
+	l.SetStatusBarItemName(singular, plural)
+	l.DisableQuitKeybindings()
+	l.Styles = c.styles.listStyles()
+	l.Filter = substringFilter
+	// g and G would jump to the ends; g opens the garage here.
+	l.KeyMap.GoToStart = key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first"))
+	l.KeyMap.GoToEnd = key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last"))
+	l.KeyMap.AcceptWhileFiltering.SetHelp("enter", "apply filter")
+	l.KeyMap.CancelWhileFiltering.SetHelp("esc", "cancel filter")
+	c.styles.styleInput(&l.FilterInput)
+	l.FilterInput.Prompt = "Filter: "
+	// A blinking cursor repaints the screen twice a second for nothing.
+	l.FilterInput.Cursor.SetMode(cursor.CursorStatic)
+	return l
+}
+
+// listHelp is the help of a list screen: filtering keys while filtering,
+// else moving, opening and filtering, plus the screen's extra keys.
+func listHelp(c *common, l list.Model, extra ...key.Binding) []key.Binding {
+	if l.FilterState() == list.Filtering {
+		return []key.Binding{l.KeyMap.AcceptWhileFiltering, l.KeyMap.CancelWhileFiltering}
+	}
+	var kb []key.Binding
+	if len(l.Items()) > 0 {
+		kb = append(kb, c.keys.Up, c.keys.Down, c.keys.Select)
+	}
+	kb = append(kb, extra...)
+	return append(kb, l.KeyMap.Filter, l.KeyMap.ClearFilter)
+}
+
+// listMoreHelp is the full help's extra keys of a list screen: paging
+// within the list, when it has more than one screen of rows.
+func listMoreHelp(l list.Model) []key.Binding {
+	if l.FilterState() == list.Filtering {
+		return nil
+	}
+	page := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "page"))
+	page.SetEnabled(l.Paginator.TotalPages > 1)
+	return []key.Binding{page, l.KeyMap.GoToStart, l.KeyMap.GoToEnd}
+}
+
+// listCaptures reports whether a list screen takes a key before the root:
+// every key while the filter is being typed, and esc while a filter is
+// applied (it clears the filter before it goes back).
+func listCaptures(l list.Model, msg tea.KeyMsg) bool {
+	return l.FilterState() == list.Filtering || key.Matches(msg, l.KeyMap.ClearFilter)
+}
+
+// selected returns the value of the list's selected row, if any.
+func selected(l list.Model) (any, bool) {
+	r, ok := l.SelectedItem().(row)
+	if !ok {
+		return nil, false
+	}
+	return r.value, true
+}
+
+// setRows replaces a list's rows. The size is set again afterwards
+// because the list sizes its pages with the pagination line of the old
+// row count: going from one page to several, the first page would be one
+// row too long and push the page dots off the screen.
+func setRows(l *list.Model, rows []row) tea.Cmd {
+	items := make([]list.Item, len(rows))
+	for i, r := range rows {
+		items[i] = r
+	}
+	cmd := l.SetItems(items)
+	l.SetSize(l.Width(), l.Height())
+	return cmd
+}
+
+// listView renders a list, or empty instead when it has no rows: the
+// list bubble would say so twice, in its status bar and its body.
+func listView(c *common, l list.Model, empty string) string {
+	if len(l.Items()) == 0 {
+		return c.styles.Subtle.Render(empty)
+	}
+	return l.View()
+}
+
+// loadingView is a page body while its first data is on the way.
+func loadingView(c *common, what string) string {
+	return c.spin + c.styles.Subtle.Render(" Loading "+what+"…")
+}

@@ -1,0 +1,294 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vds-dev/vds/client"
+)
+
+// record is one catalog record of any kind, so that the list, record and
+// navigation code is written once. Exactly one of the pointers is set.
+type record struct {
+	kind client.Kind
+	car  *client.Car
+	moto *client.Motorcycle
+	boat *client.Boat
+	tire *client.TireFitment
+}
+
+// kindName is a kind's singular display name.
+func kindName(k client.Kind) string {
+	switch k {
+	case client.KindCar:
+		return "car"
+	case client.KindMotorcycle:
+		return "motorcycle"
+	case client.KindBoat:
+		return "boat"
+	case client.KindTireSize:
+		return "tire fitment"
+	}
+	return string(k)
+}
+
+// kindPlural is a kind's plural display name, capitalised for titles.
+func kindPlural(k client.Kind) string {
+	switch k {
+	case client.KindCar:
+		return "Cars"
+	case client.KindMotorcycle:
+		return "Motorcycles"
+	case client.KindBoat:
+		return "Boats"
+	case client.KindTireSize:
+		return "Tire fitments"
+	}
+	return string(k)
+}
+
+// uuid returns the record's uuid.
+func (r record) uuid() string {
+	switch {
+	case r.car != nil:
+		return r.car.UUID
+	case r.moto != nil:
+		return r.moto.UUID
+	case r.boat != nil:
+		return r.boat.UUID
+	case r.tire != nil:
+		return r.tire.UUID
+	}
+	return ""
+}
+
+// loaded reports whether the record holds data.
+func (r record) loaded() bool { return r.uuid() != "" }
+
+// title names the record: "2021 Toyota Camry LE".
+func (r record) title() string {
+	switch {
+	case r.car != nil:
+		return vehicleName(r.car.Year, r.car.Make, r.car.Model, r.car.Trim)
+	case r.moto != nil:
+		return vehicleName(r.moto.Year, r.moto.Make, r.moto.Model)
+	case r.boat != nil:
+		return vehicleName(r.boat.Year, r.boat.Make, r.boat.Model)
+	case r.tire != nil:
+		return vehicleName(r.tire.Year, r.tire.Make, r.tire.Model, r.tire.Trim)
+	}
+	return ""
+}
+
+// summary is the short detail a record list shows next to the title.
+func (r record) summary() string {
+	switch {
+	case r.car != nil:
+		return joinNonEmpty(" · ", r.car.Body, r.car.Engine, r.car.DriveType)
+	case r.moto != nil:
+		return joinNonEmpty(" · ", r.moto.MotorcycleType, optInt(r.moto.DisplacementCC, " cc"))
+	case r.boat != nil:
+		return joinNonEmpty(" · ", r.boat.ModelType, formatFloat(r.boat.LengthFt, 1)+" ft", strconv.Itoa(r.boat.HP)+" hp")
+	case r.tire != nil:
+		s := r.tire.TireSize
+		if r.tire.RearTireSize != nil {
+			s += " / " + *r.tire.RearTireSize + " rear"
+		}
+		return s
+	}
+	return ""
+}
+
+// field is one labelled line of a record.
+type field struct{ label, value string }
+
+// fields lists the record in full, in display order. Unknown values show
+// as "—" rather than being left out, so every record of a kind has the
+// same shape.
+func (r record) fields() []field {
+	switch {
+	case r.car != nil:
+		c := r.car
+		return []field{
+			{"Make", c.Make}, {"Model", c.Model}, {"Year", strconv.Itoa(c.Year)}, {"Trim", dash(c.Trim)},
+			{"Body", dash(c.Body)}, {"Engine", dash(c.Engine)}, {"Fuel", dash(c.FuelType)},
+			{"Drive", dash(c.DriveType)}, {"Transmission", dash(c.Transmission)},
+			{"Displacement", optFloat(c.DisplacementL, 1, " L")}, {"Cylinders", optInt(c.Cylinders, "")},
+			{"Electrified", yesNo(c.Electrified)},
+			{"MPG city/hwy/comb", joinOpt("/", c.MPGCity, c.MPGHighway, c.MPGCombined)},
+			{"EPA range", optInt(c.EPARangeMiles, " mi")},
+			{"Annual fuel cost", optInt(c.AnnualFuelCost, "", "$")},
+			{"CO₂", optFloat(c.CO2GPM, 0, " g/mi")},
+			{"UUID", c.UUID},
+		}
+	case r.moto != nil:
+		m := r.moto
+		return []field{
+			{"Make", m.Make}, {"Model", m.Model}, {"Year", strconv.Itoa(m.Year)},
+			{"Type", dash(m.MotorcycleType)}, {"Class", dash(m.VehicleType)},
+			{"Displacement", optInt(m.DisplacementCC, " cc")}, {"Engine", dash(m.EngineType)},
+			{"Power", optFloat(m.PowerHP, 0, " hp")}, {"UUID", m.UUID},
+		}
+	case r.boat != nil:
+		b := r.boat
+		return []field{
+			{"Make", b.Make}, {"Model", b.Model}, {"Year", strconv.Itoa(b.Year)},
+			{"Type", dash(b.ModelType)}, {"Length", formatFloat(b.LengthFt, 1) + " ft"},
+			{"Beam", formatFloat(b.BeamFt, 1) + " ft"}, {"Dry weight", thousands(b.DryWeightLbs) + " lb"},
+			{"Engines", strconv.Itoa(b.EngineCount)}, {"Power", strconv.Itoa(b.HP) + " hp"},
+			{"Hull", dash(b.HullType)}, {"Fuel", dash(b.FuelType)}, {"UUID", b.UUID},
+		}
+	case r.tire != nil:
+		t := r.tire
+		rear := "—"
+		if t.RearTireSize != nil {
+			rear = *t.RearTireSize
+		}
+		alts := "—"
+		if len(t.AlternateSizes) > 0 {
+			alts = strings.Join(t.AlternateSizes, ", ")
+		}
+		return []field{
+			{"Make", t.Make}, {"Model", t.Model}, {"Year", strconv.Itoa(t.Year)}, {"Trim", dash(t.Trim)},
+			{"OEM size", t.TireSize}, {"Rear size", rear}, {"Alternates", alts}, {"UUID", t.UUID},
+		}
+	}
+	return nil
+}
+
+// hasTires reports whether the record has a tire screen: a car (its
+// fitments) or a fitment (its own geometry).
+func (r record) hasTires() bool { return r.kind == client.KindCar || r.kind == client.KindTireSize }
+
+// hasRecalls reports whether NHTSA recalls can be looked up for the record.
+func (r record) hasRecalls() bool {
+	return r.kind == client.KindCar || r.kind == client.KindMotorcycle
+}
+
+// tireReport is the tire screen's data, from a car (several fitments and
+// how they matched its year) or from one fitment.
+type tireReport struct {
+	title    string
+	match    string
+	fitments []client.FitmentGeometry
+}
+
+// recallReport is the recall screen's data for a car or a motorcycle.
+type recallReport struct {
+	title     string
+	coverage  string
+	note      string
+	recalls   []client.Recall
+	ratings   []client.Rating
+	stale     bool
+	fetchedAt time.Time
+}
+
+// ----- formatting helpers -----
+
+// vehicleName joins a year and name parts, skipping empty ones.
+func vehicleName(year int, parts ...string) string {
+	s := joinNonEmpty(" ", parts...)
+	if year > 0 {
+		s = strconv.Itoa(year) + " " + s
+	}
+	return s
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	out := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" && p != "—" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
+func dash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "—"
+	}
+	return s
+}
+
+func str(p *string) string {
+	if p == nil {
+		return "—"
+	}
+	return dash(*p)
+}
+
+// optInt formats an optional int with a unit suffix and an optional prefix.
+func optInt(p *int, suffix string, prefix ...string) string {
+	if p == nil {
+		return "—"
+	}
+	return strings.Join(prefix, "") + thousands(*p) + suffix
+}
+
+func optFloat(p *float64, prec int, suffix string) string {
+	if p == nil {
+		return "—"
+	}
+	return formatFloat(*p, prec) + suffix
+}
+
+// joinOpt formats optional numbers as "27/35/30", "—" for each unknown.
+func joinOpt(sep string, ps ...*float64) string {
+	parts := make([]string, len(ps))
+	known := false
+	for i, p := range ps {
+		parts[i] = optFloat(p, 0, "")
+		known = known || p != nil
+	}
+	if !known {
+		return "—"
+	}
+	return strings.Join(parts, sep)
+}
+
+func formatFloat(v float64, prec int) string {
+	return strconv.FormatFloat(v, 'f', prec, 64)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// thousands formats n with comma separators: the counts run to six digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// stars renders an NCAP rating: "★★★★☆", or "—" when not rated.
+func stars(p *int) string {
+	if p == nil {
+		return "—"
+	}
+	n := min(max(*p, 0), 5)
+	return strings.Repeat("★", n) + strings.Repeat("☆", 5-n)
+}
+
+// signedPct formats a percentage with its sign: "+1.2%", "-0.4%".
+func signedPct(v float64) string { return fmt.Sprintf("%+.1f%%", v) }

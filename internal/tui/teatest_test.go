@@ -1,0 +1,183 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
+)
+
+// These tests run the whole program through teatest: real key messages, the
+// real command loop and renderer, the fake client behind it.
+
+const waitFor = 5 * time.Second
+
+// startTUI runs the TUI on fc in a 100×30 terminal.
+func startTUI(t *testing.T, fc *fakeClient) *teatest.TestModel {
+	t.Helper()
+	return teatest.NewTestModel(t, New(fc, WithRenderer(plainRenderer())), teatest.WithInitialTermSize(100, 30))
+}
+
+// waitOutput waits until the output written since the last wait contains
+// every one of want.
+func waitOutput(t *testing.T, tm *teatest.TestModel, want ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		s := ansi.Strip(string(b))
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(waitFor), teatest.WithCheckInterval(5*time.Millisecond))
+}
+
+// press sends one key.
+func press(tm *teatest.TestModel, k tea.KeyType) { tm.Send(tea.KeyMsg{Type: k}) }
+
+// quit presses q and returns the final model.
+func quit(t *testing.T, tm *teatest.TestModel) Model {
+	t.Helper()
+	tm.Type("q")
+	m, ok := tm.FinalModel(t, teatest.WithFinalTimeout(waitFor)).(Model)
+	if !ok {
+		t.Fatal("final model is not a Model")
+	}
+	if !m.quitting {
+		t.Error("the final model is not quitting")
+	}
+	return m
+}
+
+func TestTeaBrowseToTires(t *testing.T) {
+	fc := newFake()
+	tm := startTUI(t, fc)
+	waitOutput(t, tm, "Cars", "Tire fitments", "q quit")
+
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Honda", "Tesla", "Toyota")
+	tm.Type("/toy")
+	// The filter result arrives asynchronously; wait for it before enter.
+	waitOutput(t, tm, "Filter: toy", "2 filtered")
+	press(tm, tea.KeyEnter) // apply the filter
+	press(tm, tea.KeyEnter) // open Toyota
+	waitOutput(t, tm, "Toyota: models", "Camry", "2019–2021")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "page 1 of 2", "2021 Toyota Camry XLE")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Transmission", "Automatic", "t tires")
+	tm.Type("t")
+	waitOutput(t, tm, "225/50R17", "+1.2%", "│████─", "✓ in window", "245/45R19", "✗ outside")
+	press(tm, tea.KeyEsc)
+	waitOutput(t, tm, "Transmission")
+
+	m := quit(t, tm)
+	if m.state() != stateRecord {
+		t.Errorf("final state %s, want record", m.state())
+	}
+	if got := len(m.stack); got != 5 {
+		t.Errorf("stack depth %d, want 5 (types, makes, models, records, record)", got)
+	}
+}
+
+func TestTeaVIN(t *testing.T) {
+	fc := newFake()
+	tm := startTUI(t, fc)
+	waitOutput(t, tm, "Decode a VIN")
+	tm.Type("v")
+	waitOutput(t, tm, "VIN: ", "enter decode")
+	tm.Type(fakeVIN)
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "2019 Toyota Camry LE", "Georgetown", "Linked records (2)", "Car · 2019 Toyota Camry LE")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Transmission", "Automatic")
+
+	m := quit(t, tm)
+	if m.state() != stateRecord {
+		t.Errorf("final state %s, want record", m.state())
+	}
+	rp := m.top().(*recordPage)
+	if rp.rec.uuid() != fakeUUID(1) {
+		t.Errorf("record %s, want the linked car %s", rp.rec.uuid(), fakeUUID(1))
+	}
+}
+
+func TestTeaGarage(t *testing.T) {
+	tm := startTUI(t, newFake())
+	waitOutput(t, tm, "My garage")
+	tm.Type("g")
+	waitOutput(t, tm, "2019 Toyota Camry", "daily driver", "(no longer in the catalog)")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Transmission")
+	tm.Type("r")
+	waitOutput(t, tm, "19V123000", "PARK OUTSIDE")
+	if m := quit(t, tm); m.state() != stateRecalls {
+		t.Errorf("final state %s, want recalls", m.state())
+	}
+}
+
+func TestTeaError(t *testing.T) {
+	fc := newFake()
+	fc.setErr("Makes", errUnavailable)
+	tm := startTUI(t, fc)
+	waitOutput(t, tm, "Cars")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "✗ load car makes: vds: 503 upstream_unavailable")
+	m := quit(t, tm)
+	if !m.statusErr || m.loading() != "" {
+		t.Errorf("statusErr=%v loading=%q, want an error and nothing loading", m.statusErr, m.loading())
+	}
+}
+
+func TestTeaResize(t *testing.T) {
+	tm := startTUI(t, newFake())
+	waitOutput(t, tm, "Cars")
+	tm.Send(tea.WindowSizeMsg{Width: 40, Height: 12})
+	// "with EPA fuel economy, tires, recalls" no longer fits beside "Cars".
+	waitOutput(t, tm, "▸ Cars")
+	m := quit(t, tm)
+	if m.width != 40 || m.height != 12 {
+		t.Fatalf("size %dx%d, want 40x12", m.width, m.height)
+	}
+	m.quitting = false
+	v := m.View()
+	lines := strings.Split(v, "\n")
+	if len(lines) > 12 {
+		t.Errorf("%d lines in a 12-line terminal", len(lines))
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w > 40 {
+			t.Errorf("line %d is %d wide in a 40-column terminal: %q", i, w, l)
+		}
+	}
+}
+
+func TestTeaQuit(t *testing.T) {
+	tm := startTUI(t, newFake())
+	waitOutput(t, tm, "Cars")
+	m := quit(t, tm)
+	if m.state() != stateTypes {
+		t.Errorf("final state %s, want types", m.state())
+	}
+	// Quitting leaves an empty last frame rather than a stale screen.
+	if v := m.View(); v != "" {
+		t.Errorf("view after q = %q, want empty", v)
+	}
+}
+
+func TestRunStopsWithContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	err := Run(ctx, newFake(), strings.NewReader(""), &out)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run = %v, want an error wrapping context.Canceled", err)
+	}
+}

@@ -1,0 +1,224 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/vds-dev/vds/client"
+)
+
+// vinPage decodes a VIN and lists the catalog records it links to. The
+// input has focus until a decode brings links; the links list has it
+// then, and / goes back to the input.
+type vinPage struct {
+	pageBase
+	input  textinput.Model
+	report *client.VINReport
+	links  list.Model
+	// editing is true while the input has focus.
+	editing bool
+}
+
+// vinLink is a linked record, the value of a links row.
+type vinLink struct {
+	kind client.Kind
+	uuid string
+}
+
+func newVINPage(c *common) *vinPage {
+	in := textinput.New()
+	in.Prompt = "VIN: "
+	in.Placeholder = "17 letters and digits"
+	in.CharLimit = 17
+	c.styles.styleInput(&in)
+	in.Cursor.SetMode(cursor.CursorStatic)
+	in.Focus()
+	p := &vinPage{input: in, links: newList(c, "linked record", "linked records", false), editing: true}
+	p.links.SetShowStatusBar(false)
+	return p
+}
+
+func (p *vinPage) state() state  { return stateVIN }
+func (p *vinPage) crumb() string { return "VIN" }
+func (p *vinPage) typing() bool  { return p.editing }
+
+// captures gives the input every key but esc, which still goes back.
+func (p *vinPage) captures(msg tea.KeyMsg) bool {
+	return p.editing && msg.Type != tea.KeyEsc
+}
+
+func (p *vinPage) setSize(c *common, w, h int) {
+	p.pageBase.setSize(c, w, h)
+	p.input.Width = max(1, w-lipgloss.Width(p.input.Prompt)-1)
+	p.links.SetSize(w, max(3, h-lipgloss.Height(p.top(c))-1))
+}
+
+func (p *vinPage) update(c *common, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case vinMsg:
+		p.loading, p.report = "", msg.report
+		var rows []row
+		name := reportName(msg.report)
+		for _, id := range msg.report.Links.Cars {
+			rows = append(rows, row{title: "Car · " + name, detail: shortID(id), value: vinLink{client.KindCar, id}})
+		}
+		for _, id := range msg.report.Links.TireSizes {
+			rows = append(rows, row{title: "Tire fitment · " + name, detail: shortID(id), value: vinLink{client.KindTireSize, id}})
+		}
+		cmd := setRows(&p.links, rows)
+		p.links.Select(0)
+		if len(rows) > 0 {
+			p.editing = false
+			p.input.Blur()
+		}
+		p.setSize(c, p.width, p.height)
+		return cmd
+	case errMsg:
+		p.loading = ""
+		return nil
+	case tea.KeyMsg:
+		if p.editing {
+			if key.Matches(msg, c.keys.Decode) {
+				vin := strings.TrimSpace(p.input.Value())
+				if vin == "" || p.loading != "" {
+					return nil
+				}
+				p.loading = "VIN " + strings.ToUpper(vin)
+				return fetchVIN(c.ctx, c.client, p.id, vin)
+			}
+			var cmd tea.Cmd
+			p.input, cmd = p.input.Update(msg)
+			return cmd
+		}
+		switch {
+		case key.Matches(msg, c.keys.EditVIN):
+			p.editing = true
+			return p.input.Focus()
+		case key.Matches(msg, c.keys.Select):
+			if v, ok := selected(p.links); ok {
+				l := v.(vinLink)
+				return open(newRecordRef(l.kind, l.uuid))
+			}
+			return nil
+		}
+		var cmd tea.Cmd
+		p.links, cmd = p.links.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+// reportName is the decoded vehicle: "2019 Toyota Camry XLE".
+func reportName(r *client.VINReport) string {
+	year := 0
+	if r.ModelYear != nil {
+		year = *r.ModelYear
+	}
+	s := vehicleName(year, deref(r.Make), deref(r.Model), deref(r.Trim))
+	if strings.TrimSpace(s) == "" {
+		return "unknown vehicle"
+	}
+	return s
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// shortID abbreviates a uuid for display; the full one is on the record.
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8] + "…"
+	}
+	return id
+}
+
+// top renders everything above the links list.
+func (p *vinPage) top(c *common) string {
+	st := c.styles
+	lines := []string{st.Title.Render("Decode a VIN"), p.input.View(), ""}
+	r := p.report
+	if r == nil {
+		hint := "Type a VIN and press enter. vds asks NHTSA vPIC and links the result to catalog records of the same make, model and year."
+		return strings.Join(lines, "\n") + lipgloss.NewStyle().Width(max(20, p.width)).Render(st.Subtle.Render(hint))
+	}
+	add := func(label, value string) {
+		if value = strings.TrimSpace(value); value != "" && value != "—" {
+			lines = append(lines, st.Label.Render(label+strings.Repeat(" ", max(0, 8-len(label))))+"  "+st.Value.Render(value))
+		}
+	}
+	add("VIN", r.VIN)
+	add("Vehicle", reportName(r))
+	add("Body", joinNonEmpty(" · ", deref(r.BodyClass), deref(r.VehicleType)))
+	add("Maker", deref(r.Manufacturer))
+	e := r.Engine
+	var engine []string
+	if e.Cylinders != nil {
+		engine = append(engine, strconv.Itoa(*e.Cylinders)+" cyl")
+	}
+	if e.DisplacementL != nil {
+		engine = append(engine, formatFloat(*e.DisplacementL, 1)+" L")
+	}
+	engine = append(engine, deref(e.FuelType))
+	if e.PowerHP != nil {
+		engine = append(engine, formatFloat(*e.PowerHP, 0)+" hp")
+	}
+	add("Engine", joinNonEmpty(" · ", engine...))
+	add("Plant", joinNonEmpty(", ", deref(r.Plant.City), deref(r.Plant.State), deref(r.Plant.Country)))
+	add("WMI", joinNonEmpty(" · ", r.WMI.Code, r.WMI.Region, r.WMI.Country))
+	check := st.Good.Render(r.CheckDigit.Found + " ✓ valid")
+	if !r.CheckDigit.Valid {
+		check = st.Bad.Render(r.CheckDigit.Found + " ✗ expected " + r.CheckDigit.Expected)
+		if r.CheckDigit.Advisory {
+			check += st.Subtle.Render(" (advisory outside North America)")
+		}
+	}
+	add("Check", check) // the check digit, position 9
+	if r.ModelYear == nil && len(r.ModelYearCandidates) > 0 {
+		years := make([]string, len(r.ModelYearCandidates))
+		for i, y := range r.ModelYearCandidates {
+			years[i] = strconv.Itoa(y)
+		}
+		add("Years", strings.Join(years, " or "))
+	}
+	add("vPIC", deref(r.ErrorText))
+	if r.Stale {
+		lines = append(lines, st.Warn.Render("vPIC is unavailable: this decode is from the cache."))
+	}
+	lines = append(lines, "", st.Title.Render("Linked records ("+strconv.Itoa(len(p.links.Items()))+")"))
+	return strings.Join(lines, "\n")
+}
+
+func (p *vinPage) view(c *common) string {
+	s := p.top(c)
+	if p.report == nil {
+		return s
+	}
+	if len(p.links.Items()) == 0 {
+		return s + "\n" + c.styles.Subtle.Render("  The catalog has no record of this make, model and year.")
+	}
+	return s + "\n" + p.links.View()
+}
+
+func (p *vinPage) help(c *common) []key.Binding {
+	if p.editing {
+		return []key.Binding{c.keys.Decode, c.keys.Back}
+	}
+	return listHelp(c, p.links, c.keys.EditVIN)
+}
+
+func (p *vinPage) moreHelp(*common) []key.Binding {
+	if p.editing {
+		return nil
+	}
+	return listMoreHelp(p.links)
+}
