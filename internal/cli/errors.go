@@ -3,25 +3,38 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
 	"strings"
 
+	"github.com/vds-dev/vds/client"
 	"github.com/vds-dev/vds/internal/store"
 )
 
 // Exit codes, documented in `vds --help`.
 const (
-	ExitOK        = 0
-	ExitError     = 1
-	ExitUsage     = 2
-	ExitNotFound  = 3
-	ExitInterrupt = 130
+	ExitOK          = 0
+	ExitError       = 1
+	ExitUsage       = 2
+	ExitNotFound    = 3
+	ExitAuth        = 4
+	ExitRateLimited = 5
+	ExitServer      = 6
+	ExitInterrupt   = 130
 )
 
 const exitCodesHelp = `Exit codes:
   0    success
-  1    error (invalid input data, database or network failure)
-  2    usage error (unknown command or flag, bad argument)
+  1    error (invalid input data, database failure, a VIN nobody can decode)
+  2    usage error (unknown command or flag, bad argument, or a request the
+       server refused as invalid: bad parameter, query too broad, bad VIN)
   3    not found (account, token or record)
+  4    not authenticated or not allowed (no token, bad or revoked token,
+       suspended account, plan without API access)
+  5    rate limited or monthly quota exceeded
+  6    server or network error (5xx, NHTSA unavailable, server unreachable)
   130  interrupted`
 
 // FlagError is a usage mistake; it exits with ExitUsage.
@@ -33,18 +46,96 @@ func (e *FlagError) Unwrap() error { return e.Err }
 // usageErrorf builds a FlagError.
 func usageErrorf(err error) error { return &FlagError{Err: err} }
 
+// codedError is an error the command has already classified, for the cases
+// no sentinel or API status says it (no stored token, a uuid that is
+// neither a car nor a fitment).
+type codedError struct {
+	code int
+	err  error
+}
+
+func (e *codedError) Error() string { return e.err.Error() }
+func (e *codedError) Unwrap() error { return e.err }
+
 // exitCode maps an error to the process exit code.
 func exitCode(err error) int {
-	var fe *FlagError
+	var (
+		fe     *FlagError
+		ce     *codedError
+		apiErr *client.APIError
+	)
 	switch {
 	case err == nil:
 		return ExitOK
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupt
+	case errors.As(err, &ce):
+		return ce.code
 	case errors.As(err, &fe), strings.HasPrefix(err.Error(), "unknown command"):
 		return ExitUsage
 	case errors.Is(err, store.ErrNotFound):
 		return ExitNotFound
+	case errors.As(err, &apiErr):
+		return apiExitCode(apiErr)
+	case errors.Is(err, client.ErrInvalidUUID), errors.Is(err, client.ErrInvalidVIN):
+		return ExitUsage
+	case isNetworkError(err):
+		return ExitServer
 	}
 	return ExitError
+}
+
+// apiExitCode classifies an API answer by status. A 400 is the server
+// refusing what the user typed (a bad VIN, a query too broad), so it is a
+// usage error like a bad flag; a 422 (a well-formed VIN nobody can decode)
+// is a plain error: retyping the same input cannot fix it.
+func apiExitCode(e *client.APIError) int {
+	switch {
+	case e.Status == http.StatusBadRequest:
+		return ExitUsage
+	case e.Status == http.StatusNotFound:
+		return ExitNotFound
+	case e.Status == http.StatusUnauthorized, e.Status == http.StatusForbidden:
+		return ExitAuth
+	case e.Status == http.StatusTooManyRequests:
+		return ExitRateLimited
+	case e.Status >= 500:
+		return ExitServer
+	}
+	return ExitError
+}
+
+// isNetworkError reports a transport failure: no answer from the server.
+func isNetworkError(err error) bool {
+	var (
+		ue *url.Error
+		ne net.Error
+	)
+	return errors.As(err, &ue) || errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// errorMessage is what Main prints after "vds: ". API errors show the
+// server's explanation and the request id to quote, not the status line
+// the SDK's Error() leads with.
+func errorMessage(err error) string {
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) {
+		msg := apiErr.Detail
+		if msg == "" {
+			msg = fmt.Sprintf("%d %s", apiErr.Status, apiErr.Title)
+		}
+		if apiErr.Status == http.StatusTooManyRequests && apiErr.RetryAfter > 0 {
+			msg += fmt.Sprintf(" Retry after %s.", apiErr.RetryAfter)
+		}
+		if apiErr.RequestID != "" {
+			msg += " (request id " + apiErr.RequestID + ")"
+		}
+		return msg
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) && !errors.Is(err, context.Canceled) {
+		return fmt.Sprintf("cannot reach the server: %s %s: %v", strings.ToUpper(ue.Op), ue.URL, ue.Err)
+	}
+	// The SDK prefixes its own errors with "vds: ", as Main does.
+	return strings.TrimPrefix(err.Error(), "vds: ")
 }

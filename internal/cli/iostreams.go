@@ -16,19 +16,50 @@ type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
+	// InTTY is true when stdin is a terminal: vds login then prompts for
+	// the token without echo instead of reading a line.
+	InTTY bool
 	// OutTTY and ErrTTY are true when the stream is a terminal: tables are
 	// aligned and progress bars shown only then.
 	OutTTY bool
 	ErrTTY bool
+	// Color allows ANSI colours on Out; see ColorEnabled.
+	Color bool
 }
 
 // SystemIO returns the process's streams.
 func SystemIO() *IOStreams {
+	outTTY := term.IsTerminal(int(os.Stdout.Fd()))
 	return &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
+		OutTTY: outTTY,
 		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
+		Color:  ColorEnabled(outTTY, os.Getenv),
 	}
+}
+
+// ColorEnabled decides whether output to a stream may be coloured: only on
+// a terminal, never when NO_COLOR is set to anything but "" (no-color.org),
+// and not on a terminal that declares itself dumb.
+func ColorEnabled(tty bool, getenv func(string) string) bool {
+	return tty && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+}
+
+// ANSI colours used by the client commands.
+const (
+	colorGreen  = "32"
+	colorRed    = "31"
+	colorYellow = "33"
+	colorBold   = "1"
+)
+
+// colorize wraps s in the ANSI colour code when colours are on.
+func (s *IOStreams) colorize(code, text string) string {
+	if !s.Color || text == "" {
+		return text
+	}
+	return "\x1b[" + code + "m" + text + "\x1b[0m"
 }
 
 // writeJSON writes v as indented JSON.
@@ -40,6 +71,7 @@ func (s *IOStreams) writeJSON(v any) error {
 
 // table prints rows aligned on a terminal and tab-separated (without the
 // header) when piped, so scripts can cut fields without parsing padding.
+// A table made without a header prints none on a terminal either.
 type table struct {
 	io     *IOStreams
 	header []string
@@ -59,8 +91,12 @@ func (t *table) flush() error {
 		}
 		return nil
 	}
+	// tabwriter counts colour escapes as width, so only a row's last cell,
+	// which no column follows, may be coloured.
 	w := tabwriter.NewWriter(t.io.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, strings.Join(t.header, "\t"))
+	if len(t.header) > 0 {
+		fmt.Fprintln(w, strings.Join(t.header, "\t"))
+	}
 	for _, r := range t.rows {
 		fmt.Fprintln(w, strings.Join(r, "\t"))
 	}

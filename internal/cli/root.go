@@ -7,11 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
+	"github.com/vds-dev/vds/client"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/store"
 )
@@ -20,6 +21,12 @@ import (
 func Main(ctx context.Context, args []string) int {
 	f := NewFactory(SystemIO())
 	defer f.Close()
+	return run(ctx, f, args)
+}
+
+// run executes args on f, prints the error once, and returns the exit
+// code; the command tests call it with their own streams.
+func run(ctx context.Context, f *Factory, args []string) int {
 	root := NewRootCmd(f)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -30,7 +37,7 @@ func Main(ctx context.Context, args []string) int {
 		err = context.Canceled
 		fmt.Fprintln(f.IO.ErrOut, "vds: interrupted")
 	} else {
-		fmt.Fprintln(f.IO.ErrOut, "vds: "+err.Error())
+		fmt.Fprintln(f.IO.ErrOut, "vds: "+errorMessage(err))
 		var fe *FlagError
 		if errors.As(err, &fe) || strings.HasPrefix(err.Error(), "unknown command") {
 			fmt.Fprintln(f.IO.ErrOut, "Run 'vds --help' for usage.")
@@ -50,6 +57,16 @@ motorcycles and other powersports vehicles, power boats and tire fitments.
 Operator commands (ingest, catalog, accounts, tokens, lists, migrate) work on
 the database directly: an SQLite file by default, PostgreSQL with
 --database postgres://...
+
+Client commands (login, logout, whoami, makes, models, search, get, vin,
+tires, recalls, garage) talk to any vds server over HTTP, never to the
+database. They use --url and --token, else VDS_URL and VDS_TOKEN, else the
+URL and token that vds login (or vds serve --demo) stored in
+$XDG_CONFIG_HOME/vds/credentials; the URL defaults to ` + defaultURL + `.
+TYPE is car, motorcycle, boat or tire (plurals and tire-size accepted).
+Output is an aligned table on a terminal, tab-separated text without a
+header when piped, JSON with --json; colours only on a terminal, never
+with NO_COLOR set.
 
 Configuration: flags > VDS_* environment variables > config file
 ($XDG_CONFIG_HOME/vds/config.yaml) > defaults. See configs/vds.example.yaml.
@@ -84,8 +101,45 @@ Configuration: flags > VDS_* environment variables > config file
 		newAccountsCmd(f),
 		newTokensCmd(f),
 		newListsCmd(f),
+		newLoginCmd(f, nil),
+		newLogoutCmd(f),
+		newWhoamiCmd(f),
+		newMakesCmd(f, nil),
+		newModelsCmd(f, nil),
+		newSearchCmd(f, nil),
+		newGetCmd(f, nil),
+		newVINCmd(f, nil),
+		newTiresCmd(f, nil),
+		newRecallsCmd(f, nil),
+		newGarageCmd(f),
+		newTUICmd(f),
 	)
+	groupCommands(root)
 	return root
+}
+
+// Command groups of `vds --help`: the two sides of vds read differently
+// (database versus HTTP), so the help says which is which. Commands in no
+// group (version, config, completion, help) are listed after them.
+var commandGroups = []struct {
+	group cobra.Group
+	names []string
+}{
+	{cobra.Group{ID: "client", Title: "Client commands (HTTP, any vds server):"},
+		[]string{"login", "logout", "whoami", "makes", "models", "search", "get", "vin", "tires", "recalls", "garage", "tui"}},
+	{cobra.Group{ID: "operator", Title: "Operator commands (on the database):"},
+		[]string{"serve", "migrate", "ingest", "enrich", "catalog", "accounts", "tokens", "lists"}},
+}
+
+func groupCommands(root *cobra.Command) {
+	for _, g := range commandGroups {
+		root.AddGroup(&g.group)
+		for _, c := range root.Commands() {
+			if slices.Contains(g.names, c.Name()) {
+				c.GroupID = g.group.ID
+			}
+		}
+	}
 }
 
 // Factory hands commands their dependencies, each created on first use so
@@ -100,6 +154,11 @@ type Factory struct {
 	cfg        *config.Config
 	st         store.Store
 	closers    []func() error
+
+	// flagURL and flagToken are the client commands' --url and --token.
+	flagURL   string
+	flagToken string
+	apiClient *client.Client
 }
 
 // NewFactory returns a Factory on the given streams with a fresh viper.

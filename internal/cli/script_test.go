@@ -1,30 +1,48 @@
 package cli_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"os"
+	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/vds-dev/vds/internal/cli"
+	"github.com/vds-dev/vds/internal/credentials"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/postgres"
 	"github.com/vds-dev/vds/internal/store/sqlite"
 	"github.com/vds-dev/vds/internal/store/storetest"
+	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 )
 
 // TestMain lets the scripts run vds as a real subprocess: testscript
 // re-executes this test binary (race detector included) under that name.
+// Signals are handled as cmd/vds does, so `kill -INT` shuts a background
+// vds serve down gracefully.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"vds": func() { os.Exit(cli.Main(context.Background(), os.Args[1:])) },
+		"vds": func() {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			code := cli.Main(ctx, os.Args[1:])
+			stop()
+			os.Exit(code)
+		},
 	})
 }
 
@@ -59,14 +77,24 @@ var sharedData = func() string {
 }()
 
 func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Params {
+	// One fake NHTSA for all the scripts of a run, at $NHTSA_URL: a script
+	// points vds serve at it through VDS_UPSTREAM_VPIC_URL and
+	// VDS_UPSTREAM_NHTSA_URL, so vds vin and vds recalls replay the
+	// captured answers and never leave the machine.
+	nhtsa := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
 	return testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
+			// The race detector sleeps 1 s at exit by default; every vds
+			// command of the scripts would pay it.
+			env.Setenv("GORACE", "atexit_sleep_ms=0")
 			env.Setenv("HOME", env.WorkDir)
 			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))
 			env.Setenv("VDS_DATABASE_URL", "")
 			env.Setenv("SHARED_DATA", sharedData)
+			env.Setenv("NHTSA_URL", nhtsa.URL)
+			env.Setenv("KNOWN_VIN", upstreamtest.KnownVIN)
 			if setup != nil {
 				return setup(env)
 			}
@@ -77,6 +105,10 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			"dumpuuids": cmdDumpUUIDs,
 			"nosecret":  cmdNoSecret,
 			"uuidof":    cmdUUIDOf,
+			"waitserve": cmdWaitServe,
+			"exitcode":  cmdExitCode,
+			"tsvfield":  cmdTSVField,
+			"mode":      cmdMode,
 		},
 		RequireExplicitExec: true,
 	}
@@ -201,5 +233,95 @@ func cmdNoSecret(ts *testscript.TestScript, neg bool, args []string) {
 		if bytes.Contains(b, []byte(secret)) {
 			ts.Fatalf("the secret appears in %s", f)
 		}
+	}
+}
+
+// waitserve waits until a background `vds serve --demo` has stored its URL
+// and token in the credentials file and answers /readyz, then sets $URL
+// and $TOKEN. The file is how a server on --addr 127.0.0.1:0 tells its
+// port, so the scripts never guess a free one.
+func cmdWaitServe(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: waitserve")
+	}
+	path := credentials.Path(filepath.Join(ts.Getenv("XDG_CONFIG_HOME"), "vds"))
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		c, err := credentials.Load(path)
+		if err == nil && c.URL != "" && c.Token != "" {
+			if resp, err := http.Get(c.URL + "/readyz"); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					ts.Setenv("URL", c.URL)
+					ts.Setenv("TOKEN", c.Token)
+					return
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("vds serve stored no URL in %s or never got ready (last error: %v)", path, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// exitcode N PROG [ARGS...] runs PROG and fails unless it exits with N;
+// stdout and stderr are kept for the next stdout and stderr checks. It is
+// how the scripts pin the documented exit codes, which `! exec` cannot.
+func cmdExitCode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N PROG [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("%s: %v", args[1], err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with %d, want %d", strings.Join(args[1:], " "), got, want)
+	}
+}
+
+// tsvfield FILE PATTERN N VAR sets VAR to the Nth tab-separated field
+// (from 1) of the first line of FILE matching the regular expression.
+func cmdTSVField(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 4 {
+		ts.Fatalf("usage: tsvfield FILE PATTERN N VAR")
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	n, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	sc := bufio.NewScanner(strings.NewReader(ts.ReadFile(args[0])))
+	for sc.Scan() {
+		if !re.MatchString(sc.Text()) {
+			continue
+		}
+		fields := strings.Split(sc.Text(), "\t")
+		if n < 1 || n > len(fields) {
+			ts.Fatalf("line %q has no field %d", sc.Text(), n)
+		}
+		ts.Setenv(args[3], fields[n-1])
+		return
+	}
+	ts.Fatalf("no line of %s matches %q", args[0], args[1])
+}
+
+// mode FILE PERM fails unless FILE's permission bits are PERM (octal).
+func cmdMode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: mode FILE PERM")
+	}
+	want, err := strconv.ParseUint(args[1], 8, 32)
+	ts.Check(err)
+	fi, err := os.Stat(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if got := fi.Mode().Perm(); got != os.FileMode(want) {
+		ts.Fatalf("%s has mode %#o, want %#o", args[0], got, want)
 	}
 }

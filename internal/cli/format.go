@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/client"
+)
+
+// This file holds what the client commands share: TYPE parsing and
+// completion, and the formatting of nullable values.
+
+// typeNames are the TYPE values offered by completion and in messages.
+var typeNames = []string{"car", "motorcycle", "boat", "tire"}
+
+// parseType reads a TYPE argument; an unknown one is a usage error.
+func parseType(s string) (client.Kind, error) {
+	k, err := client.ParseKind(s)
+	if err != nil {
+		return "", usageErrorf(fmt.Errorf("unknown TYPE %q: use %s (plurals and tire-size work too)", s, strings.Join(typeNames, ", ")))
+	}
+	return k, nil
+}
+
+// kindNoun is a kind in prose: "cars", "tire fitments".
+func kindNoun(k client.Kind) string {
+	if k == client.KindTireSize {
+		return "tire fitments"
+	}
+	return string(k) + "s"
+}
+
+// completeType completes the TYPE argument (the first one) and nothing
+// after it: the other arguments are uuids and VINs, never file names.
+func completeType(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) == 0 {
+		return typeNames, cobra.ShellCompDirectiveNoFileComp
+	}
+	return nil, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeMake completes --make from the server's makes of the command's
+// TYPE (cars for commands without one). It costs one API call, so it runs
+// only when the user asks for completions; any failure completes nothing.
+func completeMake(f *Factory, fixed client.Kind) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		kind := fixed
+		if kind == "" && len(args) > 0 {
+			k, err := client.ParseKind(args[0])
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			kind = k
+		}
+		if kind == "" {
+			kind = client.KindCar
+		}
+		c, err := f.Client()
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		makes, err := c.Makes(cmd.Context(), kind)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		names := make([]string, 0, len(makes))
+		for _, m := range makes {
+			names = append(names, m.Name)
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// fixedValues completes a flag from a fixed list.
+func fixedValues(values ...string) cobra.CompletionFunc {
+	return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
+}
+
+func dashIfEmpty(s string) string { return dash(strings.TrimSpace(s)) }
+
+func optString(p *string) string {
+	if p == nil {
+		return "-"
+	}
+	return dashIfEmpty(*p)
+}
+
+func optInt(p *int) string {
+	if p == nil {
+		return "-"
+	}
+	return strconv.Itoa(*p)
+}
+
+// optFloat formats a nullable number with at most prec decimals and no
+// trailing zeros ("2.5", not "2.500").
+func optFloat(p *float64, prec int) string {
+	if p == nil {
+		return "-"
+	}
+	return formatFloat(*p, prec)
+}
+
+func formatFloat(v float64, prec int) string {
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// signed formats a difference with its sign, so "+0.3" reads as bigger.
+func signed(v float64, prec int) string {
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if v >= 0 && !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// yesNo marks a flag in a table: "yes", or "-" to keep columns readable.
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "-"
+}
+
+// vehicleName is "2022 Toyota Camry LE" without empty parts.
+func vehicleName(year int, parts ...string) string {
+	words := []string{}
+	if year > 0 {
+		words = append(words, strconv.Itoa(year))
+	}
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			words = append(words, p)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// truncate shortens long prose for a terminal table; piped output and
+// --json keep the whole text.
+func truncate(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

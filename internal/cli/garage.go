@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/client"
+)
+
+func newGarageCmd(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "garage",
+		Short: "Show your saved vehicle lists",
+		Long: `Show the saved lists of the token's account ("My garage" and any others)
+with each item's type, uuid, vehicle and note. An item whose record has
+left the catalog is kept and marked "missing from catalog".`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := f.Client()
+			if err != nil {
+				return err
+			}
+			lists, err := c.Lists(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if f.JSON {
+				return f.IO.writeJSON(lists)
+			}
+			return printGarage(f.IO, lists)
+		},
+	}
+	addClientFlags(f, cmd)
+	return cmd
+}
+
+func printGarage(s *IOStreams, lists []client.List) error {
+	t := s.newTable("LIST", "TYPE", "UUID", "MAKE", "MODEL", "YEAR", "NOTE", "STATUS")
+	for _, l := range lists {
+		if len(l.Items) == 0 {
+			t.row(l.Name, "-", "(empty)", "-", "-", "-", "-", "-")
+		}
+		for _, it := range l.Items {
+			mk, model, year, status := "-", "-", "-", s.colorize(colorGreen, "ok")
+			if it.Record != nil {
+				mk, model, year = it.Record.Make, it.Record.Model, strconv.Itoa(it.Record.Year)
+			}
+			if it.Missing {
+				status = s.colorize(colorYellow, "missing from catalog")
+			}
+			t.row(l.Name, typeArg(it.Type), it.UUID, mk, model, year, dashIfEmpty(it.Note), status)
+		}
+	}
+	if len(lists) == 0 && s.OutTTY {
+		_, err := fmt.Fprintln(s.Out, "No lists.")
+		return err
+	}
+	return t.flush()
+}

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/client"
+)
+
+type recallsOptions struct {
+	Kind client.Kind
+	UUID string
+}
+
+func newRecallsCmd(f *Factory, runF func(*recallsOptions) error) *cobra.Command {
+	opts := &recallsOptions{}
+	cmd := &cobra.Command{
+		Use:   "recalls TYPE UUID",
+		Short: "Show NHTSA recalls (and, for cars, NCAP crash ratings) of a catalog vehicle",
+		Long: `Show the NHTSA recall campaigns of a car or motorcycle of the catalog, and
+for a car its NCAP crash ratings per variant (stars; "-" when not rated).
+Coverage is the US (NHTSA). When NHTSA is unreachable and the server holds
+an expired copy, that copy is shown with a note on stderr.
+
+Piped, recall rows start with "recall" and rating rows with "rating".`,
+		Example: `  vds recalls car 0b6f7c1e-5c55-4c36-9a2d-1c3f2f0e9a11
+  vds recalls motorcycle 7d1c... --json`,
+		Args: exactArgs("TYPE", "UUID"),
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return []string{"car", "motorcycle"}, cobra.ShellCompDirectiveNoFileComp
+			}
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			k, err := parseType(args[0])
+			if err != nil {
+				return err
+			}
+			if k != client.KindCar && k != client.KindMotorcycle {
+				return usageErrorf(fmt.Errorf("recalls are known for cars and motorcycles, not %s", kindNoun(k)))
+			}
+			if err := checkUUID(args[1]); err != nil {
+				return err
+			}
+			opts.Kind, opts.UUID = k, args[1]
+			if runF != nil {
+				return runF(opts)
+			}
+			return recallsRun(cmd.Context(), f, opts)
+		},
+	}
+	addClientFlags(f, cmd)
+	return cmd
+}
+
+func recallsRun(ctx context.Context, f *Factory, opts *recallsOptions) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	var (
+		out        any
+		title      string
+		recalls    []client.Recall
+		ratings    []client.Rating
+		note       string
+		stale      bool
+		fetchedAt  time.Time
+		hasRatings bool
+	)
+	if opts.Kind == client.KindCar {
+		r, err := c.CarRecalls(ctx, opts.UUID)
+		if err != nil {
+			return err
+		}
+		out, recalls, ratings, stale, fetchedAt, hasRatings = r, r.Recalls, r.Ratings, r.Stale, r.FetchedAt, true
+		title = fmt.Sprintf("%s  car %s, coverage %s", vehicleName(r.Car.Year, r.Car.Make, r.Car.Model, r.Car.Trim), r.Car.UUID, r.Coverage)
+	} else {
+		r, err := c.MotorcycleRecalls(ctx, opts.UUID)
+		if err != nil {
+			return err
+		}
+		out, recalls, note, stale, fetchedAt = r, r.Recalls, r.Note, r.Stale, r.FetchedAt
+		title = fmt.Sprintf("%s  motorcycle %s, coverage %s", vehicleName(r.Motorcycle.Year, r.Motorcycle.Make, r.Motorcycle.Model), r.Motorcycle.UUID, r.Coverage)
+	}
+	if stale {
+		fmt.Fprintf(f.IO.ErrOut, "note: NHTSA did not answer; this is a cached copy from %s\n", formatTime(fetchedAt))
+	}
+	if f.JSON {
+		return f.IO.writeJSON(out)
+	}
+	s := f.IO
+	if s.OutTTY {
+		if _, err := fmt.Fprintln(s.Out, s.colorize(colorBold, title)); err != nil {
+			return err
+		}
+	}
+	rt := s.newTable("CAMPAIGN", "DATE", "COMPONENT", "ADVICE", "SUMMARY")
+	for _, r := range recalls {
+		rt.row(linkCells(s, "recall", r.CampaignNumber, optString(r.ReportDate), truncateTTY(s, optString(r.Component), 40),
+			recallAdvice(r), truncateTTY(s, optString(r.Summary), 80))...)
+	}
+	if err := flushSection(s, fmt.Sprintf("Recalls (%d)", len(recalls)), rt); err != nil {
+		return err
+	}
+	if len(recalls) == 0 && note != "" {
+		fmt.Fprintln(s.ErrOut, "note: "+note)
+	}
+	if !hasRatings {
+		return nil
+	}
+	nt := s.newTable("VARIANT", "OVERALL", "FRONT", "SIDE", "ROLLOVER")
+	for _, r := range ratings {
+		variant := optString(r.Description)
+		if variant == "-" {
+			variant = "vehicle " + strconv.Itoa(r.VehicleID)
+		}
+		nt.row(linkCells(s, "rating", variant, optInt(r.Overall), optInt(r.Front), optInt(r.Side), optInt(r.Rollover))...)
+	}
+	return flushSection(s, fmt.Sprintf("NCAP crash ratings, stars (%d variants)", len(ratings)), nt)
+}
+
+// recallAdvice sums up NHTSA's flags: what the owner should do now.
+func recallAdvice(r client.Recall) string {
+	var a []string
+	if r.ParkIt {
+		a = append(a, "park it")
+	}
+	if r.ParkOutside {
+		a = append(a, "park outside")
+	}
+	if r.OTAUpdate {
+		a = append(a, "over-the-air fix")
+	}
+	return dashIfEmpty(strings.Join(a, ", "))
+}

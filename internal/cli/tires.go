@@ -1,0 +1,197 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/client"
+)
+
+type tiresOptions struct {
+	// UUID is a tire fitment's or a car's; otherwise Make and Model (and
+	// optionally Year) select the fitments.
+	UUID        string
+	Make, Model string
+	Year        int
+}
+
+// tiresOutput is the --json output. Car and Match are set when a car uuid
+// was given (Match is then the server's exact_year, nearest_year or none)
+// and null otherwise.
+type tiresOutput struct {
+	Car      *client.CarRef           `json:"car"`
+	Match    *string                  `json:"match"`
+	Fitments []client.FitmentGeometry `json:"fitments"`
+}
+
+func newTiresCmd(f *Factory, runF func(*tiresOptions) error) *cobra.Command {
+	opts := &tiresOptions{}
+	cmd := &cobra.Command{
+		Use:   "tires (UUID | --make MAKE --model MODEL [--year YEAR])",
+		Short: "Show tire fitments with the geometry of the OEM and alternate sizes",
+		Long: `Show tire fitments: for each, a table of the OEM size (and the rear size of
+a staggered fitment) and every alternate size with its overall diameter,
+width and sidewall in inches, revolutions per mile, and the diameter
+difference against the OEM size. VERDICT is OK when an alternate is within
+the server's window (±3% of the OEM diameter), else "outside ±3%".
+
+UUID is a tire fitment's (as vds search tire or vds vin list) or a car's
+(its fitments of the same make and model, the car's year preferred).
+--make and --model (and --year) select up to 10 fitments instead.`,
+		Example: `  vds tires --make Ford --model F150 --year 2021
+  vds tires 0b6f7c1e-5c55-4c36-9a2d-1c3f2f0e9a11 --json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usageErrorf(fmt.Errorf("expected at most 1 argument: UUID; got %d", len(args)))
+			}
+			return nil
+		},
+		ValidArgsFunction: cobra.NoFileCompletions,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			byVehicle := opts.Make != "" || opts.Model != "" || opts.Year != 0
+			switch {
+			case len(args) == 1 && byVehicle:
+				return usageErrorf(errors.New("give a UUID or --make/--model/--year, not both"))
+			case len(args) == 1:
+				if err := checkUUID(args[0]); err != nil {
+					return err
+				}
+				opts.UUID = args[0]
+			case opts.Make == "" || opts.Model == "":
+				return usageErrorf(errors.New("give a tire fitment or car UUID, or --make and --model (and --year)"))
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return tiresRun(cmd.Context(), f, opts)
+		},
+	}
+	addClientFlags(f, cmd)
+	cmd.Flags().StringVar(&opts.Make, "make", "", "make of the vehicle")
+	cmd.Flags().StringVar(&opts.Model, "model", "", "model of the vehicle")
+	cmd.Flags().IntVar(&opts.Year, "year", 0, "model year of the vehicle")
+	_ = cmd.RegisterFlagCompletionFunc("make", completeMake(f, client.KindTireSize))
+	_ = cmd.RegisterFlagCompletionFunc("model", cobra.NoFileCompletions)
+	return cmd
+}
+
+func tiresRun(ctx context.Context, f *Factory, opts *tiresOptions) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	out := tiresOutput{Fitments: []client.FitmentGeometry{}}
+	switch {
+	case opts.UUID != "":
+		// A uuid does not say its kind: try the fitment, then the car. A
+		// 404 is refunded, so the miss costs nothing.
+		g, err := c.TireGeometry(ctx, opts.UUID)
+		switch {
+		case err == nil:
+			out.Fitments = append(out.Fitments, *g)
+		case client.IsNotFound(err):
+			ct, err := c.CarTireSizes(ctx, opts.UUID)
+			if client.IsNotFound(err) {
+				return notFound("no tire fitment or car with uuid %s", opts.UUID)
+			}
+			if err != nil {
+				return err
+			}
+			out.Car, out.Match, out.Fitments = &ct.Car, &ct.Match, ct.Fitments
+		default:
+			return err
+		}
+	default:
+		p, err := c.ListTireSizes(ctx, client.TireSizeQuery{Make: opts.Make, Model: opts.Model, Year: opts.Year})
+		if err != nil {
+			return err
+		}
+		ids := make([]string, len(p.Data))
+		for i, r := range p.Data {
+			ids[i] = r.UUID
+		}
+		if out.Fitments, err = fetchLinked(ctx, ids, c.TireGeometry); err != nil {
+			return err
+		}
+		if p.Meta.Total > len(ids) {
+			fmt.Fprintf(f.IO.ErrOut, "note: showing %d of %d fitments; narrow with --year\n", len(ids), p.Meta.Total)
+		}
+	}
+	if f.JSON {
+		return f.IO.writeJSON(out)
+	}
+	return printTires(f.IO, out)
+}
+
+func printTires(s *IOStreams, out tiresOutput) error {
+	if out.Car != nil {
+		what := "fitments of its make and model in its model year"
+		switch *out.Match {
+		case client.MatchNearestYear:
+			what = "none of its model year: fitments of the nearest year"
+		case client.MatchNone:
+			what = "no fitment of its make and model in the catalog"
+		}
+		fmt.Fprintf(s.ErrOut, "car %s (%s): %s\n", out.Car.UUID, vehicleName(out.Car.Year, out.Car.Make, out.Car.Model, out.Car.Trim), what)
+	}
+	if len(out.Fitments) == 0 {
+		if out.Car == nil {
+			fmt.Fprintln(s.ErrOut, "no tire fitments match")
+		}
+		return nil
+	}
+	for i, g := range out.Fitments {
+		window := formatFloat(g.WindowPct, 1)
+		if s.OutTTY {
+			sep := ""
+			if i > 0 {
+				sep = "\n"
+			}
+			fm := g.Fitment
+			if _, err := fmt.Fprintf(s.Out, "%s%s  %s\n", sep, s.colorize(colorBold, vehicleName(fm.Year, fm.Make, fm.Model, fm.Trim)), fm.UUID); err != nil {
+				return err
+			}
+		}
+		t := s.newTable("SIZE", "DIAMETER (in)", "WIDTH (in)", "SIDEWALL (in)", "REVS/MILE", "DIFF (in)", "DIFF %", "VERDICT")
+		// Piped, each row leads with the fitment uuid so that rows of
+		// several fitments stay apart.
+		row := func(cells ...string) {
+			if !s.OutTTY {
+				cells = append([]string{g.Fitment.UUID}, cells...)
+			}
+			t.row(cells...)
+		}
+		row(sizeCells(g.OEM, "-", "-", "OEM")...)
+		if g.Rear != nil {
+			row(sizeCells(*g.Rear, "-", "-", "OEM rear")...)
+		}
+		for _, a := range g.Alternates {
+			verdict := s.colorize(colorGreen, "OK")
+			if !a.WithinWindow {
+				verdict = s.colorize(colorRed, "outside ±"+window+"%")
+			}
+			row(sizeCells(a.SizeGeometry, signed(a.DiameterDiffIn, 2), signed(a.DiameterDiffPct, 1)+"%", verdict)...)
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sizeCells are a size's geometry columns followed by diff and verdict;
+// the verdict stays last because only a last cell may carry colour.
+func sizeCells(g client.SizeGeometry, diffIn, diffPct, verdict string) []string {
+	return []string{
+		g.Size,
+		strconv.FormatFloat(g.DiameterIn, 'f', 2, 64),
+		strconv.FormatFloat(g.WidthIn, 'f', 2, 64),
+		strconv.FormatFloat(g.SidewallIn, 'f', 2, 64),
+		strconv.FormatFloat(math.Round(g.RevsPerMile*10)/10, 'f', 1, 64),
+		diffIn, diffPct, verdict,
+	}
+}
