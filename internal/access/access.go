@@ -1,6 +1,7 @@
 // Package access manages who may use the API: accounts and their plans,
-// API tokens, and the saved lists that belong to an account. Operator
-// commands, and later the HTTP server and dashboard, go through it.
+// API tokens, the saved lists that belong to an account, and the
+// dashboard's passwords, sessions and sign-in throttle. Operator commands,
+// the HTTP server and the dashboard go through it.
 package access
 
 import (
@@ -129,11 +130,49 @@ func (s *Service) CreateToken(ctx context.Context, email, name string) (account.
 	if err != nil {
 		return account.Token{}, "", err
 	}
-	t, secret, err := s.newToken(a.ID, name)
+	return s.CreateAccountToken(ctx, a.ID, name)
+}
+
+// CreateAccountToken issues a token for the account with that id (the
+// dashboard knows its account by id). The secret is returned once.
+func (s *Service) CreateAccountToken(ctx context.Context, accountID, name string) (account.Token, string, error) {
+	t, secret, err := s.newToken(accountID, name)
 	if err != nil {
 		return t, "", err
 	}
 	return t, secret, s.st.CreateToken(ctx, t)
+}
+
+// AccountTokens lists the tokens of the account with that id, newest first.
+func (s *Service) AccountTokens(ctx context.Context, accountID string) ([]account.Token, error) {
+	return s.st.Tokens(ctx, accountID)
+}
+
+// ownToken checks that the token belongs to the account: another
+// account's token is reported as not found, exactly like a missing one, so
+// ids cannot be probed from the dashboard.
+func (s *Service) ownToken(ctx context.Context, accountID, id string) error {
+	t, err := s.st.TokenByID(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && t.AccountID != accountID {
+		return fmt.Errorf("no token with id %s: %w", id, store.ErrNotFound)
+	}
+	return err
+}
+
+// RotateAccountToken rotates one of the account's own tokens.
+func (s *Service) RotateAccountToken(ctx context.Context, accountID, id string) (account.Token, string, error) {
+	if err := s.ownToken(ctx, accountID, id); err != nil {
+		return account.Token{}, "", err
+	}
+	return s.RotateToken(ctx, id)
+}
+
+// RevokeAccountToken revokes one of the account's own tokens.
+func (s *Service) RevokeAccountToken(ctx context.Context, accountID, id string) (account.Token, error) {
+	if err := s.ownToken(ctx, accountID, id); err != nil {
+		return account.Token{}, err
+	}
+	return s.RevokeToken(ctx, id)
 }
 
 // Tokens lists the account's tokens, revoked ones included.
@@ -224,23 +263,11 @@ func (s *Service) Lists(ctx context.Context, email string) ([]account.List, erro
 // AddToGarage adds a catalog record to the account's default list. The
 // record must exist now; it may disappear later and the item stays.
 func (s *Service) AddToGarage(ctx context.Context, email string, kind catalog.Kind, id uuid.UUID, note string) (account.ListItem, error) {
-	note = strings.TrimSpace(note)
-	if len(note) > account.MaxNoteLen {
-		return account.ListItem{}, fmt.Errorf("note is longer than %d characters", account.MaxNoteLen)
-	}
-	ok, err := s.st.HasRecord(ctx, kind, id)
-	if err != nil {
-		return account.ListItem{}, err
-	}
-	if !ok {
-		return account.ListItem{}, fmt.Errorf("%s %s: %w", kind, id, ErrUnknownRecord)
-	}
 	l, err := s.defaultList(ctx, email)
 	if err != nil {
 		return account.ListItem{}, err
 	}
-	item := account.ListItem{Kind: kind, UUID: id, Note: note, AddedAt: s.now()}
-	return item, s.st.AddListItem(ctx, l.ID, item)
+	return s.AddToList(ctx, l.AccountID, l.ID, kind, id, note)
 }
 
 // RemoveFromGarage removes a record from the account's default list.
@@ -257,5 +284,95 @@ func (s *Service) defaultList(ctx context.Context, email string) (account.List, 
 	if err != nil {
 		return account.List{}, err
 	}
-	return s.st.DefaultList(ctx, a.ID)
+	l, err := s.st.DefaultList(ctx, a.ID)
+	l.AccountID = a.ID
+	return l, err
+}
+
+// List limits: enough for any person's garage, few enough that one
+// account cannot grow the database without bound.
+const (
+	MaxListName = 100
+	MaxLists    = 50
+)
+
+// Errors of list operations, worded for the person who caused them.
+var (
+	// ErrDefaultList is returned when asked to delete the default list.
+	ErrDefaultList = errors.New("the default list cannot be deleted")
+	// ErrListName is returned for an empty or overlong list name.
+	ErrListName = fmt.Errorf("a list name has 1 to %d characters", MaxListName)
+	// ErrTooManyLists is returned when an account has MaxLists already.
+	ErrTooManyLists = fmt.Errorf("an account has at most %d lists; delete one first", MaxLists)
+	// ErrNoteTooLong is returned for a note over account.MaxNoteLen bytes.
+	ErrNoteTooLong = fmt.Errorf("note is longer than %d characters", account.MaxNoteLen)
+)
+
+// List returns one of the account's lists without items. Another
+// account's list is ErrNotFound, like a missing one.
+func (s *Service) List(ctx context.Context, accountID, listID string) (account.List, error) {
+	l, err := s.st.ListByID(ctx, accountID, listID)
+	if errors.Is(err, store.ErrNotFound) {
+		return l, fmt.Errorf("no list with id %s: %w", listID, store.ErrNotFound)
+	}
+	return l, err
+}
+
+// CreateList adds a named list to the account; names are unique per account.
+func (s *Service) CreateList(ctx context.Context, accountID, name string) (account.List, error) {
+	name = strings.Join(strings.Fields(name), " ")
+	if name == "" || len(name) > MaxListName {
+		return account.List{}, ErrListName
+	}
+	lists, err := s.st.Lists(ctx, accountID)
+	if err != nil {
+		return account.List{}, err
+	}
+	if len(lists) >= MaxLists {
+		return account.List{}, ErrTooManyLists
+	}
+	l := account.List{ID: account.NewID("lst"), AccountID: accountID, Name: name, CreatedAt: s.now(), Items: []account.ListItem{}}
+	return l, s.st.CreateList(ctx, l)
+}
+
+// DeleteList deletes one of the account's lists with its items; the
+// default list stays (ErrDefaultList).
+func (s *Service) DeleteList(ctx context.Context, accountID, listID string) error {
+	l, err := s.List(ctx, accountID, listID)
+	if err != nil {
+		return err
+	}
+	if l.IsDefault {
+		return ErrDefaultList
+	}
+	return s.st.DeleteList(ctx, accountID, listID)
+}
+
+// AddToList adds a catalog record to one of the account's lists. The
+// record must exist now; it may disappear later and the item stays.
+func (s *Service) AddToList(ctx context.Context, accountID, listID string, kind catalog.Kind, id uuid.UUID, note string) (account.ListItem, error) {
+	note = strings.TrimSpace(note)
+	if len(note) > account.MaxNoteLen {
+		return account.ListItem{}, ErrNoteTooLong
+	}
+	if _, err := s.List(ctx, accountID, listID); err != nil {
+		return account.ListItem{}, err
+	}
+	ok, err := s.st.HasRecord(ctx, kind, id)
+	if err != nil {
+		return account.ListItem{}, err
+	}
+	if !ok {
+		return account.ListItem{}, fmt.Errorf("%s %s: %w", kind, id, ErrUnknownRecord)
+	}
+	item := account.ListItem{Kind: kind, UUID: id, Note: note, AddedAt: s.now()}
+	return item, s.st.AddListItem(ctx, listID, item)
+}
+
+// RemoveFromList removes a record from one of the account's lists.
+func (s *Service) RemoveFromList(ctx context.Context, accountID, listID string, kind catalog.Kind, id uuid.UUID) error {
+	if _, err := s.List(ctx, accountID, listID); err != nil {
+		return err
+	}
+	return s.st.RemoveListItem(ctx, listID, kind, id)
 }

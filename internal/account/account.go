@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base32"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -131,4 +132,32 @@ func NormalizeEmail(s string) (string, error) {
 		return "", fmt.Errorf("%w: %q", ErrInvalidEmail, s)
 	}
 	return strings.ToLower(s), nil
+}
+
+// Session is a signed-in dashboard session as stored: like a token, only
+// the SHA-256 of its random id is kept, so a copy of the database cannot be
+// replayed as a cookie. CSRF is the synchronizer token every form of the
+// session must carry back.
+type Session struct {
+	IDHash    string    `json:"-"`
+	AccountID string    `json:"account_id"`
+	CSRF      string    `json:"-"`
+	CreatedAt time.Time `json:"created_at"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// NewSessionSecret returns a fresh session id (32 random bytes, base64url)
+// and its hash for storage.
+func NewSessionSecret() (secret, hash string) {
+	secret = randomToken(32)
+	return secret, HashSecret(secret)
+}
+
+// NewCSRFToken returns a random synchronizer token for forms.
+func NewCSRFToken() string { return randomToken(32) }
+
+func randomToken(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
 }

@@ -6,6 +6,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,11 +21,12 @@ import (
 
 // Config is the whole configuration, loaded once per command.
 type Config struct {
-	Server   Server                `mapstructure:"server"`
-	Upstream Upstream              `mapstructure:"upstream"`
-	Database Database              `mapstructure:"database"`
-	Log      Log                   `mapstructure:"log"`
-	Plans    map[string]PlanLimits `mapstructure:"plans"`
+	Server    Server                `mapstructure:"server"`
+	Upstream  Upstream              `mapstructure:"upstream"`
+	Database  Database              `mapstructure:"database"`
+	Log       Log                   `mapstructure:"log"`
+	Dashboard Dashboard             `mapstructure:"dashboard"`
+	Plans     map[string]PlanLimits `mapstructure:"plans"`
 }
 
 // Server configures `vds serve`.
@@ -73,6 +75,49 @@ type Database struct {
 	URL string `mapstructure:"url"`
 }
 
+// Dashboard configures the web dashboard served at /dashboard/.
+type Dashboard struct {
+	// Signup lets visitors create free accounts themselves; when false,
+	// only an operator creates accounts (vds accounts create).
+	Signup bool `mapstructure:"signup"`
+	// SessionTTL is how long a sign-in lasts; 0 means the default, 168h.
+	SessionTTL time.Duration `mapstructure:"session_ttl"`
+	// SecureCookies is "auto" (Secure, with the __Host- prefix, when the
+	// request came over TLS or with X-Forwarded-Proto: https), "always" or
+	// "never"; empty means auto.
+	SecureCookies string `mapstructure:"secure_cookies"`
+	// PublicURL, when set, is the instance's address as clients reach it
+	// (https://vds.example.com), shown on the Connect page and trusted as
+	// a form origin; empty means derive it from each request's Host and
+	// X-Forwarded-Proto.
+	PublicURL string `mapstructure:"public_url"`
+}
+
+// Secure-cookie modes of dashboard.secure_cookies.
+const (
+	SecureCookiesAuto   = "auto"
+	SecureCookiesAlways = "always"
+	SecureCookiesNever  = "never"
+)
+
+// DefaultSessionTTL is the sign-in lifetime when none is configured.
+const DefaultSessionTTL = 168 * time.Hour
+
+// CookieMode returns secure_cookies normalised to auto, always or never;
+// the YAML booleans true and false (which viper hands over as strings)
+// mean always and never.
+func (d Dashboard) CookieMode() string {
+	switch strings.ToLower(strings.TrimSpace(d.SecureCookies)) {
+	case "", SecureCookiesAuto:
+		return SecureCookiesAuto
+	case SecureCookiesAlways, "true", "1":
+		return SecureCookiesAlways
+	case SecureCookiesNever, "false", "0":
+		return SecureCookiesNever
+	}
+	return ""
+}
+
 // Log configures logging.
 type Log struct {
 	Level  string `mapstructure:"level"`
@@ -113,6 +158,10 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("upstream.timeout", "10s")
 	v.SetDefault("upstream.cache_ttl", "24h")
 	v.SetDefault("database.url", "")
+	v.SetDefault("dashboard.signup", true)
+	v.SetDefault("dashboard.session_ttl", "168h")
+	v.SetDefault("dashboard.secure_cookies", SecureCookiesAuto)
+	v.SetDefault("dashboard.public_url", "")
 	v.SetDefault("log.level", "info")
 	v.SetDefault("log.format", "json")
 	for name, p := range DefaultPlans {
@@ -179,6 +228,17 @@ func (c *Config) Validate() error {
 	}
 	if c.Server.MCPAddr != "" && c.Server.MCPAddr == c.Server.Addr {
 		errs = append(errs, errors.New("server.mcp_addr: must differ from server.addr, which serves MCP already; leave it empty for one listener"))
+	}
+	if c.Dashboard.SessionTTL < 0 || c.Dashboard.SessionTTL > 0 && c.Dashboard.SessionTTL < time.Minute {
+		errs = append(errs, errors.New("dashboard.session_ttl: must be at least 1m, such as 168h"))
+	}
+	if c.Dashboard.CookieMode() == "" {
+		errs = append(errs, fmt.Errorf("dashboard.secure_cookies: %q is not auto, always or never", c.Dashboard.SecureCookies))
+	}
+	if u := c.Dashboard.PublicURL; u != "" {
+		if pu, err := url.Parse(u); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" || pu.RawQuery != "" || pu.Fragment != "" || strings.Trim(pu.Path, "/") != "" {
+			errs = append(errs, fmt.Errorf("dashboard.public_url: %q is not an http(s) origin such as https://vds.example.com", u))
+		}
 	}
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
 		errs = append(errs, fmt.Errorf("log.level: %q is not one of debug, info, warn, error", c.Log.Level))

@@ -1,6 +1,8 @@
-// Package server composes the vds HTTP server: the REST API under /v1,
-// health endpoints, the catalog snapshot that follows the database, and
-// the usage flusher; and runs them until the context ends.
+// Package server composes the vds HTTP server: the REST API under /v1, MCP
+// at /mcp, the web dashboard under /dashboard/ (the root redirects there),
+// health endpoints, the catalog snapshot that follows the database, the
+// usage flusher and the dashboard's session sweeper; and runs them until
+// the context ends.
 package server
 
 import (
@@ -17,6 +19,7 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/buildinfo"
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/dashboard"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lookup"
@@ -33,6 +36,7 @@ type Server struct {
 	log     *slog.Logger
 	svc     *vehicle.Service
 	limiter *limits.Limiter
+	dash    *dashboard.Handler
 	handler http.Handler
 	// mcpHandler serves the --mcp-addr listener: /mcp and /healthz only.
 	mcpHandler http.Handler
@@ -65,9 +69,14 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	healthz := func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, http.StatusOK, map[string]any{"status": "ok"})
 	}
+	// The dashboard calls the same services, so a list saved there is what
+	// /v1/lists and my_garage show, and its usage numbers are the limiter's.
+	s.dash = dashboard.New(dashboard.Deps{Access: acc, Vehicles: s.svc, Limiter: s.limiter, Usage: st, Config: cfg, Log: log})
 	mux := http.NewServeMux()
 	api.Mount(mux)
 	mux.Handle("/mcp", mcp)
+	mux.Handle(dashboard.Prefix, s.dash)
+	mux.HandleFunc("GET /{$}", dashboard.RedirectRoot)
 	mux.HandleFunc("GET /healthz", healthz)
 	mux.HandleFunc("GET /readyz", s.ready)
 	s.handler = httpapi.Observe(log, httpapi.Gzip(mux))
@@ -136,6 +145,7 @@ func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error
 	var wg sync.WaitGroup
 	wg.Go(func() { s.limiter.Run(bg, sc.UsageFlush) })
 	wg.Go(func() { s.followCatalog(bg, sc.CatalogPoll) })
+	wg.Go(func() { s.dash.Run(bg, sweepEvery) })
 
 	errc := make(chan error, len(all))
 	for _, sv := range all {
@@ -175,6 +185,11 @@ func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error
 	}
 	return nil
 }
+
+// sweepEvery is how often expired dashboard sessions and old sign-in
+// counts are deleted; an expired session is refused when used whether or
+// not it has been swept, so this only bounds the tables' size.
+const sweepEvery = 10 * time.Minute
 
 // followCatalog polls the published catalog version and swaps in a new
 // snapshot when an ingest or enrich publishes one, on any replica.

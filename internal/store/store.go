@@ -50,6 +50,50 @@ type AccountStore interface {
 	ListAccounts(ctx context.Context) ([]account.Account, error)
 	SetPlan(ctx context.Context, accountID, plan string) error
 	SetSuspended(ctx context.Context, accountID string, suspended bool) error
+	// SetPassword stores the encoded hash of the account's dashboard
+	// password (never the password); an unknown account is ErrNotFound.
+	SetPassword(ctx context.Context, accountID, hash string) error
+	// PasswordHash returns the account with that (normalised) email and its
+	// password hash; ErrNotFound when there is no such account or it has
+	// no password (accounts made by an operator until one is set).
+	PasswordHash(ctx context.Context, email string) (account.Account, string, error)
+}
+
+// SessionStore persists dashboard sessions in the database, so that every
+// replica recognises a session cookie whichever replica issued it.
+type SessionStore interface {
+	// CreateSession stores a session (its id's hash, never the id).
+	CreateSession(ctx context.Context, s account.Session) error
+	// SessionByHash returns a session, expired or not, by the hash of its
+	// id; ErrNotFound when there is none. The caller checks ExpiresAt.
+	SessionByHash(ctx context.Context, hash string) (account.Session, error)
+	// DeleteSession ends a session; an unknown one is not an error, so
+	// signing out twice is harmless.
+	DeleteSession(ctx context.Context, hash string) error
+	// DeleteAccountSessions ends every session of an account (after its
+	// password changes) and returns how many there were.
+	DeleteAccountSessions(ctx context.Context, accountID string) (int64, error)
+	// DeleteExpiredSessions removes sessions that expired at or before
+	// now and returns how many.
+	DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error)
+}
+
+// SignInThrottle counts failed sign-ins per key (a hash of the email, or of
+// the client address) in the database, so that replicas share the count
+// and an attacker gains nothing by spreading guesses over them.
+type SignInThrottle interface {
+	// RecordFailedSignIn counts one failure for key at time at and returns
+	// the failures counted in the window ending at at: a count whose last
+	// failure is older than window starts over at 1. Atomic across replicas.
+	RecordFailedSignIn(ctx context.Context, key string, at time.Time, window time.Duration) (int, error)
+	// FailedSignIns returns the failures counted for key and the time of
+	// the last one; a count whose last failure is before since is 0.
+	FailedSignIns(ctx context.Context, key string, since time.Time) (int, time.Time, error)
+	// ClearFailedSignIns forgets the failures of key (after a success).
+	ClearFailedSignIns(ctx context.Context, key string) error
+	// DeleteStaleSignIns forgets every count whose last failure is before
+	// before, and returns how many.
+	DeleteStaleSignIns(ctx context.Context, before time.Time) (int64, error)
 }
 
 // TokenStore persists API tokens (hashes only).
@@ -71,6 +115,16 @@ type ListStore interface {
 	// Lists returns the account's lists with their items, the default first.
 	Lists(ctx context.Context, accountID string) ([]account.List, error)
 	DefaultList(ctx context.Context, accountID string) (account.List, error)
+	// ListByID returns one list of the account, without items; a list that
+	// does not exist or belongs to another account is ErrNotFound.
+	ListByID(ctx context.Context, accountID, listID string) (account.List, error)
+	// CreateList stores a new, non-default list; a name the account
+	// already uses is ErrConflict.
+	CreateList(ctx context.Context, l account.List) error
+	// DeleteList deletes one of the account's lists with its items. The
+	// default list, an unknown list and another account's list are
+	// ErrNotFound: nothing is deleted.
+	DeleteList(ctx context.Context, accountID, listID string) error
 	// AddListItem adds a record to a list; a record already there is ErrConflict.
 	AddListItem(ctx context.Context, listID string, item account.ListItem) error
 	// RemoveListItem removes a record from a list; a record not there is ErrNotFound.
@@ -133,6 +187,8 @@ type CacheStore interface {
 type Store interface {
 	CatalogStore
 	AccountStore
+	SessionStore
+	SignInThrottle
 	TokenStore
 	ListStore
 	UsageStore

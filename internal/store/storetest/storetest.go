@@ -41,6 +41,11 @@ func Run(t *testing.T, open Opener) {
 		{"LeaseUsage", testLeaseUsage},
 		{"Cache", testCache},
 		{"EnrichCars", testEnrichCars},
+		{"Passwords", testPasswords},
+		{"Sessions", testSessions},
+		{"SignInThrottle", testSignInThrottle},
+		{"ConcurrentFailedSignIns", testConcurrentFailedSignIns},
+		{"NamedLists", testNamedLists},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,166 @@
+// Package dashboard is the web dashboard of vds, served by vds serve under
+// /dashboard/: sign-up, sign-in and sign-out; the plan, quota and a chart of
+// calls per day; API tokens (create, rotate, revoke); the garage (named
+// lists of catalog records, added by drilling down type, make, model and
+// year); and how to connect to the REST API and MCP.
+//
+// Pages are rendered on the server with html/template and work without
+// JavaScript; one small script only adds copy buttons. Like REST handlers
+// and MCP tools, pages are thin: they call access.Service, vehicle.Service
+// and the limiter, so the dashboard, /v1/lists and the my_garage tool show
+// the same data (views.NewLists builds all three).
+//
+// Security: sessions live in the database (only the SHA-256 of the cookie's
+// random id), so any replica serves any user; cookies are HttpOnly,
+// SameSite=Lax and, over HTTPS, Secure with the __Host- prefix. Every POST
+// passes http.CrossOriginProtection (Sec-Fetch-Site / Origin) and carries a
+// synchronizer token: the session's, or before sign-in a double-submit
+// cookie's. Pages send a strict Content-Security-Policy, X-Frame-Options
+// DENY, Referrer-Policy no-referrer and Cache-Control no-store.
+package dashboard
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/vehicle"
+)
+
+// Prefix is where the dashboard is mounted.
+const Prefix = "/dashboard/"
+
+// Deps are the services the dashboard calls.
+type Deps struct {
+	Access   *access.Service
+	Vehicles *vehicle.Service
+	Limiter  *limits.Limiter
+	// Usage supplies the daily counters of the usage chart.
+	Usage  store.UsageStore
+	Config *config.Config
+	Log    *slog.Logger
+}
+
+// Handler serves the dashboard.
+type Handler struct {
+	acc      *access.Service
+	vehicles *vehicle.Service
+	limiter  *limits.Limiter
+	usage    store.UsageStore
+	cfg      *config.Config
+	log      *slog.Logger
+
+	signup     bool
+	sessionTTL time.Duration
+	cookieMode string
+	publicURL  string
+
+	mux   *http.ServeMux
+	cop   *http.CrossOriginProtection
+	pages *pageSet
+	now   func() time.Time
+}
+
+// New returns the dashboard handler. It panics if the embedded templates
+// do not parse: they are compiled in, so every test run would catch it.
+func New(d Deps) *Handler {
+	h := &Handler{
+		acc: d.Access, vehicles: d.Vehicles, limiter: d.Limiter, usage: d.Usage, cfg: d.Config, log: d.Log,
+		signup: d.Config.Dashboard.Signup, sessionTTL: d.Config.Dashboard.SessionTTL,
+		cookieMode: d.Config.Dashboard.CookieMode(), publicURL: strings.TrimRight(d.Config.Dashboard.PublicURL, "/"),
+		cop: http.NewCrossOriginProtection(), pages: mustParsePages(), now: time.Now,
+	}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.sessionTTL <= 0 {
+		h.sessionTTL = config.DefaultSessionTTL
+	}
+	if h.cookieMode == "" {
+		h.cookieMode = config.SecureCookiesAuto
+	}
+	if h.publicURL != "" {
+		// Behind a proxy that rewrites Host, the browser's Origin is the
+		// public one; trust it for forms.
+		if err := h.cop.AddTrustedOrigin(h.publicURL); err != nil {
+			h.log.Warn("dashboard.public_url is not a valid origin; ignored for form checks", "err", err)
+		}
+	}
+	h.cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.forbidden(w, r)
+	}))
+	h.routes()
+	go access.PrepareSignIn()
+	return h
+}
+
+func (h *Handler) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /dashboard/{$}", h.authed(h.overview))
+	m.HandleFunc("GET /dashboard/signin", h.signInPage)
+	m.HandleFunc("POST /dashboard/signin", h.anonPost(h.signIn))
+	m.HandleFunc("GET /dashboard/signup", h.signUpPage)
+	m.HandleFunc("POST /dashboard/signup", h.anonPost(h.signUp))
+	m.HandleFunc("POST /dashboard/signout", h.authed(h.signOut))
+
+	m.HandleFunc("GET /dashboard/tokens", h.authed(h.tokens))
+	m.HandleFunc("POST /dashboard/tokens", h.authed(h.createToken))
+	m.HandleFunc("POST /dashboard/tokens/{id}/rotate", h.authed(h.rotateToken))
+	m.HandleFunc("GET /dashboard/tokens/{id}/revoke", h.authed(h.confirmRevoke))
+	m.HandleFunc("POST /dashboard/tokens/{id}/revoke", h.authed(h.revokeToken))
+
+	m.HandleFunc("GET /dashboard/garage", h.authed(h.garage))
+	m.HandleFunc("POST /dashboard/garage/lists", h.authed(h.createList))
+	m.HandleFunc("GET /dashboard/garage/lists/{id}/delete", h.authed(h.confirmDeleteList))
+	m.HandleFunc("POST /dashboard/garage/lists/{id}/delete", h.authed(h.deleteList))
+	m.HandleFunc("GET /dashboard/garage/add", h.authed(h.addVehicle))
+	m.HandleFunc("POST /dashboard/garage/items", h.authed(h.addItem))
+	m.HandleFunc("POST /dashboard/garage/items/remove", h.authed(h.removeItem))
+	m.HandleFunc("GET /dashboard/records/{type}/{uuid}", h.authed(h.record))
+
+	m.HandleFunc("GET /dashboard/connect", h.authed(h.connect))
+	m.HandleFunc("GET /dashboard/static/{file}", h.static)
+	m.HandleFunc("/dashboard/", h.notFound)
+	h.mux = m
+}
+
+// ServeHTTP sets the security headers of every dashboard response, then
+// routes.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "+
+		"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Referrer-Policy", "no-referrer")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.mux.ServeHTTP(w, r)
+}
+
+// Run deletes expired sessions and old sign-in counts every interval until
+// ctx ends. vds serve runs it on every replica; the deletes are idempotent.
+func (h *Handler) Run(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if err := h.acc.Sweep(ctx); err != nil && ctx.Err() == nil {
+				h.log.Warn("dashboard sweep failed; will retry", "err", err)
+			}
+		}
+	}
+}
+
+// RedirectRoot sends / to the dashboard.
+func RedirectRoot(w http.ResponseWriter, r *http.Request) {
+	http.Redirect(w, r, Prefix, http.StatusFound)
+}

@@ -1,0 +1,489 @@
+package dashboard_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/store"
+)
+
+// start serves e on a loopback httptest server.
+func (e *env) start() string {
+	ts := httptest.NewServer(e.srv.Handler())
+	e.t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+func TestRootRedirectsToDashboard(t *testing.T) {
+	e := newEnv(t, nil)
+	b := newBrowser(t, e.start())
+	b.get("/").want(t, http.StatusFound, "/dashboard/")
+	if p := b.get("/dashboard"); p.StatusCode/100 != 3 || p.Header.Get("Location") != "/dashboard/" {
+		t.Fatalf("/dashboard: %d to %q, want a redirect to /dashboard/", p.StatusCode, p.Header.Get("Location"))
+	}
+	b.get("/dashboard/").want(t, http.StatusSeeOther, "/dashboard/signin")
+	b.get("/dashboard/tokens").want(t, http.StatusSeeOther, "/dashboard/signin?next=%2Fdashboard%2Ftokens")
+	b.get("/dashboard/no-such-page").want(t, http.StatusNotFound, "").contains(t, "Page not found")
+}
+
+func TestSignUpSignOutSignIn(t *testing.T) {
+	e := newEnv(t, nil)
+	base := e.start()
+	b := newBrowser(t, base)
+	b.signUp("Ann@Example.com", password)
+	b.get("/dashboard/?n=welcome").want(t, http.StatusOK, "").
+		contains(t, "ann@example.com", `<p class="big">free</p>`, "of 100 used", "Welcome!", "Calls per day")
+	a, err := e.acc.Account(context.Background(), "ann@example.com")
+	if err != nil || a.Plan != "free" {
+		t.Fatalf("signed-up account = %+v, %v; want it on the free plan", a, err)
+	}
+	lists, err := e.acc.ListsOf(context.Background(), a.ID)
+	if err != nil || len(lists) != 1 || !lists[0].IsDefault {
+		t.Fatalf("new account's lists = %+v, %v; want the default list", lists, err)
+	}
+
+	b.post("/dashboard/signout", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/signin?n=signed-out")
+	b.get("/dashboard/").want(t, http.StatusSeeOther, "/dashboard/signin")
+
+	b.get("/dashboard/signin?next=/dashboard/garage").want(t, http.StatusOK, "")
+	b.post("/dashboard/signin", url.Values{"email": {"ann@example.com"}, "password": {password}, "next": {"/dashboard/garage"}}).
+		want(t, http.StatusSeeOther, "/dashboard/garage")
+	b.get("/dashboard/garage").want(t, http.StatusOK, "").contains(t, "My garage")
+
+	// Signing up again with the same address says so.
+	other := newBrowser(t, base)
+	other.get("/dashboard/signup")
+	other.post("/dashboard/signup", url.Values{"email": {"ann@example.com"}, "password": {password}, "confirm": {password}}).
+		want(t, http.StatusConflict, "").contains(t, "exists already")
+}
+
+func TestSignUpValidation(t *testing.T) {
+	e := newEnv(t, nil)
+	b := newBrowser(t, e.start())
+	b.get("/dashboard/signup")
+	for _, tc := range []struct {
+		name, email, pw, confirm, want string
+	}{
+		{"bad email", "not-an-email", password, password, "Enter an email address"},
+		{"short password", "bob@example.com", "short", "short", "at least 10"},
+		{"mismatch", "bob@example.com", password, password + "x", "The two passwords differ"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := b.post("/dashboard/signup", url.Values{"email": {tc.email}, "password": {tc.pw}, "confirm": {tc.confirm}}).
+				want(t, http.StatusBadRequest, "").contains(t, tc.want, `aria-invalid="true"`)
+			// The page keeps what was typed, except the passwords.
+			if strings.Contains(p.body, tc.pw) && tc.pw != "" {
+				t.Fatal("a password was sent back into the page")
+			}
+		})
+	}
+	if _, err := e.acc.Account(context.Background(), "bob@example.com"); err == nil {
+		t.Fatal("an invalid sign-up created an account")
+	}
+}
+
+// TestSignInFailuresLookAlike: a wrong password, an unknown email and an
+// account without a password get the same status and the same words.
+func TestSignInFailuresLookAlike(t *testing.T) {
+	e := newEnv(t, nil)
+	base := e.start()
+	newBrowser(t, base).signUp("real@example.com", password)
+	if _, err := e.acc.CreateAccount(context.Background(), "nopassword@example.com", "free"); err != nil {
+		t.Fatal(err)
+	}
+	var first page
+	for i, email := range []string{"real@example.com", "nobody@example.com", "nopassword@example.com", "not an email"} {
+		b := newBrowser(t, base)
+		b.get("/dashboard/signin")
+		p := b.post("/dashboard/signin", url.Values{"email": {email}, "password": {"wrong password!"}}).want(t, http.StatusUnauthorized, "")
+		if p.alert() != "The email address or password is incorrect." {
+			t.Fatalf("%s: alert %q", email, p.alert())
+		}
+		if i == 0 {
+			first = p
+		} else if p.alert() != first.alert() || len(p.Cookies()) != len(first.Cookies()) {
+			t.Fatalf("%s: answered differently from a wrong password: %q", email, p.alert())
+		}
+		if strings.Contains(p.body, "wrong password!") {
+			t.Fatal("the password was sent back into the page")
+		}
+	}
+}
+
+func TestSignInThrottle(t *testing.T) {
+	e := newEnv(t, nil)
+	base := e.start()
+	newBrowser(t, base).signUp("victim@example.com", password)
+	for _, email := range []string{"victim@example.com", "ghost@example.com"} {
+		t.Run(email, func(t *testing.T) {
+			b := newBrowser(t, base)
+			b.get("/dashboard/signin")
+			for range access.MaxFailedSignIns {
+				b.post("/dashboard/signin", url.Values{"email": {email}, "password": {"guess guess guess"}}).want(t, http.StatusUnauthorized, "")
+			}
+			p := b.post("/dashboard/signin", url.Values{"email": {email}, "password": {"guess guess guess"}}).
+				want(t, http.StatusTooManyRequests, "")
+			if !strings.HasPrefix(p.alert(), "Too many failed sign-ins for this email address. Try again in 15 minutes") {
+				t.Fatalf("throttled alert = %q", p.alert())
+			}
+			if p.Header.Get("Retry-After") == "" {
+				t.Fatal("no Retry-After on a throttled sign-in")
+			}
+			// Even the right password waits: the lock is per email, not per guess.
+			b.post("/dashboard/signin", url.Values{"email": {email}, "password": {password}}).want(t, http.StatusTooManyRequests, "")
+		})
+	}
+	// Other addresses are unaffected.
+	b := newBrowser(t, base)
+	b.signUp("bystander@example.com", password)
+}
+
+func TestCSRF(t *testing.T) {
+	e := newEnv(t, nil)
+	base := e.start()
+	b := newBrowser(t, base)
+	b.signUp("csrf@example.com", password)
+	b.get("/dashboard/tokens").want(t, http.StatusOK, "")
+
+	b.post("/dashboard/tokens", url.Values{"name": {"x"}, "csrf": {""}}).want(t, http.StatusForbidden, "").contains(t, "Form refused")
+	b.post("/dashboard/tokens", url.Values{"name": {"x"}, "csrf": {"forged"}}).want(t, http.StatusForbidden, "")
+
+	// The right token from a cross-site page is refused too (the browser
+	// says where the form came from).
+	req, _ := http.NewRequest(http.MethodPost, base+"/dashboard/tokens", strings.NewReader(url.Values{"name": {"x"}, "csrf": {b.csrf}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	b.do(req).want(t, http.StatusForbidden, "")
+	req, _ = http.NewRequest(http.MethodPost, base+"/dashboard/tokens", strings.NewReader(url.Values{"name": {"x"}, "csrf": {b.csrf}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://evil.example")
+	b.do(req).want(t, http.StatusForbidden, "")
+
+	a, _ := e.acc.Account(context.Background(), "csrf@example.com")
+	if toks, _ := e.acc.AccountTokens(context.Background(), a.ID); len(toks) != 0 {
+		t.Fatalf("a refused form created %d tokens", len(toks))
+	}
+	b.post("/dashboard/tokens", url.Values{"name": {"ok"}}).want(t, http.StatusCreated, "")
+
+	// Sign-in needs the double-submit cookie the sign-in page sets.
+	fresh := newBrowser(t, base)
+	fresh.post("/dashboard/signin", url.Values{"email": {"csrf@example.com"}, "password": {password}, "csrf": {"made-up"}}).
+		want(t, http.StatusForbidden, "")
+	fresh.get("/dashboard/signin")
+	fresh.post("/dashboard/signin", url.Values{"email": {"csrf@example.com"}, "password": {password}, "csrf": {"made-up"}}).
+		want(t, http.StatusForbidden, "")
+	fresh.post("/dashboard/signin", url.Values{"email": {"csrf@example.com"}, "password": {password}}).
+		want(t, http.StatusSeeOther, "/dashboard/")
+
+	// Signing out needs the token as well, so a cross-site page cannot
+	// sign a user out.
+	fresh.post("/dashboard/signout", url.Values{"csrf": {"nope"}}).want(t, http.StatusForbidden, "")
+}
+
+func TestSessions(t *testing.T) {
+	e := newEnv(t, nil)
+	base := e.start()
+	b := newBrowser(t, base)
+	b.signUp("sess@example.com", password)
+	ctx := context.Background()
+	a, _ := e.acc.Account(ctx, "sess@example.com")
+
+	// The cookie: HttpOnly, SameSite, the whole site, no __Host- over plain HTTP.
+	c := newBrowser(t, base)
+	c.get("/dashboard/signin")
+	resp := c.post("/dashboard/signin", url.Values{"email": {"sess@example.com"}, "password": {password}}).want(t, http.StatusSeeOther, "")
+	var cookie *http.Cookie
+	for _, ck := range resp.Cookies() {
+		if ck.Name == "vds_session" {
+			cookie = ck
+		}
+	}
+	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteLaxMode || cookie.Path != "/" || cookie.Secure || cookie.MaxAge != 3600 {
+		t.Fatalf("session cookie = %+v", cookie)
+	}
+	// Only the hash is stored.
+	if _, err := e.st.SessionByHash(ctx, cookie.Value); err == nil {
+		t.Fatal("the cookie's value itself is a stored key")
+	}
+	if _, err := e.st.SessionByHash(ctx, account.HashSecret(cookie.Value)); err != nil {
+		t.Fatalf("the session's hash is not stored: %v", err)
+	}
+
+	// An expired session sends the user to sign in, with the reason.
+	secret, hash := account.NewSessionSecret()
+	past := time.Now().Add(-2 * time.Hour)
+	if err := e.st.CreateSession(ctx, account.Session{IDHash: hash, AccountID: a.ID, CSRF: "x", CreatedAt: past, ExpiresAt: past.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	exp := newBrowser(t, base)
+	u, _ := url.Parse(base)
+	exp.client.Jar.SetCookies(u, []*http.Cookie{{Name: "vds_session", Value: secret, Path: "/"}})
+	exp.get("/dashboard/tokens").want(t, http.StatusSeeOther, "/dashboard/signin?n=expired&next=%2Fdashboard%2Ftokens")
+	if _, err := e.st.SessionByHash(ctx, hash); err == nil {
+		t.Fatal("an expired session was left in the store after use")
+	}
+	exp.get("/dashboard/signin?n=expired").contains(t, "Your session has ended")
+
+	// Signing out ends the session on the server: the old cookie is dead
+	// even if a copy of it is replayed.
+	c.get("/dashboard/").want(t, http.StatusOK, "")
+	c.post("/dashboard/signout", url.Values{}).want(t, http.StatusSeeOther, "")
+	replay := newBrowser(t, base)
+	replay.client.Jar.SetCookies(u, []*http.Cookie{{Name: "vds_session", Value: cookie.Value, Path: "/"}})
+	replay.get("/dashboard/").want(t, http.StatusSeeOther, "/dashboard/signin?n=expired")
+	// The other session (b) is untouched.
+	b.get("/dashboard/").want(t, http.StatusOK, "")
+
+	// An operator's new password ends every session of the account.
+	if _, err := e.acc.SetPassword(ctx, "sess@example.com", "another long password"); err != nil {
+		t.Fatal(err)
+	}
+	b.get("/dashboard/").want(t, http.StatusSeeOther, "/dashboard/signin?n=expired")
+}
+
+func TestSecureCookies(t *testing.T) {
+	for _, tc := range []struct {
+		mode, proto string
+		wantName    string
+	}{
+		{"auto", "https", "__Host-vds_session"},
+		{"auto", "", "vds_session"},
+		{"always", "", "__Host-vds_session"},
+		{"never", "https", "vds_session"},
+	} {
+		t.Run(tc.mode+"/"+tc.proto, func(t *testing.T) {
+			e := newEnv(t, func(c *config.Config) { c.Dashboard.SecureCookies = tc.mode })
+			b := newBrowser(t, e.start())
+			if tc.proto != "" {
+				b.header.Set("X-Forwarded-Proto", tc.proto)
+			}
+			b.get("/dashboard/signup")
+			p := b.post("/dashboard/signup", url.Values{"email": {"c@example.com"}, "password": {password}, "confirm": {password}}).
+				want(t, http.StatusSeeOther, "")
+			var got *http.Cookie
+			for _, c := range p.Cookies() {
+				if strings.HasSuffix(c.Name, "vds_session") {
+					got = c
+				}
+			}
+			if got == nil || got.Name != tc.wantName || got.Secure != strings.HasPrefix(tc.wantName, "__Host-") || !got.HttpOnly {
+				t.Fatalf("cookie = %+v, want %s", got, tc.wantName)
+			}
+		})
+	}
+}
+
+func TestSignUpDisabled(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) { c.Dashboard.Signup = false })
+	b := newBrowser(t, e.start())
+	b.get("/dashboard/signin").want(t, http.StatusOK, "").lacks(t, "/dashboard/signup")
+	b.get("/dashboard/signup").want(t, http.StatusForbidden, "").contains(t, "Sign-up is turned off").lacks(t, `name="password"`)
+	b.post("/dashboard/signup", url.Values{"email": {"x@example.com"}, "password": {password}, "confirm": {password}}).
+		want(t, http.StatusForbidden, "")
+	if _, err := e.acc.Account(context.Background(), "x@example.com"); err == nil {
+		t.Fatal("sign-up created an account while turned off")
+	}
+	// Operators still make accounts, and set passwords for them.
+	ctx := context.Background()
+	if _, err := e.acc.CreateAccount(ctx, "op@example.com", "pro"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.acc.SetPassword(ctx, "op@example.com", password); err != nil {
+		t.Fatal(err)
+	}
+	b.post("/dashboard/signin", url.Values{"email": {"op@example.com"}, "password": {password}}).want(t, http.StatusSeeOther, "/dashboard/")
+	b.get("/dashboard/").want(t, http.StatusOK, "").contains(t, `<p class="big">pro</p>`, "of 1,000 used")
+}
+
+var secretRE = regexp.MustCompile(`id="secret" class="mono" type="text" readonly value="(vds_[a-z2-7]+)"`)
+
+func TestTokens(t *testing.T) {
+	e := newEnv(t, nil)
+	base := e.start()
+	b := newBrowser(t, base)
+	b.signUp("tok@example.com", password)
+	b.get("/dashboard/tokens").want(t, http.StatusOK, "").contains(t, "No active tokens")
+
+	b.post("/dashboard/tokens", url.Values{"name": {""}}).want(t, http.StatusBadRequest, "").contains(t, "Give the token a name")
+	p := b.post("/dashboard/tokens", url.Values{"name": {"laptop"}}).want(t, http.StatusCreated, "").
+		contains(t, "shown only this once", `data-copy="secret"`)
+	m := secretRE.FindStringSubmatch(p.body)
+	if m == nil {
+		t.Fatalf("no secret on the page:\n%s", mainOf(p.body))
+	}
+	first := m[1]
+	if status, body := api(t, base, first, "/v1/me"); status != http.StatusOK || fmt.Sprint(body["data"].(map[string]any)["account"].(map[string]any)["email"]) != "tok@example.com" {
+		t.Fatalf("/v1/me with the new token: %d %v", status, body)
+	}
+	// The list shows the name and prefix, never the secret again.
+	list := b.get("/dashboard/tokens").want(t, http.StatusOK, "").contains(t, "laptop", first[:10]+"…").lacks(t, first)
+
+	// Rotate: a new secret, the old one refused at once.
+	id := regexp.MustCompile(`/dashboard/tokens/(tok_[a-z2-7]+)/rotate`).FindStringSubmatch(list.body)[1]
+	p = b.post("/dashboard/tokens/"+id+"/rotate", url.Values{}).want(t, http.StatusOK, "").contains(t, "rotated", first[:10]+"…</code> is revoked")
+	second := secretRE.FindStringSubmatch(p.body)[1]
+	if status, _ := api(t, base, first, "/v1/me"); status != http.StatusUnauthorized {
+		t.Fatalf("old token after rotation: %d, want 401", status)
+	}
+	if status, _ := api(t, base, second, "/v1/me"); status != http.StatusOK {
+		t.Fatalf("new token after rotation: %d, want 200", status)
+	}
+	b.post("/dashboard/tokens/"+id+"/rotate", url.Values{}).want(t, http.StatusConflict, "").contains(t, "revoked already")
+
+	// Revoke, after a confirmation page.
+	list = b.get("/dashboard/tokens").contains(t, "Revoked tokens (1)")
+	id2 := regexp.MustCompile(`/dashboard/tokens/(tok_[a-z2-7]+)/revoke`).FindStringSubmatch(list.body)[1]
+	b.get("/dashboard/tokens/"+id2+"/revoke").want(t, http.StatusOK, "").contains(t, "Revoke token “laptop”?", "cannot be undone")
+	if status, _ := api(t, base, second, "/v1/me"); status != http.StatusOK {
+		t.Fatal("the confirmation page revoked the token by itself")
+	}
+	b.post("/dashboard/tokens/"+id2+"/revoke", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/tokens?n=revoked")
+	if status, _ := api(t, base, second, "/v1/me"); status != http.StatusUnauthorized {
+		t.Fatalf("revoked token: %d, want 401", status)
+	}
+	b.get("/dashboard/tokens?n=revoked").contains(t, "The token was revoked", "Revoked tokens (2)", "No active tokens")
+
+	// Another account's token cannot be touched, nor even confirmed.
+	ctx := context.Background()
+	if _, err := e.acc.CreateAccount(ctx, "other@example.com", "free"); err != nil {
+		t.Fatal(err)
+	}
+	theirs, theirSecret, err := e.acc.CreateToken(ctx, "other@example.com", "theirs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.get("/dashboard/tokens/"+theirs.ID+"/revoke").want(t, http.StatusNotFound, "")
+	b.post("/dashboard/tokens/"+theirs.ID+"/revoke", url.Values{}).want(t, http.StatusNotFound, "")
+	b.post("/dashboard/tokens/"+theirs.ID+"/rotate", url.Values{}).want(t, http.StatusNotFound, "")
+	if status, _ := api(t, base, theirSecret, "/v1/me"); status != http.StatusOK {
+		t.Fatalf("another account's token after the attempts: %d, want 200", status)
+	}
+}
+
+func TestSecurityHeadersAndStatic(t *testing.T) {
+	e := newEnv(t, nil)
+	b := newBrowser(t, e.start())
+	p := b.get("/dashboard/signin").want(t, http.StatusOK, "")
+	for k, want := range map[string]string{
+		"X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store",
+	} {
+		if got := p.Header.Get(k); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	if csp := p.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("Content-Security-Policy = %q", csp)
+	}
+	css := regexp.MustCompile(`href="(/dashboard/static/style\.css\?v=[0-9a-f]+)"`).FindStringSubmatch(p.body)
+	if css == nil {
+		t.Fatal("no stylesheet link")
+	}
+	s := b.get(css[1]).want(t, http.StatusOK, "")
+	if !strings.HasPrefix(s.Header.Get("Content-Type"), "text/css") || !strings.Contains(s.Header.Get("Cache-Control"), "immutable") {
+		t.Fatalf("stylesheet headers: %v", s.Header)
+	}
+	// No page loads anything from another origin.
+	for _, path := range []string{"/dashboard/signin", "/dashboard/signup"} {
+		b.get(path).lacks(t, "http://", "https://", "style=")
+	}
+	b.get("/dashboard/static/nothing.css").want(t, http.StatusNotFound, "")
+}
+
+func TestSafeRedirectAfterSignIn(t *testing.T) {
+	e := newEnv(t, nil)
+	base := e.start()
+	newBrowser(t, base).signUp("nx@example.com", password)
+	for _, next := range []string{"https://evil.example/", "//evil.example/x", "/dashboard/\\evil", "/v1/me", "javascript:alert(1)"} {
+		b := newBrowser(t, base)
+		b.get("/dashboard/signin?next=" + url.QueryEscape(next))
+		b.post("/dashboard/signin", url.Values{"email": {"nx@example.com"}, "password": {password}, "next": {next}}).
+			want(t, http.StatusSeeOther, "/dashboard/")
+	}
+}
+
+func TestConnectPage(t *testing.T) {
+	e := newEnv(t, nil)
+	base := e.start()
+	b := newBrowser(t, base)
+	b.signUp("conn@example.com", password)
+	b.get("/dashboard/connect").want(t, http.StatusOK, "").
+		contains(t, base+"/v1", base+"/mcp", "Authorization: Bearer $VDS_TOKEN", `&#34;mcpServers&#34;`, `data-copy="c-mcp"`)
+	// Behind a TLS proxy the page shows https URLs. (Cookies are then
+	// Secure, which this plain-HTTP test client would not send back, so
+	// the cookies are left plain here.)
+	eh := newEnv(t, func(c *config.Config) { c.Dashboard.SecureCookies = "never" })
+	hbase := eh.start()
+	hb := newBrowser(t, hbase)
+	hb.header.Set("X-Forwarded-Proto", "https")
+	hb.signUp("conn@example.com", password)
+	host := strings.TrimPrefix(hbase, "http://")
+	hb.get("/dashboard/connect").want(t, http.StatusOK, "").contains(t, "https://"+host+"/v1", "https://"+host+"/mcp")
+
+	// A configured public URL wins over the request.
+	e2 := newEnv(t, func(c *config.Config) { c.Dashboard.PublicURL = "https://vds.example.com" })
+	b2 := newBrowser(t, e2.start())
+	b2.signUp("conn@example.com", password)
+	b2.get("/dashboard/connect").contains(t, "https://vds.example.com/v1/cars?make=Toyota", "https://vds.example.com/mcp")
+}
+
+func TestOverviewUsage(t *testing.T) {
+	e := newEnv(t, nil)
+	base := e.start()
+	b := newBrowser(t, base)
+	b.signUp("use@example.com", password)
+	ctx := context.Background()
+	a, _ := e.acc.Account(ctx, "use@example.com")
+	now := time.Now().UTC()
+	today := now.Format(time.DateOnly)
+	if _, err := e.st.AddUsage(ctx, store.UsageDelta{AccountID: a.ID, Period: now.Format("2006-01"), Calls: 12,
+		Days: map[store.DayChannel]int64{{Day: today, Channel: "rest"}: 9, {Day: today, Channel: "mcp"}: 3}}); err != nil {
+		t.Fatal(err)
+	}
+	day := now.Format("2 Jan")
+	b.get("/dashboard/").want(t, http.StatusOK, "").contains(t,
+		"REST API: <strong>9</strong>", "MCP tools: <strong>3</strong>",
+		"12 <span class=\"unit\">of 100 used</span>", "<strong>88</strong> remaining",
+		`class="bar-rest"`, `class="bar-mcp"`, day+": 9 REST calls", day+": 3 MCP calls",
+		`<td class="num">9</td><td class="num">3</td>`)
+}
+
+// TestHTTPSSession runs the dashboard over real TLS: cookies are Secure
+// with the __Host- prefix, and a cookie under the plain name, as a sibling
+// subdomain or a plain-HTTP page could plant, is not a session.
+func TestHTTPSSession(t *testing.T) {
+	e := newEnv(t, nil)
+	ts := httptest.NewTLSServer(e.srv.Handler())
+	t.Cleanup(ts.Close)
+	b := newBrowser(t, ts.URL)
+	b.client.Transport = ts.Client().Transport
+	b.get("/dashboard/signup")
+	p := b.post("/dashboard/signup", url.Values{"email": {"tls@example.com"}, "password": {password}, "confirm": {password}}).
+		want(t, http.StatusSeeOther, "/dashboard/?n=welcome")
+	var secret string
+	for _, c := range p.Cookies() {
+		if c.Name == "__Host-vds_session" && c.Secure && c.HttpOnly && c.Path == "/" && c.Domain == "" {
+			secret = c.Value
+		}
+	}
+	if secret == "" {
+		t.Fatalf("no __Host- session cookie over TLS: %v", p.Cookies())
+	}
+	b.get("/dashboard/").want(t, http.StatusOK, "").contains(t, "tls@example.com")
+
+	planted := newBrowser(t, ts.URL)
+	// A client of its own (ts.Client() is shared), with no cookie jar.
+	planted.client = &http.Client{Transport: ts.Client().Transport, CheckRedirect: planted.client.CheckRedirect}
+	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/dashboard/", nil)
+	req.AddCookie(&http.Cookie{Name: "vds_session", Value: secret})
+	planted.do(req).want(t, http.StatusSeeOther, "/dashboard/signin")
+}

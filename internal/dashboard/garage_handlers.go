@@ -1,0 +1,390 @@
+package dashboard
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/views"
+)
+
+// garageData is the garage page: the lists exactly as /v1/lists and the
+// my_garage tool show them (views.NewLists builds all three).
+type garageData struct {
+	Lists       []views.List
+	MaxListName int
+	NewName     string
+}
+
+func (h *Handler) garageView(w http.ResponseWriter, r *http.Request, s *session, status int, d garageData, errMsg string) {
+	stored, err := h.acc.ListsOf(r.Context(), s.account.ID)
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	d.Lists = views.NewLists(stored, h.vehicles)
+	d.MaxListName = access.MaxListName
+	v := signedIn(s, "garage", "Garage")
+	v.Notice, v.Error, v.Data = notice(r), errMsg, d
+	h.render(w, r, status, "garage", v)
+}
+
+func (h *Handler) garage(w http.ResponseWriter, r *http.Request, s *session) {
+	h.garageView(w, r, s, http.StatusOK, garageData{}, "")
+}
+
+func (h *Handler) createList(w http.ResponseWriter, r *http.Request, s *session) {
+	name := r.PostForm.Get("name")
+	l, err := h.acc.CreateList(r.Context(), s.account.ID, name)
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		h.garageView(w, r, s, http.StatusConflict, garageData{NewName: name}, "You have a list with that name already.")
+		return
+	case errors.Is(err, access.ErrListName), errors.Is(err, access.ErrTooManyLists):
+		h.garageView(w, r, s, http.StatusBadRequest, garageData{NewName: name}, sentence(err.Error()))
+		return
+	case err != nil:
+		h.serverError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/dashboard/garage?n=list-created#list-"+l.ID, http.StatusSeeOther)
+}
+
+func (h *Handler) confirmDeleteList(w http.ResponseWriter, r *http.Request, s *session) {
+	l, err := h.acc.List(r.Context(), s.account.ID, r.PathValue("id"))
+	if errors.Is(err, store.ErrNotFound) || err == nil && l.IsDefault {
+		h.notFound(w, r)
+		return
+	}
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	v := signedIn(s, "garage", "Delete list")
+	v.Data = l
+	h.render(w, r, http.StatusOK, "deletelist", v)
+}
+
+func (h *Handler) deleteList(w http.ResponseWriter, r *http.Request, s *session) {
+	err := h.acc.DeleteList(r.Context(), s.account.ID, r.PathValue("id"))
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, access.ErrDefaultList):
+		h.notFound(w, r)
+		return
+	case err != nil:
+		h.serverError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/dashboard/garage?n=list-deleted", http.StatusSeeOther)
+}
+
+// itemForm reads the list, type and uuid of an add or remove form.
+func itemForm(r *http.Request) (listID string, kind catalog.Kind, id uuid.UUID, ok bool) {
+	kind, err := catalog.ParseKind(r.PostForm.Get("type"))
+	if err != nil {
+		return "", "", uuid.Nil, false
+	}
+	id, err = vehicle.ParseUUID(r.PostForm.Get("uuid"))
+	if err != nil {
+		return "", "", uuid.Nil, false
+	}
+	return r.PostForm.Get("list"), kind, id, true
+}
+
+func (h *Handler) addItem(w http.ResponseWriter, r *http.Request, s *session) {
+	listID, kind, id, ok := itemForm(r)
+	if !ok {
+		h.errorPage(w, r, http.StatusBadRequest, "Choose a vehicle", "Choose one of the vehicles listed, then add it.")
+		return
+	}
+	_, err := h.acc.AddToList(r.Context(), s.account.ID, listID, kind, id, r.PostForm.Get("note"))
+	n := "added"
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		n = "already"
+	case errors.Is(err, store.ErrNotFound):
+		h.notFound(w, r)
+		return
+	case errors.Is(err, access.ErrUnknownRecord):
+		h.errorPage(w, r, http.StatusBadRequest, "Not in the catalog", "That vehicle is not in the catalog (any more).")
+		return
+	case errors.Is(err, access.ErrNoteTooLong):
+		h.errorPage(w, r, http.StatusBadRequest, "Note too long", fmt.Sprintf("A note has at most %d characters.", account.MaxNoteLen))
+		return
+	case err != nil:
+		h.serverError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/dashboard/garage?n="+n+"#list-"+url.PathEscape(listID), http.StatusSeeOther)
+}
+
+func (h *Handler) removeItem(w http.ResponseWriter, r *http.Request, s *session) {
+	listID, kind, id, ok := itemForm(r)
+	if !ok {
+		h.badRequest(w, r)
+		return
+	}
+	err := h.acc.RemoveFromList(r.Context(), s.account.ID, listID, kind, id)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		h.serverError(w, r, err)
+		return
+	}
+	// Removing what is not there (a second click, another tab) leaves the
+	// list as the user wanted it: say removed either way, unless the list
+	// itself is not theirs.
+	if errors.Is(err, store.ErrNotFound) {
+		if _, lerr := h.acc.List(r.Context(), s.account.ID, listID); lerr != nil {
+			h.notFound(w, r)
+			return
+		}
+	}
+	http.Redirect(w, r, "/dashboard/garage?n=removed#list-"+url.PathEscape(listID), http.StatusSeeOther)
+}
+
+// sentence capitalises an error message for a page, unless it starts with
+// a parameter (year=1800 ...), which keeps its spelling.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	if first, _, _ := strings.Cut(s, " "); !strings.Contains(first, "=") {
+		s = strings.ToUpper(s[:1]) + s[1:]
+	}
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+// Drill-down: add a vehicle by choosing its type, make, model, year and
+// then the record, each step a GET form, so it works without JavaScript and
+// every step has a URL. The choices go through vehicle.Service's Makes,
+// Models and Search, the calls behind /v1/{type}/makes, /models and the
+// list endpoints, so the same rules apply.
+
+// kindOption is a record type to choose from.
+type kindOption struct {
+	Kind  catalog.Kind
+	Label string
+}
+
+// recordOption is one record to choose in the last step.
+type recordOption struct {
+	UUID    string
+	Title   string
+	Details string
+}
+
+// choice is an earlier step's answer, with the URL that changes it.
+type choice struct {
+	Label     string
+	Value     string
+	ChangeURL string
+}
+
+type addData struct {
+	Step    string // type, make, model, year, record
+	Lists   []account.List
+	List    account.List
+	Kind    catalog.Kind
+	Make    string
+	Model   string
+	Year    string
+	Kinds   []kindOption
+	Makes   []vehicle.MakeCount
+	Models  []vehicle.ModelRange
+	Years   []int
+	Records []recordOption
+	// Truncated is true when more records match than paging reaches.
+	Truncated bool
+	Choices   []choice
+	MaxNote   int
+}
+
+// maxPagesScanned bounds the pages read to collect years or records; it is
+// the API's own page limit, so the dashboard sees what a client can.
+const maxPagesScanned = vehicle.MaxPage
+
+func (h *Handler) addVehicle(w http.ResponseWriter, r *http.Request, s *session) {
+	q := r.URL.Query()
+	d := addData{MaxNote: account.MaxNoteLen}
+	ctx := r.Context()
+	stored, err := h.acc.ListsOf(ctx, s.account.ID)
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	d.Lists = stored
+	listID := q.Get("list")
+	idx := slices.IndexFunc(stored, func(l account.List) bool { return l.ID == listID })
+	if listID == "" {
+		idx = slices.IndexFunc(stored, func(l account.List) bool { return l.IsDefault })
+	}
+	if idx < 0 {
+		h.notFound(w, r)
+		return
+	}
+	d.List = stored[idx]
+	for _, k := range catalog.Kinds {
+		d.Kinds = append(d.Kinds, kindOption{Kind: k, Label: kindLabel(k)})
+	}
+	fail := func(msg string) {
+		v := signedIn(s, "garage", "Add a vehicle")
+		v.Error, v.Data = msg, d
+		h.render(w, r, http.StatusBadRequest, "add", v)
+	}
+	base := url.Values{"list": {d.List.ID}}
+	link := func(v url.Values) string { return "/dashboard/garage/add?" + v.Encode() }
+
+	d.Step = "type"
+	if q.Get("type") != "" {
+		kind, err := catalog.ParseKind(q.Get("type"))
+		if err != nil {
+			fail("Choose one of the vehicle types listed.")
+			return
+		}
+		d.Kind = kind
+		d.Choices = append(d.Choices, choice{"Type", kindLabel(kind), link(base)})
+		base.Set("type", string(kind))
+		d.Step = "make"
+		d.Makes = h.vehicles.Makes(kind)
+	}
+	if d.Step == "make" && q.Get("make") != "" {
+		d.Make = q.Get("make")
+		models, err := h.vehicles.Models(d.Kind, url.Values{"make": {d.Make}})
+		if err != nil {
+			fail(sentence(err.Error()))
+			return
+		}
+		if len(models) == 0 {
+			fail("The catalog has no " + strings.ToLower(kindLabel(d.Kind)) + " of that make. Choose one from the list.")
+			return
+		}
+		d.Choices = append(d.Choices, choice{"Make", d.Make, link(base)})
+		base.Set("make", d.Make)
+		d.Step, d.Models = "model", models
+	}
+	if d.Step == "model" && q.Get("model") != "" {
+		d.Model = q.Get("model")
+		years, _, err := h.scan(d.Kind, url.Values{"make": {d.Make}, "model": {d.Model}})
+		if err != nil {
+			fail(sentence(err.Error()))
+			return
+		}
+		if len(years) == 0 {
+			fail("The catalog has no " + d.Make + " of that model. Choose one from the list.")
+			return
+		}
+		d.Choices = append(d.Choices, choice{"Model", d.Model, link(base)})
+		base.Set("model", d.Model)
+		d.Step, d.Years = "year", years
+	}
+	if d.Step == "year" && q.Get("year") != "" {
+		d.Year = q.Get("year")
+		_, recs, err := h.scan(d.Kind, url.Values{"make": {d.Make}, "model": {d.Model}, "year": {d.Year}})
+		if err != nil {
+			fail(sentence(err.Error()))
+			return
+		}
+		if len(recs.options) == 0 {
+			fail("The catalog has no " + d.Make + " " + d.Model + " of that year. Choose one from the list.")
+			return
+		}
+		d.Choices = append(d.Choices, choice{"Year", d.Year, link(base)})
+		d.Step, d.Records, d.Truncated = "record", recs.options, recs.truncated
+	}
+	v := signedIn(s, "garage", "Add a vehicle")
+	v.Data = d
+	h.render(w, r, http.StatusOK, "add", v)
+}
+
+type scanned struct {
+	options   []recordOption
+	truncated bool
+}
+
+// scan pages through a search (as a client would, up to the API's page
+// limit) and returns the model years found, newest first, and the records.
+func (h *Handler) scan(kind catalog.Kind, params url.Values) ([]int, scanned, error) {
+	var years []int
+	var out scanned
+	for page := 1; page <= maxPagesScanned; page++ {
+		params.Set("page", strconv.Itoa(page))
+		params.Set("per_page", strconv.Itoa(vehicle.MaxPerPage))
+		p, err := h.vehicles.Search(kind, params)
+		if err != nil {
+			return nil, out, err
+		}
+		for _, rec := range records(p.Data) {
+			if !slices.Contains(years, rec.year) {
+				years = append(years, rec.year)
+			}
+			out.options = append(out.options, rec.option)
+		}
+		out.truncated = p.Meta.Truncated
+		if page >= p.Meta.MaxPage {
+			break
+		}
+	}
+	slices.Sort(years)
+	slices.Reverse(years)
+	return years, out, nil
+}
+
+type described struct {
+	year   int
+	option recordOption
+}
+
+// records describes a page's records for people.
+func records(data any) []described {
+	var out []described
+	add := func(id uuid.UUID, year int, title string, details ...string) {
+		var parts []string
+		for _, d := range details {
+			if strings.TrimSpace(d) != "" {
+				parts = append(parts, d)
+			}
+		}
+		out = append(out, described{year: year, option: recordOption{UUID: id.String(), Title: strings.TrimSpace(title),
+			Details: strings.Join(parts, " · ")}})
+	}
+	switch recs := data.(type) {
+	case []catalog.Car:
+		for _, c := range recs {
+			add(c.UUID, c.Year, fmt.Sprintf("%d %s %s %s", c.Year, c.Make, c.Model, c.Trim), c.Body, c.DriveType, c.Engine, c.Transmission)
+		}
+	case []catalog.Motorcycle:
+		for _, m := range recs {
+			cc := ""
+			if m.DisplacementCC != nil {
+				cc = strconv.Itoa(*m.DisplacementCC) + " cc"
+			}
+			add(m.UUID, m.Year, fmt.Sprintf("%d %s %s", m.Year, m.Make, m.Model), m.MotorcycleType, m.EngineType, cc)
+		}
+	case []catalog.Boat:
+		for _, b := range recs {
+			add(b.UUID, b.Year, fmt.Sprintf("%d %s %s", b.Year, b.Make, b.Model), b.ModelType,
+				strconv.FormatFloat(b.LengthFt, 'f', -1, 64)+" ft", strconv.Itoa(b.HP)+" hp", b.HullType)
+		}
+	case []catalog.TireFitment:
+		for _, t := range recs {
+			size := t.TireSize
+			if t.RearTireSize != nil {
+				size += " front, " + *t.RearTireSize + " rear"
+			}
+			add(t.UUID, t.Year, fmt.Sprintf("%d %s %s %s", t.Year, t.Make, t.Model, t.Trim), size)
+		}
+	}
+	return out
+}

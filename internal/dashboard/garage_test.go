@@ -1,0 +1,217 @@
+package dashboard_test
+
+import (
+	"context"
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
+)
+
+// options returns the values of a page's <option>s (the placeholder "" left out).
+func options(body, selectID string) []string {
+	i := strings.Index(body, `<select id="`+selectID+`"`)
+	if i < 0 {
+		return nil
+	}
+	body = body[i:]
+	body = body[:strings.Index(body, "</select>")]
+	var out []string
+	for _, m := range regexp.MustCompile(`<option value="([^"]*)"`).FindAllStringSubmatch(body, -1) {
+		if m[1] != "" {
+			out = append(out, html.UnescapeString(m[1]))
+		}
+	}
+	return out
+}
+
+// drill walks the add-a-vehicle steps for a record and returns the last
+// step's page, which offers the records of that make, model and year.
+func drill(t *testing.T, b *browser, listID string, kind catalog.Kind, mk, model string, year int) page {
+	t.Helper()
+	q := url.Values{}
+	if listID != "" {
+		q.Set("list", listID)
+	}
+	b.get("/dashboard/garage/add?"+q.Encode()).want(t, http.StatusOK, "").contains(t, "Type of vehicle", `aria-current="step">Type`)
+	q.Set("type", string(kind))
+	p := b.get("/dashboard/garage/add?"+q.Encode()).want(t, http.StatusOK, "")
+	if !slices.Contains(options(p.body, "make"), mk) {
+		t.Fatalf("make %q not offered: %v", mk, options(p.body, "make"))
+	}
+	q.Set("make", mk)
+	p = b.get("/dashboard/garage/add?"+q.Encode()).want(t, http.StatusOK, "")
+	if !slices.Contains(options(p.body, "model"), model) {
+		t.Fatalf("model %q not offered: %v", model, options(p.body, "model"))
+	}
+	q.Set("model", model)
+	p = b.get("/dashboard/garage/add?"+q.Encode()).want(t, http.StatusOK, "")
+	if !slices.Contains(options(p.body, "year"), strconv.Itoa(year)) {
+		t.Fatalf("year %d not offered: %v", year, options(p.body, "year"))
+	}
+	q.Set("year", strconv.Itoa(year))
+	return b.get("/dashboard/garage/add?"+q.Encode()).want(t, http.StatusOK, "").contains(t, "Which one?", `aria-current="step">Vehicle`)
+}
+
+// listsOf is /v1/lists as list name -> item uuid -> note.
+func listsOf(t *testing.T, base, token string) map[string]map[string]string {
+	t.Helper()
+	status, body := api(t, base, token, "/v1/lists")
+	if status != http.StatusOK {
+		t.Fatalf("/v1/lists: %d %v", status, body)
+	}
+	out := map[string]map[string]string{}
+	for _, l := range body["data"].([]any) {
+		l := l.(map[string]any)
+		items := map[string]string{}
+		for _, it := range l["items"].([]any) {
+			it := it.(map[string]any)
+			items[it["uuid"].(string)] = it["note"].(string)
+		}
+		out[l["name"].(string)] = items
+	}
+	return out
+}
+
+func TestGarage(t *testing.T) {
+	e := newEnv(t, nil)
+	base := e.start()
+	b := newBrowser(t, base)
+	b.signUp("garage@example.com", password)
+	b.get("/dashboard/garage").want(t, http.StatusOK, "").contains(t, "My garage", "No vehicles yet.")
+	ctx := context.Background()
+	_, token, err := e.acc.CreateToken(ctx, "garage@example.com", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	car := e.cat.Cars[0]
+	p := drill(t, b, "", catalog.KindCar, car.Make, car.Model, car.Year)
+	if !strings.Contains(p.body, `value="`+car.UUID.String()+`"`) {
+		t.Fatalf("the record step does not offer %s", car.UUID)
+	}
+	b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {car.UUID.String()}, "note": {"daily <driver>"},
+		"list": {regexp.MustCompile(`name="list" value="(lst_[a-z2-7]+)"`).FindStringSubmatch(p.body)[1]}}).
+		want(t, http.StatusSeeOther, "")
+	g := b.get("/dashboard/garage?n=added").want(t, http.StatusOK, "").contains(t, "Added to the list.",
+		"/dashboard/records/car/"+car.UUID.String(), "daily &lt;driver&gt;", car.Make+" "+car.Model)
+	defaultID := regexp.MustCompile(`id="list-(lst_[a-z2-7]+)"`).FindStringSubmatch(g.body)[1]
+
+	// The record's page.
+	b.get("/dashboard/records/car/"+car.UUID.String()).want(t, http.StatusOK, "").
+		contains(t, car.Make, car.Trim, "fuel_type", base+"/v1/cars/"+car.UUID.String())
+	b.get("/dashboard/records/car/"+uuid.NewString()).want(t, http.StatusNotFound, "")
+	b.get("/dashboard/records/cars/"+car.UUID.String()).want(t, http.StatusNotFound, "")
+
+	// The API shows exactly the dashboard's garage.
+	if got := listsOf(t, base, token); len(got) != 1 || got["My garage"][car.UUID.String()] != "daily <driver>" {
+		t.Fatalf("/v1/lists = %v", got)
+	}
+
+	// Adding it again says so and changes nothing.
+	b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {car.UUID.String()}, "list": {defaultID}}).
+		want(t, http.StatusSeeOther, "/dashboard/garage?n=already#list-"+defaultID)
+
+	// A named list, filled from a record's page, with a boat.
+	b.post("/dashboard/garage/lists", url.Values{"name": {"  Lake   house "}}).want(t, http.StatusSeeOther, "")
+	b.post("/dashboard/garage/lists", url.Values{"name": {"Lake house"}}).want(t, http.StatusConflict, "").contains(t, "already")
+	b.post("/dashboard/garage/lists", url.Values{"name": {""}}).want(t, http.StatusBadRequest, "")
+	g = b.get("/dashboard/garage").contains(t, "Lake house")
+	ids := regexp.MustCompile(`id="list-(lst_[a-z2-7]+)"`).FindAllStringSubmatch(g.body, -1)
+	if len(ids) != 2 {
+		t.Fatalf("want 2 lists on the page, got %d", len(ids))
+	}
+	lakeID := ids[1][1]
+	boat := e.cat.Boats[0]
+	drill(t, b, lakeID, catalog.KindBoat, boat.Make, boat.Model, boat.Year).contains(t, "Add to “Lake house”")
+	b.post("/dashboard/garage/items", url.Values{"type": {"boat"}, "uuid": {boat.UUID.String()}, "list": {lakeID}}).
+		want(t, http.StatusSeeOther, "/dashboard/garage?n=added#list-"+lakeID)
+	got := listsOf(t, base, token)
+	if _, ok := got["Lake house"][boat.UUID.String()]; !ok || len(got["My garage"]) != 1 {
+		t.Fatalf("/v1/lists after adding to a named list = %v", got)
+	}
+
+	// Remove from the default list.
+	b.post("/dashboard/garage/items/remove", url.Values{"type": {"car"}, "uuid": {car.UUID.String()}, "list": {defaultID}}).
+		want(t, http.StatusSeeOther, "/dashboard/garage?n=removed#list-"+defaultID)
+	if got := listsOf(t, base, token); len(got["My garage"]) != 0 {
+		t.Fatalf("/v1/lists after remove = %v", got)
+	}
+
+	// Delete the named list after confirming; the default list cannot go.
+	b.get("/dashboard/garage/lists/"+lakeID+"/delete").want(t, http.StatusOK, "").contains(t, "Delete the list “Lake house”?")
+	b.get("/dashboard/garage/lists/"+defaultID+"/delete").want(t, http.StatusNotFound, "")
+	b.post("/dashboard/garage/lists/"+defaultID+"/delete", url.Values{}).want(t, http.StatusNotFound, "")
+	b.post("/dashboard/garage/lists/"+lakeID+"/delete", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/garage?n=list-deleted")
+	if got := listsOf(t, base, token); len(got) != 1 {
+		t.Fatalf("/v1/lists after deleting the named list = %v", got)
+	}
+
+	// Another account's list is out of reach.
+	if _, err := e.acc.CreateAccount(ctx, "neighbour@example.com", "free"); err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := e.acc.Account(ctx, "neighbour@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := e.acc.ListsOf(ctx, theirs.ID)
+	theirList := stored[0].ID
+	b.get("/dashboard/garage/add?list="+theirList).want(t, http.StatusNotFound, "")
+	b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {car.UUID.String()}, "list": {theirList}}).want(t, http.StatusNotFound, "")
+	b.post("/dashboard/garage/items/remove", url.Values{"type": {"car"}, "uuid": {car.UUID.String()}, "list": {theirList}}).want(t, http.StatusNotFound, "")
+	b.post("/dashboard/garage/lists/"+theirList+"/delete", url.Values{}).want(t, http.StatusNotFound, "")
+	if after, _ := e.acc.ListsOf(ctx, theirs.ID); len(after[0].Items) != 0 {
+		t.Fatal("an item landed in another account's list")
+	}
+}
+
+// TestDrillDownRules: the steps refuse what the API refuses, with the
+// service's rules, and stay on the step with an explanation.
+func TestDrillDownRules(t *testing.T) {
+	e := newEnv(t, nil)
+	b := newBrowser(t, e.start())
+	b.signUp("rules@example.com", password)
+	for _, tc := range []struct {
+		query, want string
+	}{
+		{"type=spaceship", "Choose one of the vehicle types"},
+		{"type=car&make=NoSuchMake", "The catalog has no car of that make"},
+		{"type=car&make=Toyota&model=NoSuchModel", "The catalog has no Toyota of that model"},
+		{"type=car&make=Toyota&model=Camry&year=1800", "year=1800 is outside"},
+		{"type=car&make=Toyota&model=Camry&year=2016", "The catalog has no Toyota Camry of that year"},
+		{"type=car&make=Toyota&model=Camry&year=abc", "year"},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			b.get("/dashboard/garage/add?"+tc.query).want(t, http.StatusBadRequest, "").contains(t, tc.want)
+		})
+	}
+	// Every type drills down to records.
+	for _, tc := range []struct {
+		kind      catalog.Kind
+		mk, model string
+		year      int
+		id        uuid.UUID
+	}{
+		{catalog.KindMotorcycle, e.cat.Motorcycles[0].Make, e.cat.Motorcycles[0].Model, e.cat.Motorcycles[0].Year, e.cat.Motorcycles[0].UUID},
+		{catalog.KindTireSize, e.cat.TireSizes[0].Make, e.cat.TireSizes[0].Model, e.cat.TireSizes[0].Year, e.cat.TireSizes[0].UUID},
+	} {
+		t.Run(string(tc.kind), func(t *testing.T) {
+			drill(t, b, "", tc.kind, tc.mk, tc.model, tc.year).contains(t, tc.id.String())
+		})
+	}
+	// A record that is not in the catalog cannot be added, nor a long note.
+	b.get("/dashboard/garage")
+	b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {e.cat.Cars[0].UUID.String()}, "note": {strings.Repeat("n", 501)},
+		"list": {regexp.MustCompile(`list=(lst_[a-z2-7]+)`).FindStringSubmatch(b.get("/dashboard/garage").body)[1]}}).
+		want(t, http.StatusBadRequest, "").contains(t, "at most 500 characters")
+	b.post("/dashboard/garage/lists", url.Values{"name": {strings.Repeat("l", 101)}}).want(t, http.StatusBadRequest, "").contains(t, "1 to 100 characters")
+	b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {uuid.NewString()}}).want(t, http.StatusNotFound, "")
+}

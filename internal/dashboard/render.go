@@ -1,0 +1,249 @@
+package dashboard
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/catalog"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static/*
+var staticFS embed.FS
+
+// view is what every page template receives.
+type view struct {
+	Title string
+	// Nav names the active navigation item.
+	Nav string
+	// Account is nil on signed-out pages.
+	Account *account.Account
+	// CSRF is the token the page's POST forms carry.
+	CSRF   string
+	Notice string
+	Error  string
+	Signup bool
+	Data   any
+}
+
+// asset is an embedded static file with the fingerprint its URL carries,
+// so it can be cached for a year and still change with each build.
+type asset struct {
+	body        []byte
+	contentType string
+	version     string
+}
+
+type pageSet struct {
+	pages  map[string]*template.Template
+	assets map[string]asset
+}
+
+var contentTypes = map[string]string{".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
+
+func mustParsePages() *pageSet {
+	ps := &pageSet{pages: map[string]*template.Template{}, assets: map[string]asset{}}
+	files, err := fs.Glob(staticFS, "static/*")
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range files {
+		b, err := staticFS.ReadFile(f)
+		if err != nil {
+			panic(err)
+		}
+		sum := sha256.Sum256(b)
+		ps.assets[path.Base(f)] = asset{body: b, contentType: contentTypes[path.Ext(f)], version: hex.EncodeToString(sum[:6])}
+	}
+	funcs := template.FuncMap{
+		"asset": func(name string) string {
+			a, ok := ps.assets[name]
+			if !ok {
+				panic("dashboard: no static asset " + name)
+			}
+			return "/dashboard/static/" + name + "?v=" + a.version
+		},
+		"date":      func(t time.Time) string { return t.UTC().Format("2 Jan 2006") },
+		"datetime":  func(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 UTC") },
+		"iso":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"num":       formatNum,
+		"kindLabel": kindLabel,
+		"recordURL": recordURL,
+	}
+	pages, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range pages {
+		name := strings.TrimSuffix(path.Base(p), ".html")
+		if name == "layout" {
+			continue
+		}
+		ps.pages[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", p))
+	}
+	return ps
+}
+
+// formatNum writes an integer with thousands separators: 100,000.
+func formatNum(v any) string {
+	var n int64
+	switch x := v.(type) {
+	case int:
+		n = int64(x)
+	case int64:
+		n = x
+	default:
+		return fmt.Sprint(v)
+	}
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// kindLabel names a record kind for people.
+func kindLabel(k catalog.Kind) string {
+	switch k {
+	case catalog.KindCar:
+		return "Car"
+	case catalog.KindMotorcycle:
+		return "Motorcycle or powersports"
+	case catalog.KindBoat:
+		return "Boat"
+	case catalog.KindTireSize:
+		return "Tire fitment"
+	}
+	return string(k)
+}
+
+// recordURL is a record's dashboard page.
+func recordURL(k catalog.Kind, id fmt.Stringer) string {
+	return "/dashboard/records/" + string(k) + "/" + id.String()
+}
+
+// render executes a page into a buffer first, so a template failure
+// becomes a clean 500 rather than half a page.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
+	t, ok := h.pages.pages[name]
+	if !ok {
+		h.serverError(w, r, fmt.Errorf("no page template %q", name))
+		return
+	}
+	v.Signup = h.signup
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
+		h.serverError(w, r, fmt.Errorf("render %s: %w", name, err))
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "text/html; charset=utf-8")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// signedIn is the view of a page for a signed-in user.
+func signedIn(s *session, nav, title string) view {
+	a := s.account
+	return view{Title: title, Nav: nav, Account: &a, CSRF: s.s.CSRF}
+}
+
+// errorPage renders a short explanation; it never echoes request input.
+func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
+	t := h.pages.pages["error"]
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", view{Title: title, Error: msg, Signup: h.signup}); err != nil {
+		http.Error(w, msg, status)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+func (h *Handler) serverError(w http.ResponseWriter, r *http.Request, err error) {
+	h.log.ErrorContext(r.Context(), "dashboard request failed", "path", r.URL.Path, "err", err)
+	h.errorPage(w, r, http.StatusInternalServerError, "Something went wrong",
+		"The server could not complete the request. Try again in a moment.")
+}
+
+func (h *Handler) forbidden(w http.ResponseWriter, r *http.Request) {
+	h.errorPage(w, r, http.StatusForbidden, "Form refused",
+		"The form was refused: it came from another site or has expired. Go back, reload the page and try again.")
+}
+
+func (h *Handler) badRequest(w http.ResponseWriter, r *http.Request) {
+	h.errorPage(w, r, http.StatusBadRequest, "Bad request", "The form could not be read. Go back and try again.")
+}
+
+func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
+	h.errorPage(w, r, http.StatusNotFound, "Page not found", "There is no such page in the dashboard.")
+}
+
+// static serves the embedded stylesheet and script. A URL with the
+// current fingerprint is cached for a year; any other is revalidated.
+func (h *Handler) static(w http.ResponseWriter, r *http.Request) {
+	a, ok := h.pages.assets[r.PathValue("file")]
+	if !ok {
+		h.notFound(w, r)
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", a.contentType)
+	if r.URL.Query().Get("v") == a.version {
+		hd.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		hd.Set("Cache-Control", "no-cache")
+	}
+	hd.Set("ETag", `"`+a.version+`"`)
+	if r.Header.Get("If-None-Match") == `"`+a.version+`"` {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	hd.Set("Content-Length", strconv.Itoa(len(a.body)))
+	// An explicit WriteHeader lets a compressing wrapper drop the
+	// Content-Length, which no longer holds once the body is gzipped.
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(a.body)
+}
+
+// notices are the fixed messages a redirect may ask a page to show (?n=),
+// so no request text is ever reflected into a page.
+var notices = map[string]string{
+	"signed-out":   "You are signed out.",
+	"expired":      "Your session has ended. Sign in again.",
+	"welcome":      "Welcome! Your account is on the free plan. Create a token to call the API.",
+	"revoked":      "The token was revoked. Programs using it are refused from now on.",
+	"added":        "Added to the list.",
+	"already":      "That vehicle is already in the list.",
+	"removed":      "Removed from the list.",
+	"list-created": "List created.",
+	"list-deleted": "List deleted.",
+}
+
+func notice(r *http.Request) string { return notices[r.URL.Query().Get("n")] }

@@ -1,0 +1,214 @@
+package dashboard
+
+import (
+	"crypto/subtle"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/config"
+)
+
+// Cookie names. The __Host- prefix makes the browser refuse the cookie
+// unless it is Secure, has Path=/ and no Domain, so neither a sibling
+// subdomain nor a plain-HTTP page can plant or overwrite it.
+const (
+	sessionCookie        = "vds_session"
+	csrfCookie           = "vds_csrf"
+	hostPrefix           = "__Host-"
+	csrfField            = "csrf"
+	maxFormBytes         = 64 << 10
+	anonCSRFCookieMaxAge = 24 * 60 * 60
+)
+
+// session is the signed-in user of a request.
+type session struct {
+	secret  string
+	s       account.Session
+	account account.Account
+}
+
+// isHTTPS reports whether the client reached us over TLS, directly or
+// through a proxy that says so. Trusting X-Forwarded-Proto is safe here: it
+// only decides whether our own cookies are marked Secure and which scheme
+// the Connect page shows, and a client that lies only hurts itself.
+func isHTTPS(r *http.Request) bool {
+	if r.TLS != nil {
+		return true
+	}
+	proto, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
+	return strings.EqualFold(strings.TrimSpace(proto), "https")
+}
+
+// secure reports whether this request's cookies are Secure.
+func (h *Handler) secure(r *http.Request) bool {
+	switch h.cookieMode {
+	case config.SecureCookiesAlways:
+		return true
+	case config.SecureCookiesNever:
+		return false
+	}
+	return isHTTPS(r)
+}
+
+func (h *Handler) cookieName(r *http.Request, base string) string {
+	if h.secure(r) {
+		return hostPrefix + base
+	}
+	return base
+}
+
+// readCookie returns the value of base's cookie under the name this
+// request uses. Over HTTPS only the __Host- cookie counts: a plain-named one
+// could have been planted by a sibling subdomain or a plain-HTTP page.
+func (h *Handler) readCookie(r *http.Request, base string) string {
+	if c, err := r.Cookie(h.cookieName(r, base)); err == nil {
+		return c.Value
+	}
+	return ""
+}
+
+func (h *Handler) setCookie(w http.ResponseWriter, r *http.Request, base, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{
+		Name: h.cookieName(r, base), Value: value, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, Secure: h.secure(r), SameSite: http.SameSiteLaxMode,
+	})
+}
+
+func (h *Handler) clearCookie(w http.ResponseWriter, r *http.Request, base string) {
+	h.setCookie(w, r, base, "", -1)
+}
+
+// baseURL is the instance's address as the client sees it: the configured
+// public URL, else the request's scheme and Host.
+func (h *Handler) baseURL(r *http.Request) string {
+	if h.publicURL != "" {
+		return h.publicURL
+	}
+	scheme := "http"
+	if isHTTPS(r) {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// sessionOf resolves the request's session cookie.
+func (h *Handler) sessionOf(r *http.Request) (*session, error) {
+	secret := h.readCookie(r, sessionCookie)
+	if secret == "" {
+		return nil, access.ErrNoSession
+	}
+	ss, a, err := h.acc.Session(r.Context(), secret)
+	if err != nil {
+		return nil, err
+	}
+	return &session{secret: secret, s: ss, account: a}, nil
+}
+
+// sameToken compares a submitted synchronizer token in constant time.
+func sameToken(got, want string) bool {
+	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+// parseForm reads a bounded urlencoded body.
+func parseForm(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	return r.ParseForm()
+}
+
+// authed wraps a page that needs a signed-in user. Without a session a GET
+// goes to the sign-in page (coming back afterwards) and a POST is refused
+// the same way; a POST must pass the cross-origin check and carry the
+// session's CSRF token.
+func (h *Handler) authed(fn func(w http.ResponseWriter, r *http.Request, s *session)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		s, err := h.sessionOf(r)
+		if errors.Is(err, access.ErrNoSession) {
+			q := url.Values{}
+			if h.readCookie(r, sessionCookie) != "" {
+				// The cookie named a session that ended: say so, and drop it.
+				h.clearCookie(w, r, sessionCookie)
+				q.Set("n", "expired")
+			}
+			if r.Method == http.MethodGet && r.URL.Path != Prefix {
+				q.Set("next", r.URL.RequestURI())
+			}
+			target := "/dashboard/signin"
+			if len(q) > 0 {
+				target += "?" + q.Encode()
+			}
+			http.Redirect(w, r, target, http.StatusSeeOther)
+			return
+		}
+		if err != nil {
+			h.serverError(w, r, err)
+			return
+		}
+		if r.Method == http.MethodPost {
+			if h.cop.Check(r) != nil {
+				h.forbidden(w, r)
+				return
+			}
+			if err := parseForm(w, r); err != nil {
+				h.badRequest(w, r)
+				return
+			}
+			if !sameToken(r.PostForm.Get(csrfField), s.s.CSRF) {
+				h.forbidden(w, r)
+				return
+			}
+		}
+		fn(w, r, s)
+	}
+}
+
+// anonPost wraps the sign-in and sign-up forms, which have no session yet:
+// they carry a double-submit token (a random cookie repeated in a hidden
+// field), which a cross-site form cannot read and so cannot repeat. That
+// stops login CSRF (signing a victim into the attacker's account).
+func (h *Handler) anonPost(fn http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		if h.cop.Check(r) != nil {
+			h.forbidden(w, r)
+			return
+		}
+		if err := parseForm(w, r); err != nil {
+			h.badRequest(w, r)
+			return
+		}
+		if !sameToken(r.PostForm.Get(csrfField), h.readCookie(r, csrfCookie)) {
+			h.forbidden(w, r)
+			return
+		}
+		fn(w, r)
+	}
+}
+
+// anonCSRF returns the double-submit token of a signed-out visitor,
+// setting its cookie when there is none yet.
+func (h *Handler) anonCSRF(w http.ResponseWriter, r *http.Request) string {
+	if v := h.readCookie(r, csrfCookie); v != "" && len(v) <= 100 {
+		return v
+	}
+	v := account.NewCSRFToken()
+	h.setCookie(w, r, csrfCookie, v, anonCSRFCookieMaxAge)
+	return v
+}
+
+// safeNext keeps a post-sign-in redirect on the dashboard, so the sign-in
+// page cannot be used to send people elsewhere (an open redirect).
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, Prefix) || strings.ContainsAny(next, "\\\r\n") || strings.Contains(next, "//") {
+		return Prefix
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" {
+		return Prefix
+	}
+	return next
+}
