@@ -9,7 +9,24 @@ cd "$(dirname "$0")/.."
 scripts/lint.sh
 scripts/release-check.sh
 
+# The dashboard's browser tests drive Debian's Chromium. Under CI they must
+# run, so the package is installed when it is missing.
+if [ -n "${CI:-}" ] && [ ! -x /usr/bin/chromium ]; then
+	if [ "$(id -u)" -eq 0 ]; then
+		echo "test: installing chromium for the browser tests" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq >&2
+		apt-get install -y -qq chromium >&2
+	else
+		echo "test: chromium is missing and we are not root: the browser tests will fail under CI" >&2
+	fi
+fi
+
 eval "$(scripts/pg-test-db.sh start)"
 trap 'scripts/pg-test-db.sh stop "$VDS_TEST_PGDIR"' EXIT
+
+# The browser tests write a screenshot of every dashboard page here.
+export VDS_SCREENSHOT_DIR="${VDS_SCREENSHOT_DIR:-$PWD/bin/screenshots}"
+mkdir -p "$VDS_SCREENSHOT_DIR"
 
 go test -race -count=1 -timeout 20m "$@" ./...

@@ -18,7 +18,7 @@ func newAccountsCmd(f *Factory) *cobra.Command {
 		Args:  noArgs,
 	}
 	cmd.AddCommand(newAccountsCreateCmd(f), newAccountsListCmd(f), newAccountsSetPlanCmd(f),
-		newAccountsSuspendCmd(f, true), newAccountsSuspendCmd(f, false))
+		newAccountsSuspendCmd(f, true), newAccountsSuspendCmd(f, false), newAccountsSetPasswordCmd(f))
 	return cmd
 }
 
@@ -52,18 +52,34 @@ func limit(n int) string {
 type accountsCreateOptions struct {
 	Email string
 	Plan  string
+	// PasswordStdin reads a dashboard password from stdin.
+	PasswordStdin bool
 }
 
 func newAccountsCreateCmd(f *Factory) *cobra.Command {
 	opts := &accountsCreateOptions{}
 	cmd := &cobra.Command{
-		Use:     "create --email EMAIL [--plan PLAN]",
-		Short:   "Create an account with its default list",
-		Example: "  vds accounts create --email ann@example.com --plan developer",
-		Args:    noArgs,
+		Use:   "create --email EMAIL [--plan PLAN] [--password-stdin]",
+		Short: "Create an account with its default list",
+		Long: `Create an account with its default list "My garage". With --password-stdin
+it also gets a dashboard password: typed twice without echo on a terminal,
+else the first line of stdin (at least 10 characters). Without it the
+account has no password until vds accounts set-password gives it one.`,
+		Example: `  vds accounts create --email ann@example.com --plan developer
+  printf '%s\n' "$PASSWORD" | vds accounts create --email ann@example.com --password-stdin`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := requireFlag("email", opts.Email); err != nil {
 				return err
+			}
+			// Read and check the password first, so a bad one leaves no
+			// account behind.
+			var pw string
+			if opts.PasswordStdin {
+				var err error
+				if pw, err = readNewPassword(cmd.Context(), f.IO); err != nil {
+					return err
+				}
 			}
 			svc, err := f.Access(cmd.Context())
 			if err != nil {
@@ -73,11 +89,17 @@ func newAccountsCreateCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if opts.PasswordStdin {
+				if _, err := svc.SetPassword(cmd.Context(), a.Email, pw); err != nil {
+					return fmt.Errorf("account %s created, but setting its password failed (retry with vds accounts set-password): %w", a.Email, err)
+				}
+			}
 			return printAccounts(f, []account.Account{a})
 		},
 	}
 	cmd.Flags().StringVar(&opts.Email, "email", "", "email address (required)")
 	cmd.Flags().StringVar(&opts.Plan, "plan", "free", "plan: "+planList())
+	cmd.Flags().BoolVar(&opts.PasswordStdin, "password-stdin", false, "also set a dashboard password, read from stdin (prompted twice on a terminal)")
 	return cmd
 }
 

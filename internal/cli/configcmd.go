@@ -23,7 +23,7 @@ variables, the config file and defaults. Passwords in the database URL are maske
 			c := *f.Config()
 			c.Database.URL = maskURL(c.Database.URL)
 			if f.JSON {
-				return f.IO.writeJSON(map[string]any{"config_file": f.v.ConfigFileUsed(), "server": c.Server, "upstream": c.Upstream,
+				return f.IO.writeJSON(map[string]any{"config_file": f.v.ConfigFileUsed(), "server": c.Server, "upstream": c.Upstream, "dashboard": c.Dashboard,
 					"database": c.Database, "log": c.Log, "plans": c.Plans})
 			}
 			t := f.IO.newTable("KEY", "VALUE")
@@ -34,6 +34,10 @@ variables, the config file and defaults. Passwords in the database URL are maske
 			t.row("upstream.epa_url", c.Upstream.EPAURL)
 			t.row("upstream.timeout", c.Upstream.Timeout.String())
 			t.row("upstream.cache_ttl", c.Upstream.CacheTTL.String())
+			t.row("dashboard.signup", fmt.Sprint(c.Dashboard.Signup))
+			t.row("dashboard.session_ttl", c.Dashboard.SessionTTL.String())
+			t.row("dashboard.secure_cookies", c.Dashboard.SecureCookies)
+			t.row("dashboard.public_url", dash(c.Dashboard.PublicURL))
 			t.row("database.url", c.Database.URL)
 			t.row("log.level", c.Log.Level)
 			t.row("log.format", c.Log.Format)

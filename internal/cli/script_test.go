@@ -104,6 +104,13 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			"jsonget":   cmdJSONGet,
 			"dumpuuids": cmdDumpUUIDs,
 			"nosecret":  cmdNoSecret,
+			"nosecretfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: nosecretfile FILE")
+				}
+				ts.Setenv("SECRET_FROM_FILE", strings.TrimRight(ts.ReadFile(args[0]), "\r\n"))
+				cmdNoSecret(ts, false, []string{"SECRET_FROM_FILE"})
+			},
 			"uuidof":    cmdUUIDOf,
 			"waitserve": cmdWaitServe,
 			"exitcode":  cmdExitCode,

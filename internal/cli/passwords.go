@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/account"
+)
+
+// readNewPassword reads a new dashboard password: on a terminal it prompts
+// twice without echo; otherwise it reads the first line of stdin, so
+// `printf '%s\n' "$PW" | vds accounts set-password E` works in scripts.
+// Only the line ending is removed: spaces may belong to the password. The
+// password is checked against the policy before anything is written.
+func readNewPassword(ctx context.Context, s *IOStreams) (string, error) {
+	var pw string
+	if file, ok := s.In.(*os.File); ok && s.InTTY {
+		prompt := func(label string) (string, error) {
+			fmt.Fprint(s.ErrOut, label)
+			line, err := readPassword(ctx, int(file.Fd()))
+			fmt.Fprintln(s.ErrOut)
+			return line, err
+		}
+		first, err := prompt("Password: ")
+		if err != nil {
+			return "", fmt.Errorf("read password: %w", err)
+		}
+		second, err := prompt("Password again: ")
+		if err != nil {
+			return "", fmt.Errorf("read password: %w", err)
+		}
+		if first != second {
+			return "", usageErrorf(errors.New("the two passwords differ"))
+		}
+		pw = first
+	} else {
+		line, err := bufio.NewReader(s.In).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return "", fmt.Errorf("read password: %w", err)
+		}
+		pw = strings.TrimRight(line, "\r\n")
+	}
+	if pw == "" {
+		return "", usageErrorf(errors.New("no password given: type it at the prompt or pipe it on stdin"))
+	}
+	if err := access.CheckPassword(pw); err != nil {
+		return "", usageErrorf(err)
+	}
+	return pw, nil
+}
+
+func newAccountsSetPasswordCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "set-password EMAIL",
+		Short: "Set an account's dashboard password (read from stdin) and end its sessions",
+		Long: `Set the password the account signs in to the dashboard with. On a terminal
+vds asks for it twice without echo; otherwise it reads the first line of
+stdin. Passwords have at least 10 characters. Only an argon2id hash is stored.
+Every dashboard session of the account ends, so whoever was signed in must
+sign in again; API tokens are not affected.`,
+		Example: `  vds accounts set-password ann@example.com
+  printf '%s\n' "$NEW_PASSWORD" | vds accounts set-password ann@example.com`,
+		Args: exactArgs("EMAIL"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			svc, err := f.Access(cmd.Context())
+			if err != nil {
+				return err
+			}
+			// Fail on an unknown account before asking for a password.
+			if _, err := svc.Account(cmd.Context(), args[0]); err != nil {
+				return err
+			}
+			pw, err := readNewPassword(cmd.Context(), f.IO)
+			if err != nil {
+				return err
+			}
+			a, err := svc.SetPassword(cmd.Context(), args[0], pw)
+			if err != nil {
+				return err
+			}
+			return printAccounts(f, []account.Account{a})
+		},
+	}
+}
