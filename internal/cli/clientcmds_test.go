@@ -26,7 +26,7 @@ import (
 	"github.com/vds-dev/vds/internal/credentials"
 	"github.com/vds-dev/vds/internal/ingest"
 	"github.com/vds-dev/vds/internal/server"
-	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/store/storetest"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 )
 
@@ -48,25 +48,7 @@ type testServer struct {
 func newTestServer(t *testing.T) *testServer {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	src, err := ingest.DemoSources()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, kinds, err := ingest.Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
-		t.Fatal(err)
-	}
+	st, c := storetest.DemoSQLite(t, false)
 	ts := &testServer{tokens: map[string]string{}, nhtsa: upstreamtest.New(t, upstreamtest.DataDir(t, 2))}
 	for _, car := range c.Cars {
 		switch {

@@ -9,20 +9,17 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
-	"github.com/vds-dev/vds/internal/ingest"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store"
-	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/store/storetest"
 )
 
 // env is an in-process vds (REST, MCP and the dashboard, composed by
@@ -37,35 +34,11 @@ type env struct {
 	cat *catalog.Catalog
 }
 
-// demo is the parsed demo catalog, parsed once for every test.
-var demo = sync.OnceValues(func() (*catalog.Catalog, []catalog.Kind) {
-	src, err := ingest.DemoSources()
-	if err != nil {
-		panic(err)
-	}
-	c, kinds, err := ingest.Parse(src)
-	if err != nil {
-		panic(err)
-	}
-	return c, kinds
-})
-
 // newEnv builds a server; configure may change the configuration first.
 func newEnv(t *testing.T, configure func(*config.Config)) *env {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	c, kinds := demo()
-	if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
-		t.Fatal(err)
-	}
+	st, c := storetest.DemoSQLite(t, false)
 	cfg := &config.Config{Plans: maps.Clone(config.DefaultPlans)}
 	// No token cache: a revoked token is refused on the very next call.
 	cfg.Server.AuthCacheTTL = 0

@@ -28,7 +28,7 @@ import (
 	"github.com/vds-dev/vds/internal/ingest"
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/server"
-	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/store/storetest"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 	"github.com/vds-dev/vds/internal/vehicle"
@@ -510,30 +510,7 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	src, err := ingest.DemoSources()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, kinds, err := ingest.Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Enrich one car so the EPA fields are exercised with numbers, not
-	// only nulls.
-	mpg, rng, cost := 32.5, 0, 1450
-	c.Cars[0].FuelEconomy = catalog.FuelEconomy{MPGCity: &mpg, MPGHighway: &mpg, MPGCombined: &mpg,
-		EPARangeMiles: &rng, AnnualFuelCost: &cost, CO2GPM: &mpg}
-	if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
-		t.Fatal(err)
-	}
+	st, c := storetest.DemoSQLite(t, true)
 
 	fake := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
 	plans := maps.Clone(config.DefaultPlans)

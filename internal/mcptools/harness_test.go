@@ -9,12 +9,12 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/store/storetest"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 
 	"github.com/google/uuid"
@@ -26,7 +26,6 @@ import (
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/ingest"
-	"github.com/vds-dev/vds/internal/store/sqlite"
 )
 
 // env is an in-process vds over a SQLite store with the demo catalog,
@@ -57,30 +56,7 @@ const (
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	src, err := ingest.DemoSources()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, kinds, err := ingest.Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// One enriched car, so fuel-economy numbers (not only nulls) travel
-	// through both doors.
-	mpg, rng, cost := 32.5, 0, 1450
-	c.Cars[0].FuelEconomy = catalog.FuelEconomy{MPGCity: &mpg, MPGHighway: &mpg, MPGCombined: &mpg,
-		EPARangeMiles: &rng, AnnualFuelCost: &cost, CO2GPM: &mpg}
-	if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
-		t.Fatal(err)
-	}
+	st, c := storetest.DemoSQLite(t, true)
 
 	plans := maps.Clone(config.DefaultPlans)
 	plans[quotaPlan] = config.PlanLimits{MonthlyQuota: 3, APIAccess: true}

@@ -6,15 +6,13 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/config"
-	"github.com/vds-dev/vds/internal/ingest"
 	"github.com/vds-dev/vds/internal/server"
-	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/store/storetest"
 )
 
 // newDemoServer builds a server on a fresh SQLite store with the demo
@@ -23,25 +21,7 @@ import (
 func newDemoServer(tb testing.TB) (http.Handler, string) {
 	tb.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(filepath.Join(tb.TempDir(), "vds.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { st.Close() })
-	if err := st.Migrate(ctx); err != nil {
-		tb.Fatal(err)
-	}
-	src, err := ingest.DemoSources()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	c, kinds, err := ingest.Parse(src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
-		tb.Fatal(err)
-	}
+	st, _ := storetest.DemoSQLite(tb, false)
 	cfg := &config.Config{Plans: map[string]config.PlanLimits{
 		"free":  config.DefaultPlans["free"],
 		"bench": {APIAccess: true},

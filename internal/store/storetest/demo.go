@@ -1,0 +1,51 @@
+package storetest
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/store/sqlite"
+)
+
+// DemoSQLite returns a migrated SQLite store in a temporary directory
+// holding the embedded demo catalog, closed when the test ends, and the
+// catalog as ingested. With enrichFirst, the first car also gets EPA fuel
+// economy through EnrichCars, so tests see numbers in those fields as well
+// as nulls; the returned catalog carries the same values.
+func DemoSQLite(tb testing.TB, enrichFirst bool) (store.Store, *catalog.Catalog) {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(filepath.Join(tb.TempDir(), "vds.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	if err := st.Migrate(ctx); err != nil {
+		tb.Fatal(err)
+	}
+	src, err := ingest.DemoSources()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, kinds, err := ingest.Parse(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
+		tb.Fatal(err)
+	}
+	if enrichFirst {
+		mpg, rng, cost := 32.5, 0, 1450
+		fe := catalog.FuelEconomy{MPGCity: &mpg, MPGHighway: &mpg, MPGCombined: &mpg, EPARangeMiles: &rng, AnnualFuelCost: &cost, CO2GPM: &mpg}
+		if _, _, err := st.EnrichCars(ctx, map[uuid.UUID]catalog.FuelEconomy{c.Cars[0].UUID: fe}, "test"); err != nil {
+			tb.Fatal(err)
+		}
+		c.Cars[0].FuelEconomy = fe
+	}
+	return st, c
+}
