@@ -30,9 +30,6 @@ type (
 )
 
 func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
-	if !noParams(w, r) {
-		return
-	}
 	p, _ := PrincipalFrom(r.Context())
 	st, err := h.limiter.State(r.Context(), p.Account.ID, p.Plan)
 	if err != nil {
@@ -43,9 +40,6 @@ func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) lists(w http.ResponseWriter, r *http.Request) {
-	if !noParams(w, r) {
-		return
-	}
 	p, _ := PrincipalFrom(r.Context())
 	stored, err := h.access.ListsOf(r.Context(), p.Account.ID)
 	if err != nil {
@@ -74,15 +68,10 @@ var changelog = func() []ChangelogEntry {
 }()
 
 func (h *Handler) changelog(w http.ResponseWriter, r *http.Request) {
-	if noParams(w, r) {
-		ok(w, changelog)
-	}
+	ok(w, changelog)
 }
 
 func (h *Handler) openAPI(w http.ResponseWriter, r *http.Request) {
-	if !noParams(w, r) {
-		return
-	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(h.openapi)
 }

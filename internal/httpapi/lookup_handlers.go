@@ -17,9 +17,6 @@ func okUpstream(w http.ResponseWriter, meta upstream.Meta, data any) {
 }
 
 func (h *Handler) decodeVIN(w http.ResponseWriter, r *http.Request) {
-	if !noParams(w, r) {
-		return
-	}
 	rep, meta, err := h.lookup.DecodeVIN(r.Context(), r.PathValue("vin"))
 	if err != nil {
 		writeError(w, r, err)
@@ -29,9 +26,6 @@ func (h *Handler) decodeVIN(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request) {
-	if !noParams(w, r) {
-		return
-	}
 	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
 	if err != nil {
 		writeError(w, r, err)
@@ -46,9 +40,6 @@ func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) motorcycleRecalls(w http.ResponseWriter, r *http.Request) {
-	if !noParams(w, r) {
-		return
-	}
 	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
 	if err != nil {
 		writeError(w, r, err)

@@ -51,6 +51,10 @@ type Route struct {
 	Pattern string
 	// Charged calls count against the monthly quota; free ones do not.
 	Charged bool
+	// Query is true for handlers that read the query string themselves
+	// (and refuse what they do not know); every other route answers any
+	// query parameter with unknown_parameter, so a typo is never ignored.
+	Query   bool
 	handler http.HandlerFunc
 }
 
@@ -62,40 +66,40 @@ const (
 // Routes lists every endpoint; the OpenAPI document and the tests walk it.
 func (h *Handler) Routes() []Route {
 	return []Route{
-		{"GET /v1/cars", charged, h.list(catalog.KindCar)},
-		{"GET /v1/cars/makes", charged, h.makes(catalog.KindCar)},
-		{"GET /v1/cars/models", charged, h.models(catalog.KindCar)},
-		{"GET /v1/cars/body-types", charged, h.bodyTypes},
-		{"GET /v1/cars/{uuid}", charged, h.get(catalog.KindCar)},
-		{"GET /v1/cars/{uuid}/tire-sizes", charged, h.carTires},
-		{"GET /v1/cars/{uuid}/recalls", charged, h.carRecalls},
+		{Pattern: "GET /v1/cars", Charged: charged, Query: true, handler: h.list(catalog.KindCar)},
+		{Pattern: "GET /v1/cars/makes", Charged: charged, handler: h.makes(catalog.KindCar)},
+		{Pattern: "GET /v1/cars/models", Charged: charged, Query: true, handler: h.models(catalog.KindCar)},
+		{Pattern: "GET /v1/cars/body-types", Charged: charged, handler: h.bodyTypes},
+		{Pattern: "GET /v1/cars/{uuid}", Charged: charged, handler: h.get(catalog.KindCar)},
+		{Pattern: "GET /v1/cars/{uuid}/tire-sizes", Charged: charged, handler: h.carTires},
+		{Pattern: "GET /v1/cars/{uuid}/recalls", Charged: charged, handler: h.carRecalls},
 
-		{"GET /v1/motorcycles", charged, h.list(catalog.KindMotorcycle)},
-		{"GET /v1/motorcycles/makes", charged, h.makes(catalog.KindMotorcycle)},
-		{"GET /v1/motorcycles/models", charged, h.models(catalog.KindMotorcycle)},
-		{"GET /v1/motorcycles/types", charged, h.motorcycleTypes},
-		{"GET /v1/motorcycles/{uuid}", charged, h.get(catalog.KindMotorcycle)},
-		{"GET /v1/motorcycles/{uuid}/recalls", charged, h.motorcycleRecalls},
+		{Pattern: "GET /v1/motorcycles", Charged: charged, Query: true, handler: h.list(catalog.KindMotorcycle)},
+		{Pattern: "GET /v1/motorcycles/makes", Charged: charged, handler: h.makes(catalog.KindMotorcycle)},
+		{Pattern: "GET /v1/motorcycles/models", Charged: charged, Query: true, handler: h.models(catalog.KindMotorcycle)},
+		{Pattern: "GET /v1/motorcycles/types", Charged: charged, handler: h.motorcycleTypes},
+		{Pattern: "GET /v1/motorcycles/{uuid}", Charged: charged, handler: h.get(catalog.KindMotorcycle)},
+		{Pattern: "GET /v1/motorcycles/{uuid}/recalls", Charged: charged, handler: h.motorcycleRecalls},
 
-		{"GET /v1/boats", charged, h.list(catalog.KindBoat)},
-		{"GET /v1/boats/makes", charged, h.makes(catalog.KindBoat)},
-		{"GET /v1/boats/models", charged, h.models(catalog.KindBoat)},
-		{"GET /v1/boats/hull-types", charged, h.hullTypes},
-		{"GET /v1/boats/{uuid}", charged, h.get(catalog.KindBoat)},
+		{Pattern: "GET /v1/boats", Charged: charged, Query: true, handler: h.list(catalog.KindBoat)},
+		{Pattern: "GET /v1/boats/makes", Charged: charged, handler: h.makes(catalog.KindBoat)},
+		{Pattern: "GET /v1/boats/models", Charged: charged, Query: true, handler: h.models(catalog.KindBoat)},
+		{Pattern: "GET /v1/boats/hull-types", Charged: charged, handler: h.hullTypes},
+		{Pattern: "GET /v1/boats/{uuid}", Charged: charged, handler: h.get(catalog.KindBoat)},
 
-		{"GET /v1/tire-sizes", charged, h.list(catalog.KindTireSize)},
-		{"GET /v1/tire-sizes/makes", charged, h.makes(catalog.KindTireSize)},
-		{"GET /v1/tire-sizes/models", charged, h.models(catalog.KindTireSize)},
-		{"GET /v1/tire-sizes/{uuid}", charged, h.get(catalog.KindTireSize)},
-		{"GET /v1/tire-sizes/{uuid}/geometry", charged, h.geometry},
+		{Pattern: "GET /v1/tire-sizes", Charged: charged, Query: true, handler: h.list(catalog.KindTireSize)},
+		{Pattern: "GET /v1/tire-sizes/makes", Charged: charged, handler: h.makes(catalog.KindTireSize)},
+		{Pattern: "GET /v1/tire-sizes/models", Charged: charged, Query: true, handler: h.models(catalog.KindTireSize)},
+		{Pattern: "GET /v1/tire-sizes/{uuid}", Charged: charged, handler: h.get(catalog.KindTireSize)},
+		{Pattern: "GET /v1/tire-sizes/{uuid}/geometry", Charged: charged, handler: h.geometry},
 
-		{"GET /v1/vin/{vin}", charged, h.decodeVIN},
+		{Pattern: "GET /v1/vin/{vin}", Charged: charged, handler: h.decodeVIN},
 
-		{"GET /v1/me", free, h.me},
-		{"GET /v1/lists", charged, h.lists},
-		{"GET /v1/changelog", free, h.changelog},
-		{"GET /changelog", free, h.changelog},
-		{"GET /v1/openapi.json", free, h.openAPI},
+		{Pattern: "GET /v1/me", Charged: free, handler: h.me},
+		{Pattern: "GET /v1/lists", Charged: charged, handler: h.lists},
+		{Pattern: "GET /v1/changelog", Charged: free, handler: h.changelog},
+		{Pattern: "GET /changelog", Charged: free, handler: h.changelog},
+		{Pattern: "GET /v1/openapi.json", Charged: free, handler: h.openAPI},
 	}
 }
 
@@ -103,7 +107,11 @@ func (h *Handler) Routes() []Route {
 // unknown paths with 404 and other methods with 405, as problem documents.
 func (h *Handler) Mount(mux *http.ServeMux) {
 	for _, rt := range h.Routes() {
-		mux.Handle(rt.Pattern, h.guard(rt.Charged, rt.handler))
+		handler := rt.handler
+		if !rt.Query {
+			handler = noParams(handler)
+		}
+		mux.Handle(rt.Pattern, h.guard(rt.Charged, handler))
 	}
 	mux.HandleFunc("/v1/", h.fallback)
 	mux.HandleFunc("/changelog", h.fallback)

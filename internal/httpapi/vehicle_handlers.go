@@ -105,23 +105,22 @@ func linkHeader(u *url.URL, q url.Values, m vehicle.Meta) string {
 	return b.String()
 }
 
-// noParams refuses query parameters on endpoints that take none, so a typo
-// is an error rather than silently ignored.
-func noParams(w http.ResponseWriter, r *http.Request) bool {
-	for name := range r.URL.Query() {
-		p := problem(r, vehicle.CodeUnknownParameter, fmt.Sprintf("This endpoint takes no query parameters; remove %q.", name))
-		p.Param, p.Accepted = name, []string{}
-		writeProblem(w, r, p)
-		return false
+// noParams wraps the handler of an endpoint that takes no query parameters:
+// any parameter is refused, so a typo is an error rather than ignored.
+func noParams(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		for name := range r.URL.Query() {
+			p := problem(r, vehicle.CodeUnknownParameter, fmt.Sprintf("This endpoint takes no query parameters; remove %q.", name))
+			p.Param, p.Accepted = name, []string{}
+			writeProblem(w, r, p)
+			return
+		}
+		next(w, r)
 	}
-	return true
 }
 
 func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if !noParams(w, r) {
-			return
-		}
 		id, err := vehicle.ParseUUID(r.PathValue("uuid"))
 		if err != nil {
 			writeError(w, r, err)
@@ -138,9 +137,7 @@ func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
 
 func (h *Handler) makes(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if noParams(w, r) {
-			ok(w, h.svc.Makes(kind))
-		}
+		ok(w, h.svc.Makes(kind))
 	}
 }
 
@@ -156,27 +153,18 @@ func (h *Handler) models(kind catalog.Kind) http.HandlerFunc {
 }
 
 func (h *Handler) bodyTypes(w http.ResponseWriter, r *http.Request) {
-	if noParams(w, r) {
-		ok(w, h.svc.BodyTypes())
-	}
+	ok(w, h.svc.BodyTypes())
 }
 
 func (h *Handler) motorcycleTypes(w http.ResponseWriter, r *http.Request) {
-	if noParams(w, r) {
-		ok(w, h.svc.MotorcycleTypes())
-	}
+	ok(w, h.svc.MotorcycleTypes())
 }
 
 func (h *Handler) hullTypes(w http.ResponseWriter, r *http.Request) {
-	if noParams(w, r) {
-		ok(w, h.svc.HullTypes())
-	}
+	ok(w, h.svc.HullTypes())
 }
 
 func (h *Handler) carTires(w http.ResponseWriter, r *http.Request) {
-	if !noParams(w, r) {
-		return
-	}
 	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
 	if err != nil {
 		writeError(w, r, err)
@@ -191,9 +179,6 @@ func (h *Handler) carTires(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) geometry(w http.ResponseWriter, r *http.Request) {
-	if !noParams(w, r) {
-		return
-	}
 	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
 	if err != nil {
 		writeError(w, r, err)
