@@ -42,6 +42,18 @@ func fetchModels(ctx context.Context, c Client, id pageID, kind client.Kind, mk 
 	}
 }
 
+// fillPage copies one API page of any record type into msg.
+func fillPage[T any](msg *recordsMsg, p *client.Page[T], err error, wrap func(*T) record) error {
+	if err != nil {
+		return err
+	}
+	for i := range p.Data {
+		msg.rows = append(msg.rows, wrap(&p.Data[i]))
+	}
+	msg.meta, msg.next, msg.prev = p.Meta, p.NextPage, p.PrevPage
+	return nil
+}
+
 // fetchRecords loads one API page of a make and model's records.
 func fetchRecords(ctx context.Context, c Client, id pageID, kind client.Kind, mk, model string, page int) tea.Cmd {
 	return func() tea.Msg {
@@ -49,37 +61,17 @@ func fetchRecords(ctx context.Context, c Client, id pageID, kind client.Kind, mk
 		var err error
 		switch kind {
 		case client.KindCar:
-			var p *client.CarPage
-			if p, err = c.ListCars(ctx, client.CarQuery{Make: mk, Model: model, Page: page, PerPage: perPage}); err == nil {
-				for i := range p.Data {
-					msg.rows = append(msg.rows, record{kind: kind, car: &p.Data[i]})
-				}
-				msg.meta, msg.next, msg.prev = p.Meta, p.NextPage, p.PrevPage
-			}
+			p, e := c.ListCars(ctx, client.CarQuery{Make: mk, Model: model, Page: page, PerPage: perPage})
+			err = fillPage(&msg, p, e, func(r *client.Car) record { return record{kind: kind, car: r} })
 		case client.KindMotorcycle:
-			var p *client.MotorcyclePage
-			if p, err = c.ListMotorcycles(ctx, client.MotorcycleQuery{Make: mk, Model: model, Page: page, PerPage: perPage}); err == nil {
-				for i := range p.Data {
-					msg.rows = append(msg.rows, record{kind: kind, moto: &p.Data[i]})
-				}
-				msg.meta, msg.next, msg.prev = p.Meta, p.NextPage, p.PrevPage
-			}
+			p, e := c.ListMotorcycles(ctx, client.MotorcycleQuery{Make: mk, Model: model, Page: page, PerPage: perPage})
+			err = fillPage(&msg, p, e, func(r *client.Motorcycle) record { return record{kind: kind, moto: r} })
 		case client.KindBoat:
-			var p *client.BoatPage
-			if p, err = c.ListBoats(ctx, client.BoatQuery{Make: mk, Model: model, Page: page, PerPage: perPage}); err == nil {
-				for i := range p.Data {
-					msg.rows = append(msg.rows, record{kind: kind, boat: &p.Data[i]})
-				}
-				msg.meta, msg.next, msg.prev = p.Meta, p.NextPage, p.PrevPage
-			}
+			p, e := c.ListBoats(ctx, client.BoatQuery{Make: mk, Model: model, Page: page, PerPage: perPage})
+			err = fillPage(&msg, p, e, func(r *client.Boat) record { return record{kind: kind, boat: r} })
 		case client.KindTireSize:
-			var p *client.TireSizePage
-			if p, err = c.ListTireSizes(ctx, client.TireSizeQuery{Make: mk, Model: model, Page: page, PerPage: perPage}); err == nil {
-				for i := range p.Data {
-					msg.rows = append(msg.rows, record{kind: kind, tire: &p.Data[i]})
-				}
-				msg.meta, msg.next, msg.prev = p.Meta, p.NextPage, p.PrevPage
-			}
+			p, e := c.ListTireSizes(ctx, client.TireSizeQuery{Make: mk, Model: model, Page: page, PerPage: perPage})
+			err = fillPage(&msg, p, e, func(r *client.TireFitment) record { return record{kind: kind, tire: r} })
 		default:
 			err = fmt.Errorf("unknown record type %q", kind)
 		}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 )
@@ -16,12 +14,11 @@ type recallsPage struct {
 	pageBase
 	rec    record
 	report recallReport
-	loaded bool
-	vp     viewport.Model
+	scrollView
 }
 
 func newRecallsPage(rec record) *recallsPage {
-	return &recallsPage{rec: rec, vp: viewport.New(0, 0)}
+	return &recallsPage{rec: rec, scrollView: newScrollView()}
 }
 
 func (p *recallsPage) state() state  { return stateRecalls }
@@ -34,24 +31,20 @@ func (p *recallsPage) init(c *common) tea.Cmd {
 
 func (p *recallsPage) setSize(c *common, w, h int) {
 	p.pageBase.setSize(c, w, h)
-	p.vp.Width, p.vp.Height = w, max(1, h-2)
-	// The text is wrapped to the width, so it is redrawn.
-	p.vp.SetContent(p.content(c))
+	p.resize(w, h, p.content(c))
 }
 
 func (p *recallsPage) update(c *common, msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case recallsMsg:
-		p.loading, p.loaded, p.report = "", true, msg.recalls
-		p.vp.SetContent(p.content(c))
+		p.loading, p.report = "", msg.recalls
+		p.show(p.content(c))
 		return nil
 	case errMsg:
 		p.loading = ""
 		return nil
 	}
-	var cmd tea.Cmd
-	p.vp, cmd = p.vp.Update(msg)
-	return cmd
+	return p.scroll(msg)
 }
 
 // content renders ratings then recalls, wrapped to the page's width.
@@ -120,11 +113,4 @@ func (p *recallsPage) view(c *common) string {
 		return title
 	}
 	return title + "\n" + st.Subtle.Render(dash(p.report.coverage)) + "\n" + p.vp.View()
-}
-
-func (p *recallsPage) help(c *common) []key.Binding {
-	if p.vp.TotalLineCount() > p.vp.Height {
-		return []key.Binding{c.keys.Scroll}
-	}
-	return nil
 }

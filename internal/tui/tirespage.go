@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/vds-dev/vds/client"
 )
@@ -17,12 +15,11 @@ type tiresPage struct {
 	pageBase
 	rec    record
 	report tireReport
-	loaded bool
-	vp     viewport.Model
+	scrollView
 }
 
 func newTiresPage(rec record) *tiresPage {
-	return &tiresPage{rec: rec, vp: viewport.New(0, 0)}
+	return &tiresPage{rec: rec, scrollView: newScrollView()}
 }
 
 func (p *tiresPage) state() state  { return stateTires }
@@ -35,25 +32,20 @@ func (p *tiresPage) init(c *common) tea.Cmd {
 
 func (p *tiresPage) setSize(c *common, w, h int) {
 	p.pageBase.setSize(c, w, h)
-	p.vp.Width, p.vp.Height = w, max(1, h-2)
-	// The bars stretch with the width, so the content is redrawn; the
-	// viewport keeps its scroll offset.
-	p.vp.SetContent(p.content(c))
+	p.resize(w, h, p.content(c))
 }
 
 func (p *tiresPage) update(c *common, msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tiresMsg:
-		p.loading, p.loaded, p.report = "", true, msg.tires
-		p.vp.SetContent(p.content(c))
+		p.loading, p.report = "", msg.tires
+		p.show(p.content(c))
 		return nil
 	case errMsg:
 		p.loading = ""
 		return nil
 	}
-	var cmd tea.Cmd
-	p.vp, cmd = p.vp.Update(msg)
-	return cmd
+	return p.scroll(msg)
 }
 
 // matchNote explains how a car's fitments were matched to its year.
@@ -140,11 +132,4 @@ func (p *tiresPage) view(c *common) string {
 		sub = joinNonEmpty(" · ", sub, "bars span ±"+pctLabel(2*w)+"% of the OEM diameter, [ ] is the ±"+pctLabel(w)+"% window")
 	}
 	return title + "\n" + st.Subtle.Render(sub) + "\n" + p.vp.View()
-}
-
-func (p *tiresPage) help(c *common) []key.Binding {
-	if p.vp.TotalLineCount() > p.vp.Height {
-		return []key.Binding{c.keys.Scroll}
-	}
-	return nil
 }
