@@ -34,6 +34,11 @@ func writeJSON(w http.ResponseWriter, status int, contentType string, v any) {
 		http.Error(w, `{"title":"Internal Server Error","status":500}`, http.StatusInternalServerError)
 		return
 	}
+	send(w, status, contentType, buf)
+}
+
+// send writes a finished body with its Content-Type and Content-Length.
+func send(w http.ResponseWriter, status int, contentType string, buf *bytes.Buffer) {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))

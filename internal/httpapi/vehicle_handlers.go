@@ -56,11 +56,20 @@ func writeRawList(w http.ResponseWriter, raw []json.RawMessage, m vehicle.Meta) 
 	b = strconv.AppendBool(b, m.Truncated)
 	b = append(b, "}}\n"...)
 	buf.Write(b)
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
+	send(w, http.StatusOK, "application/json", buf)
+}
+
+// writeRawRecord writes {"data": rec} around a record encoded in advance,
+// without passing its bytes through encoding/json again (which would scan
+// and compact them on every request).
+func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	buf.WriteString(`{"data":`)
+	buf.Write(rec)
+	buf.WriteString("}\n")
+	send(w, http.StatusOK, "application/json", buf)
 }
 
 // linkHeader builds the RFC 8288 first/prev/next/last links of a page,
@@ -131,7 +140,7 @@ func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
 			writeError(w, r, err)
 			return
 		}
-		ok(w, rec)
+		writeRawRecord(w, rec)
 	}
 }
 
