@@ -11,6 +11,7 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -50,6 +51,9 @@ func TestWireTypesMatchServer(t *testing.T) {
 		{"RecordRef", &httpapi.RecordRef{}, &client.RecordRef{}},
 		{"ChangelogEntry", &httpapi.ChangelogEntry{}, &client.ChangelogEntry{}},
 		{"Problem", &httpapi.Problem{}, &client.Problem{}},
+		{"VINReport", &lookup.VINReport{}, &client.VINReport{}},
+		{"CarRecalls", &lookup.CarRecalls{}, &client.CarRecalls{}},
+		{"MotorcycleRecalls", &lookup.MotorcycleRecalls{}, &client.MotorcycleRecalls{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
