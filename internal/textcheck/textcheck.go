@@ -1,0 +1,49 @@
+// Package textcheck refuses text that no person types: invalid UTF-8 and
+// control characters. Every boundary that takes text from outside (query
+// strings, dashboard forms, ingest files, command flags) runs it, so both
+// stores see the same strings: PostgreSQL rejects NUL bytes and invalid
+// UTF-8 outright while SQLite stores them, and neither belongs in a name.
+package textcheck
+
+import (
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Error says what is wrong with a string and where, by byte offset.
+type Error struct {
+	Offset int
+	Rune   rune // utf8.RuneError when the bytes are not UTF-8
+}
+
+func (e *Error) Error() string {
+	if e.Rune == utf8.RuneError {
+		return fmt.Sprintf("invalid UTF-8 at byte %d", e.Offset)
+	}
+	return fmt.Sprintf("control character %U at byte %d", e.Rune, e.Offset)
+}
+
+// Line refuses invalid UTF-8 and every control character, tabs and line
+// breaks included: for names, identifiers and single-line fields.
+func Line(s string) error { return check(s, false) }
+
+// Multiline is Line but accepts tabs and line breaks (LF, CR): for
+// free-text fields such as notes.
+func Multiline(s string) error { return check(s, true) }
+
+func check(s string, multiline bool) error {
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			// A literal U+FFFD is valid text; only a failed decode is not.
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return &Error{Offset: i, Rune: utf8.RuneError}
+			}
+		case multiline && (r == '\n' || r == '\r' || r == '\t'):
+		case unicode.IsControl(r):
+			return &Error{Offset: i, Rune: r}
+		}
+	}
+	return nil
+}
