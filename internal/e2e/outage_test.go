@@ -200,3 +200,48 @@ func TestDatabaseOutage(t *testing.T) {
 		eventually(t, 15*time.Second, "recovery after the outage", func() bool { return healthy(each()) })
 	})
 }
+
+// TestSQLiteFileReplaced: a SQLite file deleted, moved or replaced under
+// a running server makes /readyz fail with a reason that names the file
+// (writes would go to a file nobody can open again); the original file
+// back in place makes it ready again.
+func TestSQLiteFileReplaced(t *testing.T) {
+	e := newEnv(t, "sqlite")
+	e.vds("ingest")
+	in := e.serve()
+	path := strings.TrimPrefix(e.dbURL, "sqlite:")
+	ready := func(want int, reason string) {
+		t.Helper()
+		status, _, body := in.get("", "/readyz")
+		var r struct {
+			Status        string `json:"status"`
+			Reason        string `json:"reason"`
+			DatabaseError string `json:"database_error"`
+		}
+		if err := json.Unmarshal(body, &r); err != nil {
+			t.Fatalf("readyz: %v\n%s", err, body)
+		}
+		if status != want || !strings.Contains(r.DatabaseError, reason) {
+			t.Fatalf("readyz: %d %s, want %d with %q", status, body, want, reason)
+		}
+		if want != http.StatusOK && (r.Status != "unavailable" || r.Reason != "database" || !strings.Contains(r.DatabaseError, path)) {
+			t.Fatalf("readyz: %s, want status unavailable, reason database and the file's path", body)
+		}
+	}
+	ready(http.StatusOK, "")
+
+	if err := os.Rename(path, path+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	ready(http.StatusServiceUnavailable, "is gone")
+	good, err := os.ReadFile(path + ".moved")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, string(good))
+	ready(http.StatusServiceUnavailable, "was replaced")
+	if err := os.Rename(path+".moved", path); err != nil {
+		t.Fatal(err)
+	}
+	ready(http.StatusOK, "")
+}
