@@ -50,7 +50,7 @@ func (e *env) breakDatabase() (mend func()) {
 	path := strings.TrimPrefix(e.dbURL, "sqlite:")
 	// Move everything from the write-ahead log into the file first, so
 	// that no read can be answered from the log alone.
-	db, err := sql.Open("sqlite", "file:"+path)
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
 	if err != nil {
 		e.t.Fatal(err)
 	}
