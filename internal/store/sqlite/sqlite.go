@@ -70,8 +70,9 @@ func Open(path string) (*sqldb.DB, error) {
 }
 
 // sameFile reports, as store.ErrFileChanged, when the file at path is no
-// longer opened: the connections keep writing to the file they have open,
-// which nothing will open again once the path names another file or none.
+// longer the one opened: the connections keep writing to the file they
+// have open, which nothing opens again once the path names another file
+// or none.
 func sameFile(path string, opened os.FileInfo) error {
 	now, err := os.Stat(path)
 	switch {
