@@ -62,11 +62,18 @@ type Upstream struct {
 	NHTSAURL string `mapstructure:"nhtsa_url"`
 	// EPAURL is the EPA vehicles.csv download, the default of vds enrich.
 	EPAURL string `mapstructure:"epa_url"`
-	// Timeout bounds one upstream request.
+	// Timeout is the budget of one upstream answer: every attempt and
+	// retry, and the whole NCAP ratings walk. At least UpstreamMargin
+	// below server.write_timeout.
 	Timeout time.Duration `mapstructure:"timeout"`
 	// CacheTTL is how long a successful answer is served without asking again.
 	CacheTTL time.Duration `mapstructure:"cache_ttl"`
 }
+
+// UpstreamMargin is how much shorter than server.write_timeout
+// upstream.timeout must be: the time left to write the answer (a 503 when
+// NHTSA hangs) after the upstream budget is spent.
+const UpstreamMargin = 2 * time.Second
 
 // Database selects the store.
 type Database struct {
@@ -219,6 +226,10 @@ func (c *Config) Validate() error {
 	}
 	if c.Upstream.Timeout <= 0 || c.Upstream.CacheTTL <= 0 {
 		errs = append(errs, errors.New("upstream.timeout and upstream.cache_ttl: must be positive durations such as 10s and 24h"))
+	}
+	if c.Upstream.Timeout > 0 && c.Server.WriteTimeout > 0 && c.Upstream.Timeout > c.Server.WriteTimeout-UpstreamMargin {
+		errs = append(errs, fmt.Errorf("upstream.timeout: %s leaves too little of server.write_timeout (%s) to answer a hanging NHTSA with a 503 rather than a dropped connection; it must be at least %s shorter",
+			c.Upstream.Timeout, c.Server.WriteTimeout, UpstreamMargin))
 	}
 	if c.Server.AuthCacheTTL < 0 || c.Server.AuthCacheTTL > 5*time.Second {
 		errs = append(errs, errors.New("server.auth_cache_ttl: must be between 0s and 5s: revoked tokens must stop working within 5 seconds"))

@@ -8,10 +8,16 @@ import (
 	"github.com/spf13/viper"
 )
 
-func TestDashboardDefaults(t *testing.T) {
+// withDefaults returns a viper holding every default and a database URL.
+func withDefaults() *viper.Viper {
 	v := viper.New()
 	SetDefaults(v)
 	v.Set("database.url", "sqlite:/tmp/x.db")
+	return v
+}
+
+func TestDashboardDefaults(t *testing.T) {
+	v := withDefaults()
 	c, err := Load(v)
 	if err != nil {
 		t.Fatal(err)
@@ -44,9 +50,7 @@ func TestValidateDashboard(t *testing.T) {
 		{"fine", Dashboard{SessionTTL: time.Hour, PublicURL: "https://vds.example.com/"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := viper.New()
-			SetDefaults(v)
-			v.Set("database.url", "sqlite:/tmp/x.db")
+			v := withDefaults()
 			c, err := Load(v)
 			if err != nil {
 				t.Fatal(err)
@@ -57,5 +61,35 @@ func TestValidateDashboard(t *testing.T) {
 				t.Fatalf("Validate = %v, want an error about %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// upstream.timeout is the whole budget of an NHTSA answer, so a hanging
+// NHTSA gives a 503 only if that budget ends before the server stops
+// writing the response.
+func TestUpstreamTimeoutBelowWriteTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		upstream, write string
+		want            string
+	}{
+		{"10s", "30s", ""},
+		{"28s", "30s", ""},
+		{"29s", "30s", "upstream.timeout: 29s leaves too little of server.write_timeout (30s)"},
+		{"30s", "30s", "upstream.timeout: 30s leaves too little of server.write_timeout (30s)"},
+		{"10s", "5s", "at least 2s shorter"},
+	} {
+		v := withDefaults()
+		v.Set("upstream.timeout", tc.upstream)
+		v.Set("server.write_timeout", tc.write)
+		_, err := Load(v)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("upstream.timeout %s, server.write_timeout %s: Load = %v, want %q", tc.upstream, tc.write, err, tc.want)
+		}
+	}
+	// The defaults answer a hanging NHTSA well within 15 seconds.
+	v := withDefaults()
+	c, err := Load(v)
+	if err != nil || c.Upstream.Timeout+UpstreamMargin > 15*time.Second {
+		t.Errorf("default upstream.timeout %v (+%v margin), err %v", c.Upstream.Timeout, UpstreamMargin, err)
 	}
 }

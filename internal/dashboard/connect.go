@@ -35,7 +35,7 @@ func (h *Handler) connect(w http.ResponseWriter, r *http.Request, s *session) {
 	}{map[string]server{"vds": {Type: "http", URL: d.MCPURL, Headers: map[string]string{"Authorization": "Bearer ${VDS_TOKEN}"}}}}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
-		h.serverError(w, r, err)
+		h.internalError(w, r, err)
 		return
 	}
 	d.MCPConfig = string(b)

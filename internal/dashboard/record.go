@@ -54,12 +54,12 @@ func (h *Handler) record(w http.ResponseWriter, r *http.Request, s *session) {
 		return
 	}
 	if err != nil {
-		h.serverError(w, r, err)
+		h.internalError(w, r, err)
 		return
 	}
 	fields, err := orderedFields(raw)
 	if err != nil {
-		h.serverError(w, r, err)
+		h.internalError(w, r, err)
 		return
 	}
 	lists, err := h.acc.ListsOf(r.Context(), s.account.ID)

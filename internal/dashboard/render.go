@@ -149,13 +149,13 @@ func recordURL(k catalog.Kind, id fmt.Stringer) string {
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
 	t, ok := h.pages.pages[name]
 	if !ok {
-		h.serverError(w, r, fmt.Errorf("no page template %q", name))
+		h.internalError(w, r, fmt.Errorf("no page template %q", name))
 		return
 	}
 	v.Signup = h.signup
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
-		h.serverError(w, r, fmt.Errorf("render %s: %w", name, err))
+		h.internalError(w, r, fmt.Errorf("render %s: %w", name, err))
 		return
 	}
 	hd := w.Header()
@@ -186,7 +186,17 @@ func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, 
 	_, _ = w.Write(buf.Bytes())
 }
 
+// serverError answers a request that failed for a reason that is not the
+// user's: a store call, since every other failure is a bug (internalError).
+// That is an outage the user can only wait out, so a 503 as in the API.
 func (h *Handler) serverError(w http.ResponseWriter, r *http.Request, err error) {
+	h.log.ErrorContext(r.Context(), "dashboard request failed", "path", r.URL.Path, "err", err)
+	h.errorPage(w, r, http.StatusServiceUnavailable, "Service unavailable",
+		"The database is not answering, so this could not be done now. Try again in a moment.")
+}
+
+// internalError answers a failure that only a bug in vds can cause.
+func (h *Handler) internalError(w http.ResponseWriter, r *http.Request, err error) {
 	h.log.ErrorContext(r.Context(), "dashboard request failed", "path", r.URL.Path, "err", err)
 	h.errorPage(w, r, http.StatusInternalServerError, "Something went wrong",
 		"The server could not complete the request. Try again in a moment.")

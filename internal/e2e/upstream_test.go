@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -8,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 )
 
@@ -31,11 +35,16 @@ type vinBody struct {
 	} `json:"data"`
 }
 
-// upstreamEnv is a vds installation whose NHTSA is a fake.
-func upstreamEnv(t *testing.T, backend string, ttl time.Duration) (*env, *upstreamtest.Fake) {
+// upstreamEnv is a vds installation whose NHTSA is a fake, with
+// upstream.timeout set to timeout (the default when empty).
+func upstreamEnv(t *testing.T, backend string, ttl time.Duration, timeout string) (*env, *upstreamtest.Fake) {
 	e := newEnv(t, backend)
 	fake := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
-	e.writeConfig(fmt.Sprintf("upstream:\n  vpic_url: %s\n  nhtsa_url: %s\n  timeout: 300ms\n  cache_ttl: %s\n", fake.URL, fake.URL, ttl))
+	yaml := fmt.Sprintf("upstream:\n  vpic_url: %s\n  nhtsa_url: %s\n  cache_ttl: %s\n", fake.URL, fake.URL, ttl)
+	if timeout != "" {
+		yaml += "  timeout: " + timeout + "\n"
+	}
+	e.writeConfig(yaml)
 	e.vds("ingest")
 	return e, fake
 }
@@ -45,7 +54,7 @@ func upstreamEnv(t *testing.T, backend string, ttl time.Duration) (*env, *upstre
 // cache; invalid VINs never reach NHTSA and are not charged.
 func TestVINDecode(t *testing.T) {
 	backends(t, func(t *testing.T, e0 *env) {
-		e, fake := upstreamEnv(t, e0.backend, time.Hour)
+		e, fake := upstreamEnv(t, e0.backend, time.Hour, "300ms")
 		_, tok := e.newToken("vin@example.com", "developer")
 		in := e.serve()
 
@@ -102,7 +111,7 @@ func TestVINDecode(t *testing.T) {
 // 502/503 within the timeout's bound, is not cached, and an expired answer
 // is served as stale with a Warning header.
 func TestUpstreamFailures(t *testing.T) {
-	e, fake := upstreamEnv(t, "sqlite", time.Second)
+	e, fake := upstreamEnv(t, "sqlite", time.Second, "300ms")
 	_, tok := e.newToken("up@example.com", "developer")
 	in := e.serve()
 	demo := demoCatalog(t)
@@ -162,5 +171,108 @@ func TestUpstreamFailures(t *testing.T) {
 	h := in.getJSON(tok, car(10), http.StatusOK, &r)
 	if !r.Data.Stale || !strings.Contains(h.Get("Warning"), "110") {
 		t.Fatalf("expired entry with NHTSA down: stale %v, Warning %q", r.Data.Stale, h.Get("Warning"))
+	}
+}
+
+// callTool calls an MCP tool with the mcp-go client, as an agent would:
+// initialize, then tools/call. It returns the tool result, or the error
+// of a call that got none.
+func (in *instance) callTool(token, tool string, args map[string]any) (*mcp.CallToolResult, error) {
+	in.t.Helper()
+	tr, err := transport.NewStreamableHTTP(in.URL+"/mcp", transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+	if err != nil {
+		in.t.Fatal(err)
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion(mcp.LATEST_PROTOCOL_VERSION))
+	defer c.Close()
+	ctx := context.Background()
+	var init mcp.InitializeRequest
+	init.Params.ClientInfo = mcp.Implementation{Name: "vds-e2e", Version: "1.0"}
+	if err := c.Start(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		return nil, err
+	}
+	var req mcp.CallToolRequest
+	req.Params.Name, req.Params.Arguments = tool, args
+	return c.CallTool(ctx, req)
+}
+
+// TestHangingUpstream: an NHTSA that accepts connections and never answers
+// is a 503 upstream_unavailable (an isError result over MCP) once
+// upstream.timeout is spent, on every endpoint that asks NHTSA, retries
+// included; with the default configuration well within 15 seconds, long
+// before the server's write timeout would drop the connection.
+func TestHangingUpstream(t *testing.T) {
+	defaults, defaultFake := upstreamEnv(t, "sqlite", time.Hour, "")
+	dtok := func() string { _, tok := defaults.newToken("default@example.com", "developer"); return tok }()
+	e, fake := upstreamEnv(t, "sqlite", time.Hour, "1s")
+	_, tok := e.newToken("hang@example.com", "developer")
+	din, in := defaults.serve(), e.serve()
+	fake.SetMode(upstreamtest.Stall, time.Minute)
+	defaultFake.SetMode(upstreamtest.Stall, time.Minute)
+
+	// The default budget is 10 s: run that one call alongside the others.
+	type answer struct {
+		status int
+		code   string
+		took   time.Duration
+	}
+	byDefault := make(chan answer, 1)
+	go func() {
+		start := time.Now()
+		req, _ := http.NewRequest(http.MethodGet, din.URL+"/v1/vin/"+upstreamtest.KnownVIN, nil)
+		req.Header.Set("Authorization", "Bearer "+dtok)
+		a := answer{}
+		if resp, err := din.http.Do(req); err == nil {
+			var p problemBody
+			_ = json.NewDecoder(resp.Body).Decode(&p)
+			resp.Body.Close()
+			a.status, a.code = resp.StatusCode, p.Code
+		}
+		a.took = time.Since(start)
+		byDefault <- a
+	}()
+
+	demo := demoCatalog(t)
+	car, moto := demo.Cars[20].UUID.String(), demo.Motorcycles[20].UUID.String()
+	const bound = 2500 * time.Millisecond // upstream.timeout 1s plus a margin
+	for _, path := range []string{"/v1/vin/" + upstreamtest.KnownVIN, "/v1/cars/" + car + "/recalls", "/v1/motorcycles/" + moto + "/recalls"} {
+		start := time.Now()
+		status, h, body := in.get(tok, path)
+		took := time.Since(start)
+		var p problemBody
+		_ = json.Unmarshal(body, &p)
+		if status != http.StatusServiceUnavailable || p.Code != "upstream_unavailable" || h.Get("Content-Type") != "application/problem+json" {
+			t.Errorf("GET %s with NHTSA hanging: %d %s %s", path, status, h.Get("Content-Type"), body)
+		}
+		if took < time.Second || took > bound {
+			t.Errorf("GET %s answered after %v, want upstream.timeout 1s plus a margin", path, took)
+		}
+	}
+	for _, call := range []map[string]any{
+		{"vin": upstreamtest.KnownVIN},
+		{"type": "car", "uuid": car},
+		{"type": "motorcycle", "uuid": moto},
+	} {
+		tool := "vehicle_recalls"
+		if call["vin"] != nil {
+			tool = "decode_vin"
+		}
+		start := time.Now()
+		res, err := in.callTool(tok, tool, call)
+		took := time.Since(start)
+		if err != nil || !res.IsError || len(res.Content) != 1 || !strings.HasPrefix(mcp.GetTextFromContent(res.Content[0]), "upstream_unavailable: ") {
+			t.Errorf("MCP %s %v with NHTSA hanging: %+v, %v", tool, call, res, err)
+		}
+		if took < time.Second || took > bound {
+			t.Errorf("MCP %s %v answered after %v, want upstream.timeout 1s plus a margin", tool, call, took)
+		}
+	}
+
+	a := <-byDefault
+	if a.status != http.StatusServiceUnavailable || a.code != "upstream_unavailable" || a.took > 12*time.Second {
+		t.Errorf("default configuration with NHTSA hanging: %d %q after %v, want 503 upstream_unavailable after about 10s", a.status, a.code, a.took)
 	}
 }

@@ -43,7 +43,7 @@ func (h *Handler) lists(w http.ResponseWriter, r *http.Request) {
 	p, _ := PrincipalFrom(r.Context())
 	stored, err := h.access.ListsOf(r.Context(), p.Account.ID)
 	if err != nil {
-		writeError(w, r, err)
+		unavailable(w, r, "account", err)
 		return
 	}
 	ok(w, views.NewLists(stored, h.svc))

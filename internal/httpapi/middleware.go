@@ -213,8 +213,7 @@ func (h *Handler) authenticate(w http.ResponseWriter, r *http.Request) (access.P
 	case errors.Is(err, access.ErrInsufficientScope):
 		writeProblem(w, r, problem(r, "insufficient_scope", "The token lacks the api:read ability."))
 	default:
-		logger(r.Context()).Error("authenticate", "err", err)
-		writeProblem(w, r, problem(r, "service_unavailable", "The account database is unavailable; retry shortly."))
+		unavailable(w, r, "account", err)
 	}
 	return p, false
 }
@@ -245,8 +244,7 @@ func (h *Handler) guard(charged bool, next http.HandlerFunc) http.HandlerFunc {
 		if err != nil {
 			var refusal *limits.Refusal
 			if !errors.As(err, &refusal) {
-				logger(r.Context()).Error("admit", "err", err)
-				writeProblem(w, r, problem(r, "service_unavailable", "The usage database is unavailable; retry shortly."))
+				unavailable(w, r, "usage", err)
 				return
 			}
 			setLimitHeaders(w.Header(), refusal.State, time.Now())

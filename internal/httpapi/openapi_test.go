@@ -519,7 +519,7 @@ func newFixture(t *testing.T) *fixture {
 	cfg := &config.Config{
 		Server: config.Server{Addr: "127.0.0.1:0", CatalogPoll: time.Hour, UsageFlush: time.Hour,
 			ShutdownTimeout: time.Second, ReadHeaderTimeout: time.Second, ReadTimeout: time.Second,
-			WriteTimeout: time.Second, IdleTimeout: time.Second},
+			WriteTimeout: 5 * time.Second, IdleTimeout: time.Second},
 		Database: config.Database{URL: "sqlite:" + filepath.Join(t.TempDir(), "unused.db")},
 		Upstream: config.Upstream{VPICURL: fake.URL, NHTSAURL: fake.URL, EPAURL: fake.URL, Timeout: 300 * time.Millisecond, CacheTTL: time.Hour},
 		Log:      config.Log{Level: "info", Format: "json"},

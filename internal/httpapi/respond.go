@@ -11,6 +11,7 @@ import (
 
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/views"
 )
 
 // Envelope is the body of every successful response: {"data": ...}, with
@@ -92,7 +93,7 @@ var statusOf = map[string]int{
 	"quota_exceeded":               http.StatusTooManyRequests,
 	lookup.CodeUpstreamError:       http.StatusBadGateway,
 	lookup.CodeUpstreamUnavailable: http.StatusServiceUnavailable,
-	"service_unavailable":          http.StatusServiceUnavailable,
+	views.CodeServiceUnavailable:   http.StatusServiceUnavailable,
 	"internal_error":               http.StatusInternalServerError,
 }
 
@@ -134,6 +135,13 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	logger(r.Context()).Error("internal error", "err", err)
 	writeProblem(w, r, problem(r, "internal_error", "The server failed to answer; the request id identifies it in the logs."))
+}
+
+// unavailable answers a request whose database call failed: the cause is
+// logged, the caller gets views.Unavailable (503 service_unavailable).
+func unavailable(w http.ResponseWriter, r *http.Request, what string, err error) {
+	logger(r.Context()).Error("database call failed", "data", what, "err", err)
+	writeError(w, r, views.Unavailable(what))
 }
 
 // logger returns the request's logger.

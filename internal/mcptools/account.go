@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vds-dev/vds/internal/access"
@@ -18,6 +19,7 @@ type accountTools struct {
 	svc   *vehicle.Service
 	lists ListSource
 	usage UsageSource
+	log   *slog.Logger
 }
 
 // NoInput is the arguments of the tools that take none.
@@ -59,7 +61,10 @@ func (a accountTools) garage(ctx context.Context, _ NoInput) (*mcp.CallToolResul
 	}
 	stored, err := a.lists.ListsOf(ctx, p.Account.ID)
 	if err != nil {
-		return nil, fmt.Errorf("read lists: %w", err)
+		// Not the server's bug but an outage: a result the model can relay
+		// (and that is not charged) rather than an internal error.
+		a.log.Error("my_garage: read lists", "request_id", httpapi.RequestID(ctx), "err", err)
+		return serviceError(views.Unavailable("account"), "")
 	}
 	return jsonResult(views.NewLists(stored, a.svc))
 }

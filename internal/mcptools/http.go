@@ -145,7 +145,7 @@ func (h *handler) authenticate(w http.ResponseWriter, r *http.Request) (access.P
 		writeProblem(w, r, http.StatusForbidden, "insufficient_scope", "The token lacks the api:read ability.")
 	default:
 		h.logger(r).Error("authenticate", "err", err)
-		writeProblem(w, r, http.StatusServiceUnavailable, "service_unavailable", "The account database is unavailable; retry shortly.")
+		unavailable(w, r, "account")
 	}
 	return p, false
 }
@@ -161,7 +161,7 @@ func (h *handler) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	var refusal *limits.Refusal
 	if !errors.As(err, &refusal) {
 		h.logger(r).Error("admit", "err", err)
-		writeProblem(w, r, http.StatusServiceUnavailable, "service_unavailable", "The usage database is unavailable; retry shortly.")
+		unavailable(w, r, "usage")
 		return
 	}
 	views.SetLimitHeaders(w.Header(), refusal.State, h.now())
@@ -223,6 +223,13 @@ func newProblem(r *http.Request, status int, code, detail string) *httpapi.Probl
 		Code:      code,
 		RequestID: httpapi.RequestID(r.Context()),
 	}
+}
+
+// unavailable answers a request the database failed as the REST API does:
+// 503 with views.Unavailable.
+func unavailable(w http.ResponseWriter, r *http.Request, what string) {
+	e := views.Unavailable(what)
+	writeProblem(w, r, http.StatusServiceUnavailable, e.Code, e.Message)
 }
 
 func writeProblem(w http.ResponseWriter, r *http.Request, status int, code, detail string) {

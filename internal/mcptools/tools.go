@@ -62,11 +62,18 @@ type Deps struct {
 	Log *slog.Logger
 }
 
+func (d Deps) logger() *slog.Logger {
+	if d.Log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return d.Log
+}
+
 // Tools returns every tool in the order the docs list them. Handlers only
 // touch d when called, so Tools(Deps{}) is enough to read the definitions.
 func Tools(d Deps) []Tool {
 	v := vehicleTools{svc: d.Vehicles}
-	a := accountTools{svc: d.Vehicles, lists: d.Lists, usage: d.Usage}
+	a := accountTools{svc: d.Vehicles, lists: d.Lists, usage: d.Usage, log: d.logger()}
 	l := lookupTools{svc: d.Lookup}
 	return []Tool{
 		v.searchVehicles(),
@@ -104,11 +111,7 @@ func NewServer(d Deps, version string) *server.MCPServer {
 	for i := range tools {
 		byName[tools[i].Def.Name] = &tools[i]
 	}
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	g := &guard{tools: byName, charger: d.Charger, log: log}
+	g := &guard{tools: byName, charger: d.Charger, log: d.logger()}
 	hooks := &server.Hooks{}
 	hooks.AddAfterCallTool(g.explainInvalidArguments)
 	s := server.NewMCPServer("vds", version,

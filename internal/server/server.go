@@ -99,12 +99,18 @@ func writeStatus(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// ready answers 200 when the database answers, 503 otherwise.
+// ready answers 200 when the store passes its check, 503 otherwise.
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if _, err := s.st.CatalogVersion(ctx); err != nil {
-		writeStatus(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "reason": "database"})
+	if err := s.st.Check(ctx); err != nil {
+		s.log.Warn("not ready", "err", err)
+		// Driver errors can name hosts and users; only a changed file is told.
+		detail := "the database does not answer; the server log says why"
+		if errors.Is(err, store.ErrFileChanged) {
+			detail = err.Error()
+		}
+		writeStatus(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "reason": "database", "database_error": detail})
 		return
 	}
 	writeStatus(w, http.StatusOK, map[string]any{"status": "ready", "catalog_version": s.CatalogVersion()})

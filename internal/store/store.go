@@ -17,6 +17,10 @@ import (
 var (
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("already exists")
+	// ErrFileChanged is Check's error when the SQLite file at the
+	// configured path is no longer the file the store has open. Its
+	// message names the file and holds nothing secret.
+	ErrFileChanged = errors.New("database file changed under the server")
 )
 
 // CatalogStore persists the vehicle catalog and its published versions.
@@ -197,5 +201,10 @@ type Store interface {
 	Migrate(ctx context.Context) error
 	// Backend names the implementation: "sqlite" or "postgres".
 	Backend() string
+	// Check reports whether the store can serve: the database answers a
+	// query, and a SQLite file is still the one opened (writes to a file
+	// deleted or replaced under a running server are lost at the next
+	// start; that is ErrFileChanged).
+	Check(ctx context.Context) error
 	Close() error
 }

@@ -82,13 +82,18 @@ func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // load returns the value for key: from the cache when fresh, otherwise from
 // fetch (one in-flight fetch per key), falling back to an expired entry when
-// the fetch fails.
+// the fetch fails or does not answer within the Timeout budget.
 //
 // The singleflight group carries the encoded JSON, not T, so that every
 // waiter decodes its own copy and callers can never share (and race on)
 // slices or pointers.
 func load[T any](ctx context.Context, c *Client, upstream, key string, fetch func(context.Context) (T, error)) (T, Meta, error) {
 	var zero T
+	caller := ctx
+	// The caller's budget covers everything it waits for: the cache read and
+	// the fetch, whether it started that fetch or joined one under way.
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
 
 	staleRaw, staleAt, haveEntry := c.cacheGet(ctx, key)
 	if haveEntry && c.fresh(staleAt) {
@@ -110,10 +115,10 @@ func load[T any](ctx context.Context, c *Client, upstream, key string, fetch fun
 			}
 		}()
 		// The fetch is shared by every waiter, so the first caller going away
-		// must not cancel it for the others. Attempts stay bounded by
-		// Timeout and Retries, and a result that arrives after everybody
-		// left still fills the cache.
-		fctx := context.WithoutCancel(ctx)
+		// must not cancel it for the others; it has a budget of its own, and
+		// a result that arrives after everybody left still fills the cache.
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(caller), c.cfg.Timeout)
+		defer cancel()
 		// Another flight (or replica) may have stored the entry between our
 		// look-up and this flight starting.
 		if raw, at, ok := c.cacheGet(fctx, key); ok && c.fresh(at) && json.Unmarshal(raw, new(T)) == nil {
@@ -161,8 +166,8 @@ func load[T any](ctx context.Context, c *Client, upstream, key string, fetch fun
 			return v, Meta{Stale: true, FromCache: true, FetchedAt: staleAt}, nil
 		}
 	}
-	if ctx.Err() != nil {
-		// The caller went away or ran out of time; not an upstream problem.
+	if caller.Err() != nil {
+		// The caller went away or ran out of its own time; not an upstream problem.
 		c.log.Debug("upstream wait abandoned", "upstream", upstream, "key", key, "err", err)
 	} else {
 		c.log.Warn("upstream fetch failed", "upstream", upstream, "key", key, "err", err)

@@ -154,23 +154,92 @@ func TestNoRetryOn4xx(t *testing.T) {
 	}
 }
 
-func TestTimeoutGivesUnavailableQuickly(t *testing.T) {
+// Timeout is the budget of the whole call: a hanging attempt uses it up
+// instead of leaving room for retries, each as long again.
+func TestHangingUpstreamAnswersWithinTimeout(t *testing.T) {
 	f := newFake(t, sleepy(10*time.Second, serveJSON(fordBody(t))))
 	cfg := testConfig(f.URL)
-	cfg.Timeout = 200 * time.Millisecond
+	cfg.Timeout = 500 * time.Millisecond
 	c := newTestClient(t, cfg, NewMemCache())
 	start := time.Now()
 	_, _, err := c.DecodeVIN(context.Background(), fordVIN)
 	elapsed := time.Since(start)
+	if !errors.Is(err, ErrUpstreamUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want ErrUpstreamUnavailable from the deadline", err)
+	}
+	if elapsed < cfg.Timeout || elapsed > cfg.Timeout+400*time.Millisecond {
+		t.Errorf("answered after %v, want the 500ms budget", elapsed)
+	}
+	if n := f.hits.Load(); n != 1 {
+		t.Errorf("%d attempts, want 1: the first one used the budget", n)
+	}
+}
+
+// Quick failures are retried, but only while the budget lasts.
+func TestRetriesStopAtTimeout(t *testing.T) {
+	f := newFake(t, sleepy(150*time.Millisecond, status(http.StatusServiceUnavailable)))
+	cfg := testConfig(f.URL)
+	cfg.Timeout = 500 * time.Millisecond
+	cfg.Retries = 10
+	c := newTestClient(t, cfg, nil)
+	start := time.Now()
+	_, _, err := c.Recalls(context.Background(), "Ford", "F-150", 2020)
+	elapsed := time.Since(start)
 	if !errors.Is(err, ErrUpstreamUnavailable) {
 		t.Fatalf("err = %v, want ErrUpstreamUnavailable", err)
 	}
-	// 3 attempts × 200 ms plus short backoffs; far from the 10 s the fake takes.
-	if elapsed > 2*time.Second {
-		t.Errorf("took %v", elapsed)
+	if elapsed > cfg.Timeout+400*time.Millisecond {
+		t.Errorf("answered after %v, want the 500ms budget", elapsed)
 	}
-	if n := f.hits.Load(); n != 3 {
-		t.Errorf("%d attempts, want 3", n)
+	if n := f.hits.Load(); n < 2 || n > 4 {
+		t.Errorf("%d attempts of 150ms in a 500ms budget, want 2 to 4", n)
+	}
+}
+
+// A caller that joins a fetch already under way waits no longer than its
+// own budget, even when the fetch does not end, and still gets the stale
+// entry when there is one.
+func TestJoinedCallerAnswersByItsOwnDeadline(t *testing.T) {
+	cache := NewMemCache()
+	storedAt := time.Now().Add(-48 * time.Hour)
+	_ = cache.PutCache(context.Background(), "k", []byte(`7`), storedAt)
+	c := newTestClient(t, Config{Timeout: 300 * time.Millisecond}, cache)
+	release := make(chan struct{})
+	defer close(release)
+	stuck := func(context.Context) (int, error) {
+		<-release // ignores its context: a fetch that does not end
+		return 1, nil
+	}
+	type answer struct {
+		v       int
+		meta    Meta
+		err     error
+		elapsed time.Duration
+	}
+	call := func(ctx context.Context) chan answer {
+		ch := make(chan answer, 1)
+		go func() {
+			start := time.Now()
+			v, meta, err := load(ctx, c, "test", "k", stuck)
+			ch <- answer{v, meta, err, time.Since(start)}
+		}()
+		return ch
+	}
+	first := call(context.Background())
+	time.Sleep(150 * time.Millisecond)
+	joined := call(context.Background())
+	for name, ch := range map[string]chan answer{"first": first, "joined": joined} {
+		select {
+		case a := <-ch:
+			if a.err != nil || a.v != 7 || !a.meta.Stale || !a.meta.FetchedAt.Equal(storedAt) {
+				t.Errorf("%s caller: %d %+v %v, want the stale entry", name, a.v, a.meta, a.err)
+			}
+			if a.elapsed > 700*time.Millisecond {
+				t.Errorf("%s caller answered after %v, want its 300ms budget", name, a.elapsed)
+			}
+		case <-time.After(3 * time.Second):
+			t.Fatalf("%s caller still waiting after 3s", name)
+		}
 	}
 }
 

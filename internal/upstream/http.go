@@ -11,14 +11,12 @@ import (
 	"github.com/go-resty/resty/v2"
 )
 
-// newRestyClient builds the shared HTTP client.
-//
-// The timeout is the http.Client's, not a context deadline, on purpose: it
-// bounds each attempt separately (connect, headers and body), whereas a
-// context deadline would end the whole retry sequence at the first slow
-// attempt. The caller's context still cancels everything.
+// newRestyClient builds the shared HTTP client. It sets no timeout of its
+// own: the context of each call carries the deadline of Config.Timeout,
+// which bounds every attempt and the backoff between them together, so
+// that retries can never take an answer past the server's write timeout.
 func newRestyClient(cfg Config, log *slog.Logger) *resty.Client {
-	hc := &http.Client{Transport: newHTTPTransport(), Timeout: cfg.Timeout}
+	hc := &http.Client{Transport: newHTTPTransport()}
 	return resty.NewWithClient(hc).
 		SetRetryCount(cfg.Retries).
 		SetRetryWaitTime(cfg.RetryWait).

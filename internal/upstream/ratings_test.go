@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 )
 
 // golf2019 is the published 2019 Volkswagen Golf answer quoted in SOURCES.md.
@@ -127,6 +128,30 @@ func TestSafetyRatingsVariantFailure(t *testing.T) {
 	_, _, err := c.SafetyRatings(context.Background(), "MITSUBISHI", "GALANT", 1998)
 	if !errors.Is(err, ErrUpstreamBad) {
 		t.Fatalf("err = %v, want ErrUpstreamBad", err)
+	}
+	if keys := cache.Keys(); len(keys) != 0 {
+		t.Errorf("failure cached: %q", keys)
+	}
+}
+
+// The walk of several requests shares one budget: steps that each fit the
+// timeout do not add up beyond it.
+func TestSafetyRatingsWalkFitsTimeout(t *testing.T) {
+	f := galantServer(t)
+	slow := f.handler
+	f.set(sleepy(300*time.Millisecond, slow))
+	cfg := testConfig(f.URL)
+	cfg.Timeout = 500 * time.Millisecond
+	cache := NewMemCache()
+	c := newTestClient(t, cfg, cache)
+	start := time.Now()
+	_, _, err := c.SafetyRatings(context.Background(), "MITSUBISHI", "GALANT", 1998)
+	elapsed := time.Since(start)
+	if !errors.Is(err, ErrUpstreamUnavailable) {
+		t.Fatalf("err = %v after %v, want ErrUpstreamUnavailable: two 300ms steps exceed 500ms", err, elapsed)
+	}
+	if elapsed > cfg.Timeout+400*time.Millisecond {
+		t.Errorf("answered after %v, want the 500ms budget", elapsed)
 	}
 	if keys := cache.Keys(); len(keys) != 0 {
 		t.Errorf("failure cached: %q", keys)

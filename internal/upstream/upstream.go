@@ -4,8 +4,9 @@
 //
 // Every call goes through the same path: a look-up in a shared Cache (the
 // store, so that replicas share what one of them fetched), then at most one
-// in-flight fetch per cache key, with a per-attempt timeout and retries with
-// jittered exponential backoff on network errors and 5xx answers. Successful,
+// in-flight fetch per cache key, with retries with jittered exponential
+// backoff on network errors and 5xx answers, all within one deadline
+// (Config.Timeout) that no caller waits beyond. Successful,
 // normalised results are cached for Config.CacheTTL; failures never are. When
 // the upstream fails and an expired entry exists, that entry is returned with
 // Meta.Stale set so the HTTP layer can say so.
@@ -58,7 +59,11 @@ type Config struct {
 	VPICURL string
 	// NHTSAURL is the api.nhtsa.gov base used for recalls and safety ratings.
 	NHTSAURL string
-	// Timeout bounds each single HTTP attempt, including reading the body.
+	// Timeout is the budget of one answer: every attempt (connecting,
+	// headers and body), the backoff between them and, for safety ratings,
+	// the whole walk. A retry is made only while the budget lasts, so an
+	// attempt that hangs uses it up. A caller never waits longer, even
+	// when it joined a fetch another caller started.
 	Timeout time.Duration
 	// CacheTTL is how long a successful answer is served from the cache
 	// without asking the upstream again.

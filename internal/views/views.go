@@ -1,6 +1,7 @@
 // Package views builds the JSON that the REST API and the MCP tools both
 // answer with for account data: the /v1/me document, the saved lists of
-// /v1/lists, and the rate-limit and quota headers. Keeping the builders in
+// /v1/lists, the rate-limit and quota headers, and the error of a call the
+// database failed. Keeping the builders in
 // one package that imports no transport is what makes a tool's structured
 // content equal to its REST twin's body by construction rather than by
 // two copies kept in step.
@@ -19,6 +20,18 @@ import (
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
+
+// CodeServiceUnavailable is the code of a call the database failed: a 503
+// problem in REST, the start of an isError result in MCP.
+const CodeServiceUnavailable = "service_unavailable"
+
+// Unavailable is the answer to a call whose database read or write failed
+// for a reason that is not the caller's (the database is down, its file
+// unusable); what names the data the call needed ("account", "usage"). The
+// cause is the server's to log: all the caller can do is retry later.
+func Unavailable(what string) *vehicle.Error {
+	return &vehicle.Error{Code: CodeServiceUnavailable, Message: "The " + what + " database is unavailable; retry shortly."}
+}
 
 // Me is the body of /v1/me (inside the data envelope) and of the
 // account_usage tool. Limits of 0 (unlimited) are null.

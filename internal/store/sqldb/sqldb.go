@@ -43,6 +43,9 @@ type Dialect struct {
 	// multi-row INSERTs. Right for SQLite, which runs in-process (no round
 	// trips to save) and spends most of a multi-row INSERT parsing it.
 	RowAtATime bool
+	// Check, when set, is Check's first step: whether the database is
+	// still the one opened (a SQLite file can be deleted or replaced).
+	Check func() error
 }
 
 // DB is a store.Store on a database/sql handle.
@@ -58,6 +61,17 @@ func New(db *sql.DB, d Dialect) *DB { return &DB{db: db, d: d} }
 
 // Backend names the SQL dialect.
 func (s *DB) Backend() string { return s.d.Name }
+
+// Check implements store.Store: the dialect's check, then a query.
+func (s *DB) Check(ctx context.Context) error {
+	if s.d.Check != nil {
+		if err := s.d.Check(); err != nil {
+			return err
+		}
+	}
+	_, err := s.CatalogVersion(ctx)
+	return err
+}
 
 // Close closes the database handle.
 func (s *DB) Close() error { return s.db.Close() }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 
 	"github.com/pressly/goose/v3"
+	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/sqldb"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -49,6 +50,11 @@ func Open(path string) (*sqldb.DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
+	opened, err := os.Stat(path)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
 	sub, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		return nil, err
@@ -59,7 +65,27 @@ func Open(path string) (*sqldb.DB, error) {
 		Migrations: sub,
 		IsConflict: isConflict,
 		RowAtATime: true,
+		Check:      func() error { return sameFile(path, opened) },
 	}), nil
+}
+
+// sameFile reports, as store.ErrFileChanged, when the file at path is no
+// longer the one opened: the connections keep writing to the file they
+// have open, which nothing opens again once the path names another file
+// or none.
+func sameFile(path string, opened os.FileInfo) error {
+	now, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %s is gone (deleted or moved) since vds opened it, so writes to it would be lost; put it back or restart vds",
+			store.ErrFileChanged, path)
+	case err != nil:
+		return fmt.Errorf("check the SQLite file: %w", err)
+	case !os.SameFile(opened, now):
+		return fmt.Errorf("%w: %s was replaced by another file since vds opened it, so writes to the open one would be lost; restart vds to use the new one",
+			store.ErrFileChanged, path)
+	}
+	return nil
 }
 
 func isConflict(err error) bool {
