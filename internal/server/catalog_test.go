@@ -68,7 +68,7 @@ func TestUnloadableCatalogVersion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
+			if _, err := ingest.Run(ctx, st, c, kinds, ingest.Options{Source: "demo"}); err != nil {
 				t.Fatal(err)
 			}
 			cfg := &config.Config{

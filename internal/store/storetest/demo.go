@@ -36,7 +36,7 @@ func DemoSQLite(tb testing.TB, enrichFirst bool) (store.Store, *catalog.Catalog)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
+	if _, err := ingest.Run(ctx, st, c, kinds, ingest.Options{Source: "demo"}); err != nil {
 		tb.Fatal(err)
 	}
 	if enrichFirst {
