@@ -114,18 +114,23 @@ func TestParseErrorsNameFileLineField(t *testing.T) {
 		},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := Parse([]Source{{Name: tc.file, Data: []byte(tc.data)}})
-			var inv *InvalidError
-			if !errors.As(err, &inv) {
-				t.Fatalf("err = %v, want *InvalidError", err)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q\nlacks %q", err, w)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantInvalid(t, tc.file, tc.data, tc.want...) })
+	}
+}
+
+// wantInvalid parses one file and fails unless Parse refuses it with an
+// *InvalidError containing every want.
+func wantInvalid(t *testing.T, file, data string, want ...string) {
+	t.Helper()
+	_, _, err := Parse([]Source{{Name: file, Data: []byte(data)}})
+	var inv *InvalidError
+	if !errors.As(err, &inv) {
+		t.Fatalf("err = %v, want *InvalidError", err)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q\nlacks %q", err, w)
+		}
 	}
 }
 
@@ -212,15 +217,6 @@ func TestParseRefusesUnsafeValues(t *testing.T) {
 		{"empty JSON file", "motorcycles.json", "  \n", "motorcycles.json:1: no records"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := Parse([]Source{{Name: tc.file, Data: []byte(tc.data)}})
-			var inv *InvalidError
-			if !errors.As(err, &inv) {
-				t.Fatalf("err = %v, want *InvalidError", err)
-			}
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %q\nlacks %q", err, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantInvalid(t, tc.file, tc.data, tc.want) })
 	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/config"
-	"github.com/vds-dev/vds/internal/ingest"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/postgres"
@@ -57,37 +56,8 @@ func TestUnloadableCatalogVersion(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { st.Close() })
-			if err := st.Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
-			src, err := ingest.DemoSources()
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, kinds, err := ingest.Parse(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := ingest.Run(ctx, st, c, kinds, ingest.Options{Source: "demo"}); err != nil {
-				t.Fatal(err)
-			}
-			cfg := &config.Config{
-				Server: config.Server{CatalogPoll: 20 * time.Millisecond, UsageFlush: time.Hour, ShutdownTimeout: time.Second,
-					ReadHeaderTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: 5 * time.Second, IdleTimeout: time.Second},
-				Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"]},
-			}
-			acc := access.New(st, cfg.Plan, cfg.PlanNames())
-			if _, err := acc.CreateAccount(ctx, "a@example.com", "free"); err != nil {
-				t.Fatal(err)
-			}
-			_, token, err := acc.CreateToken(ctx, "a@example.com", "t")
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
-			if err != nil {
-				t.Fatal(err)
-			}
+			storetest.LoadDemo(t, st)
+			srv, cfg, token := newListening(t, st, 20*time.Millisecond)
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				t.Fatal(err)
@@ -178,4 +148,30 @@ func TestUnloadableCatalogVersion(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newListening returns a server over st for a real listener, with short
+// timeouts and the given catalog poll, its config, and a token on the free
+// plan of a new account.
+func newListening(t *testing.T, st store.Store, catalogPoll time.Duration) (*server.Server, *config.Config, string) {
+	t.Helper()
+	ctx := context.Background()
+	cfg := &config.Config{
+		Server: config.Server{CatalogPoll: catalogPoll, UsageFlush: time.Hour, ShutdownTimeout: time.Second,
+			ReadHeaderTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second, IdleTimeout: time.Second},
+		Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"]},
+	}
+	acc := access.New(st, cfg.Plan, cfg.PlanNames())
+	if _, err := acc.CreateAccount(ctx, "a@example.com", "free"); err != nil {
+		t.Fatal(err)
+	}
+	_, token, err := acc.CreateToken(ctx, "a@example.com", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, cfg, token
 }
