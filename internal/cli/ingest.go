@@ -27,7 +27,7 @@ const demoSource = "demo"
 func newIngestCmd(f *Factory, runF func(context.Context, *ingestOptions) error) *cobra.Command {
 	opts := &ingestOptions{}
 	cmd := &cobra.Command{
-		Use:   "ingest [--source demo|FILE...]",
+		Use:   "ingest [--source demo|FILE...] [--dry-run] [--allow-removals]",
 		Short: "Load the demo catalog or catalog files into the database",
 		Long: `Load catalog records and publish them as a new catalog version.
 
