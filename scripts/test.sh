@@ -30,3 +30,7 @@ export VDS_SCREENSHOT_DIR="${VDS_SCREENSHOT_DIR:-$PWD/bin/screenshots}"
 mkdir -p "$VDS_SCREENSHOT_DIR"
 
 go test -race -count=1 -timeout 20m "$@" ./...
+
+# Then every fuzz target of the module, FUZZTIME (5s) each, so a target
+# anyone adds runs in CI too.
+scripts/fuzz.sh

@@ -233,7 +233,7 @@ func TestAccountScoping(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Cars = append(c.Cars, car)
-	if _, _, err := st.ReplaceCatalog(ctx, c, catalog.Kinds, "test", nil); err != nil {
+	if _, _, err := st.ReplaceCatalog(ctx, c, catalog.Kinds, store.ReplaceOptions{Source: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	mine, _ := svc.SignUp(ctx, "me@example.com", "correct horse battery")

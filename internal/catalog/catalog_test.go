@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -40,6 +41,9 @@ func TestCarNormalize(t *testing.T) {
 		{"gas without engine", func(c *Car) { c.DisplacementL = nil }, "displacement_l", "are required"},
 		{"negative displacement", func(c *Car) { c.DisplacementL = ptr(-2.0) }, "displacement_l", "-2 is outside"},
 		{"too many cylinders", func(c *Car) { c.Cylinders = ptr(20) }, "cylinders", "20 is outside 2..16"},
+		// NaN compares false with everything, so a plain range check passed it.
+		{"NaN displacement", func(c *Car) { c.DisplacementL = ptr(math.NaN()) }, "displacement_l", "NaN is not a finite number"},
+		{"infinite displacement", func(c *Car) { c.DisplacementL = ptr(math.Inf(1)) }, "displacement_l", "+Inf is not a finite number"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,6 +133,8 @@ func TestMotorcycleNormalize(t *testing.T) {
 	assertFieldError(t, bad.Normalize(), "motorcycle_type", "is not one of")
 	bad = Motorcycle{Make: "Honda", Model: "Grom", Year: 2023, MotorcycleType: "Scooter", PowerHP: ptr(-1.0)}
 	assertFieldError(t, bad.Normalize(), "power_hp", "is outside")
+	bad = Motorcycle{Make: "Honda", Model: "Grom", Year: 2023, MotorcycleType: "Scooter", PowerHP: ptr(math.NaN())}
+	assertFieldError(t, bad.Normalize(), "power_hp", "NaN is not a finite number")
 }
 
 func TestBoatNormalize(t *testing.T) {
@@ -149,6 +155,8 @@ func TestBoatNormalize(t *testing.T) {
 	}{
 		{"zero length", "length_ft", "0 is outside", func(b *Boat) { b.LengthFt = 0 }},
 		{"wider than long", "beam_ft", "wider than the boat is long", func(b *Boat) { b.LengthFt, b.BeamFt = 10, 12 }},
+		{"NaN length", "length_ft", "NaN is not a finite number", func(b *Boat) { b.LengthFt = math.NaN() }},
+		{"NaN beam", "beam_ft", "NaN is not a finite number", func(b *Boat) { b.BeamFt = math.NaN() }},
 		{"no engines", "engine_count", "0 is outside 1..6", func(b *Boat) { b.EngineCount = 0 }},
 		{"hull", "hull_type", "is not one of Fiberglass, Aluminum", func(b *Boat) { b.HullType = "Paper" }},
 		{"fuel", "fuel_type", "is not one of Gas, Diesel", func(b *Boat) { b.FuelType = "Coal" }},

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -85,8 +86,14 @@ func (c *checker) enum(field string, s *string, allowed []string) bool {
 	return true
 }
 
+// rangeCheck refuses v outside lo..hi, and NaN and ±Inf, which compare
+// false (NaN) or cannot be encoded as JSON: a published NaN would stop
+// every server from loading the catalog.
 func rangeCheck[T int | float64](c *checker, field string, v, lo, hi T) {
-	if v < lo || v > hi {
+	switch f := float64(v); {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		c.fail(field, "%v is not a finite number", v)
+	case v < lo || v > hi:
 		c.fail(field, "%v is outside %v..%v", v, lo, hi)
 	}
 }

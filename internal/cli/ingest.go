@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -15,7 +16,9 @@ import (
 )
 
 type ingestOptions struct {
-	Sources []string
+	Sources       []string
+	AllowRemovals bool
+	DryRun        bool
 }
 
 // demoSource is the --source value that selects the embedded catalog.
@@ -24,7 +27,7 @@ const demoSource = "demo"
 func newIngestCmd(f *Factory, runF func(context.Context, *ingestOptions) error) *cobra.Command {
 	opts := &ingestOptions{}
 	cmd := &cobra.Command{
-		Use:   "ingest [--source demo|FILE...]",
+		Use:   "ingest [--source demo|FILE...] [--dry-run] [--allow-removals]",
 		Short: "Load the demo catalog or catalog files into the database",
 		Long: `Load catalog records and publish them as a new catalog version.
 
@@ -37,9 +40,16 @@ the input: new ones are inserted, changed ones updated, missing ones removed.
 Record types the input does not carry are left alone. Ingest is all or
 nothing: one invalid record and nothing is written; the error names the
 file, line and field. Running the same input again changes nothing and keeps
-every record's UUID.`,
+every record's UUID.
+
+An ingest that would remove more than 10% of a record type's stored records
+is refused, since that is far likelier a truncated or wrong file than a real
+change; --allow-removals accepts it. A file with no records is always
+refused. --dry-run shows what would be inserted, updated and removed, with
+the same checks, and writes nothing.`,
 		Example: `  vds ingest
-  vds ingest --source cars.csv --source tire_sizes.json`,
+  vds ingest --source cars.csv --source tire_sizes.json
+  vds ingest --dry-run --source cars.csv`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(opts.Sources) == 0 {
@@ -55,12 +65,15 @@ every record's UUID.`,
 		},
 	}
 	cmd.Flags().StringSliceVar(&opts.Sources, "source", nil, "demo, or catalog files (repeat or comma-separate)")
+	cmd.Flags().BoolVar(&opts.AllowRemovals, "allow-removals", false, "accept removing more than 10% of a record type")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would change, write nothing")
 	return cmd
 }
 
 // ingestReport is the --json output of ingest.
 type ingestReport struct {
 	Published bool              `json:"published"`
+	DryRun    bool              `json:"dry_run"`
 	Version   catalog.Version   `json:"version"`
 	Summary   []catalog.Summary `json:"summary"`
 	Seconds   float64           `json:"seconds"`
@@ -101,27 +114,43 @@ func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
 	if !f.IO.ErrTTY || f.JSON {
 		progress = nil
 	}
-	res, err := ingest.Run(ctx, st, c, kinds, label, progress)
+	var files []string
+	if opts.Sources[0] != demoSource {
+		files = opts.Sources
+	}
+	res, err := ingest.Run(ctx, st, c, kinds, ingest.Options{Source: label, Files: files, Progress: progress,
+		AllowRemovals: opts.AllowRemovals, DryRun: opts.DryRun})
 	if bar != nil {
 		_ = bar.Finish()
 	}
-	if err != nil {
+	// A dry run shows its changes even when the removal guard refuses them:
+	// seeing what would go is the point of it.
+	var removal *ingest.RemovalError
+	if err != nil && !(opts.DryRun && errors.As(err, &removal)) {
 		return err
 	}
-	report := ingestReport{Published: res.Published, Version: res.Version, Summary: res.Changes.Summaries(), Seconds: time.Since(start).Seconds()}
+	report := ingestReport{Published: res.Published, DryRun: opts.DryRun, Version: res.Version, Summary: res.Changes.Summaries(), Seconds: time.Since(start).Seconds()}
 	if f.JSON {
-		return f.IO.writeJSON(report)
+		if werr := f.IO.writeJSON(report); werr != nil {
+			return werr
+		}
+		return err
 	}
 	t := f.IO.newTable("TYPE", "INSERTED", "UPDATED", "UNCHANGED", "REMOVED")
 	for _, s := range report.Summary {
 		t.row(string(s.Kind), strconv.Itoa(s.Inserted), strconv.Itoa(s.Updated), strconv.Itoa(s.Unchanged), strconv.Itoa(s.Removed))
 	}
-	if err := t.flush(); err != nil {
-		return err
+	if werr := t.flush(); werr != nil {
+		return werr
 	}
-	if res.Published {
+	switch {
+	case err != nil:
+		return err
+	case opts.DryRun:
+		fmt.Fprintf(f.IO.ErrOut, "dry run: nothing written, catalog still at version %d\n", res.Version.Number)
+	case res.Published:
 		fmt.Fprintf(f.IO.ErrOut, "published catalog version %d in %.2fs\n", res.Version.Number, report.Seconds)
-	} else {
+	default:
 		fmt.Fprintf(f.IO.ErrOut, "catalog unchanged at version %d\n", res.Version.Number)
 	}
 	return nil

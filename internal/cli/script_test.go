@@ -116,6 +116,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			"exitcode":  cmdExitCode,
 			"tsvfield":  cmdTSVField,
 			"mode":      cmdMode,
+			"badnumber": cmdBadNumber,
 		},
 		RequireExplicitExec: true,
 	}
@@ -331,4 +332,20 @@ func cmdMode(ts *testscript.TestScript, neg bool, args []string) {
 	if got := fi.Mode().Perm(); got != os.FileMode(want) {
 		ts.Fatalf("%s has mode %#o, want %#o", args[0], got, want)
 	}
+}
+
+// badnumber publishes, straight in SQL past validation, a catalog version
+// in which one car's displacement is a number JSON cannot carry, and sets
+// $BAD_UUID to that car's uuid.
+func cmdBadNumber(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: badnumber")
+	}
+	dsn := ts.Getenv("VDS_DATABASE_URL")
+	if dsn == "" {
+		dsn = sqlitePath(ts)
+	}
+	id, _, err := storetest.PublishDisplacement(context.Background(), dsn, storetest.Unloadable(dsn))
+	ts.Check(err)
+	ts.Setenv("BAD_UUID", id)
 }

@@ -115,7 +115,7 @@ func setUpDemo(ctx context.Context, f *Factory, st store.Store, url string) erro
 		if err != nil {
 			return err
 		}
-		res, err := ingest.Run(ctx, st, c, kinds, "demo", nil)
+		res, err := ingest.Run(ctx, st, c, kinds, ingest.Options{Source: "demo"})
 		if err != nil {
 			return err
 		}

@@ -180,7 +180,7 @@ func TestCatalogFollowsIngest(t *testing.T) {
 		writeFile(t, file, `[{"make": "Tesla", "model": "Model 3", "year": 2024, "trim": "Fleet", "body": "Sedan",
 			"fuel_type": "BATTERY ELECTRIC VEHICLE (BEV)", "drive_type": "RWD", "transmission": "Automatic (A1)"}]`)
 		start := time.Now()
-		e.vds("ingest", "--source", file)
+		e.vds("ingest", "--source", file, "--allow-removals")
 		took := eventually(t, 5*time.Second, "new catalog served", func() bool {
 			in.getJSON(tok, path, http.StatusOK, &page)
 			return page.Meta.Total == 1
@@ -215,7 +215,7 @@ func TestTwoReplicas(t *testing.T) {
 	file := filepath.Join(e.dir, "boats-one.csv")
 	writeFile(t, file, "make,model,year,model_type,length_ft,beam_ft,dry_weight_lbs,engine_count,hp,hull_type,fuel_type\n"+
 		"Lund,1875 Crossover XS,2024,Bass Boat,18.8,7.9,1900,1,150,Aluminum,Gas\n")
-	e.vds("ingest", "--source", file)
+	e.vds("ingest", "--source", file, "--allow-removals")
 	for name, in := range map[string]*instance{"A": a, "B": b} {
 		eventually(t, 5*time.Second, "catalog change on replica "+name, func() bool {
 			var hulls struct {

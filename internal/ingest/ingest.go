@@ -5,9 +5,11 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
@@ -116,15 +118,86 @@ type Result struct {
 	Changes catalog.Changes
 	Version catalog.Version
 	// Published is true when the ingest changed the catalog and so published
-	// Version; false when the input equalled the stored catalog.
+	// Version; false when the input equalled the stored catalog, or on a
+	// dry run.
 	Published bool
 }
 
-// Run replaces the stored records of the parsed kinds with c.
-func Run(ctx context.Context, st store.CatalogStore, c *catalog.Catalog, kinds []catalog.Kind, source string, progress func(done, total int)) (Result, error) {
-	ch, v, err := st.ReplaceCatalog(ctx, c, kinds, source, progress)
-	if err != nil {
-		return Result{}, fmt.Errorf("write catalog: %w", err)
+// Options are the settings of one Run.
+type Options struct {
+	// Source labels the version published.
+	Source string
+	// Files are the names of the input files, for the removal guard's
+	// message.
+	Files []string
+	// Progress, when not nil, is called with the number of records written.
+	Progress func(done, total int)
+	// AllowRemovals lifts the removal guard.
+	AllowRemovals bool
+	// DryRun computes and checks the changes but writes nothing.
+	DryRun bool
+}
+
+// MaxRemovalPercent is the share of a type's stored records an ingest may
+// remove without AllowRemovals: more is far likelier a truncated or wrong
+// file than a real change, and removed records vanish from saved lists.
+const MaxRemovalPercent = 10
+
+// RemovalError refuses an ingest that would remove more than
+// MaxRemovalPercent of a record type. Nothing is written when it happens.
+type RemovalError struct {
+	// Files are the input files of Kind.
+	Files            []string
+	Kind             catalog.Kind
+	Removed, Current int
+}
+
+func (e *RemovalError) Error() string {
+	prefix := ""
+	if len(e.Files) > 0 {
+		prefix = strings.Join(e.Files, ", ") + ": "
 	}
-	return Result{Changes: ch, Version: v, Published: !ch.Empty()}, nil
+	return fmt.Sprintf("%swould remove %d of %d %s (%.1f%%); pass --allow-removals to accept",
+		prefix, e.Removed, e.Current, plurals[e.Kind], 100*float64(e.Removed)/float64(e.Current))
+}
+
+var plurals = map[catalog.Kind]string{
+	catalog.KindCar: "cars", catalog.KindMotorcycle: "motorcycles", catalog.KindBoat: "boats", catalog.KindTireSize: "tire sizes",
+}
+
+// checkRemovals is the removal guard: it refuses changes that remove more
+// than MaxRemovalPercent of any type's stored records.
+func checkRemovals(ch *catalog.Changes, files []string) error {
+	var errs []error
+	for _, s := range ch.Summaries() {
+		current := s.Updated + s.Unchanged + s.Removed
+		if s.Removed*100 <= current*MaxRemovalPercent {
+			continue
+		}
+		e := &RemovalError{Kind: s.Kind, Removed: s.Removed, Current: current}
+		for _, f := range files {
+			if k, _, err := KindOfFile(f); err == nil && k == s.Kind {
+				e.Files = append(e.Files, f)
+			}
+		}
+		errs = append(errs, e)
+	}
+	return errors.Join(errs...)
+}
+
+// Run replaces the stored records of the parsed kinds with c, unless that
+// would remove too many records (see RemovalError). The check runs inside
+// the store's write transaction, so it holds under concurrent ingests.
+func Run(ctx context.Context, st store.CatalogStore, c *catalog.Catalog, kinds []catalog.Kind, opts Options) (Result, error) {
+	ro := store.ReplaceOptions{Source: opts.Source, Progress: opts.Progress, DryRun: opts.DryRun}
+	if !opts.AllowRemovals {
+		ro.Check = func(ch *catalog.Changes) error { return checkRemovals(ch, opts.Files) }
+	}
+	ch, v, err := st.ReplaceCatalog(ctx, c, kinds, ro)
+	res := Result{Changes: ch, Version: v, Published: !opts.DryRun && err == nil && !ch.Empty()}
+	var re *RemovalError
+	if err != nil && !errors.As(err, &re) {
+		err = fmt.Errorf("write catalog: %w", err)
+	}
+	return res, err
 }

@@ -7,13 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"math"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/textcheck"
 )
 
 // RecordError locates one problem in an input file.
@@ -98,8 +102,21 @@ func parseFile[I any, R any](name, ext string, data []byte, conv func(*I) R, nor
 	} else {
 		inputs, lines, probs = decodeJSON[I](name, data)
 	}
+	if len(inputs) == 0 && len(probs) == 0 {
+		// Ingest makes a type's records exactly the input, so an empty file
+		// would remove them all: never what a file of that name means.
+		return nil, []RecordError{{File: name, Line: 1, Reason: "no records: an empty file would remove every record of its type and is always refused"}}
+	}
 	out := make([]parsed[R], 0, len(inputs))
 	for i := range inputs {
+		// Text is checked before normalizing, which would fold tabs and
+		// line breaks into spaces and so hide them.
+		if fes := checkText(reflect.ValueOf(&inputs[i]).Elem()); len(fes) > 0 {
+			for _, fe := range fes {
+				probs = append(probs, RecordError{File: name, Line: lines[i], Field: fe.Field, Reason: fe.Reason})
+			}
+			continue
+		}
 		r := conv(&inputs[i])
 		for _, fe := range norm(&r) {
 			probs = append(probs, RecordError{File: name, Line: lines[i], Field: fe.Field, Reason: fe.Reason})
@@ -109,14 +126,46 @@ func parseFile[I any, R any](name, ext string, data []byte, conv func(*I) R, nor
 	return out, probs
 }
 
+// fieldName is the JSON field and CSV column name of an input struct field.
+func fieldName(f reflect.StructField) string {
+	tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	return tag
+}
+
 // columns maps a struct's json tags to its field indexes.
 func columns(t reflect.Type) map[string]int {
 	m := make(map[string]int, t.NumField())
 	for i := range t.NumField() {
-		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		m[tag] = i
+		m[fieldName(t.Field(i))] = i
 	}
 	return m
+}
+
+// checkText applies textcheck.Line to every string of an input struct
+// (string, *string and []string fields), so no format can carry a NUL byte,
+// a control character or invalid UTF-8 into the store.
+func checkText(v reflect.Value) catalog.FieldErrors {
+	var errs catalog.FieldErrors
+	check := func(field, s string) {
+		if err := textcheck.Line(s); err != nil {
+			errs = append(errs, catalog.FieldError{Field: field, Reason: err.Error()})
+		}
+	}
+	t := v.Type()
+	for i := range t.NumField() {
+		name, f := fieldName(t.Field(i)), v.Field(i)
+		switch {
+		case f.Kind() == reflect.String:
+			check(name, f.String())
+		case f.Kind() == reflect.Pointer && !f.IsNil() && f.Elem().Kind() == reflect.String:
+			check(name, f.Elem().String())
+		case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.String:
+			for j := range f.Len() {
+				check(fmt.Sprintf("%s[%d]", name, j), f.Index(j).String())
+			}
+		}
+	}
+	return errs
 }
 
 func decodeCSV[I any](name string, data []byte) ([]I, []int, []RecordError) {
@@ -217,6 +266,11 @@ func setField(f reflect.Value, cell string) error {
 			return errors.New("is required")
 		}
 		x, err := strconv.ParseFloat(cell, 64)
+		// ParseFloat reads "NaN" and "Inf" as numbers and turns an overflow
+		// into ±Inf: none of them is a measurement, and JSON cannot carry them.
+		if errors.Is(err, strconv.ErrRange) || (err == nil && (math.IsNaN(x) || math.IsInf(x, 0))) {
+			return fmt.Errorf("%q is not a finite number", cell)
+		}
 		if err != nil {
 			return fmt.Errorf("%q is not a number", cell)
 		}
@@ -269,15 +323,22 @@ func decodeJSON[I any](name string, data []byte) ([]I, []int, []RecordError) {
 			start++
 		}
 		line := lineAt(int64(start))
+		// Each record is read raw first: the decoder would replace invalid
+		// UTF-8 with U+FFFD, silently changing the text.
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			// After a syntax error the decoder cannot resume.
+			return nil, nil, append(probs, jsonError(name, line, err))
+		}
+		if !utf8.Valid(raw) {
+			probs = append(probs, RecordError{File: name, Line: line, Field: invalidUTF8Field(raw), Reason: "invalid UTF-8"})
+			continue
+		}
+		rd := json.NewDecoder(bytes.NewReader(raw))
+		rd.DisallowUnknownFields()
 		var in I
-		if err := dec.Decode(&in); err != nil {
+		if err := rd.Decode(&in); err != nil {
 			probs = append(probs, jsonError(name, line, err))
-			// After a syntax error the decoder cannot resume; after a type
-			// error it has consumed the value and can.
-			var se *json.SyntaxError
-			if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return nil, nil, probs
-			}
 			continue
 		}
 		out = append(out, in)
@@ -287,6 +348,22 @@ func decodeJSON[I any](name string, data []byte) ([]I, []int, []RecordError) {
 		probs = append(probs, RecordError{File: name, Line: lineAt(dec.InputOffset()), Reason: "unterminated JSON array: " + err.Error()})
 	}
 	return out, lines, probs
+}
+
+// invalidUTF8Field names the first field (in name order) of a JSON object
+// whose value is not valid UTF-8, or "" when it cannot tell.
+func invalidUTF8Field(raw json.RawMessage) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return ""
+	}
+	keys := slices.Sorted(maps.Keys(obj))
+	for _, k := range keys {
+		if !utf8.Valid(obj[k]) {
+			return k
+		}
+	}
+	return ""
 }
 
 func jsonError(name string, line int, err error) RecordError {

@@ -114,18 +114,23 @@ func TestParseErrorsNameFileLineField(t *testing.T) {
 		},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := Parse([]Source{{Name: tc.file, Data: []byte(tc.data)}})
-			var inv *InvalidError
-			if !errors.As(err, &inv) {
-				t.Fatalf("err = %v, want *InvalidError", err)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q\nlacks %q", err, w)
-				}
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantInvalid(t, tc.file, tc.data, tc.want...) })
+	}
+}
+
+// wantInvalid parses one file and fails unless Parse refuses it with an
+// *InvalidError containing every want.
+func wantInvalid(t *testing.T, file, data string, want ...string) {
+	t.Helper()
+	_, _, err := Parse([]Source{{Name: file, Data: []byte(data)}})
+	var inv *InvalidError
+	if !errors.As(err, &inv) {
+		t.Fatalf("err = %v, want *InvalidError", err)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q\nlacks %q", err, w)
+		}
 	}
 }
 
@@ -155,5 +160,63 @@ func TestKindOfFile(t *testing.T) {
 		if _, _, err := KindOfFile(name); err == nil {
 			t.Errorf("KindOfFile(%q) accepted", name)
 		}
+	}
+}
+
+// TestParseRefusesUnsafeValues pins the values that used to pass
+// validation and then broke the stores: NaN was published and crashed
+// every server on PostgreSQL (and became null on SQLite); NUL bytes and
+// invalid UTF-8 were stored on SQLite and refused by PostgreSQL later.
+func TestParseRefusesUnsafeValues(t *testing.T) {
+	const (
+		motoHeader = "make,model,year,motorcycle_type,vehicle_type,displacement_cc,engine_type,power_hp\n"
+		boatHeader = "make,model,year,model_type,length_ft,beam_ft,dry_weight_lbs,engine_count,hp,hull_type,fuel_type\n"
+		tireHeader = "make,model,year,trim,tire_size,rear_tire_size,alternate_sizes\n"
+		boatJSON   = `"model_type": "Bass Boat", "beam_ft": 7, "dry_weight_lbs": 1500, "engine_count": 1, "hp": 150, "hull_type": "Aluminum", "fuel_type": "Gas"}]`
+	)
+	tests := []struct {
+		name, file, data, want string
+	}{
+		{"csv NaN displacement", "cars.csv", carsHeader + "Toyota,Camry,2022,LE,Sedan,GASOLINE,FWD,A,NaN,4\n",
+			`cars.csv:2: field displacement_l: "NaN" is not a finite number`},
+		{"csv lower-case nan power", "motorcycles.csv", motoHeader + "Honda,Grom,2023,Scooter,,125,Single,nan\n",
+			`motorcycles.csv:2: field power_hp: "nan" is not a finite number`},
+		{"csv Inf length", "boats.csv", boatHeader + "Lund,Rebel,2022,Bass Boat,Inf,7,1500,1,150,Aluminum,Gas\n",
+			`boats.csv:2: field length_ft: "Inf" is not a finite number`},
+		{"csv -Infinity beam", "boats.csv", boatHeader + "Lund,Rebel,2022,Bass Boat,18,-Infinity,1500,1,150,Aluminum,Gas\n",
+			`boats.csv:2: field beam_ft: "-Infinity" is not a finite number`},
+		{"csv 1e999 overflows", "boats.csv", boatHeader + "Lund,Rebel,2022,Bass Boat,18,1e999,1500,1,150,Aluminum,Gas\n",
+			`boats.csv:2: field beam_ft: "1e999" is not a finite number`},
+		{"csv out of range", "boats.csv", boatHeader + "Lund,Rebel,2022,Bass Boat,18,7,1500,1,150000,Aluminum,Gas\n",
+			`boats.csv:2: field hp: 150000 is outside 1..10000`},
+		{"json 1e999", "boats.json", `[{"make": "Lund", "model": "Rebel", "year": 2022, "length_ft": 1e999, ` + boatJSON,
+			`boats.json:1: field length_ft: `},
+		{"csv NUL in make", "cars.csv", carsHeader + "Toy\x00ota,Camry,2022,LE,Sedan,GASOLINE,FWD,A,2.5,4\n",
+			`cars.csv:2: field make: control character U+0000 at byte 3`},
+		{"csv invalid UTF-8 in model", "cars.csv", carsHeader + "Toyota,Cam\xffry,2022,LE,Sedan,GASOLINE,FWD,A,2.5,4\n",
+			`cars.csv:2: field model: invalid UTF-8 at byte 3`},
+		{"csv tab inside a trim", "cars.csv", carsHeader + "Toyota,Camry,2022,L\tE,Sedan,GASOLINE,FWD,A,2.5,4\n",
+			`cars.csv:2: field trim: control character U+0009 at byte 1`},
+		{"csv line break in a quoted cell", "motorcycles.csv", motoHeader + "Honda,\"Gr\nom\",2023,Scooter,,125,Single,9.7\n",
+			`motorcycles.csv:2: field model: control character U+000A at byte 2`},
+		{"csv escape in an enum", "boats.csv", boatHeader + "Lund,Rebel,2022,Bass Boat,18,7,1500,1,150,Alu\x1bminum,Gas\n",
+			`boats.csv:2: field hull_type: control character U+001B at byte 3`},
+		{"csv NUL in an alternate size", "tire_sizes.csv", tireHeader + "Honda,Civic,2022,,215/55R16,,225/50R16;2\x0005/55R16\n",
+			`tire_sizes.csv:2: field alternate_sizes[1]: control character U+0000 at byte 1`},
+		{"json escaped NUL", "cars.json", `[{"make": "Toyota\u0000", "model": "Camry", "year": 2022, "trim": "LE", "body": "Sedan", "fuel_type": "GASOLINE", "drive_type": "FWD", "displacement_l": 2.5, "cylinders": 4}]`,
+			`cars.json:1: field make: control character U+0000 at byte 6`},
+		{"json invalid UTF-8", "tire_sizes.json", "[\n{\"make\": \"Honda\", \"model\": \"Civic\", \"year\": 2022, \"trim\": \"E\xe9X\", \"tire_size\": \"215/55R16\", \"alternate_sizes\": [\"225/50R16\"]}]",
+			`tire_sizes.json:2: field trim: invalid UTF-8`},
+		{"json invalid UTF-8 in a list", "tire_sizes.json", "[{\"make\": \"Honda\", \"model\": \"Civic\", \"year\": 2022, \"tire_size\": \"215/55R16\", \"alternate_sizes\": [\"225/50R16\", \"\xc3\"]}]",
+			`tire_sizes.json:1: field alternate_sizes: invalid UTF-8`},
+		{"json control character in an optional field", "motorcycles.json", `[{"make": "Honda", "model": "Grom", "year": 2023, "motorcycle_type": "Scooter", "engine_type": "Single\u007f"}]`,
+			`motorcycles.json:1: field engine_type: control character U+007F at byte 6`},
+		{"empty csv", "cars.csv", "", "cars.csv:1: no records"},
+		{"header-only csv", "boats.csv", boatHeader, "boats.csv:1: no records"},
+		{"empty JSON array", "cars.json", "[]", "cars.json:1: no records"},
+		{"empty JSON file", "motorcycles.json", "  \n", "motorcycles.json:1: no records"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { wantInvalid(t, tc.file, tc.data, tc.want) })
 	}
 }

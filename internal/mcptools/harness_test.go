@@ -94,7 +94,7 @@ func newEnv(t *testing.T) *env {
 		}
 	}
 	c.Cars = c.Cars[:len(c.Cars)-1]
-	if _, err := ingest.Run(ctx, st, c, []catalog.Kind{catalog.KindCar}, "demo minus one", nil); err != nil {
+	if _, err := ingest.Run(ctx, st, c, []catalog.Kind{catalog.KindCar}, ingest.Options{Source: "demo minus one"}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -3,7 +3,6 @@ package server_test
 import (
 	"context"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,9 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vds-dev/vds/internal/access"
-	"github.com/vds-dev/vds/internal/config"
-	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store/sqlite"
 )
 
@@ -56,23 +52,7 @@ func TestServeWithMCP(t *testing.T) {
 	if err := st.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	cfg := &config.Config{
-		Server: config.Server{CatalogPoll: time.Hour, UsageFlush: time.Hour, ShutdownTimeout: time.Second,
-			ReadHeaderTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second, IdleTimeout: time.Second},
-		Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"]},
-	}
-	acc := access.New(st, cfg.Plan, cfg.PlanNames())
-	if _, err := acc.CreateAccount(ctx, "a@example.com", "free"); err != nil {
-		t.Fatal(err)
-	}
-	_, token, err := acc.CreateToken(ctx, "a@example.com", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, _, token := newListening(t, st, time.Hour)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
@@ -40,6 +41,19 @@ type Server struct {
 	handler http.Handler
 	// mcpHandler serves the --mcp-addr listener: /mcp and /healthz only.
 	mcpHandler http.Handler
+	// loadFailure is the newest published catalog version this server could
+	// not load, while it answers from an older one; nil otherwise.
+	loadFailure atomic.Pointer[catalogFailure]
+}
+
+// catalogFailure is a published catalog version that could not be loaded,
+// as /readyz reports it.
+type catalogFailure struct {
+	Version int64  `json:"version"`
+	Error   string `json:"error"`
+	// snapshot is true when the records loaded but could not be indexed:
+	// that depends on the version's data only, so retrying cannot help.
+	snapshot bool
 }
 
 // New loads the catalog into memory and builds the handler tree.
@@ -48,11 +62,15 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	if err != nil {
 		return nil, fmt.Errorf("load catalog: %w", err)
 	}
+	snap, err := vehicle.NewSnapshot(c, v)
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
 	s := &Server{
 		cfg:     cfg,
 		st:      st,
 		log:     log,
-		svc:     vehicle.NewService(vehicle.NewSnapshot(c, v)),
+		svc:     vehicle.NewService(snap),
 		limiter: limits.New(st, log),
 	}
 	auth := access.NewAuthenticator(st, cfg.Plan, cfg.Server.AuthCacheTTL)
@@ -113,7 +131,12 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "reason": "database", "database_error": detail})
 		return
 	}
-	writeStatus(w, http.StatusOK, map[string]any{"status": "ready", "catalog_version": s.CatalogVersion()})
+	body := map[string]any{"status": "ready", "catalog_version": s.CatalogVersion()}
+	// Still ready: the server answers from the last version it loaded.
+	if f := s.loadFailure.Load(); f != nil {
+		body["catalog_error"] = f
+	}
+	writeStatus(w, http.StatusOK, body)
 }
 
 // Serve answers on ln until ctx ends, then shuts down gracefully: it stops
@@ -215,20 +238,32 @@ func (s *Server) followCatalog(ctx context.Context, every time.Duration) {
 }
 
 // Reload loads the catalog when its version differs from the one served.
+// When the new version cannot be loaded the server keeps answering from the
+// one it has, and /readyz reports the failure until a later version loads.
 func (s *Server) Reload(ctx context.Context) error {
-	v, err := s.st.CatalogVersion(ctx)
+	latest, err := s.st.CatalogVersion(ctx)
 	if err != nil {
 		return err
 	}
-	if v.Number == s.CatalogVersion() {
+	if latest.Number == s.CatalogVersion() {
+		return nil
+	}
+	if f := s.loadFailure.Load(); f != nil && f.snapshot && f.Version == latest.Number {
 		return nil
 	}
 	start := time.Now()
 	c, v, err := s.st.LoadCatalog(ctx)
 	if err != nil {
+		s.loadFailure.Store(&catalogFailure{Version: latest.Number, Error: err.Error()})
+		return fmt.Errorf("load catalog version %d: %w", latest.Number, err)
+	}
+	snap, err := vehicle.NewSnapshot(c, v)
+	if err != nil {
+		s.loadFailure.Store(&catalogFailure{Version: v.Number, Error: err.Error(), snapshot: true})
 		return err
 	}
-	s.svc.Swap(vehicle.NewSnapshot(c, v))
+	s.svc.Swap(snap)
+	s.loadFailure.Store(nil)
 	s.log.Info("catalog reloaded", "catalog_version", v.Number, "records", c.Counts(), "duration_ms", time.Since(start).Milliseconds())
 	return nil
 }

@@ -23,6 +23,22 @@ var (
 	ErrFileChanged = errors.New("database file changed under the server")
 )
 
+// ReplaceOptions are the settings of one ReplaceCatalog.
+type ReplaceOptions struct {
+	// Source labels the version published.
+	Source string
+	// Progress, when not nil, is called with the number of records written
+	// so far.
+	Progress func(done, total int)
+	// Check, when not nil, sees the changes before anything is written; an
+	// error refuses them and is returned. It runs inside the write
+	// transaction, with the catalog locked, so no concurrent ingest can
+	// change what it checked.
+	Check func(*catalog.Changes) error
+	// DryRun computes and checks the changes but writes nothing.
+	DryRun bool
+}
+
 // CatalogStore persists the vehicle catalog and its published versions.
 type CatalogStore interface {
 	// LoadCatalog returns every record and the version they belong to.
@@ -32,9 +48,10 @@ type CatalogStore interface {
 	CatalogVersion(ctx context.Context) (catalog.Version, error)
 	// ReplaceCatalog makes the stored records of each kind in kinds equal to
 	// next, in one transaction, and publishes a new version when anything
-	// changed. progress, when not nil, is called with the number of records
-	// written so far. The changes applied are returned either way.
-	ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []catalog.Kind, source string, progress func(done, total int)) (catalog.Changes, catalog.Version, error)
+	// changed. The changes are returned either way, also when opts.Check
+	// refuses them or opts.DryRun writes nothing; the version is then the
+	// current one.
+	ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []catalog.Kind, opts ReplaceOptions) (catalog.Changes, catalog.Version, error)
 	// EnrichCars sets the fuel-economy fields of every car in one
 	// transaction: cars in economy get those values, all others null. It
 	// publishes a new catalog version when any car changed and returns the

@@ -20,7 +20,7 @@ func big(b *testing.B) (*catalog.Catalog, *vehicle.Service) {
 	b.Helper()
 	bigOnce.Do(func() {
 		bigCat = &catalog.Catalog{Cars: synthCars(200_000, 50)}
-		bigSvc = vehicle.NewService(vehicle.NewSnapshot(bigCat, catalog.Version{}))
+		bigSvc = vehicle.NewService(snapshot(b, bigCat, catalog.Version{}))
 	})
 	return bigCat, bigSvc
 }
@@ -87,14 +87,14 @@ func BenchmarkNewSnapshot(b *testing.B) {
 		c := demo(b)
 		b.ReportAllocs()
 		for b.Loop() {
-			vehicle.NewSnapshot(c, catalog.Version{})
+			snapshot(b, c, catalog.Version{})
 		}
 	})
 	b.Run("200k cars", func(b *testing.B) {
 		c, _ := big(b)
 		b.ReportAllocs()
 		for b.Loop() {
-			vehicle.NewSnapshot(c, catalog.Version{})
+			snapshot(b, c, catalog.Version{})
 		}
 	})
 }

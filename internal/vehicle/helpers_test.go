@@ -41,7 +41,7 @@ func demo(tb testing.TB) *catalog.Catalog {
 
 func demoService(tb testing.TB) *vehicle.Service {
 	tb.Helper()
-	return vehicle.NewService(vehicle.NewSnapshot(demo(tb), catalog.Version{Number: 1, Source: "demo"}))
+	return vehicle.NewService(snapshot(tb, demo(tb), catalog.Version{Number: 1, Source: "demo"}))
 }
 
 // vals builds query parameters from name, value pairs; a name may repeat.
@@ -254,4 +254,14 @@ func synthCars(n, makes int) []catalog.Car {
 		out = append(out, c)
 	}
 	return out
+}
+
+// snapshot indexes c, failing the test when a record cannot be encoded.
+func snapshot(tb testing.TB, c *catalog.Catalog, v catalog.Version) *vehicle.Snapshot {
+	tb.Helper()
+	s, err := vehicle.NewSnapshot(c, v)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -190,7 +191,7 @@ func compareKeys(a, b *sortKey) int {
 // newTable copies and sorts the records and builds every index. extract is
 // called twice per record (before and after sorting) rather than keeping
 // all extracted fields alive, which would double peak memory on big catalogs.
-func newTable[T any](in []T, extract func(*T, *fields)) *table[T] {
+func newTable[T any](in []T, extract func(*T, *fields)) (*table[T], error) {
 	n := len(in)
 	lower := interner{}
 	mMake, mModel, mTrim := memo{in: lower}, memo{in: lower}, memo{in: lower}
@@ -259,23 +260,29 @@ func newTable[T any](in []T, extract func(*T, *fields)) *table[T] {
 	t.buildTaxonomy(makeNames, modelNames)
 	t.raw = make([]json.RawMessage, n)
 	for k := range t.recs {
-		t.raw[k] = encodeJSON(&t.recs[k])
+		raw, err := encodeJSON(&t.recs[k])
+		if err != nil {
+			// A record the store holds but JSON cannot carry (NaN, ±Inf
+			// written past validation): name it so it can be fixed.
+			f = fields{text: f.text[:0]}
+			extract(&t.recs[k], &f)
+			return nil, fmt.Errorf("%s (%s %s %d): %w", f.id, f.make, f.model, f.year, err)
+		}
+		t.raw[k] = raw
 	}
-	return t
+	return t, nil
 }
 
 // encodeJSON encodes v as the API writes it: without HTML escaping, and
 // without the trailing newline of json.Encoder.
-func encodeJSON(v any) json.RawMessage {
+func encodeJSON(v any) (json.RawMessage, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		// Records are plain structs of strings and numbers; this cannot fail
-		// for anything the catalog validated.
-		panic("vehicle: encode record: " + err.Error())
+		return nil, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // indexMakes records the span of every make and make+model. Records are

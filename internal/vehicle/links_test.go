@@ -22,7 +22,7 @@ func TestLinksAndCanonicalMake(t *testing.T) {
 			t.Fatal(errs)
 		}
 	}
-	svc := vehicle.NewService(vehicle.NewSnapshot(&catalog.Catalog{Cars: []catalog.Car{f150, other, silverado}, TireSizes: []catalog.TireFitment{fit}}, catalog.Version{}))
+	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: []catalog.Car{f150, other, silverado}, TireSizes: []catalog.TireFitment{fit}}, catalog.Version{}))
 
 	if name, ok := svc.CanonicalMake("FORD"); !ok || name != "Ford" {
 		t.Fatalf("CanonicalMake(FORD) = %q, %v", name, ok)

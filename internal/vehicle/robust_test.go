@@ -25,7 +25,7 @@ func TestUnvalidatedRecords(t *testing.T) {
 		TireSizes: []catalog.TireFitment{{UUID: id(5), Make: "Zil", Model: "41047", Year: 1990, TireSize: "bogus",
 			AlternateSizes: []string{"235/75R15", "worse"}}},
 	}
-	svc := vehicle.NewService(vehicle.NewSnapshot(c, catalog.Version{}))
+	svc := vehicle.NewService(snapshot(t, c, catalog.Version{}))
 
 	t.Run("body counts merge case and list unknown bodies last", func(t *testing.T) {
 		bodies := svc.BodyTypes()
@@ -95,7 +95,7 @@ func TestUnvalidatedRecords(t *testing.T) {
 	t.Run("filters on kinds with no such values", func(t *testing.T) {
 		// Here no car is electrified, no fitment has a load index, no car
 		// year falls in the window and there are no motorcycles at all.
-		empty := vehicle.NewService(vehicle.NewSnapshot(&catalog.Catalog{Cars: c.Cars[:1], TireSizes: c.TireSizes}, catalog.Version{}))
+		empty := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: c.Cars[:1], TireSizes: c.TireSizes}, catalog.Version{}))
 		for _, tt := range []struct {
 			kind   catalog.Kind
 			params []string

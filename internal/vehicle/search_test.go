@@ -336,7 +336,7 @@ func TestSearchOrder(t *testing.T) {
 func TestPaginationMeta(t *testing.T) {
 	// 450 cars of one make: more than the 400 that paging reaches.
 	cars := synthCars(450, 1)
-	svc := vehicle.NewService(vehicle.NewSnapshot(&catalog.Catalog{Cars: cars}, catalog.Version{}))
+	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: cars}, catalog.Version{}))
 	demoSvc := demoService(t)
 	toyotas := len(filterRecs(demo(t).Cars, carRec, func(c catalog.Car) bool { return c.Make == "Toyota" }))
 	toyotaPages := (toyotas + 9) / 10
@@ -384,7 +384,7 @@ func TestPaginationMeta(t *testing.T) {
 	})
 	t.Run("truncated boundary", func(t *testing.T) {
 		for _, n := range []int{400, 401} {
-			s := vehicle.NewService(vehicle.NewSnapshot(&catalog.Catalog{Cars: synthCars(n, 1)}, catalog.Version{}))
+			s := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: synthCars(n, 1)}, catalog.Version{}))
 			res, err := s.Search(catalog.KindCar, vals("make", "make00"))
 			if err != nil {
 				t.Fatal(err)
@@ -418,7 +418,7 @@ func TestSearchScaling(t *testing.T) {
 		return append(oracleTokens([]string{c.Make, c.Model}), "trim", strings.Fields(c.Trim)[1], strings.ToLower(c.Body),
 			strings.ToLower(c.DriveType))
 	}
-	svc := vehicle.NewService(vehicle.NewSnapshot(&catalog.Catalog{Cars: cars}, catalog.Version{}))
+	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: cars}, catalog.Version{}))
 	tests := []struct {
 		name   string
 		params []string

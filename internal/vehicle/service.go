@@ -22,7 +22,8 @@ type Service struct {
 // empty catalog, so a server can listen before the first load completes.
 func NewService(s *Snapshot) *Service {
 	if s == nil {
-		s = NewSnapshot(nil, catalog.Version{})
+		// An empty catalog has no record that could fail to encode.
+		s, _ = NewSnapshot(nil, catalog.Version{})
 	}
 	svc := &Service{}
 	svc.cur.Store(s)

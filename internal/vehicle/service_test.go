@@ -1,9 +1,13 @@
 package vehicle_test
 
 import (
+	"fmt"
+	"math"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -23,8 +27,8 @@ func renamed(cars []catalog.Car, mk string) []catalog.Car {
 func TestSwap(t *testing.T) {
 	alpha := renamed(synthCars(30, 1), "Alpha")
 	beta := renamed(synthCars(45, 1), "Beta")
-	a := vehicle.NewSnapshot(&catalog.Catalog{Cars: alpha}, catalog.Version{Number: 1})
-	b := vehicle.NewSnapshot(&catalog.Catalog{Cars: beta}, catalog.Version{Number: 2})
+	a := snapshot(t, &catalog.Catalog{Cars: alpha}, catalog.Version{Number: 1})
+	b := snapshot(t, &catalog.Catalog{Cars: beta}, catalog.Version{Number: 2})
 	svc := vehicle.NewService(a)
 
 	total := func(mk string) int {
@@ -84,7 +88,7 @@ func TestSnapshotDoesNotReorderInput(t *testing.T) {
 	cars := synthCars(50, 5)
 	first := cars[0].UUID
 	last := cars[len(cars)-1].UUID
-	vehicle.NewSnapshot(&catalog.Catalog{Cars: cars}, catalog.Version{})
+	snapshot(t, &catalog.Catalog{Cars: cars}, catalog.Version{})
 	if cars[0].UUID != first || cars[len(cars)-1].UUID != last {
 		t.Error("NewSnapshot reordered the caller's slice")
 	}
@@ -94,8 +98,8 @@ func TestSnapshotDoesNotReorderInput(t *testing.T) {
 // it proves the hand-over is safe, and each answer must come from exactly
 // one of the two snapshots.
 func TestConcurrentSwap(t *testing.T) {
-	a := vehicle.NewSnapshot(&catalog.Catalog{Cars: renamed(synthCars(30, 1), "Shared")}, catalog.Version{Number: 1})
-	b := vehicle.NewSnapshot(&catalog.Catalog{Cars: renamed(synthCars(45, 1), "Shared")}, catalog.Version{Number: 2})
+	a := snapshot(t, &catalog.Catalog{Cars: renamed(synthCars(30, 1), "Shared")}, catalog.Version{Number: 1})
+	b := snapshot(t, &catalog.Catalog{Cars: renamed(synthCars(45, 1), "Shared")}, catalog.Version{Number: 2})
 	svc := vehicle.NewService(a)
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
@@ -138,5 +142,34 @@ func TestConcurrentSwap(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestNewSnapshotNamesAnUnencodableRecord: a record JSON cannot carry (a
+// NaN or infinite number written past validation) used to panic every
+// server that loaded it; it is an error naming the record.
+func TestNewSnapshotNamesAnUnencodableRecord(t *testing.T) {
+	nan, inf := math.NaN(), math.Inf(1)
+	car := synthCars(3, 1)
+	car[1].DisplacementL = &nan
+	moto := catalog.Motorcycle{UUID: uuid.New(), Make: "Honda", Model: "Grom", Year: 2023, MotorcycleType: "Scooter", PowerHP: &nan}
+	boat := catalog.Boat{UUID: uuid.New(), Make: "Lund", Model: "Rebel", Year: 2022, LengthFt: inf, BeamFt: 7}
+	tests := []struct {
+		name string
+		c    *catalog.Catalog
+		want string
+	}{
+		{"car", &catalog.Catalog{Cars: car}, fmt.Sprintf("catalog version 7: car %s (%s %s %d): json: unsupported value: NaN",
+			car[1].UUID, car[1].Make, car[1].Model, car[1].Year)},
+		{"motorcycle", &catalog.Catalog{Motorcycles: []catalog.Motorcycle{moto}}, fmt.Sprintf("motorcycle %s (Honda Grom 2023): json: unsupported value: NaN", moto.UUID)},
+		{"boat", &catalog.Catalog{Boats: []catalog.Boat{boat}}, fmt.Sprintf("boat %s (Lund Rebel 2022): json: unsupported value: +Inf", boat.UUID)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := vehicle.NewSnapshot(tc.c, catalog.Version{Number: 7})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || s != nil {
+				t.Fatalf("NewSnapshot = %v, %v; want nil and an error containing %q", s, err, tc.want)
+			}
+		})
 	}
 }

@@ -1,6 +1,8 @@
 package vehicle
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -35,8 +37,10 @@ type Snapshot struct {
 // NewSnapshot indexes a catalog. It copies the record slices (so sorting
 // never reorders the caller's), but records share pointer fields with c,
 // which must not be modified afterwards. v.Counts is set from c. A nil c
-// gives an empty snapshot.
-func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
+// gives an empty snapshot. It fails, naming the record, when a record
+// cannot be encoded as JSON (a NaN or infinite number): a server keeps
+// answering from the snapshot it has rather than serve a broken one.
+func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 	if c == nil {
 		c = &catalog.Catalog{}
 	}
@@ -44,9 +48,14 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 	s := &Snapshot{version: v}
 	// The kinds share nothing, so they are indexed in parallel: on a large
 	// catalog this is what bounds the pause before a new version serves.
-	var wg sync.WaitGroup
+	var (
+		wg                                sync.WaitGroup
+		carErr, motoErr, boatErr, tireErr error
+	)
 	wg.Go(func() {
-		s.cars = newTable(c.Cars, carFields)
+		if s.cars, carErr = newTable(c.Cars, carFields); carErr != nil {
+			return
+		}
 		bodies := make([]string, len(s.cars.recs))
 		for i := range s.cars.recs {
 			bodies[i] = s.cars.recs[i].Body
@@ -54,7 +63,9 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 		s.bodyTypes = countBy(bodies, catalog.Bodies)
 	})
 	wg.Go(func() {
-		s.motos = newTable(c.Motorcycles, motorcycleFields)
+		if s.motos, motoErr = newTable(c.Motorcycles, motorcycleFields); motoErr != nil {
+			return
+		}
 		types := make([]string, len(s.motos.recs))
 		for i := range s.motos.recs {
 			types[i] = s.motos.recs[i].MotorcycleType
@@ -64,7 +75,9 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 		}
 	})
 	wg.Go(func() {
-		s.boats = newTable(c.Boats, boatFields)
+		if s.boats, boatErr = newTable(c.Boats, boatFields); boatErr != nil {
+			return
+		}
 		hulls := make([]string, len(s.boats.recs))
 		for i := range s.boats.recs {
 			hulls[i] = s.boats.recs[i].HullType
@@ -72,7 +85,9 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 		s.hullTypes = countBy(hulls, catalog.HullTypes)
 	})
 	wg.Go(func() {
-		s.tires = newTable(c.TireSizes, tireFields)
+		if s.tires, tireErr = newTable(c.TireSizes, tireFields); tireErr != nil {
+			return
+		}
 		s.geometry = make([]FitmentGeometry, len(s.tires.recs))
 		s.families = map[string][]int32{}
 		for i := range s.tires.recs {
@@ -83,6 +98,10 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 		}
 	})
 	wg.Wait()
+	if err := errors.Join(kindError(catalog.KindCar, carErr), kindError(catalog.KindMotorcycle, motoErr),
+		kindError(catalog.KindBoat, boatErr), kindError(catalog.KindTireSize, tireErr)); err != nil {
+		return nil, fmt.Errorf("catalog version %d: %w", v.Number, err)
+	}
 	s.carFamilies = make(map[string][]int32)
 	s.makeNames = make(map[string]string)
 	for i := range s.cars.recs {
@@ -98,7 +117,15 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 			}
 		}
 	}
-	return s
+	return s, nil
+}
+
+// kindError prefixes err, when there is one, with the record kind.
+func kindError(kind catalog.Kind, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s %w", kind, err)
 }
 
 // Version returns the catalog version the snapshot holds, with its counts.

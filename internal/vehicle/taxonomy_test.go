@@ -197,7 +197,7 @@ func TestTypeCounts(t *testing.T) {
 		}
 	})
 	t.Run("zero counts are listed", func(t *testing.T) {
-		svc := vehicle.NewService(vehicle.NewSnapshot(&catalog.Catalog{Cars: synthCars(3, 1)}, catalog.Version{}))
+		svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: synthCars(3, 1)}, catalog.Version{}))
 		types := svc.MotorcycleTypes()
 		if len(types) != 9 || types[0].Count != 0 || types[8].Name != "Golf Cart" {
 			t.Errorf("MotorcycleTypes on a catalog without motorcycles = %+v", types)

@@ -141,7 +141,7 @@ func TestTiresNearestYear(t *testing.T) {
 		car("Ford", "Ranger", 2020), // make differs only in case
 		car("Ford", "Maverick", 2022),
 	}
-	svc := vehicle.NewService(vehicle.NewSnapshot(&catalog.Catalog{Cars: cars, TireSizes: fits}, catalog.Version{}))
+	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: cars, TireSizes: fits}, catalog.Version{}))
 	tests := []struct {
 		name      string
 		car       catalog.Car

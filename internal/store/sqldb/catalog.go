@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/store"
 )
 
 // table describes how one record kind maps to its table. cols are the
@@ -202,9 +204,13 @@ func (s *DB) CatalogVersion(ctx context.Context) (catalog.Version, error) {
 	return readVersion(ctx, s.db)
 }
 
+// errDryRun rolls a dry run's transaction back; it never leaves
+// ReplaceCatalog.
+var errDryRun = errors.New("dry run")
+
 // ReplaceCatalog diffs next against the stored catalog inside one
 // transaction and applies the difference.
-func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []catalog.Kind, source string, progress func(done, total int)) (catalog.Changes, catalog.Version, error) {
+func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []catalog.Kind, opts store.ReplaceOptions) (catalog.Changes, catalog.Version, error) {
 	var ch catalog.Changes
 	var ver catalog.Version
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
@@ -225,10 +231,18 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 		if ver, err = readVersion(ctx, tx); err != nil {
 			return err
 		}
+		if opts.Check != nil {
+			if err := opts.Check(&ch); err != nil {
+				return err
+			}
+		}
+		if opts.DryRun {
+			return errDryRun
+		}
 		if ch.Empty() {
 			return nil
 		}
-		w := &writer{ctx: ctx, tx: tx, progress: progress, total: changeCount(&ch), rowAtATime: s.d.RowAtATime}
+		w := &writer{ctx: ctx, tx: tx, progress: opts.Progress, total: changeCount(&ch), rowAtATime: s.d.RowAtATime}
 		if err := applyKind(w, carTable, &ch); err != nil {
 			return err
 		}
@@ -241,9 +255,12 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 		if err := applyKind(w, tireTable, &ch); err != nil {
 			return err
 		}
-		ver, err = publishVersion(ctx, tx, ver, source)
+		ver, err = publishVersion(ctx, tx, ver, opts.Source)
 		return err
 	})
+	if errors.Is(err, errDryRun) {
+		err = nil
+	}
 	return ch, ver, err
 }
 

@@ -25,6 +25,23 @@ func DemoSQLite(tb testing.TB, enrichFirst bool) (store.Store, *catalog.Catalog)
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { st.Close() })
+	c := LoadDemo(tb, st)
+	if enrichFirst {
+		mpg, rng, cost := 32.5, 0, 1450
+		fe := catalog.FuelEconomy{MPGCity: &mpg, MPGHighway: &mpg, MPGCombined: &mpg, EPARangeMiles: &rng, AnnualFuelCost: &cost, CO2GPM: &mpg}
+		if _, _, err := st.EnrichCars(ctx, map[uuid.UUID]catalog.FuelEconomy{c.Cars[0].UUID: fe}, "test"); err != nil {
+			tb.Fatal(err)
+		}
+		c.Cars[0].FuelEconomy = fe
+	}
+	return st, c
+}
+
+// LoadDemo migrates st and ingests the embedded demo catalog into it,
+// returning the catalog as ingested.
+func LoadDemo(tb testing.TB, st store.Store) *catalog.Catalog {
+	tb.Helper()
+	ctx := context.Background()
 	if err := st.Migrate(ctx); err != nil {
 		tb.Fatal(err)
 	}
@@ -36,16 +53,8 @@ func DemoSQLite(tb testing.TB, enrichFirst bool) (store.Store, *catalog.Catalog)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := ingest.Run(ctx, st, c, kinds, "demo", nil); err != nil {
+	if _, err := ingest.Run(ctx, st, c, kinds, ingest.Options{Source: "demo"}); err != nil {
 		tb.Fatal(err)
 	}
-	if enrichFirst {
-		mpg, rng, cost := 32.5, 0, 1450
-		fe := catalog.FuelEconomy{MPGCity: &mpg, MPGHighway: &mpg, MPGCombined: &mpg, EPARangeMiles: &rng, AnnualFuelCost: &cost, CO2GPM: &mpg}
-		if _, _, err := st.EnrichCars(ctx, map[uuid.UUID]catalog.FuelEconomy{c.Cars[0].UUID: fe}, "test"); err != nil {
-			tb.Fatal(err)
-		}
-		c.Cars[0].FuelEconomy = fe
-	}
-	return st, c
+	return c
 }

@@ -32,6 +32,7 @@ func Run(t *testing.T, open Opener) {
 		{"ReplaceCatalog", testReplaceCatalog},
 		{"ReplaceOnlyNamedKinds", testReplaceOnlyNamedKinds},
 		{"ConcurrentIngests", testConcurrentIngests},
+		{"ReplaceCheckAndDryRun", testReplaceCheckAndDryRun},
 		{"Accounts", testAccounts},
 		{"Tokens", testTokens},
 		{"Lists", testLists},
@@ -111,7 +112,7 @@ func testReplaceCatalog(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	in := sampleCatalog(t, 5)
 	var calls, last int
-	ch, v, err := s.ReplaceCatalog(ctx, in, catalog.Kinds, "test", func(done, total int) { calls++; last = done })
+	ch, v, err := s.ReplaceCatalog(ctx, in, catalog.Kinds, store.ReplaceOptions{Source: "test", Progress: func(done, total int) { calls++; last = done }})
 	must(t, err, "first ReplaceCatalog")
 	if v.Number != 1 || v.Counts != in.Counts() || v.Source != "test" {
 		t.Fatalf("first version = %+v, want number 1, counts %+v", v, in.Counts())
@@ -130,7 +131,7 @@ func testReplaceCatalog(t *testing.T, s store.Store) {
 	assertSameCatalog(t, in, out)
 
 	// The same input again changes nothing and publishes nothing.
-	ch, v, err = s.ReplaceCatalog(ctx, in, catalog.Kinds, "test", nil)
+	ch, v, err = s.ReplaceCatalog(ctx, in, catalog.Kinds, store.ReplaceOptions{Source: "test"})
 	must(t, err, "second ReplaceCatalog")
 	if !ch.Empty() || v.Number != 1 || ch.Cars.Unchanged != 5 {
 		t.Fatalf("re-ingest: empty=%v version=%d unchanged=%d, want no change at version 1", ch.Empty(), v.Number, ch.Cars.Unchanged)
@@ -140,7 +141,7 @@ func testReplaceCatalog(t *testing.T, s store.Store) {
 	next := sampleCatalog(t, 6)
 	next.Cars = next.Cars[1:]
 	next.Cars[0].Body = "Coupe"
-	ch, v, err = s.ReplaceCatalog(ctx, next, catalog.Kinds, "test", nil)
+	ch, v, err = s.ReplaceCatalog(ctx, next, catalog.Kinds, store.ReplaceOptions{Source: "test"})
 	must(t, err, "third ReplaceCatalog")
 	want := catalog.Summary{Kind: catalog.KindCar, Inserted: 1, Updated: 1, Unchanged: 3, Removed: 1}
 	if got := ch.Summaries()[0]; got != want || v.Number != 2 || v.Counts.Cars != 5 {
@@ -153,10 +154,10 @@ func testReplaceCatalog(t *testing.T, s store.Store) {
 
 func testReplaceOnlyNamedKinds(t *testing.T, s store.Store) {
 	ctx := context.Background()
-	_, _, err := s.ReplaceCatalog(ctx, sampleCatalog(t, 3), catalog.Kinds, "all", nil)
+	_, _, err := s.ReplaceCatalog(ctx, sampleCatalog(t, 3), catalog.Kinds, store.ReplaceOptions{Source: "all"})
 	must(t, err, "seed")
 	onlyCars := &catalog.Catalog{Cars: sampleCatalog(t, 1).Cars}
-	ch, v, err := s.ReplaceCatalog(ctx, onlyCars, []catalog.Kind{catalog.KindCar}, "cars", nil)
+	ch, v, err := s.ReplaceCatalog(ctx, onlyCars, []catalog.Kind{catalog.KindCar}, store.ReplaceOptions{Source: "cars"})
 	must(t, err, "replace cars")
 	if len(ch.Summaries()) != 1 || ch.Cars.Unchanged != 1 || len(ch.Cars.Delete) != 2 {
 		t.Fatalf("summaries %+v, want cars only with 1 unchanged and 2 removed", ch.Summaries())
@@ -175,7 +176,7 @@ func testConcurrentIngests(t *testing.T, s store.Store) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, v, err := s.ReplaceCatalog(ctx, sampleCatalog(t, i+1), catalog.Kinds, "race", nil)
+			_, v, err := s.ReplaceCatalog(ctx, sampleCatalog(t, i+1), catalog.Kinds, store.ReplaceOptions{Source: "race"})
 			versions[i], errs[i] = v.Number, err
 		}()
 	}
@@ -193,6 +194,43 @@ func testConcurrentIngests(t *testing.T, s store.Store) {
 	if v.Number != 4 {
 		t.Fatalf("latest version %d after 4 changing ingests, want 4", v.Number)
 	}
+}
+
+// testReplaceCheckAndDryRun: a refusing Check and a dry run both return the
+// changes they computed and leave the records and the version as they were.
+func testReplaceCheckAndDryRun(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	seed := sampleCatalog(t, 4)
+	_, v1, err := s.ReplaceCatalog(ctx, seed, catalog.Kinds, store.ReplaceOptions{Source: "seed"})
+	must(t, err, "seed")
+	next := sampleCatalog(t, 5)
+	next.Cars = next.Cars[2:] // 2 removed, 2 unchanged, 1 added
+	wantCars := catalog.Summary{Kind: catalog.KindCar, Inserted: 1, Unchanged: 2, Removed: 2}
+	unchanged := func(what string) {
+		t.Helper()
+		out, v, err := s.LoadCatalog(ctx)
+		must(t, err, "LoadCatalog")
+		if v.Number != v1.Number {
+			t.Fatalf("%s published version %d, want %d", what, v.Number, v1.Number)
+		}
+		assertSameCatalog(t, seed, out)
+	}
+
+	refused := errors.New("refused")
+	var seen catalog.Summary
+	ch, v, err := s.ReplaceCatalog(ctx, next, catalog.Kinds, store.ReplaceOptions{Source: "checked",
+		Check: func(ch *catalog.Changes) error { seen = ch.Summaries()[0]; return refused }})
+	if !errors.Is(err, refused) || seen != wantCars || ch.Summaries()[0] != wantCars || v.Number != v1.Number {
+		t.Fatalf("refused: err %v, check saw %+v, returned %+v at version %d; want %v, %+v at %d", err, seen, ch.Summaries()[0], v.Number, refused, wantCars, v1.Number)
+	}
+	unchanged("a refused ingest")
+
+	ch, v, err = s.ReplaceCatalog(ctx, next, catalog.Kinds, store.ReplaceOptions{Source: "dry", DryRun: true})
+	must(t, err, "dry run")
+	if ch.Summaries()[0] != wantCars || v.Number != v1.Number {
+		t.Fatalf("dry run: %+v at version %d, want %+v at %d", ch.Summaries()[0], v.Number, wantCars, v1.Number)
+	}
+	unchanged("a dry run")
 }
 
 func newAccount(t *testing.T, s store.Store, email string) account.Account {
@@ -321,7 +359,7 @@ func testLists(t *testing.T, s store.Store) {
 func testListItemsSurviveRemoval(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	in := sampleCatalog(t, 2)
-	_, _, err := s.ReplaceCatalog(ctx, in, catalog.Kinds, "seed", nil)
+	_, _, err := s.ReplaceCatalog(ctx, in, catalog.Kinds, store.ReplaceOptions{Source: "seed"})
 	must(t, err, "seed")
 	a := newAccount(t, s, "keep@example.com")
 	l, err := s.DefaultList(ctx, a.ID)
@@ -335,7 +373,7 @@ func testListItemsSurviveRemoval(t *testing.T, s store.Store) {
 		}
 	}
 	must(t, s.AddListItem(ctx, l.ID, account.ListItem{Kind: catalog.KindCar, UUID: saved, AddedAt: time.Now()}), "AddListItem")
-	_, _, err = s.ReplaceCatalog(ctx, &catalog.Catalog{}, catalog.Kinds, "empty", nil)
+	_, _, err = s.ReplaceCatalog(ctx, &catalog.Catalog{}, catalog.Kinds, store.ReplaceOptions{Source: "empty"})
 	must(t, err, "empty the catalog")
 	if ok, err := s.HasRecord(ctx, catalog.KindCar, saved); err != nil || ok {
 		t.Fatalf("HasRecord after emptying = %v, %v; want false", ok, err)
@@ -481,7 +519,7 @@ func testCache(t *testing.T, s store.Store) {
 func testEnrichCars(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	in := sampleCatalog(t, 3)
-	_, _, err := s.ReplaceCatalog(ctx, in, catalog.Kinds, "seed", nil)
+	_, _, err := s.ReplaceCatalog(ctx, in, catalog.Kinds, store.ReplaceOptions{Source: "seed"})
 	must(t, err, "seed")
 	fe := catalog.FuelEconomy{MPGCity: ptr(28.0), MPGHighway: ptr(39.0), MPGCombined: ptr(32.0), AnnualFuelCost: ptr(1450), CO2GPM: ptr(277.5)}
 	changed, v, err := s.EnrichCars(ctx, map[uuid.UUID]catalog.FuelEconomy{in.Cars[0].UUID: fe}, "epa")
@@ -495,7 +533,7 @@ func testEnrichCars(t *testing.T, s store.Store) {
 		t.Fatalf("the same enrichment again changed %d cars and published %d", changed, v.Number)
 	}
 	// A re-ingest of the same catalog keeps the enrichment.
-	_, _, err = s.ReplaceCatalog(ctx, sampleCatalog(t, 3), catalog.Kinds, "seed", nil)
+	_, _, err = s.ReplaceCatalog(ctx, sampleCatalog(t, 3), catalog.Kinds, store.ReplaceOptions{Source: "seed"})
 	must(t, err, "re-ingest")
 	c, _, err := s.LoadCatalog(ctx)
 	must(t, err, "LoadCatalog")
