@@ -29,11 +29,33 @@ type Service struct {
 	plans func(name string) (account.Plan, bool)
 	names []string
 	now   func() time.Time
+	auth  *Authenticator
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithAuthenticator makes the Service evict a token from auth's cache when
+// it revokes or rotates it, so the server that did it refuses the token on
+// the very next call instead of after the cache's TTL.
+func WithAuthenticator(auth *Authenticator) Option {
+	return func(s *Service) { s.auth = auth }
 }
 
 // New returns a Service. plans resolves plan names; names lists them for messages.
-func New(st store.Store, plans func(string) (account.Plan, bool), names []string) *Service {
-	return &Service{st: st, plans: plans, names: names, now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }}
+func New(st store.Store, plans func(string) (account.Plan, bool), names []string, opts ...Option) *Service {
+	s := &Service{st: st, plans: plans, names: names, now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// forget evicts a revoked token from the authenticator's cache, if any.
+func (s *Service) forget(t account.Token) {
+	if s.auth != nil {
+		s.auth.Forget(t.Hash)
+	}
 }
 
 func (s *Service) checkPlan(plan string) error {
@@ -213,6 +235,7 @@ func (s *Service) RotateToken(ctx context.Context, id string) (account.Token, st
 	if err := s.st.RotateToken(ctx, id, t, s.now()); err != nil {
 		return t, "", err
 	}
+	s.forget(old)
 	return t, secret, nil
 }
 
@@ -226,6 +249,7 @@ func (s *Service) RevokeToken(ctx context.Context, id string) (account.Token, er
 	if err := s.st.RevokeToken(ctx, id, at); err != nil {
 		return t, err
 	}
+	s.forget(t)
 	t.RevokedAt = &at
 	return t, nil
 }

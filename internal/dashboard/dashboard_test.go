@@ -487,3 +487,46 @@ func TestHTTPSSession(t *testing.T) {
 	req.AddCookie(&http.Cookie{Name: "vds_session", Value: secret})
 	planted.do(req).want(t, http.StatusSeeOther, "/dashboard/signin")
 }
+
+// With the token cache on, as in production, revoking or rotating a token
+// in the dashboard still refuses it on the very next call to this server:
+// the cached answer goes with the token.
+func TestRevokeAndRotateBeatTheTokenCache(t *testing.T) {
+	backends(t, func(t *testing.T, backend string) {
+		e := newEnvOn(t, backend, func(c *config.Config) { c.Server.AuthCacheTTL = time.Minute })
+		base := e.start()
+		b := newBrowser(t, base)
+		b.signUp("cache@example.com", password)
+		b.get("/dashboard/tokens").want(t, http.StatusOK, "")
+		create := func(name string) (id, secret string) {
+			p := b.post("/dashboard/tokens", url.Values{"name": {name}}).want(t, http.StatusCreated, "")
+			secret = secretRE.FindStringSubmatch(p.body)[1]
+			id = regexp.MustCompile(`/dashboard/tokens/(tok_[a-z2-7]+)/rotate`).FindStringSubmatch(p.body)[1]
+			return id, secret
+		}
+		// hammer uses the token until it is surely cached.
+		hammer := func(secret string) {
+			for range 3 {
+				if status, _ := api(t, base, secret, "/v1/me"); status != http.StatusOK {
+					t.Fatalf("token in use: %d, want 200", status)
+				}
+			}
+		}
+
+		id, secret := create("revoked")
+		hammer(secret)
+		b.post("/dashboard/tokens/"+id+"/revoke", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/tokens?n=revoked")
+		if status, _ := api(t, base, secret, "/v1/me"); status != http.StatusUnauthorized {
+			t.Fatalf("the call after the revocation: %d, want 401", status)
+		}
+
+		id, old := create("rotated")
+		hammer(old)
+		p := b.post("/dashboard/tokens/"+id+"/rotate", url.Values{}).want(t, http.StatusOK, "")
+		next := secretRE.FindStringSubmatch(p.body)[1]
+		if status, _ := api(t, base, old, "/v1/me"); status != http.StatusUnauthorized {
+			t.Fatalf("the rotated-away token on the next call: %d, want 401", status)
+		}
+		hammer(next)
+	})
+}
