@@ -78,7 +78,8 @@ func (r *Refusal) Error() string {
 	if r.Reason == QuotaExceeded {
 		return fmt.Sprintf("monthly quota of %d calls is used up; it resets at %s", r.State.QuotaLimit, r.State.QuotaReset.Format(time.RFC3339))
 	}
-	return fmt.Sprintf("rate limit of %d requests per minute exceeded; retry in %d s", r.State.RateLimit, int(r.RetryAfter.Seconds()))
+	// Rounded up, as Retry-After is: the window frees units at any instant.
+	return fmt.Sprintf("rate limit of %d requests per minute exceeded; retry in %d s", r.State.RateLimit, (r.RetryAfter+time.Second-1)/time.Second)
 }
 
 // Limiter holds the counters of one server.
@@ -174,7 +175,7 @@ func (e *entry) state(plan account.Plan, now time.Time) State {
 	e.rate.expire(now)
 	s := State{
 		RateLimit:  plan.RatePerMinute,
-		RateReset:  ceilSecond(e.rate.freeAt(now)),
+		RateReset:  e.rate.freeAt(now),
 		QuotaLimit: plan.MonthlyQuota,
 		QuotaUsed:  e.consumed(),
 		QuotaReset: monthEnd(now),
@@ -186,15 +187,6 @@ func (e *entry) state(plan account.Plan, now time.Time) State {
 		s.RateRemaining = -1
 	}
 	return s
-}
-
-// ceilSecond rounds t up to a whole second: the headers carry seconds, and
-// a client that waits until the reset they give must not be early.
-func ceilSecond(t time.Time) time.Time {
-	if r := t.Truncate(time.Second); !r.Equal(t) {
-		return r.Add(time.Second)
-	}
-	return t
 }
 
 // rateWindow is the span of the per-minute rate limit.
