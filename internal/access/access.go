@@ -132,8 +132,16 @@ func (s *Service) SetSuspended(ctx context.Context, email string, suspended bool
 	return a, nil
 }
 
-// MaxTokenName bounds a token's name.
-const MaxTokenName = 100
+// Token limits. MaxTokens bounds an account's active tokens (revoked ones
+// do not count): plenty for every program and machine a person runs, few
+// enough that one account cannot fill the database with them.
+const (
+	MaxTokenName = 100
+	MaxTokens    = 50
+)
+
+// ErrTooManyTokens is returned when an account has MaxTokens active tokens.
+var ErrTooManyTokens = fmt.Errorf("an account has at most %d active tokens; revoke one first", MaxTokens)
 
 func (s *Service) newToken(accountID, name string) (account.Token, string, error) {
 	name = strings.TrimSpace(name)
@@ -162,7 +170,13 @@ func (s *Service) CreateAccountToken(ctx context.Context, accountID, name string
 	if err != nil {
 		return t, "", err
 	}
-	return t, secret, s.st.CreateToken(ctx, t)
+	if err := s.st.CreateToken(ctx, t, MaxTokens); err != nil {
+		if errors.Is(err, store.ErrLimit) {
+			return account.Token{}, "", ErrTooManyTokens
+		}
+		return account.Token{}, "", err
+	}
+	return t, secret, nil
 }
 
 // AccountTokens lists the tokens of the account with that id, newest first.
@@ -314,7 +328,8 @@ func (s *Service) defaultList(ctx context.Context, email string) (account.List, 
 }
 
 // List limits: enough for any person's garage, few enough that one
-// account cannot grow the database without bound.
+// account cannot grow the database without bound. MaxLists counts the
+// default list.
 const (
 	MaxListName = 100
 	MaxLists    = 50
@@ -348,15 +363,14 @@ func (s *Service) CreateList(ctx context.Context, accountID, name string) (accou
 	if name == "" || len(name) > MaxListName {
 		return account.List{}, ErrListName
 	}
-	lists, err := s.st.Lists(ctx, accountID)
-	if err != nil {
+	l := account.List{ID: account.NewID("lst"), AccountID: accountID, Name: name, CreatedAt: s.now(), Items: []account.ListItem{}}
+	if err := s.st.CreateList(ctx, l, MaxLists); err != nil {
+		if errors.Is(err, store.ErrLimit) {
+			return account.List{}, ErrTooManyLists
+		}
 		return account.List{}, err
 	}
-	if len(lists) >= MaxLists {
-		return account.List{}, ErrTooManyLists
-	}
-	l := account.List{ID: account.NewID("lst"), AccountID: accountID, Name: name, CreatedAt: s.now(), Items: []account.ListItem{}}
-	return l, s.st.CreateList(ctx, l)
+	return l, nil
 }
 
 // DeleteList deletes one of the account's lists with its items; the

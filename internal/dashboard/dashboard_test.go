@@ -530,3 +530,49 @@ func TestRevokeAndRotateBeatTheTokenCache(t *testing.T) {
 		hammer(next)
 	})
 }
+
+// An account's lists and active tokens stop at their caps with a message
+// in the form, and a revoked token makes room for a new one.
+func TestListAndTokenCaps(t *testing.T) {
+	backends(t, func(t *testing.T, backend string) {
+		e := newEnvOn(t, backend, nil)
+		b := newBrowser(t, e.start())
+		b.signUp("caps@example.com", password)
+		ctx := context.Background()
+		a, err := e.acc.Account(ctx, "caps@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range access.MaxLists - 2 { // the default list is one
+			if _, err := e.acc.CreateList(ctx, a.ID, fmt.Sprintf("list %d", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b.get("/dashboard/garage").want(t, http.StatusOK, "")
+		b.post("/dashboard/garage/lists", url.Values{"name": {"fiftieth"}}).want(t, http.StatusSeeOther, "")
+		p := b.post("/dashboard/garage/lists", url.Values{"name": {"one too many"}}).want(t, http.StatusBadRequest, "")
+		if got := p.alert(); got != "An account has at most 50 lists; delete one first." {
+			t.Fatalf("list over the cap: alert %q", got)
+		}
+
+		var first account.Token
+		for i := range access.MaxTokens - 1 {
+			tok, _, err := e.acc.CreateAccountToken(ctx, a.ID, fmt.Sprintf("t%d", i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				first = tok
+			}
+		}
+		b.get("/dashboard/tokens").want(t, http.StatusOK, "")
+		b.post("/dashboard/tokens", url.Values{"name": {"fiftieth"}}).want(t, http.StatusCreated, "")
+		p = b.post("/dashboard/tokens", url.Values{"name": {"one too many"}}).want(t, http.StatusBadRequest, "")
+		if got := p.alert(); got != "An account has at most 50 active tokens; revoke one first." {
+			t.Fatalf("token over the cap: alert %q", got)
+		}
+		p.contains(t, `value="one too many"`)
+		b.post("/dashboard/tokens/"+first.ID+"/revoke", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/tokens?n=revoked")
+		b.post("/dashboard/tokens", url.Values{"name": {"after a revocation"}}).want(t, http.StatusCreated, "")
+	})
+}

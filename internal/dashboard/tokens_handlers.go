@@ -57,6 +57,10 @@ func (h *Handler) createToken(w http.ResponseWriter, r *http.Request, s *session
 		return
 	}
 	t, secret, err := h.acc.CreateAccountToken(r.Context(), s.account.ID, name)
+	if errors.Is(err, access.ErrTooManyTokens) {
+		h.tokensView(w, r, s, http.StatusBadRequest, tokensData{Name: name}, sentence(err.Error()))
+		return
+	}
 	if err != nil {
 		h.serverError(w, r, err)
 		return

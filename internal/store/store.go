@@ -17,6 +17,8 @@ import (
 var (
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("already exists")
+	// ErrLimit refuses a row that would take an account past a cap.
+	ErrLimit = errors.New("limit reached")
 )
 
 // CatalogStore persists the vehicle catalog and its published versions.
@@ -98,7 +100,9 @@ type SignInThrottle interface {
 
 // TokenStore persists API tokens (hashes only).
 type TokenStore interface {
-	CreateToken(ctx context.Context, t account.Token) error
+	// CreateToken stores a token unless its account has limit active tokens
+	// already (ErrLimit), atomically across replicas.
+	CreateToken(ctx context.Context, t account.Token, limit int) error
 	TokenByID(ctx context.Context, id string) (account.Token, error)
 	// TokenByHash finds a token, revoked or not, by the hash of its secret.
 	TokenByHash(ctx context.Context, hash string) (account.Token, error)
@@ -119,8 +123,9 @@ type ListStore interface {
 	// does not exist or belongs to another account is ErrNotFound.
 	ListByID(ctx context.Context, accountID, listID string) (account.List, error)
 	// CreateList stores a new, non-default list; a name the account
-	// already uses is ErrConflict.
-	CreateList(ctx context.Context, l account.List) error
+	// already uses is ErrConflict, and an account with limit lists already
+	// (the default one included) is ErrLimit, atomically across replicas.
+	CreateList(ctx context.Context, l account.List, limit int) error
 	// DeleteList deletes one of the account's lists with its items. The
 	// default list, an unknown list and another account's list are
 	// ErrNotFound: nothing is deleted.
