@@ -30,6 +30,8 @@ type Service struct {
 	names []string
 	now   func() time.Time
 	auth  *Authenticator
+	// signUpLimits are MaxSignUpsPerAddress and MaxSignUps; tests lower them.
+	signUpLimits struct{ perAddress, total int }
 }
 
 // Option configures a Service.
@@ -45,6 +47,7 @@ func WithAuthenticator(auth *Authenticator) Option {
 // New returns a Service. plans resolves plan names; names lists them for messages.
 func New(st store.Store, plans func(string) (account.Plan, bool), names []string, opts ...Option) *Service {
 	s := &Service{st: st, plans: plans, names: names, now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }}
+	s.signUpLimits.perAddress, s.signUpLimits.total = MaxSignUpsPerAddress, MaxSignUps
 	for _, o := range opts {
 		o(s)
 	}

@@ -2,11 +2,13 @@ package dashboard_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -574,5 +576,34 @@ func TestListAndTokenCaps(t *testing.T) {
 		p.contains(t, `value="one too many"`)
 		b.post("/dashboard/tokens/"+first.ID+"/revoke", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/tokens?n=revoked")
 		b.post("/dashboard/tokens", url.Values{"name": {"after a revocation"}}).want(t, http.StatusCreated, "")
+	})
+}
+
+// One client signing up over and over is stopped with a 429 page and
+// Retry-After; a client at another address (here behind a proxy on this
+// host) still gets in.
+func TestSignUpThrottle(t *testing.T) {
+	backends(t, func(t *testing.T, backend string) {
+		e := newEnvOn(t, backend, nil)
+		base := e.start()
+		for i := range access.MaxSignUpsPerAddress {
+			newBrowser(t, base).signUp(fmt.Sprintf("bulk%d@example.com", i), password)
+		}
+		b := newBrowser(t, base)
+		b.get("/dashboard/signup")
+		p := b.post("/dashboard/signup", url.Values{"email": {"one-more@example.com"}, "password": {password}, "confirm": {password}}).
+			want(t, http.StatusTooManyRequests, "")
+		if got := p.alert(); !strings.HasPrefix(got, "Too many accounts were created recently, from your network or in all. Try again in ") {
+			t.Fatalf("alert %q", got)
+		}
+		if s, err := strconv.Atoi(p.Header.Get("Retry-After")); err != nil || s < 1 || s > 3600 {
+			t.Fatalf("Retry-After %q, want 1 to 3600 seconds", p.Header.Get("Retry-After"))
+		}
+		if _, err := e.acc.Account(context.Background(), "one-more@example.com"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("the refused sign-up made an account: %v", err)
+		}
+		other := newBrowser(t, base)
+		other.header.Set("X-Forwarded-For", "198.51.100.7")
+		other.signUp("elsewhere@example.com", password)
 	})
 }
