@@ -15,7 +15,18 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/textcheck"
 )
+
+// checkText refuses a value with text no person types (textcheck), naming
+// the field: PostgreSQL fails on NUL bytes and invalid UTF-8 while SQLite
+// stores them, so the check comes before either sees the value.
+func checkText(field, v string, check func(string) error) error {
+	if err := check(v); err != nil {
+		return fmt.Errorf("%s: %w", field, err)
+	}
+	return nil
+}
 
 // ErrUnknownPlan is returned for a plan name that is not configured.
 var ErrUnknownPlan = errors.New("unknown plan")
@@ -147,6 +158,9 @@ const (
 var ErrTooManyTokens = fmt.Errorf("an account has at most %d active tokens; revoke one first", MaxTokens)
 
 func (s *Service) newToken(accountID, name string) (account.Token, string, error) {
+	if err := checkText("token name", name, textcheck.Line); err != nil {
+		return account.Token{}, "", err
+	}
 	name = strings.TrimSpace(name)
 	if len(name) > MaxTokenName {
 		return account.Token{}, "", fmt.Errorf("token name is longer than %d characters", MaxTokenName)
@@ -191,7 +205,7 @@ func (s *Service) AccountTokens(ctx context.Context, accountID string) ([]accoun
 // account's token is reported as not found, exactly like a missing one, so
 // ids cannot be probed from the dashboard.
 func (s *Service) ownToken(ctx context.Context, accountID, id string) error {
-	t, err := s.st.TokenByID(ctx, id)
+	t, err := s.tokenByID(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && t.AccountID != accountID {
 		return fmt.Errorf("no token with id %s: %w", id, store.ErrNotFound)
 	}
@@ -223,9 +237,18 @@ func (s *Service) Tokens(ctx context.Context, email string) ([]account.Token, er
 	return s.st.Tokens(ctx, a.ID)
 }
 
+// tokenByID reads a token by an id from outside (a form, a path, an
+// argument).
+func (s *Service) tokenByID(ctx context.Context, id string) (account.Token, error) {
+	if err := checkText("token id", id, textcheck.Line); err != nil {
+		return account.Token{}, err
+	}
+	return s.st.TokenByID(ctx, id)
+}
+
 // activeToken loads a token and checks it can be rotated or revoked.
 func (s *Service) activeToken(ctx context.Context, id string) (account.Token, error) {
-	t, err := s.st.TokenByID(ctx, id)
+	t, err := s.tokenByID(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return t, fmt.Errorf("no token with id %s: %w", id, store.ErrNotFound)
 	}
@@ -353,6 +376,9 @@ var (
 // List returns one of the account's lists without items. Another
 // account's list is ErrNotFound, like a missing one.
 func (s *Service) List(ctx context.Context, accountID, listID string) (account.List, error) {
+	if err := checkText("list id", listID, textcheck.Line); err != nil {
+		return account.List{}, err
+	}
 	l, err := s.st.ListByID(ctx, accountID, listID)
 	if errors.Is(err, store.ErrNotFound) {
 		return l, fmt.Errorf("no list with id %s: %w", listID, store.ErrNotFound)
@@ -362,6 +388,9 @@ func (s *Service) List(ctx context.Context, accountID, listID string) (account.L
 
 // CreateList adds a named list to the account; names are unique per account.
 func (s *Service) CreateList(ctx context.Context, accountID, name string) (account.List, error) {
+	if err := checkText("list name", name, textcheck.Line); err != nil {
+		return account.List{}, err
+	}
 	name = strings.Join(strings.Fields(name), " ")
 	if name == "" || len(name) > MaxListName {
 		return account.List{}, ErrListName
@@ -392,6 +421,9 @@ func (s *Service) DeleteList(ctx context.Context, accountID, listID string) erro
 // AddToList adds a catalog record to one of the account's lists. The
 // record must exist now; it may disappear later and the item stays.
 func (s *Service) AddToList(ctx context.Context, accountID, listID string, kind catalog.Kind, id uuid.UUID, note string) (account.ListItem, error) {
+	if err := checkText("note", note, textcheck.Multiline); err != nil {
+		return account.ListItem{}, err
+	}
 	note = strings.TrimSpace(note)
 	if len(note) > account.MaxNoteLen {
 		return account.ListItem{}, ErrNoteTooLong

@@ -17,6 +17,7 @@ import (
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/textcheck"
 )
 
 func newService(t *testing.T) (*access.Service, store.Store) {
@@ -323,5 +324,39 @@ func TestSignUpThrottle(t *testing.T) {
 	now = now.Add(30 * time.Minute)
 	if err := signUp("a3@example.com", "192.0.2.1"); err != nil {
 		t.Fatalf("in the next hour: %v", err)
+	}
+}
+
+// Every value from outside that reaches the store is checked here, once,
+// for the dashboard and the command line alike.
+func TestTextNoPersonTypesIsRefused(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	a, err := svc.CreateAccount(ctx, "text@example.com", "free")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := svc.ListsOf(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bad = "x\x00y"
+	for name, call := range map[string]func() error{
+		"email":      func() error { _, err := svc.CreateAccount(ctx, "a\u0085@example.com", "free"); return err },
+		"token name": func() error { _, _, err := svc.CreateAccountToken(ctx, a.ID, bad); return err },
+		"token id":   func() error { _, err := svc.RevokeToken(ctx, bad); return err },
+		"rotate id":  func() error { _, _, err := svc.RotateAccountToken(ctx, a.ID, bad); return err },
+		"list name":  func() error { _, err := svc.CreateList(ctx, a.ID, bad); return err },
+		"list id":    func() error { return svc.DeleteList(ctx, a.ID, bad) },
+		"note": func() error {
+			_, err := svc.AddToList(ctx, a.ID, def[0].ID, catalog.KindCar, uuid.New(), bad)
+			return err
+		},
+		"invalid utf": func() error { _, err := svc.CreateList(ctx, a.ID, "x\xffy"); return err },
+	} {
+		var te *textcheck.Error
+		if err := call(); !errors.As(err, &te) {
+			t.Errorf("%s: %v, want a textcheck error", name, err)
+		}
 	}
 }

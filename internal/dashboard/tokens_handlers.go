@@ -61,6 +61,10 @@ func (h *Handler) createToken(w http.ResponseWriter, r *http.Request, s *session
 		h.tokensView(w, r, s, http.StatusBadRequest, tokensData{Name: name}, sentence(err.Error()))
 		return
 	}
+	if isBadText(err) {
+		h.tokensView(w, r, s, http.StatusBadRequest, tokensData{}, sentence(err.Error()))
+		return
+	}
 	if err != nil {
 		h.serverError(w, r, err)
 		return
@@ -121,6 +125,9 @@ func (h *Handler) confirmRevoke(w http.ResponseWriter, r *http.Request, s *sessi
 
 func (h *Handler) revokeToken(w http.ResponseWriter, r *http.Request, s *session) {
 	_, err := h.acc.RevokeAccountToken(r.Context(), s.account.ID, r.PathValue("id"))
+	if h.badText(w, r, err) {
+		return
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		h.notFound(w, r)
 		return
