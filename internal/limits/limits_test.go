@@ -54,6 +54,14 @@ func newLimiter(st store.UsageStore, c *clock) *Limiter {
 	return l
 }
 
+// newRateFixture is a limiter on a fresh store holding one account, with
+// its clock at start.
+func newRateFixture(tb testing.TB, start time.Time) (*Limiter, *clock, string) {
+	st, id := newStore(tb)
+	c := &clock{t: start}
+	return newLimiter(st, c), c, id
+}
+
 var quotaOnly = account.Plan{Name: "free", MonthlyQuota: 100}
 
 // TestQuotaExactUnderConcurrency: 50 callers race for a quota of 100; a
@@ -113,9 +121,7 @@ func TestQuotaExactUnderConcurrency(t *testing.T) {
 }
 
 func TestRateWindow(t *testing.T) {
-	st, id := newStore(t)
-	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 30, 0, time.UTC)}
-	l := newLimiter(st, c)
+	l, c, id := newRateFixture(t, time.Date(2026, 11, 21, 10, 0, 30, 0, time.UTC))
 	ctx := context.Background()
 	plan := account.Plan{RatePerMinute: 3}
 	for i := range 3 {
@@ -152,9 +158,7 @@ func TestRateWindow(t *testing.T) {
 // the start of the next is the fixed window's hole: the second burst must
 // wait until the first is a minute old.
 func TestRateWindowEdge(t *testing.T) {
-	st, id := newStore(t)
-	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 59, 500e6, time.UTC)}
-	l := newLimiter(st, c)
+	l, c, id := newRateFixture(t, time.Date(2026, 11, 21, 10, 0, 59, 500e6, time.UTC))
 	ctx := context.Background()
 	plan := account.Plan{RatePerMinute: 10}
 	for i := range 10 {
@@ -190,10 +194,8 @@ func TestRateWindowNeverExceeded(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 42))
 		limit := 1 + rng.IntN(30)
 		plan := account.Plan{RatePerMinute: limit}
-		st, id := newStore(t)
 		start := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-		c := &clock{t: start}
-		l := newLimiter(st, c)
+		l, c, id := newRateFixture(t, start)
 		var admitted []time.Time
 		for range 400 {
 			// Bursts and lulls: mostly quick arrivals, now and then a pause.
@@ -239,9 +241,7 @@ func TestRateWindowNeverExceeded(t *testing.T) {
 // TestRateWindowFollowsPlanChanges: a lower limit refuses until enough
 // admissions leave the window; a higher one admits at once.
 func TestRateWindowFollowsPlanChanges(t *testing.T) {
-	st, id := newStore(t)
-	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
-	l := newLimiter(st, c)
+	l, c, id := newRateFixture(t, time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
 	ctx := context.Background()
 	for range 8 {
 		if _, _, err := l.Admit(ctx, id, account.Plan{RatePerMinute: 10}, false); err != nil {
@@ -390,9 +390,7 @@ func TestLeaseSize(t *testing.T) {
 // BenchmarkAdmit admits free calls of one account at exactly its rate: 600
 // a minute, one every 100 ms of the injected clock, so none is refused.
 func BenchmarkAdmit(b *testing.B) {
-	st, id := newStore(b)
-	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
-	l := newLimiter(st, c)
+	l, c, id := newRateFixture(b, time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
 	ctx := context.Background()
 	plan := account.Plan{RatePerMinute: 600}
 	for b.Loop() {
