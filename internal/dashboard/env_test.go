@@ -54,7 +54,8 @@ func newEnvOn(t *testing.T, backend string, configure func(*config.Config)) *env
 	ctx := context.Background()
 	st, c := storetest.Demo(t, backend)
 	cfg := &config.Config{Plans: maps.Clone(config.DefaultPlans)}
-	// No token cache: a revoked token is refused on the very next call.
+	// No token cache: a suspension or plan change made in the store is
+	// seen on the very next call.
 	cfg.Server.AuthCacheTTL = 0
 	cfg.Server.UsageFlush = 100 * time.Millisecond
 	cfg.Server.CatalogPoll = time.Second
