@@ -18,9 +18,9 @@ import (
 type RateInfo struct {
 	// Limit is the number of requests allowed per minute.
 	Limit int
-	// Remaining is the number of requests left in the current minute.
+	// Remaining is the number of requests the per-minute window admits now.
 	Remaining int
-	// Reset is when the per-minute window starts over.
+	// Reset is when the next unit of the per-minute window frees up.
 	Reset time.Time
 	// QuotaLimit is the number of charged calls allowed per calendar month.
 	QuotaLimit int

@@ -15,7 +15,18 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/textcheck"
 )
+
+// checkText refuses a value with text no person types (textcheck), naming
+// the field: PostgreSQL fails on NUL bytes and invalid UTF-8 while SQLite
+// stores them, so the check comes before either sees the value.
+func checkText(field, v string, check func(string) error) error {
+	if err := check(v); err != nil {
+		return fmt.Errorf("%s: %w", field, err)
+	}
+	return nil
+}
 
 // ErrUnknownPlan is returned for a plan name that is not configured.
 var ErrUnknownPlan = errors.New("unknown plan")
@@ -29,11 +40,36 @@ type Service struct {
 	plans func(name string) (account.Plan, bool)
 	names []string
 	now   func() time.Time
+	auth  *Authenticator
+	// signUpLimits are MaxSignUpsPerAddress and MaxSignUps; tests lower them.
+	signUpLimits struct{ perAddress, total int }
+}
+
+// Option configures a Service.
+type Option func(*Service)
+
+// WithAuthenticator makes the Service evict a token from auth's cache when
+// it revokes or rotates it, so the server that did it refuses the token on
+// the very next call instead of after the cache's TTL.
+func WithAuthenticator(auth *Authenticator) Option {
+	return func(s *Service) { s.auth = auth }
 }
 
 // New returns a Service. plans resolves plan names; names lists them for messages.
-func New(st store.Store, plans func(string) (account.Plan, bool), names []string) *Service {
-	return &Service{st: st, plans: plans, names: names, now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }}
+func New(st store.Store, plans func(string) (account.Plan, bool), names []string, opts ...Option) *Service {
+	s := &Service{st: st, plans: plans, names: names, now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }}
+	s.signUpLimits.perAddress, s.signUpLimits.total = MaxSignUpsPerAddress, MaxSignUps
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// forget evicts a revoked token from the authenticator's cache, if any.
+func (s *Service) forget(t account.Token) {
+	if s.auth != nil {
+		s.auth.Forget(t.Hash)
+	}
 }
 
 func (s *Service) checkPlan(plan string) error {
@@ -110,10 +146,21 @@ func (s *Service) SetSuspended(ctx context.Context, email string, suspended bool
 	return a, nil
 }
 
-// MaxTokenName bounds a token's name.
-const MaxTokenName = 100
+// Token limits. MaxTokens bounds an account's active tokens (revoked ones
+// do not count): plenty for every program and machine a person runs, few
+// enough that one account cannot fill the database with them.
+const (
+	MaxTokenName = 100
+	MaxTokens    = 50
+)
+
+// ErrTooManyTokens is returned when an account has MaxTokens active tokens.
+var ErrTooManyTokens = fmt.Errorf("an account has at most %d active tokens; revoke one first", MaxTokens)
 
 func (s *Service) newToken(accountID, name string) (account.Token, string, error) {
+	if err := checkText("token name", name, textcheck.Line); err != nil {
+		return account.Token{}, "", err
+	}
 	name = strings.TrimSpace(name)
 	if len(name) > MaxTokenName {
 		return account.Token{}, "", fmt.Errorf("token name is longer than %d characters", MaxTokenName)
@@ -140,7 +187,13 @@ func (s *Service) CreateAccountToken(ctx context.Context, accountID, name string
 	if err != nil {
 		return t, "", err
 	}
-	return t, secret, s.st.CreateToken(ctx, t)
+	if err := s.st.CreateToken(ctx, t, MaxTokens); err != nil {
+		if errors.Is(err, store.ErrLimit) {
+			return account.Token{}, "", ErrTooManyTokens
+		}
+		return account.Token{}, "", err
+	}
+	return t, secret, nil
 }
 
 // AccountTokens lists the tokens of the account with that id, newest first.
@@ -152,7 +205,7 @@ func (s *Service) AccountTokens(ctx context.Context, accountID string) ([]accoun
 // account's token is reported as not found, exactly like a missing one, so
 // ids cannot be probed from the dashboard.
 func (s *Service) ownToken(ctx context.Context, accountID, id string) error {
-	t, err := s.st.TokenByID(ctx, id)
+	t, err := s.tokenByID(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && t.AccountID != accountID {
 		return fmt.Errorf("no token with id %s: %w", id, store.ErrNotFound)
 	}
@@ -184,9 +237,18 @@ func (s *Service) Tokens(ctx context.Context, email string) ([]account.Token, er
 	return s.st.Tokens(ctx, a.ID)
 }
 
+// tokenByID reads a token by an id from outside (a form, a path, an
+// argument).
+func (s *Service) tokenByID(ctx context.Context, id string) (account.Token, error) {
+	if err := checkText("token id", id, textcheck.Line); err != nil {
+		return account.Token{}, err
+	}
+	return s.st.TokenByID(ctx, id)
+}
+
 // activeToken loads a token and checks it can be rotated or revoked.
 func (s *Service) activeToken(ctx context.Context, id string) (account.Token, error) {
-	t, err := s.st.TokenByID(ctx, id)
+	t, err := s.tokenByID(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return t, fmt.Errorf("no token with id %s: %w", id, store.ErrNotFound)
 	}
@@ -213,6 +275,7 @@ func (s *Service) RotateToken(ctx context.Context, id string) (account.Token, st
 	if err := s.st.RotateToken(ctx, id, t, s.now()); err != nil {
 		return t, "", err
 	}
+	s.forget(old)
 	return t, secret, nil
 }
 
@@ -226,6 +289,7 @@ func (s *Service) RevokeToken(ctx context.Context, id string) (account.Token, er
 	if err := s.st.RevokeToken(ctx, id, at); err != nil {
 		return t, err
 	}
+	s.forget(t)
 	t.RevokedAt = &at
 	return t, nil
 }
@@ -290,7 +354,8 @@ func (s *Service) defaultList(ctx context.Context, email string) (account.List, 
 }
 
 // List limits: enough for any person's garage, few enough that one
-// account cannot grow the database without bound.
+// account cannot grow the database without bound. MaxLists counts the
+// default list.
 const (
 	MaxListName = 100
 	MaxLists    = 50
@@ -311,6 +376,9 @@ var (
 // List returns one of the account's lists without items. Another
 // account's list is ErrNotFound, like a missing one.
 func (s *Service) List(ctx context.Context, accountID, listID string) (account.List, error) {
+	if err := checkText("list id", listID, textcheck.Line); err != nil {
+		return account.List{}, err
+	}
 	l, err := s.st.ListByID(ctx, accountID, listID)
 	if errors.Is(err, store.ErrNotFound) {
 		return l, fmt.Errorf("no list with id %s: %w", listID, store.ErrNotFound)
@@ -320,19 +388,21 @@ func (s *Service) List(ctx context.Context, accountID, listID string) (account.L
 
 // CreateList adds a named list to the account; names are unique per account.
 func (s *Service) CreateList(ctx context.Context, accountID, name string) (account.List, error) {
+	if err := checkText("list name", name, textcheck.Line); err != nil {
+		return account.List{}, err
+	}
 	name = strings.Join(strings.Fields(name), " ")
 	if name == "" || len(name) > MaxListName {
 		return account.List{}, ErrListName
 	}
-	lists, err := s.st.Lists(ctx, accountID)
-	if err != nil {
+	l := account.List{ID: account.NewID("lst"), AccountID: accountID, Name: name, CreatedAt: s.now(), Items: []account.ListItem{}}
+	if err := s.st.CreateList(ctx, l, MaxLists); err != nil {
+		if errors.Is(err, store.ErrLimit) {
+			return account.List{}, ErrTooManyLists
+		}
 		return account.List{}, err
 	}
-	if len(lists) >= MaxLists {
-		return account.List{}, ErrTooManyLists
-	}
-	l := account.List{ID: account.NewID("lst"), AccountID: accountID, Name: name, CreatedAt: s.now(), Items: []account.ListItem{}}
-	return l, s.st.CreateList(ctx, l)
+	return l, nil
 }
 
 // DeleteList deletes one of the account's lists with its items; the
@@ -351,6 +421,9 @@ func (s *Service) DeleteList(ctx context.Context, accountID, listID string) erro
 // AddToList adds a catalog record to one of the account's lists. The
 // record must exist now; it may disappear later and the item stays.
 func (s *Service) AddToList(ctx context.Context, accountID, listID string, kind catalog.Kind, id uuid.UUID, note string) (account.ListItem, error) {
+	if err := checkText("note", note, textcheck.Multiline); err != nil {
+		return account.ListItem{}, err
+	}
 	note = strings.TrimSpace(note)
 	if len(note) > account.MaxNoteLen {
 		return account.ListItem{}, ErrNoteTooLong

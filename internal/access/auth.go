@@ -31,7 +31,8 @@ var (
 // Authenticator resolves bearer tokens to principals. Answers are cached for
 // a short TTL so the hot path rarely reaches the database, while a revoked
 // token, a suspension or a plan change made on any replica takes effect
-// everywhere within that TTL.
+// everywhere within that TTL. A token revoked or rotated through this
+// process's Service (WithAuthenticator) is forgotten at once.
 type Authenticator struct {
 	st    store.Store
 	plans func(string) (account.Plan, bool)
@@ -40,6 +41,10 @@ type Authenticator struct {
 
 	mu    sync.Mutex
 	cache map[string]cached
+	// forgets counts Forget calls. A lookup caches its answer only if none
+	// happened while it read the database: that answer may predate a
+	// revocation, and caching it would undo the Forget.
+	forgets uint64
 }
 
 type cached struct {
@@ -77,6 +82,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Princi
 	now := a.now()
 	a.mu.Lock()
 	c, ok := a.cache[hash]
+	forgets := a.forgets
 	a.mu.Unlock()
 	if ok && now.Before(c.expires) {
 		return c.p, c.err
@@ -86,6 +92,10 @@ func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Princi
 		return Principal{}, err // a database failure is not cached
 	}
 	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.forgets != forgets {
+		return p, err
+	}
 	if len(a.cache) >= maxCached {
 		for k, v := range a.cache {
 			if !now.Before(v.expires) {
@@ -97,8 +107,16 @@ func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Princi
 		}
 	}
 	a.cache[hash] = cached{p: p, err: err, expires: now.Add(a.ttl)}
-	a.mu.Unlock()
 	return p, err
+}
+
+// Forget drops the cached answer for the token with that secret hash, so
+// the next call reads the database. Call it after the change is committed.
+func (a *Authenticator) Forget(hash string) {
+	a.mu.Lock()
+	delete(a.cache, hash)
+	a.forgets++
+	a.mu.Unlock()
 }
 
 func isRefusal(err error) bool {

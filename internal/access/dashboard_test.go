@@ -17,6 +17,7 @@ import (
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/textcheck"
 )
 
 func newService(t *testing.T) (*access.Service, store.Store) {
@@ -72,14 +73,14 @@ func TestCheckPassword(t *testing.T) {
 func TestSignUpAndSignIn(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := newService(t)
-	a, err := svc.SignUp(ctx, "Ann@Example.com", "correct horse battery")
+	a, err := svc.SignUp(ctx, "Ann@Example.com", "correct horse battery", "192.0.2.1")
 	if err != nil || a.Plan != access.FreePlan || a.Email != "ann@example.com" {
 		t.Fatalf("SignUp = %+v, %v", a, err)
 	}
-	if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery"); !errors.Is(err, store.ErrConflict) {
+	if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", "192.0.2.1"); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("second sign-up: %v, want ErrConflict", err)
 	}
-	if _, err := svc.SignUp(ctx, "bob@example.com", "short"); !errors.Is(err, access.ErrWeakPassword) {
+	if _, err := svc.SignUp(ctx, "bob@example.com", "short", "192.0.2.1"); !errors.Is(err, access.ErrWeakPassword) {
 		t.Fatalf("weak password: %v, want ErrWeakPassword", err)
 	}
 	got, err := svc.SignIn(ctx, " ANN@example.com ", "correct horse battery")
@@ -101,7 +102,7 @@ func TestSignUpAndSignIn(t *testing.T) {
 func TestSignInThrottle(t *testing.T) {
 	ctx := context.Background()
 	svc, st := newService(t)
-	if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery"); err != nil {
+	if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", "192.0.2.1"); err != nil {
 		t.Fatal(err)
 	}
 	// A success clears the count, so a user who mistypes now and then is
@@ -141,7 +142,7 @@ func TestSignInThrottle(t *testing.T) {
 func TestSignInConcurrentGuesses(t *testing.T) {
 	ctx := context.Background()
 	svc, _ := newService(t)
-	if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery"); err != nil {
+	if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", "192.0.2.1"); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
@@ -168,7 +169,7 @@ func TestSignInConcurrentGuesses(t *testing.T) {
 func TestSessionLifecycle(t *testing.T) {
 	ctx := context.Background()
 	svc, st := newService(t)
-	a, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery")
+	a, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", "192.0.2.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,8 +237,8 @@ func TestAccountScoping(t *testing.T) {
 	if _, _, err := st.ReplaceCatalog(ctx, c, catalog.Kinds, store.ReplaceOptions{Source: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	mine, _ := svc.SignUp(ctx, "me@example.com", "correct horse battery")
-	theirs, _ := svc.SignUp(ctx, "them@example.com", "correct horse battery")
+	mine, _ := svc.SignUp(ctx, "me@example.com", "correct horse battery", "192.0.2.1")
+	theirs, _ := svc.SignUp(ctx, "them@example.com", "correct horse battery", "192.0.2.1")
 	tok, _, err := svc.CreateAccountToken(ctx, theirs.ID, "theirs")
 	if err != nil {
 		t.Fatal(err)
@@ -284,5 +285,78 @@ func TestAccountScoping(t *testing.T) {
 	}
 	if err := svc.DeleteList(ctx, mine.ID, trips.ID); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestSignUpThrottle(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	access.SetSignUpLimits(svc, 2, 3)
+	now := time.Date(2026, 11, 21, 10, 30, 0, 0, time.UTC)
+	access.SetClock(svc, func() time.Time { return now })
+	signUp := func(email, client string) error {
+		_, err := svc.SignUp(ctx, email, "correct horse battery", client)
+		return err
+	}
+	throttled := func(err error, want time.Duration) bool {
+		var te *access.ThrottledError
+		return errors.As(err, &te) && errors.Is(err, access.ErrTooManySignUps) && te.RetryAfter == want
+	}
+	for _, email := range []string{"a1@example.com", "a2@example.com"} {
+		if err := signUp(email, "192.0.2.1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := signUp("a3@example.com", "192.0.2.1"); !throttled(err, 30*time.Minute) {
+		t.Fatalf("a third sign-up from one address: %v, want a ThrottledError retrying in 30m", err)
+	}
+	if _, err := svc.Account(ctx, "a3@example.com"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the throttled sign-up made an account: %v", err)
+	}
+	// Another address has its own count, but all addresses share the total.
+	if err := signUp("b1@example.com", "198.51.100.7"); err != nil {
+		t.Fatal(err)
+	}
+	if err := signUp("b2@example.com", "198.51.100.7"); !throttled(err, 30*time.Minute) {
+		t.Fatalf("a fourth sign-up in all: %v, want a ThrottledError", err)
+	}
+	// The next hour starts both counts over.
+	now = now.Add(30 * time.Minute)
+	if err := signUp("a3@example.com", "192.0.2.1"); err != nil {
+		t.Fatalf("in the next hour: %v", err)
+	}
+}
+
+// Every value from outside that reaches the store is checked here, once,
+// for the dashboard and the command line alike.
+func TestTextNoPersonTypesIsRefused(t *testing.T) {
+	ctx := context.Background()
+	svc, _ := newService(t)
+	a, err := svc.CreateAccount(ctx, "text@example.com", "free")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := svc.ListsOf(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bad = "x\x00y"
+	for name, call := range map[string]func() error{
+		"email":      func() error { _, err := svc.CreateAccount(ctx, "a\u0085@example.com", "free"); return err },
+		"token name": func() error { _, _, err := svc.CreateAccountToken(ctx, a.ID, bad); return err },
+		"token id":   func() error { _, err := svc.RevokeToken(ctx, bad); return err },
+		"rotate id":  func() error { _, _, err := svc.RotateAccountToken(ctx, a.ID, bad); return err },
+		"list name":  func() error { _, err := svc.CreateList(ctx, a.ID, bad); return err },
+		"list id":    func() error { return svc.DeleteList(ctx, a.ID, bad) },
+		"note": func() error {
+			_, err := svc.AddToList(ctx, a.ID, def[0].ID, catalog.KindCar, uuid.New(), bad)
+			return err
+		},
+		"invalid utf": func() error { _, err := svc.CreateList(ctx, a.ID, "x\xffy"); return err },
+	} {
+		var te *textcheck.Error
+		if err := call(); !errors.As(err, &te) {
+			t.Errorf("%s: %v, want a textcheck error", name, err)
+		}
 	}
 }

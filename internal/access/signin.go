@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +26,19 @@ const (
 	SignInWindow     = 15 * time.Minute
 )
 
+// Sign-up throttling: at most MaxSignUpsPerAddress sign-ups per client
+// address and MaxSignUps in all within each SignUpWindow (clock hours, UTC).
+// The counts live in the database with the sign-in counts, so replicas
+// share them. The per-address count stops one client; the total bounds
+// what many addresses together can create. Attempts count whether or not
+// the account is created (a taken email counts too), so the throttle also
+// slows probing which addresses have accounts.
+const (
+	MaxSignUpsPerAddress = 5
+	MaxSignUps           = 100
+	SignUpWindow         = time.Hour
+)
+
 // FreePlan is the plan sign-up puts new accounts on.
 const FreePlan = "free"
 
@@ -33,22 +47,28 @@ var (
 	// ErrInvalidCredentials is the one answer to a wrong email or password:
 	// the dashboard must not tell which.
 	ErrInvalidCredentials = errors.New("the email address or password is incorrect")
-	// ErrTooManyAttempts is wrapped by ThrottledError.
+	// ErrTooManyAttempts is wrapped by a sign-in's ThrottledError.
 	ErrTooManyAttempts = errors.New("too many failed sign-ins")
+	// ErrTooManySignUps is wrapped by a sign-up's ThrottledError.
+	ErrTooManySignUps = errors.New("too many sign-ups")
 	// ErrNoSession means a session cookie names no live session.
 	ErrNoSession = errors.New("no such session, or it has expired")
 )
 
-// ThrottledError refuses a sign-in attempt; RetryAfter is when the next
-// attempt for the email will be considered.
-type ThrottledError struct{ RetryAfter time.Duration }
-
-func (e *ThrottledError) Error() string {
-	return fmt.Sprintf("%v: try again in %s", ErrTooManyAttempts, e.RetryAfter.Round(time.Second))
+// ThrottledError refuses a sign-in or sign-up attempt; RetryAfter is when
+// the next attempt will be considered.
+type ThrottledError struct {
+	RetryAfter time.Duration
+	// Err says what was throttled: ErrTooManyAttempts or ErrTooManySignUps.
+	Err error
 }
 
-// Unwrap makes errors.Is(err, ErrTooManyAttempts) hold.
-func (e *ThrottledError) Unwrap() error { return ErrTooManyAttempts }
+func (e *ThrottledError) Error() string {
+	return fmt.Sprintf("%v: try again in %s", e.Err, e.RetryAfter.Round(time.Second))
+}
+
+// Unwrap makes errors.Is(err, e.Err) hold.
+func (e *ThrottledError) Unwrap() error { return e.Err }
 
 // throttleKey is the counter of an email as typed (trimmed, lowercased),
 // hashed so that the table holds no addresses and no attacker-chosen text
@@ -59,13 +79,18 @@ func throttleKey(email string) string {
 }
 
 // SignUp creates an account on the free plan with its default list and
-// sets its password. The password is hashed before anything is written,
-// so a slow hash never holds a transaction open.
-func (s *Service) SignUp(ctx context.Context, email, password string) (account.Account, error) {
+// sets its password. client is the address the request came from; past
+// the sign-up limits the answer is a *ThrottledError. The password is
+// hashed before anything is written, so a slow hash never holds a
+// transaction open.
+func (s *Service) SignUp(ctx context.Context, email, password, client string) (account.Account, error) {
 	if _, err := account.NormalizeEmail(email); err != nil {
 		return account.Account{}, err
 	}
 	if err := CheckPassword(password); err != nil {
+		return account.Account{}, err
+	}
+	if err := s.throttleSignUp(ctx, client); err != nil {
 		return account.Account{}, err
 	}
 	hash := HashPassword(password)
@@ -79,6 +104,32 @@ func (s *Service) SignUp(ctx context.Context, email, password string) (account.A
 		return account.Account{}, fmt.Errorf("set password of new account %s: %w", a.Email, err)
 	}
 	return a, nil
+}
+
+// throttleSignUp counts a sign-up attempt from client in this window's
+// counters, per address and in all, and refuses it past either limit.
+// The counters are keyed by the window, so each starts over at the hour.
+func (s *Service) throttleSignUp(ctx context.Context, client string) error {
+	now := s.now()
+	start := now.Truncate(SignUpWindow)
+	window := strconv.FormatInt(start.Unix(), 10)
+	sum := sha256.Sum256([]byte(client))
+	for _, c := range []struct {
+		key   string
+		limit int
+	}{
+		{"signup:addr:" + hex.EncodeToString(sum[:]) + ":" + window, s.signUpLimits.perAddress},
+		{"signup:all:" + window, s.signUpLimits.total},
+	} {
+		n, err := s.st.RecordFailedSignIn(ctx, c.key, now, SignUpWindow)
+		if err != nil {
+			return err
+		}
+		if n > c.limit {
+			return &ThrottledError{RetryAfter: start.Add(SignUpWindow).Sub(now), Err: ErrTooManySignUps}
+		}
+	}
+	return nil
 }
 
 // SetPassword sets an account's dashboard password and ends all its
@@ -113,7 +164,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (account.A
 		return account.Account{}, err
 	}
 	if n >= MaxFailedSignIns {
-		return account.Account{}, &ThrottledError{RetryAfter: last.Add(SignInWindow).Sub(now)}
+		return account.Account{}, &ThrottledError{RetryAfter: last.Add(SignInWindow).Sub(now), Err: ErrTooManyAttempts}
 	}
 	// Count the attempt before checking it: concurrent guesses then each
 	// get their own number, and only the first MaxFailedSignIns are checked.
@@ -123,7 +174,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (account.A
 		return account.Account{}, err
 	}
 	if n > MaxFailedSignIns {
-		return account.Account{}, &ThrottledError{RetryAfter: SignInWindow}
+		return account.Account{}, &ThrottledError{RetryAfter: SignInWindow, Err: ErrTooManyAttempts}
 	}
 	a, hash, err := s.lookupPassword(ctx, email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -204,14 +255,16 @@ func (s *Service) EndSession(ctx context.Context, secret string) error {
 	return s.st.DeleteSession(ctx, account.HashSecret(secret))
 }
 
-// Sweep deletes expired sessions and sign-in counts older than the window.
+// Sweep deletes expired sessions and sign-in and sign-up counts older than
+// their windows.
 // Any replica may run it; running it on several at once is harmless.
 func (s *Service) Sweep(ctx context.Context) error {
 	now := s.now()
 	if _, err := s.st.DeleteExpiredSessions(ctx, now); err != nil {
 		return fmt.Errorf("delete expired sessions: %w", err)
 	}
-	if _, err := s.st.DeleteStaleSignIns(ctx, now.Add(-SignInWindow)); err != nil {
+	// The longer window: a sign-up count must outlive its hour.
+	if _, err := s.st.DeleteStaleSignIns(ctx, now.Add(-max(SignInWindow, SignUpWindow))); err != nil {
 		return fmt.Errorf("delete stale sign-in counts: %w", err)
 	}
 	return nil

@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/textcheck"
 )
 
 // Plan is a named set of limits. Plans come from configuration.
@@ -124,9 +125,15 @@ func SameHash(a, b string) bool {
 // ErrInvalidEmail is returned for an address that is not a plain email.
 var ErrInvalidEmail = errors.New("invalid email address")
 
-// NormalizeEmail lowercases and checks an address ("Name <a@b>" forms are refused).
+// NormalizeEmail lowercases and checks an address ("Name <a@b>" forms are
+// refused). Every email the access service takes, from the dashboard or
+// the command line, comes through here, so this is where text no person
+// types is refused: net/mail lets C1 controls such as U+0085 through.
 func NormalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
+	if err := textcheck.Line(s); err != nil {
+		return "", fmt.Errorf("%w %q: %w", ErrInvalidEmail, s, err)
+	}
 	a, err := mail.ParseAddress(s)
 	if err != nil || a.Address != s || a.Name != "" || len(s) > 254 {
 		return "", fmt.Errorf("%w: %q", ErrInvalidEmail, s)

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/cli"
 	"github.com/vds-dev/vds/internal/credentials"
 	"github.com/vds-dev/vds/internal/store"
@@ -117,8 +119,29 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			"tsvfield":  cmdTSVField,
 			"mode":      cmdMode,
 			"badnumber": cmdBadNumber,
+			"addtokens": cmdAddTokens,
 		},
 		RequireExplicitExec: true,
+	}
+}
+
+// addtokens EMAIL N gives the account N more active tokens straight in the
+// store, faster than N vds processes.
+func cmdAddTokens(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: addtokens EMAIL N")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	st := openStore(ts)
+	defer st.Close()
+	ctx := context.Background()
+	a, err := st.AccountByEmail(ctx, args[0])
+	ts.Check(err)
+	for i := range n {
+		_, hash, prefix := account.NewSecret()
+		ts.Check(st.CreateToken(ctx, account.Token{ID: account.NewID("tok"), AccountID: a.ID, Name: fmt.Sprintf("t%d", i),
+			Prefix: prefix, Hash: hash, Scopes: []string{account.ScopeRead}, CreatedAt: time.Now()}, access.MaxTokens))
 	}
 }
 

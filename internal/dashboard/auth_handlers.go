@@ -3,7 +3,9 @@ package dashboard
 import (
 	"errors"
 	"math"
+	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 
@@ -127,8 +129,14 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "confirm", "The two passwords differ. Type the same password twice.")
 		return
 	}
-	a, err := h.acc.SignUp(r.Context(), email, pw)
+	a, err := h.acc.SignUp(r.Context(), email, pw, clientAddress(r))
+	var throttled *access.ThrottledError
 	switch {
+	case errors.As(err, &throttled):
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(throttled.RetryAfter.Seconds()))))
+		fail(http.StatusTooManyRequests, "", "Too many accounts were created recently, from your network or in all. Try again in "+
+			plural(int(math.Ceil(throttled.RetryAfter.Minutes())), "minute")+".")
+		return
 	case errors.Is(err, store.ErrConflict):
 		fail(http.StatusConflict, "email", "An account with this email address exists already. Sign in instead.")
 		return
@@ -141,6 +149,34 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, Prefix+"?n=welcome", http.StatusSeeOther)
+}
+
+// clientAddress is the address sign-ups are counted by: the connection's
+// peer or, when that is a proxy on this host (a loopback address), the
+// address the proxy appended to X-Forwarded-For. The header is trusted
+// from loopback only, so a client cannot pick its own address. An IPv6
+// client counts by its /64, the block one host usually holds.
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	if fwd := r.Header.Values("X-Forwarded-For"); ip.IsLoopback() && len(fwd) > 0 {
+		last := fwd[len(fwd)-1]
+		last = strings.TrimSpace(last[strings.LastIndex(last, ",")+1:])
+		if p, err := netip.ParseAddr(last); err == nil {
+			ip = p
+		}
+	}
+	if ip = ip.Unmap(); ip.Is6() {
+		p, _ := ip.Prefix(64)
+		return p.String()
+	}
+	return ip.String()
 }
 
 func (h *Handler) signOut(w http.ResponseWriter, r *http.Request, s *session) {

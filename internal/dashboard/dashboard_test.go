@@ -2,11 +2,13 @@ package dashboard_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -486,4 +488,122 @@ func TestHTTPSSession(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodGet, ts.URL+"/dashboard/", nil)
 	req.AddCookie(&http.Cookie{Name: "vds_session", Value: secret})
 	planted.do(req).want(t, http.StatusSeeOther, "/dashboard/signin")
+}
+
+// With the token cache on, as in production, revoking or rotating a token
+// in the dashboard still refuses it on the very next call to this server:
+// the cached answer goes with the token.
+func TestRevokeAndRotateBeatTheTokenCache(t *testing.T) {
+	backends(t, func(t *testing.T, backend string) {
+		e := newEnvOn(t, backend, func(c *config.Config) { c.Server.AuthCacheTTL = time.Minute })
+		base := e.start()
+		b := newBrowser(t, base)
+		b.signUp("cache@example.com", password)
+		b.get("/dashboard/tokens").want(t, http.StatusOK, "")
+		create := func(name string) (id, secret string) {
+			p := b.post("/dashboard/tokens", url.Values{"name": {name}}).want(t, http.StatusCreated, "")
+			secret = secretRE.FindStringSubmatch(p.body)[1]
+			id = regexp.MustCompile(`/dashboard/tokens/(tok_[a-z2-7]+)/rotate`).FindStringSubmatch(p.body)[1]
+			return id, secret
+		}
+		// hammer uses the token until it is surely cached.
+		hammer := func(secret string) {
+			for range 3 {
+				if status, _ := api(t, base, secret, "/v1/me"); status != http.StatusOK {
+					t.Fatalf("token in use: %d, want 200", status)
+				}
+			}
+		}
+
+		id, secret := create("revoked")
+		hammer(secret)
+		b.post("/dashboard/tokens/"+id+"/revoke", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/tokens?n=revoked")
+		if status, _ := api(t, base, secret, "/v1/me"); status != http.StatusUnauthorized {
+			t.Fatalf("the call after the revocation: %d, want 401", status)
+		}
+
+		id, old := create("rotated")
+		hammer(old)
+		p := b.post("/dashboard/tokens/"+id+"/rotate", url.Values{}).want(t, http.StatusOK, "")
+		next := secretRE.FindStringSubmatch(p.body)[1]
+		if status, _ := api(t, base, old, "/v1/me"); status != http.StatusUnauthorized {
+			t.Fatalf("the rotated-away token on the next call: %d, want 401", status)
+		}
+		hammer(next)
+	})
+}
+
+// An account's lists and active tokens stop at their caps with a message
+// in the form, and a revoked token makes room for a new one.
+func TestListAndTokenCaps(t *testing.T) {
+	backends(t, func(t *testing.T, backend string) {
+		e := newEnvOn(t, backend, nil)
+		b := newBrowser(t, e.start())
+		b.signUp("caps@example.com", password)
+		ctx := context.Background()
+		a, err := e.acc.Account(ctx, "caps@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range access.MaxLists - 2 { // the default list is one
+			if _, err := e.acc.CreateList(ctx, a.ID, fmt.Sprintf("list %d", i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b.get("/dashboard/garage").want(t, http.StatusOK, "")
+		b.post("/dashboard/garage/lists", url.Values{"name": {"fiftieth"}}).want(t, http.StatusSeeOther, "")
+		p := b.post("/dashboard/garage/lists", url.Values{"name": {"one too many"}}).want(t, http.StatusBadRequest, "")
+		if got := p.alert(); got != "An account has at most 50 lists; delete one first." {
+			t.Fatalf("list over the cap: alert %q", got)
+		}
+
+		var first account.Token
+		for i := range access.MaxTokens - 1 {
+			tok, _, err := e.acc.CreateAccountToken(ctx, a.ID, fmt.Sprintf("t%d", i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				first = tok
+			}
+		}
+		b.get("/dashboard/tokens").want(t, http.StatusOK, "")
+		b.post("/dashboard/tokens", url.Values{"name": {"fiftieth"}}).want(t, http.StatusCreated, "")
+		p = b.post("/dashboard/tokens", url.Values{"name": {"one too many"}}).want(t, http.StatusBadRequest, "")
+		if got := p.alert(); got != "An account has at most 50 active tokens; revoke one first." {
+			t.Fatalf("token over the cap: alert %q", got)
+		}
+		p.contains(t, `value="one too many"`)
+		b.post("/dashboard/tokens/"+first.ID+"/revoke", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/tokens?n=revoked")
+		b.post("/dashboard/tokens", url.Values{"name": {"after a revocation"}}).want(t, http.StatusCreated, "")
+	})
+}
+
+// One client signing up over and over is stopped with a 429 page and
+// Retry-After; a client at another address (here behind a proxy on this
+// host) still gets in.
+func TestSignUpThrottle(t *testing.T) {
+	backends(t, func(t *testing.T, backend string) {
+		e := newEnvOn(t, backend, nil)
+		base := e.start()
+		for i := range access.MaxSignUpsPerAddress {
+			newBrowser(t, base).signUp(fmt.Sprintf("bulk%d@example.com", i), password)
+		}
+		b := newBrowser(t, base)
+		b.get("/dashboard/signup")
+		p := b.post("/dashboard/signup", url.Values{"email": {"one-more@example.com"}, "password": {password}, "confirm": {password}}).
+			want(t, http.StatusTooManyRequests, "")
+		if got := p.alert(); !strings.HasPrefix(got, "Too many accounts were created recently, from your network or in all. Try again in ") {
+			t.Fatalf("alert %q", got)
+		}
+		if s, err := strconv.Atoi(p.Header.Get("Retry-After")); err != nil || s < 1 || s > 3600 {
+			t.Fatalf("Retry-After %q, want 1 to 3600 seconds", p.Header.Get("Retry-After"))
+		}
+		if _, err := e.acc.Account(context.Background(), "one-more@example.com"); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("the refused sign-up made an account: %v", err)
+		}
+		other := newBrowser(t, base)
+		other.header.Set("X-Forwarded-For", "198.51.100.7")
+		other.signUp("elsewhere@example.com", password)
+	})
 }

@@ -37,10 +37,25 @@ type env struct {
 // newEnv builds a server; configure may change the configuration first.
 func newEnv(t *testing.T, configure func(*config.Config)) *env {
 	t.Helper()
+	return newEnvOn(t, "sqlite", configure)
+}
+
+// backends runs fn once per store: SQLite always, PostgreSQL when a server
+// is available (and always under CI).
+func backends(t *testing.T, fn func(t *testing.T, backend string)) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) { fn(t, backend) })
+	}
+}
+
+// newEnvOn is newEnv on the named store, "sqlite" or "postgres".
+func newEnvOn(t *testing.T, backend string, configure func(*config.Config)) *env {
+	t.Helper()
 	ctx := context.Background()
-	st, c := storetest.DemoSQLite(t, false)
+	st, c := storetest.Demo(t, backend)
 	cfg := &config.Config{Plans: maps.Clone(config.DefaultPlans)}
-	// No token cache: a revoked token is refused on the very next call.
+	// No token cache: a suspension or plan change made in the store is
+	// seen on the very next call.
 	cfg.Server.AuthCacheTTL = 0
 	cfg.Server.UsageFlush = 100 * time.Millisecond
 	cfg.Server.CatalogPoll = time.Second

@@ -53,6 +53,9 @@ func (h *Handler) createList(w http.ResponseWriter, r *http.Request, s *session)
 	case errors.Is(err, access.ErrListName), errors.Is(err, access.ErrTooManyLists):
 		h.garageView(w, r, s, http.StatusBadRequest, garageData{NewName: name}, sentence(err.Error()))
 		return
+	case isBadText(err):
+		h.garageView(w, r, s, http.StatusBadRequest, garageData{}, sentence(err.Error()))
+		return
 	case err != nil:
 		h.serverError(w, r, err)
 		return
@@ -62,6 +65,9 @@ func (h *Handler) createList(w http.ResponseWriter, r *http.Request, s *session)
 
 func (h *Handler) confirmDeleteList(w http.ResponseWriter, r *http.Request, s *session) {
 	l, err := h.acc.List(r.Context(), s.account.ID, r.PathValue("id"))
+	if h.badText(w, r, err) {
+		return
+	}
 	if errors.Is(err, store.ErrNotFound) || err == nil && l.IsDefault {
 		h.notFound(w, r)
 		return
@@ -77,6 +83,9 @@ func (h *Handler) confirmDeleteList(w http.ResponseWriter, r *http.Request, s *s
 
 func (h *Handler) deleteList(w http.ResponseWriter, r *http.Request, s *session) {
 	err := h.acc.DeleteList(r.Context(), s.account.ID, r.PathValue("id"))
+	if h.badText(w, r, err) {
+		return
+	}
 	switch {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, access.ErrDefaultList):
 		h.notFound(w, r)
@@ -108,6 +117,9 @@ func (h *Handler) addItem(w http.ResponseWriter, r *http.Request, s *session) {
 		return
 	}
 	_, err := h.acc.AddToList(r.Context(), s.account.ID, listID, kind, id, r.PostForm.Get("note"))
+	if h.badText(w, r, err) {
+		return
+	}
 	n := "added"
 	switch {
 	case errors.Is(err, store.ErrConflict):
@@ -135,6 +147,9 @@ func (h *Handler) removeItem(w http.ResponseWriter, r *http.Request, s *session)
 		return
 	}
 	err := h.acc.RemoveFromList(r.Context(), s.account.ID, listID, kind, id)
+	if h.badText(w, r, err) {
+		return
+	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		h.serverError(w, r, err)
 		return

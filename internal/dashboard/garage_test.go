@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 )
 
@@ -214,4 +215,58 @@ func TestDrillDownRules(t *testing.T) {
 		want(t, http.StatusBadRequest, "").contains(t, "at most 500 characters")
 	b.post("/dashboard/garage/lists", url.Values{"name": {strings.Repeat("l", 101)}}).want(t, http.StatusBadRequest, "").contains(t, "1 to 100 characters")
 	b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {uuid.NewString()}}).want(t, http.StatusNotFound, "")
+}
+
+// Text no person types (NUL and other control characters, invalid UTF-8)
+// is refused with a 400 and a message in every form field and id that
+// reaches the database, on both stores alike: PostgreSQL would fail on it
+// and SQLite would store it.
+func TestFormsRefuseControlCharacters(t *testing.T) {
+	backends(t, func(t *testing.T, backend string) {
+		e := newEnvOn(t, backend, nil)
+		b := newBrowser(t, e.start())
+		b.get("/dashboard/signup")
+		b.post("/dashboard/signup", url.Values{"email": {"nel\u0085@example.com"}, "password": {password}, "confirm": {password}}).
+			want(t, http.StatusBadRequest, "").contains(t, "Enter an email address")
+		b.signUp("text@example.com", password)
+		g := b.get("/dashboard/garage").want(t, http.StatusOK, "")
+		listID := regexp.MustCompile(`id="list-(lst_[a-z2-7]+)"`).FindStringSubmatch(g.body)[1]
+		car := e.cat.Cars[0]
+		for _, bad := range []string{"a\x00b", "a\x01b", "a\xffb", "a\tb"} {
+			if p := b.post("/dashboard/garage/lists", url.Values{"name": {bad}}).want(t, http.StatusBadRequest, ""); !strings.HasPrefix(p.alert(), "List name: ") {
+				t.Errorf("list name %q: alert %q", bad, p.alert())
+			}
+			b.get("/dashboard/tokens")
+			if p := b.post("/dashboard/tokens", url.Values{"name": {bad}}).want(t, http.StatusBadRequest, ""); !strings.HasPrefix(p.alert(), "Token name: ") {
+				t.Errorf("token name %q: alert %q", bad, p.alert())
+			}
+			item := url.Values{"type": {"car"}, "uuid": {car.UUID.String()}, "list": {listID}, "note": {bad}}
+			if bad != "a\tb" { // a note may hold tabs and line breaks
+				b.post("/dashboard/garage/items", item).want(t, http.StatusBadRequest, "").contains(t, "Note: ")
+			}
+			item.Set("note", "")
+			item.Set("list", "lst_"+bad)
+			b.post("/dashboard/garage/items", item).want(t, http.StatusBadRequest, "").contains(t, "List id: ")
+			b.post("/dashboard/garage/items/remove", item).want(t, http.StatusBadRequest, "").contains(t, "List id: ")
+			escaped := url.PathEscape("lst_" + bad)
+			b.get("/dashboard/garage/lists/"+escaped+"/delete").want(t, http.StatusBadRequest, "").contains(t, "List id: ")
+			b.post("/dashboard/garage/lists/"+escaped+"/delete", url.Values{}).want(t, http.StatusBadRequest, "").contains(t, "List id: ")
+			b.post("/dashboard/tokens/"+url.PathEscape("tok_"+bad)+"/revoke", url.Values{}).want(t, http.StatusBadRequest, "").contains(t, "Token id: ")
+		}
+		b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {car.UUID.String()}, "list": {listID}, "note": {"first line\n\tsecond"}}).
+			want(t, http.StatusSeeOther, "")
+		lists, err := e.acc.ListsOf(context.Background(), mustAccount(t, e, "text@example.com").ID)
+		if err != nil || len(lists) != 1 || len(lists[0].Items) != 1 || lists[0].Items[0].Note != "first line\n\tsecond" {
+			t.Fatalf("lists after the refusals: %+v, %v; want the default list with one multi-line note", lists, err)
+		}
+	})
+}
+
+func mustAccount(t *testing.T, e *env, email string) account.Account {
+	t.Helper()
+	a, err := e.acc.Account(context.Background(), email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

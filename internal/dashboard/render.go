@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/textcheck"
 )
 
 //go:embed templates/*.html
@@ -209,6 +211,23 @@ func (h *Handler) forbidden(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) badRequest(w http.ResponseWriter, r *http.Request) {
 	h.errorPage(w, r, http.StatusBadRequest, "Bad request", "The form could not be read. Go back and try again.")
+}
+
+// isBadText reports whether err refuses text no person types: control
+// characters or invalid UTF-8 in a field or id (textcheck).
+func isBadText(err error) bool {
+	var te *textcheck.Error
+	return errors.As(err, &te)
+}
+
+// badText answers 400 with err's message when it is a textcheck refusal,
+// and reports whether it did.
+func (h *Handler) badText(w http.ResponseWriter, r *http.Request, err error) bool {
+	if !isBadText(err) {
+		return false
+	}
+	h.errorPage(w, r, http.StatusBadRequest, "Not plain text", sentence(err.Error()))
+	return true
 }
 
 func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {

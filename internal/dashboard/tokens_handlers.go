@@ -57,6 +57,14 @@ func (h *Handler) createToken(w http.ResponseWriter, r *http.Request, s *session
 		return
 	}
 	t, secret, err := h.acc.CreateAccountToken(r.Context(), s.account.ID, name)
+	if errors.Is(err, access.ErrTooManyTokens) {
+		h.tokensView(w, r, s, http.StatusBadRequest, tokensData{Name: name}, sentence(err.Error()))
+		return
+	}
+	if isBadText(err) {
+		h.tokensView(w, r, s, http.StatusBadRequest, tokensData{}, sentence(err.Error()))
+		return
+	}
 	if err != nil {
 		h.serverError(w, r, err)
 		return
@@ -117,6 +125,9 @@ func (h *Handler) confirmRevoke(w http.ResponseWriter, r *http.Request, s *sessi
 
 func (h *Handler) revokeToken(w http.ResponseWriter, r *http.Request, s *session) {
 	_, err := h.acc.RevokeAccountToken(r.Context(), s.account.ID, r.PathValue("id"))
+	if h.badText(w, r, err) {
+		return
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		h.notFound(w, r)
 		return

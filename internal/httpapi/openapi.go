@@ -408,7 +408,7 @@ func headerComponents() schema {
 			"schema": schema{"type": "string", "minLength": 1, "maxLength": 64}},
 		"X-RateLimit-Limit":     integer("Requests allowed per minute. Absent when the plan has no per-minute limit.", false),
 		"X-RateLimit-Remaining": integer("Requests left in the current minute.", false),
-		"X-RateLimit-Reset":     integer("When the per-minute window resets, in Unix seconds.", false),
+		"X-RateLimit-Reset":     integer("When the next unit of the per-minute window frees up (a minute after the oldest request in it), in Unix seconds, rounded up.", false),
 		"X-Quota-Limit":         integer("Charged calls allowed per calendar month (UTC). Absent when the plan has no monthly quota.", false),
 		"X-Quota-Used":          integer("Charged calls used this month, REST and agent tools together.", false),
 		"X-Quota-Remaining":     integer("Charged calls left this month.", false),

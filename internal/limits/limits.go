@@ -15,7 +15,13 @@
 //     active account) until the month ends; a graceful shutdown returns them.
 //
 // Plans without a quota count calls locally and add them at each flush.
-// Per-minute windows are counted per server.
+//
+// The per-minute rate limit is a sliding window counted per server: each
+// account keeps the times of its last admissions (at most the limit), and a
+// request is admitted only when fewer than the limit fall in the 60 s before
+// it. So no 60 s interval admits more than the limit on one server, even
+// across the turn of a minute, where a fixed window lets through twice the
+// limit.
 package limits
 
 import (
@@ -72,7 +78,8 @@ func (r *Refusal) Error() string {
 	if r.Reason == QuotaExceeded {
 		return fmt.Sprintf("monthly quota of %d calls is used up; it resets at %s", r.State.QuotaLimit, r.State.QuotaReset.Format(time.RFC3339))
 	}
-	return fmt.Sprintf("rate limit of %d requests per minute exceeded; retry in %d s", r.State.RateLimit, int(r.RetryAfter.Seconds()))
+	// Rounded up, as Retry-After is: the window frees units at any instant.
+	return fmt.Sprintf("rate limit of %d requests per minute exceeded; retry in %d s", r.State.RateLimit, (r.RetryAfter+time.Second-1)/time.Second)
 }
 
 // Limiter holds the counters of one server.
@@ -101,8 +108,7 @@ type entry struct {
 	// unflushed is calls of unlimited plans not yet added to the store.
 	unflushed  int64
 	days       map[store.DayChannel]int64
-	window     int64 // Unix minute of the rate window
-	count      int
+	rate       slidingLog
 	lastActive time.Time
 	// dropped is set when the entry leaves the map: a caller that found it
 	// just before must look the account up again.
@@ -166,25 +172,83 @@ func (e *entry) consumed() int64 {
 
 // state computes the headers' view of an entry. Called with e.mu held.
 func (e *entry) state(plan account.Plan, now time.Time) State {
-	minute := now.Unix() / 60
-	count := e.count
-	if e.window != minute {
-		count = 0
-	}
+	e.rate.expire(now)
 	s := State{
 		RateLimit:  plan.RatePerMinute,
-		RateReset:  time.Unix((minute+1)*60, 0).UTC(),
+		RateReset:  e.rate.freeAt(now),
 		QuotaLimit: plan.MonthlyQuota,
 		QuotaUsed:  e.consumed(),
 		QuotaReset: monthEnd(now),
 		Period:     e.period,
 	}
 	if plan.RatePerMinute > 0 {
-		s.RateRemaining = max(0, plan.RatePerMinute-count)
+		s.RateRemaining = max(0, plan.RatePerMinute-e.rate.n)
 	} else {
 		s.RateRemaining = -1
 	}
 	return s
+}
+
+// rateWindow is the span of the per-minute rate limit.
+const rateWindow = time.Minute
+
+// slidingLog is one account's rate window: the times of its admissions in
+// the last rateWindow, oldest first, in a ring that grows as needed up to
+// the plan's limit (an account that calls rarely keeps a few bytes). It is
+// exact: a call is admitted when fewer than limit admissions are less than
+// rateWindow old, which is when the limit-th latest is rateWindow old or
+// older.
+type slidingLog struct {
+	at    []int64 // Unix nanoseconds; a ring whose oldest entry is at start
+	start int
+	n     int
+}
+
+// expire drops the admissions that have left the window ending at now.
+func (s *slidingLog) expire(now time.Time) {
+	edge := now.Add(-rateWindow).UnixNano()
+	for s.n > 0 && s.at[s.start] <= edge {
+		s.start = (s.start + 1) % len(s.at)
+		s.n--
+	}
+}
+
+// admit records an admission at now unless limit admissions are in the
+// window already (more than limit after the plan's limit was lowered).
+func (s *slidingLog) admit(now time.Time, limit int) bool {
+	s.expire(now)
+	if s.n >= limit {
+		return false
+	}
+	if s.n == len(s.at) || len(s.at) > limit {
+		s.reshape(min(limit, max(8, 2*s.n)))
+	}
+	s.at[(s.start+s.n)%len(s.at)] = now.UnixNano()
+	s.n++
+	return true
+}
+
+// unadmit takes back the latest admission: the request was not admitted
+// after all (the store failed).
+func (s *slidingLog) unadmit() { s.n-- }
+
+// reshape moves the admissions, oldest first, into a ring of size slots,
+// which holds them all.
+func (s *slidingLog) reshape(size int) {
+	at := make([]int64, size)
+	for i := range s.n {
+		at[i] = s.at[(s.start+i)%len(s.at)]
+	}
+	s.at, s.start = at, 0
+}
+
+// freeAt is when the next unit frees up: when the oldest admission in the
+// window leaves it; now when the window is empty.
+func (s *slidingLog) freeAt(now time.Time) time.Time {
+	if s.n == 0 {
+		return now.UTC()
+	}
+	return time.Unix(0, s.at[s.start]).Add(rateWindow).UTC()
 }
 
 // maxLease bounds one lease, and so what a crash can strand.
@@ -219,21 +283,17 @@ func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan
 		return nil, State{}, fmt.Errorf("read quota usage: %w", err)
 	}
 	e.lastActive = now
-	minute := now.Unix() / 60
-	if e.window != minute {
-		e.window, e.count = minute, 0
-	}
-	if plan.RatePerMinute > 0 && e.count >= plan.RatePerMinute {
+	limited := plan.RatePerMinute > 0
+	if limited && !e.rate.admit(now, plan.RatePerMinute) {
 		st := e.state(plan, now)
 		return nil, st, &Refusal{Reason: RateLimited, RetryAfter: st.RateReset.Sub(now), State: st}
 	}
-	e.count++
 	t := &Ticket{l: l, e: e, plan: plan, period: e.period}
 	if charge {
 		if st, err := l.takeUnit(ctx, e, t, accountID, plan, now); err != nil {
 			var refusal *Refusal
-			if !errors.As(err, &refusal) {
-				e.count-- // the store failed: the request was not admitted
+			if limited && !errors.As(err, &refusal) {
+				e.rate.unadmit() // the store failed: the request was not admitted
 			}
 			return nil, st, err
 		}

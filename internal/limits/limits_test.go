@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,7 +18,7 @@ import (
 )
 
 // newStore returns a migrated SQLite store holding one account.
-func newStore(t *testing.T) (store.Store, string) {
+func newStore(t testing.TB) (store.Store, string) {
 	t.Helper()
 	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
 	if err != nil {
@@ -50,6 +52,14 @@ func newLimiter(st store.UsageStore, c *clock) *Limiter {
 	l := New(st, slog.New(slog.DiscardHandler))
 	l.now = c.now
 	return l
+}
+
+// newRateFixture is a limiter on a fresh store holding one account, with
+// its clock at start.
+func newRateFixture(tb testing.TB, start time.Time) (*Limiter, *clock, string) {
+	st, id := newStore(tb)
+	c := &clock{t: start}
+	return newLimiter(st, c), c, id
 }
 
 var quotaOnly = account.Plan{Name: "free", MonthlyQuota: 100}
@@ -111,9 +121,7 @@ func TestQuotaExactUnderConcurrency(t *testing.T) {
 }
 
 func TestRateWindow(t *testing.T) {
-	st, id := newStore(t)
-	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 30, 0, time.UTC)}
-	l := newLimiter(st, c)
+	l, c, id := newRateFixture(t, time.Date(2026, 11, 21, 10, 0, 30, 0, time.UTC))
 	ctx := context.Background()
 	plan := account.Plan{RatePerMinute: 3}
 	for i := range 3 {
@@ -121,22 +129,136 @@ func TestRateWindow(t *testing.T) {
 		if err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
-		if s.RateRemaining != 2-i || !s.RateReset.Equal(time.Date(2026, 11, 21, 10, 1, 0, 0, time.UTC)) {
+		// The next unit frees up a minute after the first call.
+		if s.RateRemaining != 2-i || !s.RateReset.Equal(time.Date(2026, 11, 21, 10, 1, 30, 0, time.UTC)) {
 			t.Fatalf("call %d: remaining %d reset %v", i, s.RateRemaining, s.RateReset)
 		}
 		tk.Commit(ChannelREST) // free calls are never charged
+		c.add(10 * time.Second)
 	}
 	_, _, err := l.Admit(ctx, id, plan, false)
 	var r *Refusal
-	if !errors.As(err, &r) || r.Reason != RateLimited || r.RetryAfter != 30*time.Second {
-		t.Fatalf("4th call: %v (retry %v), want rate_limited retry 30s", err, r)
+	if !errors.As(err, &r) || r.Reason != RateLimited || r.RetryAfter != 30*time.Second || r.State.RateRemaining != 0 {
+		t.Fatalf("4th call at 10:01:00: %v (%+v), want rate_limited retry 30s", err, r)
 	}
-	c.add(30 * time.Second)
-	if _, _, err := l.Admit(ctx, id, plan, false); err != nil {
-		t.Fatalf("next window: %v", err)
+	c.add(30 * time.Second) // 10:01:30: the first call leaves the window
+	_, s, err := l.Admit(ctx, id, plan, false)
+	if err != nil {
+		t.Fatalf("a minute after the first call: %v", err)
+	}
+	if s.RateRemaining != 0 || !s.RateReset.Equal(time.Date(2026, 11, 21, 10, 1, 40, 0, time.UTC)) {
+		t.Fatalf("after it: remaining %d reset %v, want 0 and 10:01:40", s.RateRemaining, s.RateReset)
 	}
 	if s, _ := l.State(ctx, id, plan); s.QuotaUsed != 0 {
 		t.Fatalf("free calls were charged: %d", s.QuotaUsed)
+	}
+}
+
+// TestRateWindowEdge: a full burst at the end of one minute and another at
+// the start of the next is the fixed window's hole: the second burst must
+// wait until the first is a minute old.
+func TestRateWindowEdge(t *testing.T) {
+	l, c, id := newRateFixture(t, time.Date(2026, 11, 21, 10, 0, 59, 500e6, time.UTC))
+	ctx := context.Background()
+	plan := account.Plan{RatePerMinute: 10}
+	for i := range 10 {
+		if _, _, err := l.Admit(ctx, id, plan, false); err != nil {
+			t.Fatalf("call %d at 10:00:59.5: %v", i, err)
+		}
+	}
+	c.add(500 * time.Millisecond) // 10:01:00, a new calendar minute
+	_, _, err := l.Admit(ctx, id, plan, false)
+	var r *Refusal
+	if !errors.As(err, &r) || r.Reason != RateLimited || r.RetryAfter != 59500*time.Millisecond || !strings.HasSuffix(err.Error(), "retry in 60 s") {
+		t.Fatalf("11th call half a second later: %v (%+v), want rate_limited, retry in 59.5 s", err, r)
+	}
+	c.add(59 * time.Second) // 10:01:59, half a second early
+	if _, _, err := l.Admit(ctx, id, plan, false); !errors.As(err, &r) {
+		t.Fatalf("at 10:01:59: %v, want a refusal", err)
+	}
+	c.add(500 * time.Millisecond)
+	for i := range 10 {
+		if _, _, err := l.Admit(ctx, id, plan, false); err != nil {
+			t.Fatalf("call %d a minute after the burst: %v", i, err)
+		}
+	}
+}
+
+// TestRateWindowNeverExceeded: for random arrivals and limits, no 60 s
+// interval holds more admissions than the limit, and every refusal had
+// exactly the limit in the minute before it (the window is not stricter
+// than it says). Store failures take their admission back.
+func TestRateWindowNeverExceeded(t *testing.T) {
+	ctx := context.Background()
+	for seed := range uint64(40) {
+		rng := rand.New(rand.NewPCG(seed, 42))
+		limit := 1 + rng.IntN(30)
+		plan := account.Plan{RatePerMinute: limit}
+		start := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+		l, c, id := newRateFixture(t, start)
+		var admitted []time.Time
+		for range 400 {
+			// Bursts and lulls: mostly quick arrivals, now and then a pause.
+			gap := time.Duration(rng.Int64N(int64(2 * time.Second)))
+			if rng.IntN(20) == 0 {
+				gap = time.Duration(rng.Int64N(int64(50 * time.Second)))
+			}
+			c.add(gap)
+			now := c.now()
+			_, _, err := l.Admit(ctx, id, plan, false)
+			inLastMinute := 0
+			for _, a := range admitted {
+				if now.Sub(a) < time.Minute {
+					inLastMinute++
+				}
+			}
+			if err == nil {
+				admitted = append(admitted, now)
+				continue
+			}
+			var r *Refusal
+			if !errors.As(err, &r) || r.Reason != RateLimited {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if inLastMinute != limit {
+				t.Fatalf("seed %d: refused at %v with %d admissions in the last minute, limit %d", seed, now.Sub(start), inLastMinute, limit)
+			}
+		}
+		for i, a := range admitted {
+			n := 0
+			for _, b := range admitted[i:] {
+				if b.Sub(a) < time.Minute {
+					n++
+				}
+			}
+			if n > limit {
+				t.Fatalf("seed %d: %d admissions in the minute from %v, limit %d", seed, n, a.Sub(start), limit)
+			}
+		}
+	}
+}
+
+// TestRateWindowFollowsPlanChanges: a lower limit refuses until enough
+// admissions leave the window; a higher one admits at once.
+func TestRateWindowFollowsPlanChanges(t *testing.T) {
+	l, c, id := newRateFixture(t, time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
+	ctx := context.Background()
+	for range 8 {
+		if _, _, err := l.Admit(ctx, id, account.Plan{RatePerMinute: 10}, false); err != nil {
+			t.Fatal(err)
+		}
+		c.add(time.Second)
+	}
+	low := account.Plan{RatePerMinute: 5}
+	if _, s, err := l.Admit(ctx, id, low, false); err == nil || s.RateRemaining != 0 {
+		t.Fatalf("8 in the window, limit lowered to 5: %v, remaining %d; want a refusal", err, s.RateRemaining)
+	}
+	c.add(55 * time.Second) // the first 4 have left: 4 remain
+	if _, s, err := l.Admit(ctx, id, low, false); err != nil || s.RateRemaining != 0 {
+		t.Fatalf("4 in the window, limit 5: %v, remaining %d; want admitted, 0 left", err, s.RateRemaining)
+	}
+	if _, s, err := l.Admit(ctx, id, account.Plan{RatePerMinute: 50}, false); err != nil || s.RateRemaining != 44 {
+		t.Fatalf("limit raised to 50: %v, remaining %d; want admitted, 44 left", err, s.RateRemaining)
 	}
 }
 
@@ -262,5 +384,21 @@ func TestLeaseSize(t *testing.T) {
 		if got := leaseSize(tc.quota, tc.used); got != tc.want {
 			t.Errorf("leaseSize(%d, %d) = %d, want %d", tc.quota, tc.used, got, tc.want)
 		}
+	}
+}
+
+// BenchmarkAdmit admits free calls of one account at exactly its rate: 600
+// a minute, one every 100 ms of the injected clock, so none is refused.
+func BenchmarkAdmit(b *testing.B) {
+	l, c, id := newRateFixture(b, time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
+	ctx := context.Background()
+	plan := account.Plan{RatePerMinute: 600}
+	for b.Loop() {
+		tk, _, err := l.Admit(ctx, id, plan, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tk.Commit(ChannelREST)
+		c.add(100 * time.Millisecond)
 	}
 }

@@ -271,13 +271,3 @@ func problemCode(t *testing.T, resp *http.Response, body []byte) string {
 	}
 	return p.Code
 }
-
-// waitForFreshMinute sleeps past the turn of a minute when one is less
-// than margin away, so a test that counts a rate window sees one window.
-func waitForFreshMinute(margin time.Duration) {
-	now := time.Now()
-	next := now.Truncate(time.Minute).Add(time.Minute)
-	if next.Sub(now) < margin {
-		time.Sleep(next.Sub(now) + 50*time.Millisecond)
-	}
-}

@@ -76,7 +76,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	auth := access.NewAuthenticator(st, cfg.Plan, cfg.Server.AuthCacheTTL)
 	up := upstream.New(upstream.Config{VPICURL: cfg.Upstream.VPICURL, NHTSAURL: cfg.Upstream.NHTSAURL,
 		Timeout: cfg.Upstream.Timeout, CacheTTL: cfg.Upstream.CacheTTL}, st, log)
-	acc := access.New(st, cfg.Plan, cfg.PlanNames())
+	acc := access.New(st, cfg.Plan, cfg.PlanNames(), access.WithAuthenticator(auth))
 	lk := lookup.New(s.svc, up)
 	api := httpapi.New(s.svc, auth, s.limiter, acc, lk, log)
 	// MCP tools call the services REST calls, and share its token check

@@ -21,6 +21,8 @@ var (
 	// configured path is no longer the file the store has open. Its
 	// message names the file and holds nothing secret.
 	ErrFileChanged = errors.New("database file changed under the server")
+	// ErrLimit refuses a row that would take an account past a cap.
+	ErrLimit = errors.New("limit reached")
 )
 
 // ReplaceOptions are the settings of one ReplaceCatalog.
@@ -119,7 +121,9 @@ type SignInThrottle interface {
 
 // TokenStore persists API tokens (hashes only).
 type TokenStore interface {
-	CreateToken(ctx context.Context, t account.Token) error
+	// CreateToken stores a token unless its account has limit active tokens
+	// already (ErrLimit), atomically across replicas.
+	CreateToken(ctx context.Context, t account.Token, limit int) error
 	TokenByID(ctx context.Context, id string) (account.Token, error)
 	// TokenByHash finds a token, revoked or not, by the hash of its secret.
 	TokenByHash(ctx context.Context, hash string) (account.Token, error)
@@ -140,8 +144,9 @@ type ListStore interface {
 	// does not exist or belongs to another account is ErrNotFound.
 	ListByID(ctx context.Context, accountID, listID string) (account.List, error)
 	// CreateList stores a new, non-default list; a name the account
-	// already uses is ErrConflict.
-	CreateList(ctx context.Context, l account.List) error
+	// already uses is ErrConflict, and an account with limit lists already
+	// (the default one included) is ErrLimit, atomically across replicas.
+	CreateList(ctx context.Context, l account.List, limit int) error
 	// DeleteList deletes one of the account's lists with its items. The
 	// default list, an unknown list and another account's list are
 	// ErrNotFound: nothing is deleted.

@@ -161,7 +161,9 @@ func SetLimitHeaders(hd http.Header, s limits.State, now time.Time) {
 	if s.RateLimit > 0 {
 		hd.Set("X-RateLimit-Limit", strconv.Itoa(s.RateLimit))
 		hd.Set("X-RateLimit-Remaining", strconv.Itoa(s.RateRemaining))
-		hd.Set("X-RateLimit-Reset", strconv.FormatInt(s.RateReset.Unix(), 10))
+		// Rounded up: the sliding window frees units at any instant, and a
+		// client that waits until the second given must not be early.
+		hd.Set("X-RateLimit-Reset", strconv.FormatInt(now.Unix()+secondsUntil(s.RateReset, now), 10))
 		policy = append(policy, fmt.Sprintf(`"minute";q=%d;w=60`, s.RateLimit))
 		state = append(state, fmt.Sprintf(`"minute";r=%d;t=%d`, s.RateRemaining, secondsUntil(s.RateReset, now)))
 	}

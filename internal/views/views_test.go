@@ -3,6 +3,7 @@ package views
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +37,12 @@ func TestSetLimitHeaders(t *testing.T) {
 	SetLimitHeaders(h, limits.State{RateLimit: 10, RateRemaining: 9, RateReset: now.Add(30 * time.Second)}, now)
 	if h.Get("X-RateLimit-Remaining") != "9" || h.Get("X-Quota-Used") != "" || h.Get("RateLimit") != `"minute";r=9;t=30` {
 		t.Errorf("rate only: %v", h)
+	}
+	// A unit that frees up within a second is reported at the next second.
+	h = http.Header{}
+	SetLimitHeaders(h, limits.State{RateLimit: 10, RateRemaining: 0, RateReset: now.Add(29500 * time.Millisecond)}, now)
+	if want := strconv.FormatInt(now.Unix()+30, 10); h.Get("X-RateLimit-Reset") != want || h.Get("RateLimit") != `"minute";r=0;t=30` {
+		t.Errorf("reset between seconds: X-RateLimit-Reset %s RateLimit %s, want %s and t=30", h.Get("X-RateLimit-Reset"), h.Get("RateLimit"), want)
 	}
 	h = http.Header{}
 	SetLimitHeaders(h, limits.State{}, now)

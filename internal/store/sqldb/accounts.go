@@ -110,12 +110,39 @@ func insertToken(ctx context.Context, e execer, t account.Token) error {
 	return err
 }
 
-// CreateToken stores a token's hash and metadata.
-func (s *DB) CreateToken(ctx context.Context, t account.Token) error {
-	if err := insertToken(ctx, s.db, t); err != nil {
+// CreateToken stores a token's hash and metadata unless the account has
+// limit active tokens.
+func (s *DB) CreateToken(ctx context.Context, t account.Token, limit int) error {
+	err := s.insertCapped(ctx, t.AccountID, limit,
+		`SELECT count(*) FROM tokens WHERE account_id = $1 AND revoked_at IS NULL`,
+		func(tx *sql.Tx) error { return insertToken(ctx, tx, t) })
+	if err != nil {
 		return fmt.Errorf("create token: %w", s.mapErr(err))
 	}
 	return nil
+}
+
+// insertCapped runs insert in a transaction unless count (a query of one
+// row, taking the account id) already reaches limit for the account. The
+// account's row is locked first (FOR UPDATE on PostgreSQL; SQLite's BEGIN
+// IMMEDIATE already serialises writers), so concurrent inserts for one
+// account count one after the other: a count-then-insert without the lock
+// lets two of them both see room for one.
+func (s *DB) insertCapped(ctx context.Context, accountID string, limit int, count string, insert func(*sql.Tx) error) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		var id string
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = $1`+s.d.ForUpdate, accountID).Scan(&id); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, count, accountID).Scan(&n); err != nil {
+			return err
+		}
+		if n >= limit {
+			return store.ErrLimit
+		}
+		return insert(tx)
+	})
 }
 
 // TokenByID returns one token.

@@ -149,10 +149,13 @@ func (s *DB) ListByID(ctx context.Context, accountID, listID string) (account.Li
 	return l, nil
 }
 
-// CreateList stores a new non-default list.
-func (s *DB) CreateList(ctx context.Context, l account.List) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO lists (`+listCols+`) VALUES ($1, $2, $3, $4, $5)`,
-		l.ID, l.AccountID, l.Name, false, l.CreatedAt.UTC())
+// CreateList stores a new non-default list unless the account has limit lists.
+func (s *DB) CreateList(ctx context.Context, l account.List, limit int) error {
+	err := s.insertCapped(ctx, l.AccountID, limit, `SELECT count(*) FROM lists WHERE account_id = $1`, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO lists (`+listCols+`) VALUES ($1, $2, $3, $4, $5)`,
+			l.ID, l.AccountID, l.Name, false, l.CreatedAt.UTC())
+		return err
+	})
 	if err != nil {
 		err = s.mapErr(err)
 		if errors.Is(err, store.ErrConflict) {

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -170,15 +171,15 @@ func testNamedLists(t *testing.T, s store.Store) {
 	must(t, err, "DefaultList")
 	now := time.Now().UTC().Truncate(time.Second)
 	trips := account.List{ID: account.NewID("lst"), AccountID: a.ID, Name: "Road trips", CreatedAt: now}
-	must(t, s.CreateList(ctx, trips), "CreateList")
+	must(t, s.CreateList(ctx, trips, 50), "CreateList")
 	dup := trips
 	dup.ID = account.NewID("lst")
-	if err := s.CreateList(ctx, dup); !errors.Is(err, store.ErrConflict) {
+	if err := s.CreateList(ctx, dup, 50); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("a second list with the same name: err = %v, want ErrConflict", err)
 	}
 	// Names are per account.
 	theirs := account.List{ID: account.NewID("lst"), AccountID: b.ID, Name: "Road trips", CreatedAt: now}
-	must(t, s.CreateList(ctx, theirs), "CreateList for another account")
+	must(t, s.CreateList(ctx, theirs, 50), "CreateList for another account")
 
 	got, err := s.ListByID(ctx, a.ID, trips.ID)
 	must(t, err, "ListByID")
@@ -210,4 +211,77 @@ func testNamedLists(t *testing.T, s store.Store) {
 	if _, err := s.ListByID(ctx, b.ID, theirs.ID); err != nil {
 		t.Fatalf("the other account's list went too: %v", err)
 	}
+}
+
+// createConcurrently runs create 80 times from 8 goroutines at once and
+// counts the successes; any error but ErrLimit fails the test.
+func createConcurrently(t *testing.T, create func(i int) error) int {
+	var (
+		wg sync.WaitGroup
+		mu sync.Mutex
+		ok int
+	)
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 10 {
+				err := create(g*10 + i)
+				if err != nil && !errors.Is(err, store.ErrLimit) {
+					t.Error(err)
+					return
+				}
+				if err == nil {
+					mu.Lock()
+					ok++
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return ok
+}
+
+// testListCap: creators racing on one account stop at exactly the cap,
+// the default list included.
+func testListCap(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, s, "cap@example.com")
+	now := time.Now().UTC().Truncate(time.Second)
+	created := createConcurrently(t, func(i int) error {
+		return s.CreateList(ctx, account.List{ID: account.NewID("lst"), AccountID: a.ID, Name: fmt.Sprintf("list %d", i), CreatedAt: now}, 50)
+	})
+	lists, err := s.Lists(ctx, a.ID)
+	must(t, err, "Lists")
+	if created != 49 || len(lists) != 50 {
+		t.Fatalf("concurrent creators made %d lists, the account has %d; want 49 and exactly 50", created, len(lists))
+	}
+	if err := s.CreateList(ctx, account.List{ID: account.NewID("lst"), AccountID: "acc_missing", Name: "x", CreatedAt: now}, 50); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a list for an unknown account: err = %v, want ErrNotFound", err)
+	}
+}
+
+// testTokenCap: creators racing on one account stop at exactly the cap of
+// active tokens; a revoked token frees its place.
+func testTokenCap(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, s, "tokcap@example.com")
+	var first account.Token
+	var once sync.Once
+	created := createConcurrently(t, func(i int) error {
+		tok, _ := newToken(a.ID, fmt.Sprintf("t%d", i))
+		err := s.CreateToken(ctx, tok, 50)
+		if err == nil {
+			once.Do(func() { first = tok })
+		}
+		return err
+	})
+	if created != 50 {
+		t.Fatalf("concurrent creators made %d tokens, want exactly 50", created)
+	}
+	extra, _ := newToken(a.ID, "extra")
+	if err := s.CreateToken(ctx, extra, 50); !errors.Is(err, store.ErrLimit) {
+		t.Fatalf("a 51st active token: err = %v, want ErrLimit", err)
+	}
+	must(t, s.RevokeToken(ctx, first.ID, time.Now()), "RevokeToken")
+	must(t, s.CreateToken(ctx, extra, 50), "CreateToken after a revocation")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/ingest"
 	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/store/postgres"
 	"github.com/vds-dev/vds/internal/store/sqlite"
 )
 
@@ -19,11 +20,32 @@ import (
 // as nulls; the returned catalog carries the same values.
 func DemoSQLite(tb testing.TB, enrichFirst bool) (store.Store, *catalog.Catalog) {
 	tb.Helper()
-	ctx := context.Background()
 	st, err := sqlite.Open(filepath.Join(tb.TempDir(), "vds.db"))
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return demo(tb, st, enrichFirst)
+}
+
+// Demo is DemoSQLite on the named backend, "sqlite" or "postgres" (a fresh
+// database from PostgresURL, so the test skips without a server).
+func Demo(tb testing.TB, backend string) (store.Store, *catalog.Catalog) {
+	tb.Helper()
+	if backend != "postgres" {
+		return DemoSQLite(tb, false)
+	}
+	st, err := postgres.Open(context.Background(), PostgresURL(tb))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return demo(tb, st, false)
+}
+
+// demo migrates st and fills it with the demo catalog; st is closed when
+// the test ends.
+func demo(tb testing.TB, st store.Store, enrichFirst bool) (store.Store, *catalog.Catalog) {
+	tb.Helper()
+	ctx := context.Background()
 	tb.Cleanup(func() { st.Close() })
 	c := LoadDemo(tb, st)
 	if enrichFirst {

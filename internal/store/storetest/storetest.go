@@ -47,6 +47,8 @@ func Run(t *testing.T, open Opener) {
 		{"SignInThrottle", testSignInThrottle},
 		{"ConcurrentFailedSignIns", testConcurrentFailedSignIns},
 		{"NamedLists", testNamedLists},
+		{"ListCap", testListCap},
+		{"TokenCap", testTokenCap},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -288,7 +290,7 @@ func testTokens(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	a := newAccount(t, s, "tok@example.com")
 	tok, secret := newToken(a.ID, "ci")
-	must(t, s.CreateToken(ctx, tok), "CreateToken")
+	must(t, s.CreateToken(ctx, tok, 50), "CreateToken")
 	got, err := s.TokenByHash(ctx, account.HashSecret(secret))
 	must(t, err, "TokenByHash")
 	if got.ID != tok.ID || got.AccountID != a.ID || !got.Active() || strings.Join(got.Scopes, ",") != account.ScopeRead {
@@ -447,7 +449,7 @@ func testTouchTokens(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	a := newAccount(t, s, "touch@example.com")
 	tok, _ := newToken(a.ID, "x")
-	must(t, s.CreateToken(ctx, tok), "CreateToken")
+	must(t, s.CreateToken(ctx, tok, 50), "CreateToken")
 	later := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	must(t, s.TouchTokens(ctx, map[string]time.Time{tok.ID: later}), "TouchTokens")
 	must(t, s.TouchTokens(ctx, map[string]time.Time{tok.ID: later.Add(-time.Hour)}), "TouchTokens earlier")

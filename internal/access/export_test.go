@@ -1,0 +1,12 @@
+package access
+
+import "time"
+
+// SetSignUpLimits lowers the sign-up limits, so a test need not create a
+// hundred accounts (each with a deliberately slow password hash).
+func SetSignUpLimits(s *Service, perAddress, total int) {
+	s.signUpLimits.perAddress, s.signUpLimits.total = perAddress, total
+}
+
+// SetClock makes the service read the time from now.
+func SetClock(s *Service, now func() time.Time) { s.now = now }
