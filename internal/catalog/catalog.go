@@ -70,17 +70,17 @@ func (k *KindChanges[T]) empty() bool {
 	return len(k.Insert) == 0 && len(k.Update) == 0 && len(k.Delete) == 0
 }
 
-// Summary is what an ingest did, per kind.
+// Summary is what an ingest did (or, dry, would do), per kind.
 type Summary struct {
 	Kind      Kind `json:"type"`
-	Inserted  int  `json:"inserted"`
-	Updated   int  `json:"updated"`
+	Added     int  `json:"added"`
+	Changed   int  `json:"changed"`
 	Unchanged int  `json:"unchanged"`
 	Removed   int  `json:"removed"`
 }
 
 func (k *KindChanges[T]) summary(kind Kind) Summary {
-	return Summary{Kind: kind, Inserted: len(k.Insert), Updated: len(k.Update), Unchanged: k.Unchanged, Removed: len(k.Delete)}
+	return Summary{Kind: kind, Added: len(k.Insert), Changed: len(k.Update), Unchanged: k.Unchanged, Removed: len(k.Delete)}
 }
 
 // Summaries returns one summary per kind the change set replaces.

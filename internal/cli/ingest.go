@@ -36,7 +36,7 @@ are JSON or CSV, one record type per file, told apart by name: cars*.csv,
 motorcycles*.json, boats*.csv, tire_sizes*.csv... (formats in README.md).
 
 For each record type the input carries, the stored records become exactly
-the input: new ones are inserted, changed ones updated, missing ones removed.
+the input: new ones are added, changed ones updated, missing ones removed.
 Record types the input does not carry are left alone. Ingest is all or
 nothing: one invalid record and nothing is written; the error names the
 file, line and field. Running the same input again changes nothing and keeps
@@ -45,7 +45,7 @@ every record's UUID.
 An ingest that would remove more than 10% of a record type's stored records
 is refused, since that is far likelier a truncated or wrong file than a real
 change; --allow-removals accepts it. A file with no records is always
-refused. --dry-run shows what would be inserted, updated and removed, with
+refused. --dry-run shows what would be added, changed and removed, with
 the same checks, and writes nothing.`,
 		Example: `  vds ingest
   vds ingest --source cars.csv --source tire_sizes.json
@@ -136,9 +136,9 @@ func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
 		}
 		return err
 	}
-	t := f.IO.newTable("TYPE", "INSERTED", "UPDATED", "UNCHANGED", "REMOVED")
+	t := f.IO.newTable("TYPE", "ADDED", "CHANGED", "UNCHANGED", "REMOVED")
 	for _, s := range report.Summary {
-		t.row(string(s.Kind), strconv.Itoa(s.Inserted), strconv.Itoa(s.Updated), strconv.Itoa(s.Unchanged), strconv.Itoa(s.Removed))
+		t.row(string(s.Kind), strconv.Itoa(s.Added), strconv.Itoa(s.Changed), strconv.Itoa(s.Unchanged), strconv.Itoa(s.Removed))
 	}
 	if werr := t.flush(); werr != nil {
 		return werr

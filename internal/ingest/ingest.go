@@ -170,7 +170,7 @@ var plurals = map[catalog.Kind]string{
 func checkRemovals(ch *catalog.Changes, files []string) error {
 	var errs []error
 	for _, s := range ch.Summaries() {
-		current := s.Updated + s.Unchanged + s.Removed
+		current := s.Changed + s.Unchanged + s.Removed
 		if s.Removed*100 <= current*MaxRemovalPercent {
 			continue
 		}

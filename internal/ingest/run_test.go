@@ -79,7 +79,7 @@ func TestDemoIngestIsIdempotent(t *testing.T) {
 				t.Fatalf("second ingest published version %d", second.Version.Number)
 			}
 			for _, s := range second.Changes.Summaries() {
-				if s.Inserted+s.Updated+s.Removed != 0 {
+				if s.Added+s.Changed+s.Removed != 0 {
 					t.Fatalf("second ingest changed %s: %+v", s.Kind, s)
 				}
 			}

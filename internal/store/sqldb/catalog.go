@@ -283,7 +283,7 @@ func publishVersion(ctx context.Context, tx *sql.Tx, prev catalog.Version, sourc
 func changeCount(ch *catalog.Changes) int {
 	n := 0
 	for _, s := range ch.Summaries() {
-		n += s.Inserted + s.Updated + s.Removed
+		n += s.Added + s.Changed + s.Removed
 	}
 	return n
 }

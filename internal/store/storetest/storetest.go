@@ -119,8 +119,8 @@ func testReplaceCatalog(t *testing.T, s store.Store) {
 	if v.Number != 1 || v.Counts != in.Counts() || v.Source != "test" {
 		t.Fatalf("first version = %+v, want number 1, counts %+v", v, in.Counts())
 	}
-	if got := ch.Summaries()[0]; got.Inserted != 5 || got.Updated != 0 || got.Removed != 0 {
-		t.Fatalf("car summary = %+v, want 5 inserted", got)
+	if got := ch.Summaries()[0]; got.Added != 5 || got.Changed != 0 || got.Removed != 0 {
+		t.Fatalf("car summary = %+v, want 5 added", got)
 	}
 	if calls == 0 || last != 8 {
 		t.Fatalf("progress: %d calls, last done %d, want last 8", calls, last)
@@ -145,7 +145,7 @@ func testReplaceCatalog(t *testing.T, s store.Store) {
 	next.Cars[0].Body = "Coupe"
 	ch, v, err = s.ReplaceCatalog(ctx, next, catalog.Kinds, store.ReplaceOptions{Source: "test"})
 	must(t, err, "third ReplaceCatalog")
-	want := catalog.Summary{Kind: catalog.KindCar, Inserted: 1, Updated: 1, Unchanged: 3, Removed: 1}
+	want := catalog.Summary{Kind: catalog.KindCar, Added: 1, Changed: 1, Unchanged: 3, Removed: 1}
 	if got := ch.Summaries()[0]; got != want || v.Number != 2 || v.Counts.Cars != 5 {
 		t.Fatalf("diff ingest: summary %+v version %+v, want %+v at version 2", got, v, want)
 	}
@@ -207,7 +207,7 @@ func testReplaceCheckAndDryRun(t *testing.T, s store.Store) {
 	must(t, err, "seed")
 	next := sampleCatalog(t, 5)
 	next.Cars = next.Cars[2:] // 2 removed, 2 unchanged, 1 added
-	wantCars := catalog.Summary{Kind: catalog.KindCar, Inserted: 1, Unchanged: 2, Removed: 2}
+	wantCars := catalog.Summary{Kind: catalog.KindCar, Added: 1, Unchanged: 2, Removed: 2}
 	unchanged := func(what string) {
 		t.Helper()
 		out, v, err := s.LoadCatalog(ctx)
