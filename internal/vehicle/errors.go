@@ -74,9 +74,9 @@ func notFound(kind catalog.Kind, id uuid.UUID) *Error {
 // a hostile query string cannot make the error document large.
 const maxEcho = 40
 
-// echo quotes a caller-supplied value for a message, shortened at a rune
+// Echo quotes a caller-supplied value for a message, shortened at a rune
 // boundary when it is long.
-func echo(s string) string {
+func Echo(s string) string {
 	if len(s) > maxEcho {
 		cut := maxEcho
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
@@ -91,16 +91,22 @@ func echo(s string) string {
 // name closest to the typo because that is by far the common cause.
 func unknownParam(kind catalog.Kind, name string, accepted []string) *Error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "unknown parameter %s for %s", echo(name), noun(kind))
+	fmt.Fprintf(&b, "unknown parameter %s for %s", Echo(name), noun(kind))
 	if s := closest(name, accepted); s != "" {
 		fmt.Fprintf(&b, " (did you mean %s?)", s)
 	}
 	fmt.Fprintf(&b, ": accepted parameters are %s", strings.Join(accepted, ", "))
-	// Param is cut like the echo: no accepted name is anywhere near that long.
+	return &Error{Code: CodeUnknownParameter, Param: Clip(name), Message: b.String(), Accepted: accepted}
+}
+
+// Clip bounds a caller-supplied parameter name for the param field of an
+// error as Echo bounds it in messages: no accepted name is anywhere near
+// that long, and the field must be valid UTF-8 to be encoded faithfully.
+func Clip(name string) string {
 	if len(name) > maxEcho {
-		name = strings.ToValidUTF8(name[:maxEcho], "")
+		name = name[:maxEcho]
 	}
-	return &Error{Code: CodeUnknownParameter, Param: name, Message: b.String(), Accepted: accepted}
+	return strings.ToValidUTF8(name, "")
 }
 
 // closest returns the candidate within edit distance 2 of s, or "" when

@@ -82,7 +82,7 @@ func rulesFor(kind catalog.Kind) (*kindRules, error) {
 }
 
 func badKind(kind catalog.Kind) *Error {
-	return invalidf("type", "type %s is not a record type: use car, motorcycle, boat or tire_size", echo(string(kind)))
+	return invalidf("type", "type %s is not a record type: use car, motorcycle, boat or tire_size", Echo(string(kind)))
 }
 
 // AcceptedParams returns the sorted list parameters of a kind, for
@@ -154,7 +154,7 @@ func (p paramReader) intParam(name string, lo, hi, def int, hint string) (int, b
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, false, invalidf(name, "%s %s is not a whole number: %s", name, echo(v), hint)
+		return 0, false, invalidf(name, "%s %s is not a whole number: %s", name, Echo(v), hint)
 	}
 	if n < lo || n > hi {
 		return 0, false, invalidf(name, "%s=%d is outside %d..%d: %s", name, n, lo, hi, hint)
@@ -171,7 +171,7 @@ func (p paramReader) floatParam(name string) (float64, bool, error) {
 	}
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
-		return 0, false, invalidf(name, "%s %s is not a length in feet: give a number of 0 or more such as %s=20.5", name, echo(v), name)
+		return 0, false, invalidf(name, "%s %s is not a length in feet: give a number of 0 or more such as %s=20.5", name, Echo(v), name)
 	}
 	return f, true, nil
 }
@@ -237,7 +237,7 @@ func parseQuery(r *kindRules, params url.Values) (query, error) {
 	if raw := p.get("q"); raw != "" {
 		q.words = queryWords(raw)
 		if len(q.words) == 0 {
-			return q, invalidf("q", "q %s has no letters or digits to search for", echo(raw))
+			return q, invalidf("q", "q %s has no letters or digits to search for", Echo(raw))
 		}
 	}
 	filtered := false
@@ -280,7 +280,7 @@ func attrValue(kind catalog.Kind, name, v string, q *query) (string, error) {
 	case name == "tire_size":
 		sz, err := tire.Parse(v)
 		if err != nil {
-			return "", invalidf(name, "tire_size %s is not a tire size: use a size such as 225/45R17, LT265/70R17 or 33x12.50R15", echo(v))
+			return "", invalidf(name, "tire_size %s is not a tire size: use a size such as 225/45R17, LT265/70R17 or 33x12.50R15", Echo(v))
 		}
 		if sz.LoadIndex != 0 {
 			q.sizeFull = strings.ToLower(sz.String())
@@ -328,7 +328,7 @@ func boolParam(p paramReader, name string) (bool, error) {
 	case "0", "false":
 		return false, nil
 	default:
-		return false, invalidf(name, "%s %s is not a boolean: send %s=1 (or true) to keep only BEV, PHEV and HEV, or 0 (false) for all", name, echo(v), name)
+		return false, invalidf(name, "%s %s is not a boolean: send %s=1 (or true) to keep only BEV, PHEV and HEV, or 0 (false) for all", name, Echo(v), name)
 	}
 }
 
