@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/vds-dev/vds/internal/catalog"
 )
 
 // problemBody is the part of a problem document these tests read.
@@ -106,6 +109,32 @@ func TestControlCharactersInQueryAndPath(t *testing.T) {
 		if resp.StatusCode != http.StatusBadRequest || p.Code != "invalid_parameter" || p.Param != tc.param || !strings.Contains(p.Detail, tc.detail) {
 			t.Errorf("GET %s: %d %s param %q %q, want 400 invalid_parameter param %q saying %q",
 				tc.path, resp.StatusCode, p.Code, p.Param, p.Detail, tc.param, tc.detail)
+		}
+	}
+}
+
+// TestUnknownFilterValueProblem: a mistyped filter value is a 400 whose
+// problem document carries the accepted values and the closest one, not an
+// empty 200 list.
+func TestUnknownFilterValueProblem(t *testing.T) {
+	f := newFixture(t)
+	for _, tc := range []struct {
+		path, param, suggestion string
+		accepted                []string
+	}{
+		{"/v1/cars?body=Truck", "body", "", catalog.Bodies},
+		{"/v1/cars?make=Toyota&drive_type=xyz", "drive_type", "", catalog.Drives},
+		{"/v1/cars?fuel_type=petrol", "fuel_type", "", catalog.CarFuels},
+		{"/v1/cars?fuel_type=dissel", "fuel_type", "DIESEL", catalog.CarFuels},
+		{"/v1/motorcycles?motorcycle_type=scoter", "motorcycle_type", "Scooter", catalog.MotorcycleTypes},
+		{"/v1/boats?hull_type=plastic", "hull_type", "", catalog.HullTypes},
+		{"/v1/boats?model_type=pontoons", "model_type", "Pontoon", catalog.VesselCategories},
+	} {
+		resp, p := f.getRaw(t, tc.path)
+		if resp.StatusCode != http.StatusBadRequest || p.Code != "invalid_parameter" || p.Param != tc.param ||
+			!slices.Equal(p.AcceptedValues, tc.accepted) || p.Suggestion == "" ||
+			(tc.suggestion != "" && p.Suggestion != tc.suggestion) || !strings.Contains(p.Detail, "did you mean "+p.Suggestion+"?") {
+			t.Errorf("GET %s: %d %+v, want 400 invalid_parameter on %s with accepted values %q", tc.path, resp.StatusCode, p, tc.param, tc.accepted)
 		}
 	}
 }

@@ -64,6 +64,10 @@ type Problem struct {
 	Param string `json:"param,omitempty"`
 	// Accepted lists the accepted parameters, for unknown_parameter.
 	Accepted []string `json:"accepted,omitempty"`
+	// AcceptedValues lists the values a filter (param) accepts, and
+	// Suggestion the one closest to the value sent, for a value outside them.
+	AcceptedValues []string `json:"accepted_values,omitempty"`
+	Suggestion     string   `json:"suggestion,omitempty"`
 	// Limit, Reset and RetryAfter describe a 429: which limit, when it resets.
 	Limit      string `json:"limit,omitempty"`
 	Reset      string `json:"reset,omitempty"`
@@ -129,6 +133,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.As(err, &ve) {
 		p := problem(r, ve.Code, ve.Message)
 		p.Param, p.Accepted = ve.Param, ve.Accepted
+		p.AcceptedValues, p.Suggestion = ve.AcceptedValues, ve.Suggestion
 		writeProblem(w, r, p)
 		return
 	}

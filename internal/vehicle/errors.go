@@ -3,6 +3,8 @@ package vehicle
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -34,6 +36,10 @@ type Error struct {
 	Message string
 	// Accepted lists the accepted parameter names, sorted, for unknown_parameter.
 	Accepted []string
+	// AcceptedValues lists the values a closed filter accepts, for a value
+	// outside them; Suggestion is the one closest to what was sent.
+	AcceptedValues []string
+	Suggestion     string
 }
 
 // Error returns the message: it already names the parameter and value.
@@ -124,7 +130,44 @@ func closest(s string, candidates []string) string {
 	return best
 }
 
+// unknownValue builds the error for a value outside a closed filter's
+// vocabulary, naming the closest accepted value (or code) and listing all.
+func unknownValue(kind catalog.Kind, name, v string, vocab, codes []string) *Error {
+	guess := nearest(v, slices.Concat(vocab, codes))
+	msg := fmt.Sprintf("%s %s is not a value of %s for %s (did you mean %s?): accepted values are %s",
+		name, Echo(v), name, noun(kind), guess, strings.Join(vocab, ", "))
+	if len(codes) > 0 {
+		msg += ", or the codes " + strings.Join(codes, ", ")
+	}
+	return &Error{Code: CodeInvalidParameter, Param: name, Message: msg + ", in any case",
+		AcceptedValues: slices.Clone(vocab), Suggestion: guess}
+}
+
+// nearest returns the candidate closest to s, case-insensitively: one that
+// contains s (three letters or more: "yacht" for Motor Yacht) counts as one
+// edit away. Ties go to the earlier candidate, so the catalog's order
+// decides. Only the first 64 bytes of s are compared, which bounds the work
+// a hostile value can cause.
+func nearest(s string, candidates []string) string {
+	ls := strings.ToLower(s[:min(len(s), 64)])
+	best, bestD := "", math.MaxInt
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		d := editDistance(ls, lc)
+		if len(ls) >= 3 && strings.Contains(lc, ls) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance of a and b: the
+// edits of Levenshtein plus swapping two adjacent bytes, the commonest typo.
 func editDistance(a, b string) int {
+	before := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -138,8 +181,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], before[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		before, prev, cur = prev, cur, before
 	}
 	return prev[len(b)]
 }

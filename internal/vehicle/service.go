@@ -86,11 +86,11 @@ func (s *Service) Search(kind catalog.Kind, params url.Values) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
-	q, err := parseQuery(r, params)
+	snap := s.Snapshot()
+	q, err := parseQuery(r, params, snap.vocab(kind))
 	if err != nil {
 		return Page{}, err
 	}
-	snap := s.Snapshot()
 	switch kind {
 	case catalog.KindCar:
 		return searchTable(snap.cars, &q), nil

@@ -46,7 +46,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 	// catalog this is what bounds the pause before a new version serves.
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		s.cars = newTable(c.Cars, carFields)
+		s.cars = newTable(c.Cars, carFields, &carRules.vocab)
 		bodies := make([]string, len(s.cars.recs))
 		for i := range s.cars.recs {
 			bodies[i] = s.cars.recs[i].Body
@@ -54,7 +54,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 		s.bodyTypes = countBy(bodies, catalog.Bodies)
 	})
 	wg.Go(func() {
-		s.motos = newTable(c.Motorcycles, motorcycleFields)
+		s.motos = newTable(c.Motorcycles, motorcycleFields, &motoRules.vocab)
 		types := make([]string, len(s.motos.recs))
 		for i := range s.motos.recs {
 			types[i] = s.motos.recs[i].MotorcycleType
@@ -64,7 +64,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 		}
 	})
 	wg.Go(func() {
-		s.boats = newTable(c.Boats, boatFields)
+		s.boats = newTable(c.Boats, boatFields, &boatRules.vocab)
 		hulls := make([]string, len(s.boats.recs))
 		for i := range s.boats.recs {
 			hulls[i] = s.boats.recs[i].HullType
@@ -72,7 +72,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 		s.hullTypes = countBy(hulls, catalog.HullTypes)
 	})
 	wg.Go(func() {
-		s.tires = newTable(c.TireSizes, tireFields)
+		s.tires = newTable(c.TireSizes, tireFields, &tireRules.vocab)
 		s.geometry = make([]FitmentGeometry, len(s.tires.recs))
 		s.families = map[string][]int32{}
 		for i := range s.tires.recs {
@@ -99,6 +99,19 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) *Snapshot {
 		}
 	}
 	return s
+}
+
+// vocab returns the values each closed filter of a kind accepts.
+func (s *Snapshot) vocab(kind catalog.Kind) *[maxAttrs][]string {
+	switch kind {
+	case catalog.KindCar:
+		return &s.cars.vocab
+	case catalog.KindMotorcycle:
+		return &s.motos.vocab
+	case catalog.KindBoat:
+		return &s.boats.vocab
+	}
+	return &s.tires.vocab
 }
 
 // Version returns the catalog version the snapshot holds, with its counts.
