@@ -16,17 +16,12 @@ type queryKey struct{}
 // checkInput parses the raw query once, for every route, before its
 // handler runs. r.URL.Query() drops a pair it cannot parse (a bad escape,
 // a semicolon) without a word, which silently widens a search; here such
-// a pair is a 400 that names it. Names, values and the path must also be
-// plain text (textcheck.Line): a NUL byte or invalid UTF-8 never reaches
-// the index or a store, where PostgreSQL and SQLite would differ on it.
+// a pair is a 400 that names it. Names and values must also be plain text
+// (textcheck.Line): a NUL byte or invalid UTF-8 never reaches the index or
+// a store, where PostgreSQL and SQLite would differ on it. (The server
+// checks the path of every request the same way.)
 func checkInput(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if err := textcheck.Line(r.URL.Path); err != nil {
-			p := problem(r, vehicle.CodeInvalidParameter, fmt.Sprintf("The path %s has %v: send a path of plain text.", vehicle.Echo(r.URL.Path), err))
-			p.Param = "path"
-			writeProblem(w, r, p)
-			return
-		}
 		q, err := url.ParseQuery(r.URL.RawQuery)
 		if err != nil {
 			pair := badPair(r.URL.RawQuery)

@@ -126,6 +126,15 @@ func writeProblem(w http.ResponseWriter, r *http.Request, p *Problem) {
 	writeJSON(w, p.Status, "application/problem+json", p)
 }
 
+// WriteProblem answers r with the problem document of code, about the
+// parameter param when it is not "", for the parts of the server outside
+// the API (its fallback) that answer as it does.
+func WriteProblem(w http.ResponseWriter, r *http.Request, code, param, detail string) {
+	p := problem(r, code, detail)
+	p.Param = param
+	writeProblem(w, r, p)
+}
+
 // writeError turns a service error into a problem. Errors that are not the
 // caller's fault become a 500 whose detail hides the cause (logged instead).
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
