@@ -4,37 +4,44 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/server"
-	"github.com/vds-dev/vds/internal/store/sqlite"
 )
 
-// serveTCP runs a real server on a loopback listener (and a second one
-// for --mcp-addr) until the test ends, and returns both addresses.
-func serveTCP(t *testing.T) (addr, mcpAddr string) {
+// running is a real server on two loopback listeners (the second for
+// --mcp-addr), with one free account.
+type running struct {
+	addr, mcpAddr, token string
+	// stop ends the server's context and returns what ServeWithMCP did.
+	stop func() error
+}
+
+func startTCP(t *testing.T) *running {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t)
 	cfg := &config.Config{
 		Server: config.Server{CatalogPoll: time.Hour, UsageFlush: time.Hour, ShutdownTimeout: time.Second,
 			ReadHeaderTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second, IdleTimeout: time.Second},
 		Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"]},
+	}
+	acc := access.New(st, cfg.Plan, cfg.PlanNames())
+	if _, err := acc.CreateAccount(ctx, "a@example.com", "free"); err != nil {
+		t.Fatal(err)
+	}
+	_, token, err := acc.CreateToken(ctx, "a@example.com", "t")
+	if err != nil {
+		t.Fatal(err)
 	}
 	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -48,16 +55,30 @@ func serveTCP(t *testing.T) (addr, mcpAddr string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sctx, stop := context.WithCancel(ctx)
+	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- srv.ServeWithMCP(sctx, ln, mcpLn) }()
+	return &running{addr: ln.Addr().String(), mcpAddr: mcpLn.Addr().String(), token: token, stop: func() error {
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(5 * time.Second):
+			return errors.New("ServeWithMCP did not return")
+		}
+	}}
+}
+
+// serveTCP starts a server until the test ends and returns its addresses.
+func serveTCP(t *testing.T) (addr, mcpAddr string) {
+	t.Helper()
+	r := startTCP(t)
 	t.Cleanup(func() {
-		stop()
-		if err := <-done; err != nil {
+		if err := r.stop(); err != nil {
 			t.Errorf("serve: %v", err)
 		}
 	})
-	return ln.Addr().String(), mcpLn.Addr().String()
+	return r.addr, r.mcpAddr
 }
 
 // rawProblem is a problem document as read off the wire.
