@@ -1,18 +1,10 @@
-package httpapi_test
+package server_test
 
 import (
-	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
-
-	"github.com/vds-dev/vds/internal/access"
-	"github.com/vds-dev/vds/internal/config"
-	"github.com/vds-dev/vds/internal/server"
-	"github.com/vds-dev/vds/internal/store/storetest"
 )
 
 // fuzzRoutes are the routes that read the query string, and one that
@@ -24,23 +16,7 @@ var fuzzRoutes = []string{"/v1/cars", "/v1/motorcycles", "/v1/boats", "/v1/tire-
 // never a 5xx, and is either a 200 JSON envelope or a problem document
 // whose status and code agree.
 func FuzzListQuery(f *testing.F) {
-	ctx := context.Background()
-	st, _ := storetest.DemoSQLite(f, false)
-	cfg := &config.Config{Plans: map[string]config.PlanLimits{"internal": {APIAccess: true}}}
-	cfg.Server.AuthCacheTTL = time.Minute
-	acc := access.New(st, cfg.Plan, cfg.PlanNames())
-	if _, err := acc.CreateAccount(ctx, "fuzz@example.com", "internal"); err != nil {
-		f.Fatal(err)
-	}
-	_, token, err := acc.CreateToken(ctx, "fuzz@example.com", "fuzz")
-	if err != nil {
-		f.Fatal(err)
-	}
-	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
-	if err != nil {
-		f.Fatal(err)
-	}
-	h := srv.Handler()
+	h, token := newDemoServer(f)
 	for _, seed := range []string{
 		"make=Toyota", "make=Toyota&model=Camry;", "make=Toyota&model=Cam%zzry", "model=Cam%2", "%", "a;b",
 		"make=Toy%00ota", "q=%ff%fe", "ma%01ke=x", "body=Truck", "body=suv&fuel_type=gas&drive_type=AWD",
