@@ -68,6 +68,11 @@ type APIError struct {
 	Param string
 	// Accepted lists the accepted parameters, for unknown_parameter.
 	Accepted []string
+	// AcceptedValues lists the values the filter named by Param accepts,
+	// and Suggestion the one closest to the value sent, when that value
+	// was outside them (invalid_parameter).
+	AcceptedValues []string
+	Suggestion     string
 	// Limit names the exhausted limit of a 429: "rate_per_minute" or
 	// "monthly_quota".
 	Limit string
@@ -109,6 +114,7 @@ func newAPIError(status int, h http.Header, body []byte, now time.Time) *APIErro
 	if isJSON(h.Get("Content-Type")) && json.Unmarshal(body, &p) == nil && (p.Code != "" || p.Title != "" || p.Status != 0) {
 		e.Code, e.Title, e.Detail = p.Code, p.Title, p.Detail
 		e.Type, e.Instance, e.Param, e.Accepted, e.Limit = p.Type, p.Instance, p.Param, p.Accepted, p.Limit
+		e.AcceptedValues, e.Suggestion = p.AcceptedValues, p.Suggestion
 		if p.RequestID != "" {
 			e.RequestID = p.RequestID
 		}

@@ -33,6 +33,17 @@ func TestAPIErrorFromProblem(t *testing.T) {
 			is: map[string]bool{},
 		},
 		{
+			name:   "unknown filter value",
+			status: 400,
+			ctype:  "application/problem+json",
+			body:   `{"type":"urn:vds:problem:invalid_parameter","title":"Bad Request","status":400,"detail":"drive_type \"4x4\" is not a value of drive_type for cars (did you mean 4WD?): accepted values are FWD, RWD, AWD, 4WD, in any case","instance":"/v1/cars","code":"invalid_parameter","request_id":"req-value","param":"drive_type","accepted_values":["FWD","RWD","AWD","4WD"],"suggestion":"4WD"}`,
+			want: APIError{Status: 400, Code: CodeInvalidParameter, Title: "Bad Request", Type: "urn:vds:problem:invalid_parameter",
+				Detail:   `drive_type "4x4" is not a value of drive_type for cars (did you mean 4WD?): accepted values are FWD, RWD, AWD, 4WD, in any case`,
+				Instance: "/v1/cars", RequestID: "req-value", Param: "drive_type",
+				AcceptedValues: []string{"FWD", "RWD", "AWD", "4WD"}, Suggestion: "4WD"},
+			is: map[string]bool{},
+		},
+		{
 			name:   "not found",
 			status: 404,
 			ctype:  "application/problem+json",

@@ -306,6 +306,10 @@ type Problem struct {
 	Param string `json:"param,omitempty"`
 	// Accepted lists the accepted parameters, for unknown_parameter.
 	Accepted []string `json:"accepted,omitempty"`
+	// AcceptedValues lists the values a filter (param) accepts, and
+	// Suggestion the one closest to the value sent, for a value outside them.
+	AcceptedValues []string `json:"accepted_values,omitempty"`
+	Suggestion     string   `json:"suggestion,omitempty"`
 	// Limit names the exhausted limit of a 429: "rate_per_minute" or
 	// "monthly_quota".
 	Limit string `json:"limit,omitempty"`

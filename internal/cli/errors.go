@@ -7,8 +7,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
 	"github.com/vds-dev/vds/internal/store"
 )
@@ -112,6 +114,25 @@ func isNetworkError(err error) bool {
 		ne net.Error
 	)
 	return errors.As(err, &ue) || errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// inFlagTerms rewrites the server's refusal of one query parameter in the
+// terms of the command line: the server says fuel_type, the user typed
+// --fuel-type. Only the parameter the problem names is replaced, and only
+// when cmd has its flag, so the rest of the sentence reads as sent.
+func inFlagTerms(err error, cmd *cobra.Command) error {
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || apiErr.Param == "" {
+		return err
+	}
+	flag := strings.ReplaceAll(apiErr.Param, "_", "-")
+	if cmd.Flags().Lookup(flag) == nil {
+		return err
+	}
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(apiErr.Param) + `\b`)
+	e := *apiErr
+	e.Detail = word.ReplaceAllLiteralString(e.Detail, "--"+flag)
+	return &e
 }
 
 // errorMessage is what Main prints after "vds: ". API errors show the

@@ -250,7 +250,7 @@ Filters by TYPE:
 			if runF != nil {
 				return runF(opts)
 			}
-			return searchRun(cmd.Context(), f, opts)
+			return inFlagTerms(searchRun(cmd.Context(), f, opts), cmd)
 		},
 	}
 	addClientFlags(f, cmd)

@@ -65,7 +65,9 @@ func validRequestID(s string) bool {
 	return true
 }
 
-func newRequestID() string {
+// NewRequestID returns a fresh request id, for the errors the server
+// answers before a request exists (see Observe for the rest).
+func NewRequestID() string {
 	b := make([]byte, 12)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
@@ -112,7 +114,7 @@ func Observe(log *slog.Logger, next http.Handler) http.Handler {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
 		if !validRequestID(id) {
-			id = newRequestID()
+			id = NewRequestID()
 		}
 		w.Header().Set("X-Request-Id", id)
 		al := &accessLog{}

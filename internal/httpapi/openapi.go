@@ -240,7 +240,7 @@ func examplesOf(values ...string) []any {
 }
 
 // exactText is how every string filter matches.
-const exactText = " Matches exactly but case-insensitively."
+const exactText = " Matches exactly but case-insensitively; any other value is refused (invalid_parameter with accepted_values and a suggestion)."
 
 // queryParam documents a query parameter of kind's list endpoint (kind is
 // "" for other endpoints). String filters carry their vocabulary as
@@ -451,7 +451,7 @@ func headersFor(status int, page bool) schema {
 
 // responseText describes each error response.
 var responseText = map[int]string{
-	http.StatusBadRequest:          "Bad input: a malformed, unknown, repeated or missing parameter, or a list query that does not narrow the dataset. param names the parameter; accepted lists the accepted ones for unknown_parameter.",
+	http.StatusBadRequest:          "Bad input: a malformed, unknown, repeated or missing parameter, or a list query that does not narrow the dataset. param names the parameter; accepted lists the accepted ones for unknown_parameter; accepted_values and suggestion list the values a filter takes and the closest one, for a value outside them.",
 	http.StatusUnauthorized:        "The bearer token is missing, malformed, unknown or revoked.",
 	http.StatusForbidden:           "The plan has no API access, the account is suspended, or the token lacks api:read.",
 	http.StatusNotFound:            "No record with that uuid (or, outside the operations listed, no such endpoint).",
@@ -829,6 +829,8 @@ var fieldNotes = map[string]string{
 	"Problem.code":                    "Stable snake_case error code.",
 	"Problem.param":                   "The offending query parameter, for 400s about one.",
 	"Problem.accepted":                "The accepted parameters, for unknown_parameter.",
+	"Problem.accepted_values":         "The values the filter named by param accepts, for a value outside them.",
+	"Problem.suggestion":              "The accepted value closest to the one sent, with accepted_values.",
 	"Problem.limit":                   "Which limit a 429 hit: rate_per_minute or monthly_quota.",
 	"Problem.reset":                   "When that limit resets (RFC 3339).",
 	"Problem.retry_after":             "Seconds to wait, as in Retry-After.",

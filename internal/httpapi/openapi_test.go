@@ -686,6 +686,8 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/cars?make=Toyota&page=41"),         // invalid_parameter
 		bad("/v1/cars?year=abc"),                    // invalid_parameter
 		bad("/v1/cars?ev_only=maybe"),               // invalid_parameter
+		bad("/v1/cars?body=Truck"),                  // a value outside the vocabulary
+		bad("/v1/cars?make=Toyota&model=Camry;"),    // a pair that does not parse
 		bad("/v1/boats?hp_min=500&hp_max=100"),      // swapped bounds
 		bad("/v1/boats?length_min=NaN"),             // invalid_parameter
 		bad("/v1/tire-sizes?tire_size=huge"),        // invalid_parameter

@@ -65,6 +65,10 @@ type Problem struct {
 	Param string `json:"param,omitempty"`
 	// Accepted lists the accepted parameters, for unknown_parameter.
 	Accepted []string `json:"accepted,omitempty"`
+	// AcceptedValues lists the values a filter (param) accepts, and
+	// Suggestion the one closest to the value sent, for a value outside them.
+	AcceptedValues []string `json:"accepted_values,omitempty"`
+	Suggestion     string   `json:"suggestion,omitempty"`
 	// Limit, Reset and RetryAfter describe a 429: which limit, when it resets.
 	Limit      string `json:"limit,omitempty"`
 	Reset      string `json:"reset,omitempty"`
@@ -123,6 +127,15 @@ func writeProblem(w http.ResponseWriter, r *http.Request, p *Problem) {
 	writeJSON(w, p.Status, "application/problem+json", p)
 }
 
+// WriteProblem answers r with the problem document of code, about the
+// parameter param when it is not "", for the parts of the server outside
+// the API (its fallback) that answer as it does.
+func WriteProblem(w http.ResponseWriter, r *http.Request, code, param, detail string) {
+	p := problem(r, code, detail)
+	p.Param = param
+	writeProblem(w, r, p)
+}
+
 // writeError turns a service error into a problem. Errors that are not the
 // caller's fault become a 500 whose detail hides the cause (logged instead).
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
@@ -130,6 +143,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.As(err, &ve) {
 		p := problem(r, ve.Code, ve.Message)
 		p.Param, p.Accepted = ve.Param, ve.Accepted
+		p.AcceptedValues, p.Suggestion = ve.AcceptedValues, ve.Suggestion
 		writeProblem(w, r, p)
 		return
 	}

@@ -111,7 +111,7 @@ func (h *Handler) Mount(mux *http.ServeMux) {
 		if !rt.Query {
 			handler = noParams(handler)
 		}
-		mux.Handle(rt.Pattern, h.guard(rt.Charged, handler))
+		mux.Handle(rt.Pattern, h.guard(rt.Charged, checkInput(handler)))
 	}
 	mux.HandleFunc("/v1/", h.fallback)
 	mux.HandleFunc("/changelog", h.fallback)

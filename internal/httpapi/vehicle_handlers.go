@@ -15,7 +15,7 @@ import (
 
 func (h *Handler) list(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
+		q := query(r)
 		page, err := h.svc.Search(kind, q)
 		if err != nil {
 			writeError(w, r, err)
@@ -118,7 +118,7 @@ func linkHeader(u *url.URL, q url.Values, m vehicle.Meta) string {
 // any parameter is refused, so a typo is an error rather than ignored.
 func noParams(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		for name := range r.URL.Query() {
+		for name := range query(r) {
 			p := problem(r, vehicle.CodeUnknownParameter, fmt.Sprintf("This endpoint takes no query parameters; remove %q.", name))
 			p.Param, p.Accepted = name, []string{}
 			writeProblem(w, r, p)
@@ -152,7 +152,7 @@ func (h *Handler) makes(kind catalog.Kind) http.HandlerFunc {
 
 func (h *Handler) models(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		models, err := h.svc.Models(kind, r.URL.Query())
+		models, err := h.svc.Models(kind, query(r))
 		if err != nil {
 			writeError(w, r, err)
 			return

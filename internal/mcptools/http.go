@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -39,7 +40,8 @@ const MaxBodyBytes = 1 << 20
 //     its message: a burst over the limit is a 429 with Retry-After;
 //   - the body limit, MaxBodyBytes: a 413.
 //
-// Errors are problem documents, as in the REST API. Every authenticated
+// Errors are problem documents, as in the REST API, mcp-go's own transport
+// errors included (see textErrorWriter). Every authenticated
 // response carries the rate-limit and quota headers, computed when the
 // status is written so that they include the call the response answers.
 // The monthly quota is charged per tools/call by NewServer's middleware,
@@ -120,7 +122,86 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	h.mcp.ServeHTTP(lw, r)
+	tw := &textErrorWriter{ResponseWriter: lw}
+	h.mcp.ServeHTTP(tw, r)
+	if tw.status != 0 {
+		writeProblem(lw, r, tw.status, transportCode(tw.status), transportDetail(tw.body.String()))
+	}
+}
+
+// textErrorWriter holds back the plain-text errors mcp-go's transport
+// writes (an unsupported MCP-Protocol-Version, a wrong Content-Type, a
+// Host refused by its DNS-rebinding protection), so that Handler can send
+// them as problem documents like every other error of vds. Anything else
+// passes through untouched.
+type textErrorWriter struct {
+	http.ResponseWriter
+	status int // the held-back error's status; 0 when passing through
+	passed bool
+	body   bytes.Buffer
+}
+
+// maxTransportDetail bounds the text kept of a transport error.
+const maxTransportDetail = 512
+
+func (w *textErrorWriter) WriteHeader(status int) {
+	if w.status != 0 || w.passed {
+		return
+	}
+	if status >= 400 && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+		w.status = status
+		return
+	}
+	w.passed = true
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *textErrorWriter) Write(b []byte) (int, error) {
+	if w.status == 0 && !w.passed {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.status != 0 {
+		if room := maxTransportDetail - w.body.Len(); room > 0 {
+			w.body.Write(b[:min(len(b), room)])
+		}
+		return len(b), nil
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *textErrorWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// transportCode names a transport error by its status.
+func transportCode(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return "invalid_request"
+	case http.StatusForbidden:
+		return "forbidden"
+	case http.StatusNotFound:
+		return "not_found"
+	case http.StatusMethodNotAllowed:
+		return "method_not_allowed"
+	}
+	if status >= 500 {
+		return "internal_error"
+	}
+	return "invalid_request"
+}
+
+// transportDetail turns mcp-go's text into a problem detail: its first
+// line, valid UTF-8, ending in a full stop.
+func transportDetail(text string) string {
+	line, _, _ := strings.Cut(strings.ToValidUTF8(text, ""), "\n")
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return "The MCP transport refused the request."
+	}
+	if !strings.HasSuffix(line, ".") {
+		line += "."
+	}
+	return line
 }
 
 // authenticate checks the bearer token as the REST API does; on failure

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/mcptools"
 )
 
@@ -209,6 +210,57 @@ func TestDocumentedRequests(t *testing.T) {
 				if list, _ := data.([]any); res["isError"] == true || len(list) == 0 {
 					t.Errorf("call failed or found nothing: %s", b)
 				}
+			}
+		})
+	}
+}
+
+// TestTransportErrorsAreProblems: mcp-go answers a bad MCP-Protocol-Version,
+// a wrong Content-Type and a DNS-rebinding Host with text/plain; through
+// Handler every one is a problem document with a code, its status kept and
+// mcp-go's sentence as the detail, and the limit headers still sent.
+func TestTransportErrorsAreProblems(t *testing.T) {
+	e := newEnv(t)
+	msg := rpcCall("account_usage", map[string]any{})
+	for _, tc := range []struct {
+		name   string
+		header [2]string
+		status int
+		code   string
+		detail string
+	}{
+		{"protocol version", [2]string{"MCP-Protocol-Version", "1999-01-01"}, http.StatusBadRequest, "invalid_request", "Unsupported protocol version: 1999-01-01"},
+		{"content type", [2]string{"Content-Type", "text/plain"}, http.StatusBadRequest, "invalid_request", "Invalid content type: must be 'application/json'"},
+		{"dns rebinding", [2]string{"Host", "evil.example.com"}, http.StatusForbidden, "forbidden", `Forbidden: invalid Host header "evil.example.com"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodPost, e.mcpURL, strings.NewReader(msg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer "+e.tokens["dev"])
+			req.Header.Set(legacyHeader[0], legacyHeader[1])
+			if tc.header[0] == "Host" {
+				req.Host = tc.header[1]
+			} else {
+				req.Header.Set(tc.header[0], tc.header[1])
+			}
+			resp, body := do(t, req)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, body)
+			}
+			if code := problemCode(t, resp, body); code != tc.code {
+				t.Errorf("code %q, want %q", code, tc.code)
+			}
+			var p httpapi.Problem
+			_ = json.Unmarshal(body, &p)
+			if !strings.Contains(p.Detail, tc.detail) {
+				t.Errorf("detail %q lacks %q", p.Detail, tc.detail)
+			}
+			if resp.Header.Get("X-RateLimit-Limit") == "" {
+				t.Error("no rate-limit headers")
 			}
 		})
 	}

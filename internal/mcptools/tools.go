@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -14,6 +16,7 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lookup"
+	"github.com/vds-dev/vds/internal/textcheck"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -172,9 +175,13 @@ func newTool(s toolSpec) Tool {
 
 // typed adapts a handler that takes decoded arguments. mcp-go has already
 // validated them against the input schema, so decoding fails only for
-// values the schema allows and Go cannot hold (2020.0 for an int).
+// values the schema allows and Go cannot hold (2020.0 for an int). String
+// arguments must be plain text, as REST's query values must.
 func typed[T any](tool string, fn func(context.Context, T) (*mcp.CallToolResult, error)) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if msg := notPlainText(req.GetArguments()); msg != "" {
+			return mcp.NewToolResultError(msg), nil
+		}
 		var in T
 		if err := req.BindArguments(&in); err != nil {
 			return mcp.NewToolResultError(fmt.Sprintf(
@@ -183,6 +190,23 @@ func typed[T any](tool string, fn func(context.Context, T) (*mcp.CallToolResult,
 		}
 		return fn(ctx, in)
 	}
+}
+
+// notPlainText returns the error text for the first string argument, by
+// name, that is not plain text (textcheck.Line), or "" when all are: a NUL
+// byte or a control character must never reach a store or an index.
+// Decoding JSON already replaced invalid UTF-8 with U+FFFD.
+func notPlainText(args map[string]any) string {
+	for _, name := range slices.Sorted(maps.Keys(args)) {
+		s, ok := args[name].(string)
+		if !ok {
+			continue
+		}
+		if err := textcheck.Line(s); err != nil {
+			return fmt.Sprintf("%s: %s has %v: send plain text, without control characters or line breaks.", vehicle.CodeInvalidParameter, name, err)
+		}
+	}
+	return ""
 }
 
 // structured wraps the JSON of a REST body as a tool result: as structured

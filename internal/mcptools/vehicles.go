@@ -87,13 +87,13 @@ func (v vehicleTools) searchVehicles() Tool {
 			}(),
 			"length_max":      atLeast(0),
 			"tire_size":       {examples: []any{"225/45R17"}},
-			"body":            {desc: "Cars only: body type, one of " + orList(catalog.Bodies) + "."},
-			"fuel_type":       {desc: "Cars: " + orList(catalog.CarFuels) + ", or one of the codes gas, diesel, ffv, hev, phev, bev, fcev. Boats: " + orList(catalog.BoatFuels) + "."},
-			"drive_type":      {desc: "Cars only: " + orList(catalog.Drives) + "."},
-			"motorcycle_type": {desc: "Motorcycles only: riding type, one of " + orList(catalog.MotorcycleTypes) + "."},
-			"vehicle_type":    {desc: "Motorcycles only: vehicle class, " + orList(catalog.VehicleClasses) + "."},
-			"hull_type":       {desc: "Boats only: hull material, " + orList(catalog.HullTypes) + "."},
-			"model_type":      {desc: "Boats only: vessel category, one of " + orList(catalog.VesselCategories) + "."},
+			"body":            {desc: "Cars only: body type, one of " + orList(catalog.Bodies) + "." + closedText},
+			"fuel_type":       {desc: "Cars: " + orList(catalog.CarFuels) + ", or one of the codes gas, gasoline, diesel, ffv, hev, phev, bev, fcev. Boats: " + orList(catalog.BoatFuels) + "." + closedText},
+			"drive_type":      {desc: "Cars only: " + orList(catalog.Drives) + "." + closedText},
+			"motorcycle_type": {desc: "Motorcycles only: riding type, one of " + orList(catalog.MotorcycleTypes) + "." + closedText},
+			"vehicle_type":    {desc: "Motorcycles only: vehicle class, " + orList(catalog.VehicleClasses) + "." + closedText},
+			"hull_type":       {desc: "Boats only: hull material, " + orList(catalog.HullTypes) + "." + closedText},
+			"model_type":      {desc: "Boats only: vessel category, one of " + orList(catalog.VesselCategories) + "." + closedText},
 		}),
 		out: envelope(&jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{AnyOf: recordSchemas()}},
 			"The matching records of the page, each in the shape of its type (titled car, motorcycle, boat or tire_size).", true),
@@ -123,6 +123,9 @@ func (v vehicleTools) search(_ context.Context, in SearchVehiclesInput) (*mcp.Ca
 	}
 	return structured(b), nil
 }
+
+// closedText ends the description of a filter with a closed vocabulary.
+const closedText = " Matched case-insensitively; any other value is refused with the accepted values and the closest one."
 
 // orList renders values as "a, b or c".
 func orList(vals []string) string {

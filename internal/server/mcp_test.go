@@ -1,17 +1,11 @@
 package server_test
 
 import (
-	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/vds-dev/vds/internal/store/sqlite"
 )
 
 const ping = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
@@ -43,28 +37,8 @@ func TestMCPMounted(t *testing.T) {
 // TestServeWithMCP checks the --mcp-addr listener: MCP and /healthz only,
 // and both listeners stop with the context.
 func TestServeWithMCP(t *testing.T) {
-	ctx := context.Background()
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
-	srv, _, token := newListening(t, st, time.Hour)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mcpLn, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- srv.ServeWithMCP(sctx, ln, mcpLn) }()
-
+	r := startTCP(t)
+	token := r.token
 	get := func(url string, method string, body string) int {
 		t.Helper()
 		req, err := http.NewRequest(method, url, strings.NewReader(body))
@@ -82,7 +56,7 @@ func TestServeWithMCP(t *testing.T) {
 		resp.Body.Close()
 		return resp.StatusCode
 	}
-	for _, base := range []string{"http://" + ln.Addr().String(), "http://" + mcpLn.Addr().String()} {
+	for _, base := range []string{"http://" + r.addr, "http://" + r.mcpAddr} {
 		if code := get(base+"/mcp", http.MethodPost, ping); code != http.StatusOK {
 			t.Errorf("POST %s/mcp: %d", base, code)
 		}
@@ -90,16 +64,10 @@ func TestServeWithMCP(t *testing.T) {
 			t.Errorf("GET %s/healthz: %d", base, code)
 		}
 	}
-	if code := get("http://"+mcpLn.Addr().String()+"/v1/me", http.MethodGet, ""); code != http.StatusNotFound {
+	if code := get("http://"+r.mcpAddr+"/v1/me", http.MethodGet, ""); code != http.StatusNotFound {
 		t.Errorf("REST on the MCP listener: %d, want 404", code)
 	}
-	stop()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("ServeWithMCP: %v", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("ServeWithMCP did not return")
+	if err := r.stop(); err != nil {
+		t.Fatal(err)
 	}
 }

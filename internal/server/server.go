@@ -97,11 +97,13 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	mux.HandleFunc("GET /{$}", dashboard.RedirectRoot)
 	mux.HandleFunc("GET /healthz", healthz)
 	mux.HandleFunc("GET /readyz", s.ready)
-	s.handler = httpapi.Observe(log, httpapi.Gzip(mux))
+	mux.Handle("/", fallback(mux))
+	s.handler = httpapi.Observe(log, httpapi.Gzip(plainPaths(mux)))
 	mcpMux := http.NewServeMux()
 	mcpMux.Handle("/mcp", mcp)
 	mcpMux.HandleFunc("GET /healthz", healthz)
-	s.mcpHandler = httpapi.Observe(log, httpapi.Gzip(mcpMux))
+	mcpMux.Handle("/", fallback(mcpMux))
+	s.mcpHandler = httpapi.Observe(log, httpapi.Gzip(plainPaths(mcpMux)))
 	return s, nil
 }
 
@@ -178,7 +180,7 @@ func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error
 
 	errc := make(chan error, len(all))
 	for _, sv := range all {
-		go func() { errc <- sv.hs.Serve(sv.ln) }()
+		go func() { errc <- sv.hs.Serve(problemListener{sv.ln, s.log}) }()
 	}
 	attrs := []any{"addr", ln.Addr().String(), "catalog_version", s.CatalogVersion(), "backend", s.st.Backend()}
 	if mcpLn != nil {

@@ -48,17 +48,24 @@ type fixture struct {
 	tokens map[string]string // by account email
 }
 
-func newFixture(t *testing.T) *fixture {
+// openStore opens a migrated SQLite store that lives as long as the test.
+func openStore(t *testing.T) store.Store {
 	t.Helper()
-	ctx := context.Background()
 	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(ctx); err != nil {
+	if err := st.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	st := openStore(t)
 	cfg := &config.Config{Plans: map[string]config.PlanLimits{
 		"free":    config.DefaultPlans["free"],
 		"nothing": {RatePerMinute: 10, MonthlyQuota: 10, APIAccess: false},

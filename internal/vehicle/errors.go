@@ -3,6 +3,8 @@ package vehicle
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -34,6 +36,10 @@ type Error struct {
 	Message string
 	// Accepted lists the accepted parameter names, sorted, for unknown_parameter.
 	Accepted []string
+	// AcceptedValues lists the values a closed filter accepts, for a value
+	// outside them; Suggestion is the one closest to what was sent.
+	AcceptedValues []string
+	Suggestion     string
 }
 
 // Error returns the message: it already names the parameter and value.
@@ -74,9 +80,9 @@ func notFound(kind catalog.Kind, id uuid.UUID) *Error {
 // a hostile query string cannot make the error document large.
 const maxEcho = 40
 
-// echo quotes a caller-supplied value for a message, shortened at a rune
+// Echo quotes a caller-supplied value for a message, shortened at a rune
 // boundary when it is long.
-func echo(s string) string {
+func Echo(s string) string {
 	if len(s) > maxEcho {
 		cut := maxEcho
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
@@ -91,16 +97,22 @@ func echo(s string) string {
 // name closest to the typo because that is by far the common cause.
 func unknownParam(kind catalog.Kind, name string, accepted []string) *Error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "unknown parameter %s for %s", echo(name), noun(kind))
+	fmt.Fprintf(&b, "unknown parameter %s for %s", Echo(name), noun(kind))
 	if s := closest(name, accepted); s != "" {
 		fmt.Fprintf(&b, " (did you mean %s?)", s)
 	}
 	fmt.Fprintf(&b, ": accepted parameters are %s", strings.Join(accepted, ", "))
-	// Param is cut like the echo: no accepted name is anywhere near that long.
+	return &Error{Code: CodeUnknownParameter, Param: Clip(name), Message: b.String(), Accepted: accepted}
+}
+
+// Clip bounds a caller-supplied parameter name for the param field of an
+// error as Echo bounds it in messages: no accepted name is anywhere near
+// that long, and the field must be valid UTF-8 to be encoded faithfully.
+func Clip(name string) string {
 	if len(name) > maxEcho {
-		name = strings.ToValidUTF8(name[:maxEcho], "")
+		name = name[:maxEcho]
 	}
-	return &Error{Code: CodeUnknownParameter, Param: name, Message: b.String(), Accepted: accepted}
+	return strings.ToValidUTF8(name, "")
 }
 
 // closest returns the candidate within edit distance 2 of s, or "" when
@@ -118,7 +130,44 @@ func closest(s string, candidates []string) string {
 	return best
 }
 
+// unknownValue builds the error for a value outside a closed filter's
+// vocabulary, naming the closest accepted value (or code) and listing all.
+func unknownValue(kind catalog.Kind, name, v string, vocab, codes []string) *Error {
+	guess := nearest(v, slices.Concat(vocab, codes))
+	msg := fmt.Sprintf("%s %s is not a value of %s for %s (did you mean %s?): accepted values are %s",
+		name, Echo(v), name, noun(kind), guess, strings.Join(vocab, ", "))
+	if len(codes) > 0 {
+		msg += ", or the codes " + strings.Join(codes, ", ")
+	}
+	return &Error{Code: CodeInvalidParameter, Param: name, Message: msg + ", in any case",
+		AcceptedValues: slices.Clone(vocab), Suggestion: guess}
+}
+
+// nearest returns the candidate closest to s, case-insensitively: one that
+// contains s (three letters or more: "yacht" for Motor Yacht) counts as one
+// edit away. Ties go to the earlier candidate, so the catalog's order
+// decides. Only the first 64 bytes of s are compared, which bounds the work
+// a hostile value can cause.
+func nearest(s string, candidates []string) string {
+	ls := strings.ToLower(s[:min(len(s), 64)])
+	best, bestD := "", math.MaxInt
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		d := editDistance(ls, lc)
+		if len(ls) >= 3 && strings.Contains(lc, ls) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the optimal string alignment distance of a and b: the
+// edits of Levenshtein plus swapping two adjacent bytes, the commonest typo.
 func editDistance(a, b string) int {
+	before := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -132,8 +181,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], before[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		before, prev, cur = prev, cur, before
 	}
 	return prev[len(b)]
 }

@@ -69,6 +69,8 @@ type table[T any] struct {
 	raw  []json.RawMessage
 	byID map[uuid.UUID]int32
 	idx  index
+	// vocab holds, by slot, the values each closed filter accepts: see vocabulary.
+	vocab [maxAttrs][]string
 	// taxonomy, precomputed at build time.
 	makes  []MakeCount
 	models map[string][]ModelRange
@@ -191,7 +193,8 @@ func compareKeys(a, b *sortKey) int {
 // newTable copies and sorts the records and builds every index. extract is
 // called twice per record (before and after sorting) rather than keeping
 // all extracted fields alive, which would double peak memory on big catalogs.
-func newTable[T any](in []T, extract func(*T, *fields)) (*table[T], error) {
+// vocab is the catalog's vocabulary of each closed filter (kindRules.vocab).
+func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]string) (*table[T], error) {
 	n := len(in)
 	lower := interner{}
 	mMake, mModel, mTrim := memo{in: lower}, memo{in: lower}, memo{in: lower}
@@ -254,6 +257,11 @@ func newTable[T any](in []T, extract func(*T, *fields)) (*table[T], error) {
 			ix.attrs[a], ix.byAttr[a] = nil, nil
 		}
 	}
+	for a, known := range vocab {
+		if known != nil {
+			t.vocab[a] = t.vocabulary(a, known, extract)
+		}
+	}
 	ix.indexMakes()
 	ix.indexYears()
 	ix.text = tb.index()
@@ -271,6 +279,27 @@ func newTable[T any](in []T, extract func(*T, *fields)) (*table[T], error) {
 		t.raw[k] = raw
 	}
 	return t, nil
+}
+
+// vocabulary returns the values filter slot a accepts: known, in its
+// order, then any other value the records hold, in the spelling of its
+// first record, sorted. The catalog's validation keeps records within
+// known, so the extras only appear for a catalog loaded from elsewhere;
+// known values no record has stay accepted (they answer an empty page, as
+// the body-types endpoint lists them with a count of 0).
+func (t *table[T]) vocabulary(a int, known []string, extract func(*T, *fields)) []string {
+	out := slices.Clone(known)
+	var extra []string
+	for v, pos := range t.idx.byAttr[a] {
+		if slices.ContainsFunc(known, func(k string) bool { return strings.ToLower(k) == v }) {
+			continue
+		}
+		var f fields
+		extract(&t.recs[pos[0]], &f)
+		extra = append(extra, f.attrs[a])
+	}
+	slices.Sort(extra)
+	return append(out, extra...)
 }
 
 // encodeJSON encodes v as the API writes it: without HTML escaping, and

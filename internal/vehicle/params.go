@@ -43,6 +43,10 @@ type kindRules struct {
 	kind catalog.Kind
 	// attrs are the exact-match string filters, in index slot order.
 	attrs []string
+	// vocab holds, by slot, the values a closed filter takes, in the
+	// catalog's spelling and order; nil for an open one (tire_size). A
+	// snapshot adds any other value its records hold (see vocabulary).
+	vocab [maxAttrs][]string
 	// accepted is commonParams plus every type-specific parameter, sorted,
 	// as the unknown_parameter error reports it.
 	accepted []string
@@ -50,19 +54,34 @@ type kindRules struct {
 	hint string
 }
 
-func newRules(kind catalog.Kind, attrs, extra []string, hint string) *kindRules {
-	r := &kindRules{kind: kind, attrs: attrs, hint: hint}
-	r.accepted = slices.Concat(commonParams, attrs, extra)
+// filter is a string filter and, when it is closed, its vocabulary.
+type filter struct {
+	name  string
+	vocab []string
+}
+
+func newRules(kind catalog.Kind, filters []filter, extra []string, hint string) *kindRules {
+	r := &kindRules{kind: kind, hint: hint}
+	for slot, f := range filters {
+		r.attrs = append(r.attrs, f.name)
+		r.vocab[slot] = f.vocab
+	}
+	r.accepted = slices.Concat(commonParams, r.attrs, extra)
 	slices.Sort(r.accepted)
 	return r
 }
 
 var (
-	carRules  = newRules(catalog.KindCar, []string{"body", "fuel_type", "drive_type"}, []string{"ev_only"}, "body, fuel_type, drive_type or ev_only=1")
-	motoRules = newRules(catalog.KindMotorcycle, []string{"motorcycle_type", "vehicle_type"}, nil, "motorcycle_type or vehicle_type")
-	boatRules = newRules(catalog.KindBoat, []string{"hull_type", "fuel_type", "model_type"},
+	carRules = newRules(catalog.KindCar,
+		[]filter{{"body", catalog.Bodies}, {"fuel_type", catalog.CarFuels}, {"drive_type", catalog.Drives}},
+		[]string{"ev_only"}, "body, fuel_type, drive_type or ev_only=1")
+	motoRules = newRules(catalog.KindMotorcycle,
+		[]filter{{"motorcycle_type", catalog.MotorcycleTypes}, {"vehicle_type", catalog.VehicleClasses}},
+		nil, "motorcycle_type or vehicle_type")
+	boatRules = newRules(catalog.KindBoat,
+		[]filter{{"hull_type", catalog.HullTypes}, {"fuel_type", catalog.BoatFuels}, {"model_type", catalog.VesselCategories}},
 		[]string{"hp_min", "hp_max", "length_min", "length_max"}, "hull_type, fuel_type, model_type, hp_min, hp_max, length_min or length_max")
-	tireRules = newRules(catalog.KindTireSize, []string{"tire_size"}, nil, "tire_size")
+	tireRules = newRules(catalog.KindTireSize, []filter{{name: "tire_size"}}, nil, "tire_size")
 )
 
 // rulesFor returns the rules of a kind, or an invalid_parameter error for a
@@ -82,7 +101,7 @@ func rulesFor(kind catalog.Kind) (*kindRules, error) {
 }
 
 func badKind(kind catalog.Kind) *Error {
-	return invalidf("type", "type %s is not a record type: use car, motorcycle, boat or tire_size", echo(string(kind)))
+	return invalidf("type", "type %s is not a record type: use car, motorcycle, boat or tire_size", Echo(string(kind)))
 }
 
 // AcceptedParams returns the sorted list parameters of a kind, for
@@ -154,7 +173,7 @@ func (p paramReader) intParam(name string, lo, hi, def int, hint string) (int, b
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, false, invalidf(name, "%s %s is not a whole number: %s", name, echo(v), hint)
+		return 0, false, invalidf(name, "%s %s is not a whole number: %s", name, Echo(v), hint)
 	}
 	if n < lo || n > hi {
 		return 0, false, invalidf(name, "%s=%d is outside %d..%d: %s", name, n, lo, hi, hint)
@@ -171,7 +190,7 @@ func (p paramReader) floatParam(name string) (float64, bool, error) {
 	}
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
-		return 0, false, invalidf(name, "%s %s is not a length in feet: give a number of 0 or more such as %s=20.5", name, echo(v), name)
+		return 0, false, invalidf(name, "%s %s is not a length in feet: give a number of 0 or more such as %s=20.5", name, Echo(v), name)
 	}
 	return f, true, nil
 }
@@ -202,8 +221,9 @@ func checkNames(kind catalog.Kind, accepted []string, params url.Values) error {
 }
 
 // parseQuery validates list parameters against a kind's rules, including
-// the narrowing rule, and returns the query to run.
-func parseQuery(r *kindRules, params url.Values) (query, error) {
+// the narrowing rule, and returns the query to run. vocab holds the values
+// each closed filter accepts in the snapshot the query will run on.
+func parseQuery(r *kindRules, params url.Values, vocab *[maxAttrs][]string) (query, error) {
 	var q query
 	if err := checkNames(r.kind, r.accepted, params); err != nil {
 		return q, err
@@ -237,7 +257,7 @@ func parseQuery(r *kindRules, params url.Values) (query, error) {
 	if raw := p.get("q"); raw != "" {
 		q.words = queryWords(raw)
 		if len(q.words) == 0 {
-			return q, invalidf("q", "q %s has no letters or digits to search for", echo(raw))
+			return q, invalidf("q", "q %s has no letters or digits to search for", Echo(raw))
 		}
 	}
 	filtered := false
@@ -246,7 +266,7 @@ func parseQuery(r *kindRules, params url.Values) (query, error) {
 		if v == "" {
 			continue
 		}
-		if q.attrs[slot], err = attrValue(r.kind, name, v, &q); err != nil {
+		if q.attrs[slot], err = attrValue(r.kind, name, v, vocab[slot], &q); err != nil {
 			return q, err
 		}
 		filtered = true
@@ -272,22 +292,34 @@ func parseQuery(r *kindRules, params url.Values) (query, error) {
 	return q, nil
 }
 
-// attrValue turns a string filter into the lowercase value its index holds.
-func attrValue(kind catalog.Kind, name, v string, q *query) (string, error) {
-	switch {
-	case kind == catalog.KindCar && name == "fuel_type":
-		return carFuel(v), nil
-	case name == "tire_size":
+// attrValue turns a string filter into the lowercase value its index
+// holds. A closed filter (vocab not nil) takes only the values of its
+// vocabulary, in any case, and for car fuel_type the codes of carFuelCodes:
+// anything else would match nothing and read as "no such vehicles".
+func attrValue(kind catalog.Kind, name, v string, vocab []string, q *query) (string, error) {
+	if name == "tire_size" {
 		sz, err := tire.Parse(v)
 		if err != nil {
-			return "", invalidf(name, "tire_size %s is not a tire size: use a size such as 225/45R17, LT265/70R17 or 33x12.50R15", echo(v))
+			return "", invalidf(name, "tire_size %s is not a tire size: use a size such as 225/45R17, LT265/70R17 or 33x12.50R15", Echo(v))
 		}
 		if sz.LoadIndex != 0 {
 			q.sizeFull = strings.ToLower(sz.String())
 		}
 		return sizeKey(sz), nil
 	}
-	return strings.ToLower(v), nil
+	for _, a := range vocab {
+		if strings.EqualFold(a, v) {
+			return strings.ToLower(a), nil
+		}
+	}
+	var codes []string
+	if kind == catalog.KindCar && name == "fuel_type" {
+		codes = carFuelCodes
+		if i := slices.IndexFunc(codes, func(c string) bool { return strings.EqualFold(c, v) }); i >= 0 {
+			return strings.ToLower(carFuelNames[i]), nil
+		}
+	}
+	return "", unknownValue(kind, name, v, vocab, codes)
 }
 
 // sizeKey is the index key of a tire size: its canonical form without load
@@ -298,26 +330,13 @@ func sizeKey(sz tire.Size) string {
 	return strings.ToLower(sz.String())
 }
 
-// carFuelCodes maps the short fuel codes people type to the canonical names.
-var carFuelCodes = map[string]string{
-	"bev":      catalog.FuelBEV,
-	"phev":     catalog.FuelPHEV,
-	"hev":      catalog.FuelHEV,
-	"ffv":      catalog.FuelFlex,
-	"fcev":     catalog.FuelFCEV,
-	"gas":      catalog.FuelGasoline,
-	"gasoline": catalog.FuelGasoline,
-	"diesel":   catalog.FuelDiesel,
-}
-
-// carFuel returns the lowercase canonical fuel name for a fuel_type value.
-func carFuel(v string) string {
-	lv := strings.ToLower(v)
-	if c, ok := carFuelCodes[lv]; ok {
-		return strings.ToLower(c)
-	}
-	return lv
-}
+// carFuelCodes are the short fuel codes people type, accepted for car
+// fuel_type besides the names; carFuelNames holds the name of each.
+var (
+	carFuelCodes = []string{"gas", "gasoline", "diesel", "ffv", "hev", "phev", "bev", "fcev"}
+	carFuelNames = []string{catalog.FuelGasoline, catalog.FuelGasoline, catalog.FuelDiesel, catalog.FuelFlex,
+		catalog.FuelHEV, catalog.FuelPHEV, catalog.FuelBEV, catalog.FuelFCEV}
+)
 
 func boolParam(p paramReader, name string) (bool, error) {
 	switch v := p.get(name); strings.ToLower(v) {
@@ -328,7 +347,7 @@ func boolParam(p paramReader, name string) (bool, error) {
 	case "0", "false":
 		return false, nil
 	default:
-		return false, invalidf(name, "%s %s is not a boolean: send %s=1 (or true) to keep only BEV, PHEV and HEV, or 0 (false) for all", name, echo(v), name)
+		return false, invalidf(name, "%s %s is not a boolean: send %s=1 (or true) to keep only BEV, PHEV and HEV, or 0 (false) for all", name, Echo(v), name)
 	}
 }
 

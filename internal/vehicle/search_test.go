@@ -47,7 +47,6 @@ func TestSearchCars(t *testing.T) {
 		{"fuel diesel", []string{"fuel_type", "diesel"}, func(c catalog.Car) bool { return c.FuelType == catalog.FuelDiesel }},
 		{"fuel FCEV", []string{"fuel_type", "FCEV"}, func(c catalog.Car) bool { return c.FuelType == catalog.FuelFCEV }},
 		{"fuel FFV", []string{"fuel_type", "ffv"}, func(c catalog.Car) bool { return c.FuelType == catalog.FuelFlex }},
-		{"fuel unknown", []string{"fuel_type", "steam"}, func(catalog.Car) bool { return false }},
 		{"drive and make", []string{"drive_type", "awd", "make", "Subaru"}, func(c catalog.Car) bool { return c.DriveType == "AWD" && c.Make == "Subaru" }},
 		{"ev_only", []string{"ev_only", "1"}, func(c catalog.Car) bool { return catalog.IsElectrified(c.FuelType) }},
 		{"ev_only true with make", []string{"ev_only", "true", "make", "Toyota"}, func(c catalog.Car) bool { return c.Make == "Toyota" && catalog.IsElectrified(c.FuelType) }},

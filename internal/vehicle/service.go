@@ -87,11 +87,11 @@ func (s *Service) Search(kind catalog.Kind, params url.Values) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
-	q, err := parseQuery(r, params)
+	snap := s.Snapshot()
+	q, err := parseQuery(r, params, snap.vocab(kind))
 	if err != nil {
 		return Page{}, err
 	}
-	snap := s.Snapshot()
 	switch kind {
 	case catalog.KindCar:
 		return searchTable(snap.cars, &q), nil
@@ -123,7 +123,7 @@ func ParseUUID(s string) (uuid.UUID, error) {
 	id, err := uuid.Parse(s)
 	if err != nil || len(s) != 36 {
 		return uuid.Nil, &Error{Code: CodeInvalidUUID, Param: "uuid",
-			Message: "uuid " + echo(s) + " is not a UUID: give the 36-character form, e.g. 6f1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e41"}
+			Message: "uuid " + Echo(s) + " is not a UUID: give the 36-character form, e.g. 6f1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e41"}
 	}
 	return id, nil
 }

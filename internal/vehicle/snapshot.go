@@ -53,7 +53,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		carErr, motoErr, boatErr, tireErr error
 	)
 	wg.Go(func() {
-		if s.cars, carErr = newTable(c.Cars, carFields); carErr != nil {
+		if s.cars, carErr = newTable(c.Cars, carFields, &carRules.vocab); carErr != nil {
 			return
 		}
 		bodies := make([]string, len(s.cars.recs))
@@ -63,7 +63,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		s.bodyTypes = countBy(bodies, catalog.Bodies)
 	})
 	wg.Go(func() {
-		if s.motos, motoErr = newTable(c.Motorcycles, motorcycleFields); motoErr != nil {
+		if s.motos, motoErr = newTable(c.Motorcycles, motorcycleFields, &motoRules.vocab); motoErr != nil {
 			return
 		}
 		types := make([]string, len(s.motos.recs))
@@ -75,7 +75,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		}
 	})
 	wg.Go(func() {
-		if s.boats, boatErr = newTable(c.Boats, boatFields); boatErr != nil {
+		if s.boats, boatErr = newTable(c.Boats, boatFields, &boatRules.vocab); boatErr != nil {
 			return
 		}
 		hulls := make([]string, len(s.boats.recs))
@@ -85,7 +85,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		s.hullTypes = countBy(hulls, catalog.HullTypes)
 	})
 	wg.Go(func() {
-		if s.tires, tireErr = newTable(c.TireSizes, tireFields); tireErr != nil {
+		if s.tires, tireErr = newTable(c.TireSizes, tireFields, &tireRules.vocab); tireErr != nil {
 			return
 		}
 		s.geometry = make([]FitmentGeometry, len(s.tires.recs))
@@ -126,6 +126,19 @@ func kindError(kind catalog.Kind, err error) error {
 		return nil
 	}
 	return fmt.Errorf("%s %w", kind, err)
+}
+
+// vocab returns the values each closed filter of a kind accepts.
+func (s *Snapshot) vocab(kind catalog.Kind) *[maxAttrs][]string {
+	switch kind {
+	case catalog.KindCar:
+		return &s.cars.vocab
+	case catalog.KindMotorcycle:
+		return &s.motos.vocab
+	case catalog.KindBoat:
+		return &s.boats.vocab
+	}
+	return &s.tires.vocab
 }
 
 // Version returns the catalog version the snapshot holds, with its counts.

@@ -1,0 +1,65 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/vds-dev/vds/internal/textcheck"
+	"github.com/vds-dev/vds/internal/vehicle"
+)
+
+type queryKey struct{}
+
+// checkInput parses the raw query once, for every route, before its
+// handler runs. r.URL.Query() drops a pair it cannot parse (a bad escape,
+// a semicolon) without a word, which silently widens a search; here such
+// a pair is a 400 that names it. Names and values must also be plain text
+// (textcheck.Line): a NUL byte or invalid UTF-8 never reaches the index or
+// a store, where PostgreSQL and SQLite would differ on it. (The server
+// checks the path of every request the same way.)
+func checkInput(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		q, err := url.ParseQuery(r.URL.RawQuery)
+		if err != nil {
+			pair := badPair(r.URL.RawQuery)
+			name, _, _ := strings.Cut(pair, "=")
+			p := problem(r, vehicle.CodeInvalidParameter, fmt.Sprintf(
+				"The query pair %s cannot be parsed (%v): separate pairs with & only and percent-encode %%, &, ; and + inside names and values.",
+				vehicle.Echo(pair), err))
+			p.Param = vehicle.Clip(name)
+			writeProblem(w, r, p)
+			return
+		}
+		for name, vals := range q {
+			for _, v := range append([]string{name}, vals...) {
+				if err := textcheck.Line(v); err != nil {
+					p := problem(r, vehicle.CodeInvalidParameter, fmt.Sprintf("The query parameter %s has %v: send plain text.", vehicle.Echo(name), err))
+					p.Param = vehicle.Clip(name)
+					writeProblem(w, r, p)
+					return
+				}
+			}
+		}
+		next(w, r.WithContext(context.WithValue(r.Context(), queryKey{}, q)))
+	}
+}
+
+// badPair returns the first &-separated pair of raw that url.ParseQuery
+// refuses, as the client sent it.
+func badPair(raw string) string {
+	for pair := range strings.SplitSeq(raw, "&") {
+		if _, err := url.ParseQuery(pair); err != nil {
+			return pair
+		}
+	}
+	return raw
+}
+
+// query returns the parameters checkInput parsed.
+func query(r *http.Request) url.Values {
+	q, _ := r.Context().Value(queryKey{}).(url.Values)
+	return q
+}
