@@ -31,6 +31,6 @@ mkdir -p "$VDS_SCREENSHOT_DIR"
 
 go test -race -count=1 -timeout 20m "$@" ./...
 
-# Then every fuzz target of the module, FUZZTIME (5s) each, so a target
+# Then every fuzz target of the module, FUZZTIME (5000 inputs) each, so a target
 # anyone adds runs in CI too.
 scripts/fuzz.sh
