@@ -133,7 +133,14 @@ func closest(s string, candidates []string) string {
 // unknownValue builds the error for a value outside a closed filter's
 // vocabulary, naming the closest accepted value (or code) and listing all.
 func unknownValue(kind catalog.Kind, name, v string, vocab, codes []string) *Error {
-	guess := nearest(v, slices.Concat(vocab, codes))
+	candidates := slices.Concat(vocab, codes)
+	guess := nearest(v, candidates)
+	for _, g := range synonyms[strings.ToLower(strings.TrimSpace(v))] {
+		if slices.Contains(candidates, g) {
+			guess = g
+			break
+		}
+	}
 	msg := fmt.Sprintf("%s %s is not a value of %s for %s (did you mean %s?): accepted values are %s",
 		name, Echo(v), name, noun(kind), guess, strings.Join(vocab, ", "))
 	if len(codes) > 0 {
@@ -141,6 +148,26 @@ func unknownValue(kind catalog.Kind, name, v string, vocab, codes []string) *Err
 	}
 	return &Error{Code: CodeInvalidParameter, Param: name, Message: msg + ", in any case",
 		AcceptedValues: slices.Clone(vocab), Suggestion: guess}
+}
+
+// synonyms are words people use for a catalog value (the first one the
+// filter accepts wins) that spelling alone cannot find ("petrol" is nearer DIESEL than GASOLINE). They only steer the
+// suggestion: the value itself stays refused, so a query never widens or
+// changes meaning behind the caller's back.
+var synonyms = map[string][]string{
+	"petrol":    {catalog.FuelGasoline, "Gas"},
+	"gasolina":  {catalog.FuelGasoline, "Gas"},
+	"electric":  {catalog.FuelBEV},
+	"ev":        {catalog.FuelBEV, "Electric"},
+	"hybrid":    {catalog.FuelHEV},
+	"truck":     {"Pickup"},
+	"pick-up":   {"Pickup"},
+	"saloon":    {"Sedan"},
+	"estate":    {"Wagon"},
+	"cabriolet": {"Convertible"},
+	"mpv":       {"Minivan"},
+	"crossover": {"SUV"},
+	"4x4":       {"4WD"},
 }
 
 // nearest returns the candidate closest to s, case-insensitively: one that

@@ -22,17 +22,17 @@ func TestUnknownFilterValuesRefused(t *testing.T) {
 		suggestion  string
 		messageHint string
 	}{
-		{catalog.KindCar, "body", "Truck", catalog.Bodies, "", "Sedan, Coupe"},
+		{catalog.KindCar, "body", "Truck", catalog.Bodies, "Pickup", "did you mean Pickup?"},
 		{catalog.KindCar, "body", "sedann", catalog.Bodies, "Sedan", "did you mean Sedan?"},
 		{catalog.KindCar, "drive_type", "xyz", catalog.Drives, "", "FWD, RWD, AWD, 4WD"},
 		{catalog.KindCar, "drive_type", "4x4", catalog.Drives, "4WD", "did you mean 4WD?"},
-		{catalog.KindCar, "fuel_type", "petrol", catalog.CarFuels, "", "or the codes gas, gasoline, diesel, ffv, hev, phev, bev, fcev"},
+		{catalog.KindCar, "fuel_type", "petrol", catalog.CarFuels, catalog.FuelGasoline, "or the codes gas, gasoline, diesel, ffv, hev, phev, bev, fcev"},
 		{catalog.KindCar, "fuel_type", "phve", catalog.CarFuels, "phev", "did you mean phev?"},
 		{catalog.KindMotorcycle, "motorcycle_type", "Scooters", catalog.MotorcycleTypes, "Scooter", "did you mean Scooter?"},
 		{catalog.KindMotorcycle, "vehicle_type", "car", catalog.VehicleClasses, "", "Motorcycle, ATV/UTV"},
 		{catalog.KindBoat, "hull_type", "alu", catalog.HullTypes, "Aluminum", "did you mean Aluminum?"},
 		{catalog.KindBoat, "model_type", "yacht", catalog.VesselCategories, "Motor Yacht", "did you mean Motor Yacht?"},
-		{catalog.KindBoat, "fuel_type", "petrol", catalog.BoatFuels, "", "Gas, Diesel, Electric"},
+		{catalog.KindBoat, "fuel_type", "petrol", catalog.BoatFuels, "Gas", "did you mean Gas?"},
 		// A car fuel code is not a boat fuel.
 		{catalog.KindBoat, "fuel_type", "bev", catalog.BoatFuels, "", "Gas, Diesel, Electric"},
 	} {
