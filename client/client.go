@@ -29,7 +29,7 @@ type Client struct {
 // "http://localhost:8080", authenticating with token (a "vds_..." API
 // token). baseURL is the server root: the "/v1" version segment is added
 // by the Client, and a trailing "/v1" or "/" on baseURL is tolerated so
-// that the spec's {base_url} works as well.
+// that an API base URL ending in /v1 works as well.
 //
 // An empty token sends no Authorization header; the server then answers
 // 401, which is the error callers see.

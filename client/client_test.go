@@ -623,7 +623,7 @@ func TestBaseURLNormalisation(t *testing.T) {
 			}
 		})
 	}
-	// The spec's {base_url} (ending in /v1) must address the same paths.
+	// A base URL ending in /v1 must address the same paths.
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) { writeBody(w, env(makesJSON)) })
 	if _, err := New(f.srv.URL+"/v1/", testToken).CarMakes(context.Background()); err != nil {
 		t.Fatal(err)

@@ -8,9 +8,8 @@ import (
 // Car body types.
 var Bodies = []string{"Sedan", "Coupe", "Hatchback", "Wagon", "Convertible", "SUV", "Pickup", "Minivan", "Van"}
 
-// Car fuel types. The names follow the spec's examples (GASOLINE,
-// BATTERY ELECTRIC VEHICLE (BEV)) so clients can filter on the spelled-out
-// name they see in responses.
+// Car fuel types. The names are spelled out (GASOLINE, BATTERY ELECTRIC
+// VEHICLE (BEV)) so clients can filter on the name they see in responses.
 const (
 	FuelGasoline = "GASOLINE"
 	FuelDiesel   = "DIESEL"
@@ -34,7 +33,8 @@ const (
 	ClassATVUTV     = "ATV/UTV"
 )
 
-// MotorcycleTypes lists the riding types in the order the spec names them.
+// MotorcycleTypes lists the accepted riding types, the Motorcycle class first
+// and then the ATV/UTV one (see ClassOf).
 var MotorcycleTypes = []string{
 	"Street Motorcycle", "Off-road Motorcycle", "Dual Sport Motorcycle", "Scooter",
 	"ATV", "UTV / SXS", "Snowmobile", "Personal Watercraft", "Golf Cart",
@@ -59,7 +59,7 @@ var HullTypes = []string{"Fiberglass", "Aluminum", "Composite", "Steel", "Wood"}
 // BoatFuels lists the accepted boat fuel types.
 var BoatFuels = []string{"Gas", "Diesel", "Electric"}
 
-// VesselCategories lists the accepted boat categories (the spec's model_type).
+// VesselCategories lists the accepted boat categories (a boat's model_type).
 var VesselCategories = []string{
 	"Bass Boat", "Bay Boat", "Bowrider", "Center Console", "Cruiser", "Cuddy Cabin",
 	"Deck Boat", "Dual Console", "Flats Boat", "Jet Boat", "Jon Boat", "Motor Yacht",

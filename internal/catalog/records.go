@@ -65,7 +65,7 @@ type Car struct {
 	// Engine is derived from the fuel type, displacement and cylinders.
 	Engine string `json:"engine"`
 	FuelEconomy
-	// Electrified is true for BEV, PHEV and HEV, the spec's ev_only set.
+	// Electrified is true for BEV, PHEV and HEV, the cars ev_only selects.
 	Electrified bool `json:"electrified"`
 }
 

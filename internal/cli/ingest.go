@@ -33,7 +33,7 @@ func newIngestCmd(f *Factory, runF func(context.Context, *ingestOptions) error) 
 
 --source demo (the default) loads the catalog embedded in this binary. Files
 are JSON or CSV, one record type per file, told apart by name: cars*.csv,
-motorcycles*.json, boats*.csv, tire_sizes*.csv... (formats in README.md).
+motorcycles*.json, boats*.csv, tire_sizes*.csv... (formats in docs/data.md).
 
 For each record type the input carries, the stored records become exactly
 the input: new ones are added, changed ones updated, missing ones removed.

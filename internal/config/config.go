@@ -138,7 +138,8 @@ type PlanLimits struct {
 	APIAccess     bool `mapstructure:"api_access"`
 }
 
-// DefaultPlans are the plans of DESIGN.md §3. Config may change them and add more.
+// DefaultPlans are the plans of docs/api.md#limits-and-quotas. Config may
+// change them and add more.
 var DefaultPlans = map[string]PlanLimits{
 	"free":       {RatePerMinute: 10, MonthlyQuota: 100, APIAccess: true},
 	"pro":        {RatePerMinute: 60, MonthlyQuota: 1000, APIAccess: true},

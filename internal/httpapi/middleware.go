@@ -225,7 +225,7 @@ func (h *Handler) unauthorized(w http.ResponseWriter, r *http.Request, detail st
 	writeProblem(w, r, problem(r, "unauthorized", detail))
 }
 
-// setLimitHeaders writes the rate-limit and quota headers of DESIGN.md §3;
+// setLimitHeaders writes the rate-limit and quota headers (docs/api.md);
 // package views holds them so that POST /mcp sends the same.
 func setLimitHeaders(hd http.Header, s limits.State, now time.Time) {
 	views.SetLimitHeaders(hd, s, now)

@@ -347,8 +347,8 @@ func pathParam(name string) (paramDoc, bool) {
 	return paramDoc{}, false
 }
 
-// paramOrder puts the common list parameters first, in the order the
-// interface spec lists them; the type-specific filters follow, sorted.
+// paramOrder puts the common list parameters first, in the order
+// docs/api.md lists them; the type-specific filters follow, sorted.
 var paramOrder = []string{"make", "model", "year", "year_min", "year_max", "q", "per_page", "page"}
 
 func orderParams(names []string) []string {
@@ -385,8 +385,8 @@ var responseNames = map[int]string{
 	http.StatusServiceUnavailable:  "ServiceUnavailable",
 }
 
-// limitHeaders are sent once the request passed authentication (DESIGN.md
-// §3). They are optional in the document because a window whose limit is
+// limitHeaders are sent once the request passed authentication
+// (docs/api.md#limits-and-quotas). They are optional in the document because a window whose limit is
 // 0 (unlimited, e.g. an operator's internal plan) is left out.
 var limitHeaders = []string{
 	"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",

@@ -191,7 +191,7 @@ func TestBuildOpenAPIRejectsDrift(t *testing.T) {
 }
 
 // TestOpenAPIListParameters: each list operation documents exactly the
-// parameters the vehicle service accepts, with the bounds of DESIGN.md §3.
+// parameters the vehicle service accepts, with the bounds of docs/api.md.
 func TestOpenAPIListParameters(t *testing.T) {
 	doc := loadDoc(t)
 	for path, kind := range map[string]catalog.Kind{
@@ -405,7 +405,7 @@ func TestOpenAPIFieldTypes(t *testing.T) {
 }
 
 // TestOpenAPIProblemResponses: every error response is a problem document
-// whose code enum is the codes of DESIGN.md §3 for its status, with the
+// whose code enum is the codes of docs/api.md#errors for its status, with the
 // headers that status carries.
 func TestOpenAPIProblemResponses(t *testing.T) {
 	doc := rawDoc(t)

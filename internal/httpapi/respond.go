@@ -78,7 +78,8 @@ type Problem struct {
 // problemTypeBase prefixes problem type URIs; a URN needs no host.
 const problemTypeBase = "urn:vds:problem:"
 
-// statusOf maps a problem code to its HTTP status (DESIGN.md §3).
+// statusOf maps a problem code to its HTTP status; docs/api.md#errors
+// lists them with when each is sent.
 var statusOf = map[string]int{
 	vehicle.CodeInvalidParameter:   http.StatusBadRequest,
 	vehicle.CodeUnknownParameter:   http.StatusBadRequest,

@@ -13,8 +13,8 @@ import (
 	"github.com/vds-dev/vds/internal/tire"
 )
 
-// Limits of list queries (interface spec §8): 10 records a page, 40 pages,
-// so at most 400 records can be reached by paging.
+// Limits of list queries: 10 records a page, 40 pages, so at most 400
+// records can be reached by paging; beyond that a query must be narrowed.
 const (
 	DefaultPerPage = 10
 	MaxPerPage     = 10

@@ -154,7 +154,7 @@ func recordRef(rec any) RecordRef {
 	return RecordRef{}
 }
 
-// SetLimitHeaders writes the rate-limit and quota headers of DESIGN.md §3
+// SetLimitHeaders writes the rate-limit and quota headers (docs/api.md)
 // for s. A window that is unlimited (0) is left out.
 func SetLimitHeaders(hd http.Header, s limits.State, now time.Time) {
 	var policy, state []string
