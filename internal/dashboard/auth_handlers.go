@@ -11,6 +11,7 @@ import (
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/store"
 )
 
@@ -57,7 +58,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.As(err, &throttled):
 		minutes := int(math.Ceil(throttled.RetryAfter.Minutes()))
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(throttled.RetryAfter.Seconds()))))
+		w.Header().Set("Retry-After", strconv.Itoa(limits.RetryAfterSeconds(throttled.RetryAfter)))
 		fail(http.StatusTooManyRequests, "Too many failed sign-ins for this email address. Try again in "+
 			plural(minutes, "minute")+".")
 		return
@@ -133,7 +134,7 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 	var throttled *access.ThrottledError
 	switch {
 	case errors.As(err, &throttled):
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(throttled.RetryAfter.Seconds()))))
+		w.Header().Set("Retry-After", strconv.Itoa(limits.RetryAfterSeconds(throttled.RetryAfter)))
 		fail(http.StatusTooManyRequests, "", "Too many accounts were created recently, from your network or in all. Try again in "+
 			plural(int(math.Ceil(throttled.RetryAfter.Minutes())), "minute")+".")
 		return

@@ -402,3 +402,18 @@ func BenchmarkAdmit(b *testing.B) {
 		c.add(100 * time.Millisecond)
 	}
 }
+
+func TestRetryAfterSecondsRoundsUp(t *testing.T) {
+	for d, want := range map[time.Duration]int{
+		0: 0, time.Nanosecond: 1, time.Second: 1, time.Second + time.Millisecond: 2,
+		1500 * time.Millisecond: 2, 59*time.Second + 1: 60,
+	} {
+		if got := RetryAfterSeconds(d); got != want {
+			t.Errorf("RetryAfterSeconds(%v) = %d, want %d: a client waiting that long would be early", d, got, want)
+		}
+	}
+	r := &Refusal{Reason: RateLimited, RetryAfter: 1500 * time.Millisecond, State: State{RateLimit: 10}}
+	if got, want := r.Error(), "rate limit of 10 requests per minute exceeded; retry in 2 s"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
