@@ -24,22 +24,21 @@ func newAccountsCmd(f *Factory) *cobra.Command {
 
 // printAccounts prints accounts with their plan limits.
 func printAccounts(f *Factory, accounts []account.Account) error {
-	if f.JSON {
-		if accounts == nil {
-			accounts = []account.Account{}
-		}
-		return f.IO.writeJSON(accounts)
+	if accounts == nil {
+		accounts = []account.Account{} // JSON [], not null
 	}
-	t := f.IO.newTable("ID", "EMAIL", "PLAN", "RATE/MIN", "QUOTA/MONTH", "STATUS", "CREATED")
-	for _, a := range accounts {
-		p, _ := f.Config().Plan(a.Plan)
-		status := "active"
-		if a.Suspended {
-			status = "suspended"
+	return f.show(accounts, nil, func() error {
+		t := f.IO.newTable("ID", "EMAIL", "PLAN", "RATE/MIN", "QUOTA/MONTH", "STATUS", "CREATED")
+		for _, a := range accounts {
+			p, _ := f.Config().Plan(a.Plan)
+			status := "active"
+			if a.Suspended {
+				status = "suspended"
+			}
+			t.row(a.ID, a.Email, a.Plan, limit(p.RatePerMinute), limit(p.MonthlyQuota), status, a.CreatedAt.Format(time.RFC3339))
 		}
-		t.row(a.ID, a.Email, a.Plan, limit(p.RatePerMinute), limit(p.MonthlyQuota), status, a.CreatedAt.Format(time.RFC3339))
-	}
-	return t.flush()
+		return t.flush()
+	})
 }
 
 func limit(n int) string {

@@ -24,26 +24,22 @@ func newCatalogCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			v, err := st.CatalogVersion(cmd.Context())
-			if err != nil {
+			return f.show(v, err, func() error {
+				t := f.IO.newTable("TYPE", "RECORDS")
+				t.row("car", strconv.Itoa(v.Counts.Cars))
+				t.row("motorcycle", strconv.Itoa(v.Counts.Motorcycles))
+				t.row("boat", strconv.Itoa(v.Counts.Boats))
+				t.row("tire_size", strconv.Itoa(v.Counts.TireSizes))
+				if err := t.flush(); err != nil {
+					return err
+				}
+				if v.Number == 0 {
+					_, err := fmt.Fprintln(f.IO.Out, "catalog version 0: nothing ingested yet (run vds ingest)")
+					return err
+				}
+				_, err := fmt.Fprintf(f.IO.Out, "catalog version %d, published %s from %s\n", v.Number, v.PublishedAt.Format(time.RFC3339), v.Source)
 				return err
-			}
-			if f.JSON {
-				return f.IO.writeJSON(v)
-			}
-			t := f.IO.newTable("TYPE", "RECORDS")
-			t.row("car", strconv.Itoa(v.Counts.Cars))
-			t.row("motorcycle", strconv.Itoa(v.Counts.Motorcycles))
-			t.row("boat", strconv.Itoa(v.Counts.Boats))
-			t.row("tire_size", strconv.Itoa(v.Counts.TireSizes))
-			if err := t.flush(); err != nil {
-				return err
-			}
-			if v.Number == 0 {
-				_, err = fmt.Fprintln(f.IO.Out, "catalog version 0: nothing ingested yet (run vds ingest)")
-				return err
-			}
-			_, err = fmt.Fprintf(f.IO.Out, "catalog version %d, published %s from %s\n", v.Number, v.PublishedAt.Format(time.RFC3339), v.Source)
-			return err
+			})
 		},
 	})
 	return cmd

@@ -315,13 +315,7 @@ func newWhoamiCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			me, err := c.Me(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return f.IO.writeJSON(whoami{clientAuth: a, Me: me})
-			}
-			return printWhoami(f.IO, a, me)
+			return f.show(whoami{clientAuth: a, Me: me}, err, func() error { return printWhoami(f.IO, a, me) })
 		},
 	}
 	addClientFlags(f, cmd)

@@ -22,13 +22,7 @@ left the catalog is kept and marked "missing from catalog".`,
 				return err
 			}
 			lists, err := c.Lists(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return f.IO.writeJSON(lists)
-			}
-			return printGarage(f.IO, lists)
+			return f.show(lists, err, func() error { return printGarage(f.IO, lists) })
 		},
 	}
 	addClientFlags(f, cmd)

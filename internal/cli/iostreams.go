@@ -69,6 +69,18 @@ func (s *IOStreams) writeJSON(v any) error {
 	return enc.Encode(v)
 }
 
+// show ends a command that prints one value: err (from fetching v) as is,
+// else v as JSON under --json, else human's rendering.
+func (f *Factory) show(v any, err error, human func() error) error {
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return f.IO.writeJSON(v)
+	}
+	return human()
+}
+
 // table prints rows aligned on a terminal and tab-separated (without the
 // header) when piped, so scripts can cut fields without parsing padding.
 // A table made without a header prints none on a terminal either.

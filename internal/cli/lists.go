@@ -101,34 +101,27 @@ func newListsShowCmd(f *Factory) *cobra.Command {
 		Short: "Show an account's lists and their items",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireFlag("email", email); err != nil {
-				return err
-			}
-			svc, err := f.Access(cmd.Context())
+			svc, err := f.accountAccess(cmd.Context(), email)
 			if err != nil {
 				return err
 			}
 			lists, err := svc.Lists(cmd.Context(), email)
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return f.IO.writeJSON(lists)
-			}
-			t := f.IO.newTable("LIST", "TYPE", "UUID", "ADDED", "STATUS", "NOTE")
-			for _, l := range lists {
-				if len(l.Items) == 0 {
-					t.row(l.Name, "-", "(empty)", "-", "-", "-")
-				}
-				for _, it := range l.Items {
-					status := "ok"
-					if it.Missing {
-						status = "missing from catalog"
+			return f.show(lists, err, func() error {
+				t := f.IO.newTable("LIST", "TYPE", "UUID", "ADDED", "STATUS", "NOTE")
+				for _, l := range lists {
+					if len(l.Items) == 0 {
+						t.row(l.Name, "-", "(empty)", "-", "-", "-")
 					}
-					t.row(l.Name, string(it.Kind), it.UUID.String(), it.AddedAt.Format(time.RFC3339), status, dash(it.Note))
+					for _, it := range l.Items {
+						status := "ok"
+						if it.Missing {
+							status = "missing from catalog"
+						}
+						t.row(l.Name, string(it.Kind), it.UUID.String(), it.AddedAt.Format(time.RFC3339), status, dash(it.Note))
+					}
 				}
-			}
-			return t.flush()
+				return t.flush()
+			})
 		},
 	}
 	cmd.Flags().StringVar(&email, "email", "", "account email (required)")

@@ -20,14 +20,10 @@ to upgrade a database before starting new servers.`,
 				return err
 			}
 			v, err := st.CatalogVersion(cmd.Context())
-			if err != nil {
+			return f.show(map[string]any{"backend": st.Backend(), "migrated": true, "catalog_version": v.Number}, err, func() error {
+				_, err := fmt.Fprintf(f.IO.Out, "%s database is up to date (catalog version %d)\n", st.Backend(), v.Number)
 				return err
-			}
-			if f.JSON {
-				return f.IO.writeJSON(map[string]any{"backend": st.Backend(), "migrated": true, "catalog_version": v.Number})
-			}
-			_, err = fmt.Fprintf(f.IO.Out, "%s database is up to date (catalog version %d)\n", st.Backend(), v.Number)
-			return err
+			})
 		},
 	}
 }

@@ -46,3 +46,12 @@ func (f *Factory) Access(ctx context.Context) (*access.Service, error) {
 	}
 	return access.New(st, f.cfg.Plan, f.cfg.PlanNames()), nil
 }
+
+// accountAccess is Access for an operator command on the account --email
+// names, refusing a missing --email before it opens the database.
+func (f *Factory) accountAccess(ctx context.Context, email string) (*access.Service, error) {
+	if err := requireFlag("email", email); err != nil {
+		return nil, err
+	}
+	return f.Access(ctx)
+}

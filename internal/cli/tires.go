@@ -121,10 +121,7 @@ func tiresRun(ctx context.Context, f *Factory, opts *tiresOptions) error {
 			fmt.Fprintf(f.IO.ErrOut, "note: showing %d of %d fitments; narrow with --year\n", len(ids), p.Meta.Total)
 		}
 	}
-	if f.JSON {
-		return f.IO.writeJSON(out)
-	}
-	return printTires(f.IO, out)
+	return f.show(out, nil, func() error { return printTires(f.IO, out) })
 }
 
 func printTires(s *IOStreams, out tiresOutput) error {

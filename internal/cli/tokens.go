@@ -54,10 +54,7 @@ func newTokensCreateCmd(f *Factory) *cobra.Command {
 		Example: "  vds tokens create --email ann@example.com --name laptop --json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireFlag("email", opts.Email); err != nil {
-				return err
-			}
-			svc, err := f.Access(cmd.Context())
+			svc, err := f.accountAccess(cmd.Context(), opts.Email)
 			if err != nil {
 				return err
 			}
@@ -80,32 +77,25 @@ func newTokensListCmd(f *Factory) *cobra.Command {
 		Short: "List an account's tokens (never their secrets)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireFlag("email", email); err != nil {
-				return err
-			}
-			svc, err := f.Access(cmd.Context())
+			svc, err := f.accountAccess(cmd.Context(), email)
 			if err != nil {
 				return err
 			}
 			tokens, err := svc.Tokens(cmd.Context(), email)
-			if err != nil {
-				return err
+			if tokens == nil {
+				tokens = []account.Token{} // JSON [], not null
 			}
-			if f.JSON {
-				if tokens == nil {
-					tokens = []account.Token{}
+			return f.show(tokens, err, func() error {
+				t := f.IO.newTable("ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "STATUS")
+				for _, tk := range tokens {
+					status := "active"
+					if tk.RevokedAt != nil {
+						status = "revoked " + tk.RevokedAt.Format(time.RFC3339)
+					}
+					t.row(tk.ID, dash(tk.Name), tk.Prefix+"...", strings.Join(tk.Scopes, ","), tk.CreatedAt.Format(time.RFC3339), timeOrNever(tk.LastUsedAt), status)
 				}
-				return f.IO.writeJSON(tokens)
-			}
-			t := f.IO.newTable("ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "STATUS")
-			for _, tk := range tokens {
-				status := "active"
-				if tk.RevokedAt != nil {
-					status = "revoked " + tk.RevokedAt.Format(time.RFC3339)
-				}
-				t.row(tk.ID, dash(tk.Name), tk.Prefix+"...", strings.Join(tk.Scopes, ","), tk.CreatedAt.Format(time.RFC3339), timeOrNever(tk.LastUsedAt), status)
-			}
-			return t.flush()
+				return t.flush()
+			})
 		},
 	}
 	cmd.Flags().StringVar(&email, "email", "", "account email (required)")

@@ -39,17 +39,13 @@ func newMakesCmd(f *Factory, runF func(*makesOptions) error) *cobra.Command {
 				return err
 			}
 			makes, err := c.Makes(cmd.Context(), opts.Kind)
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return f.IO.writeJSON(makes)
-			}
-			t := f.IO.newTable("MAKE", "RECORDS")
-			for _, m := range makes {
-				t.row(m.Name, strconv.Itoa(m.Count))
-			}
-			return t.flush()
+			return f.show(makes, err, func() error {
+				t := f.IO.newTable("MAKE", "RECORDS")
+				for _, m := range makes {
+					t.row(m.Name, strconv.Itoa(m.Count))
+				}
+				return t.flush()
+			})
 		},
 	}
 	addClientFlags(f, cmd)
@@ -88,21 +84,17 @@ func newModelsCmd(f *Factory, runF func(*modelsOptions) error) *cobra.Command {
 				return err
 			}
 			models, err := c.Models(cmd.Context(), opts.Kind, opts.Make)
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return f.IO.writeJSON(models)
-			}
-			if len(models) == 0 && f.IO.OutTTY {
-				_, err := fmt.Fprintf(f.IO.Out, "No %s of make %q: see vds makes %s\n", kindNoun(opts.Kind), opts.Make, typeArg(opts.Kind))
-				return err
-			}
-			t := f.IO.newTable("MODEL", "RECORDS", "FIRST YEAR", "LAST YEAR")
-			for _, m := range models {
-				t.row(m.Name, strconv.Itoa(m.Count), strconv.Itoa(m.YearMin), strconv.Itoa(m.YearMax))
-			}
-			return t.flush()
+			return f.show(models, err, func() error {
+				if len(models) == 0 && f.IO.OutTTY {
+					_, err := fmt.Fprintf(f.IO.Out, "No %s of make %q: see vds makes %s\n", kindNoun(opts.Kind), opts.Make, typeArg(opts.Kind))
+					return err
+				}
+				t := f.IO.newTable("MODEL", "RECORDS", "FIRST YEAR", "LAST YEAR")
+				for _, m := range models {
+					t.row(m.Name, strconv.Itoa(m.Count), strconv.Itoa(m.YearMin), strconv.Itoa(m.YearMax))
+				}
+				return t.flush()
+			})
 		},
 	}
 	addClientFlags(f, cmd)

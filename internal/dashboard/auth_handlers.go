@@ -8,9 +8,11 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/store"
 )
 
@@ -56,10 +58,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 	var throttled *access.ThrottledError
 	switch {
 	case errors.As(err, &throttled):
-		minutes := int(math.Ceil(throttled.RetryAfter.Minutes()))
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(throttled.RetryAfter.Seconds()))))
-		fail(http.StatusTooManyRequests, "Too many failed sign-ins for this email address. Try again in "+
-			plural(minutes, "minute")+".")
+		fail(http.StatusTooManyRequests, "Too many failed sign-ins for this email address. "+tryAgainIn(w, throttled.RetryAfter))
 		return
 	case errors.Is(err, access.ErrInvalidCredentials):
 		fail(http.StatusUnauthorized, signInFailed)
@@ -133,9 +132,8 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 	var throttled *access.ThrottledError
 	switch {
 	case errors.As(err, &throttled):
-		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(throttled.RetryAfter.Seconds()))))
-		fail(http.StatusTooManyRequests, "", "Too many accounts were created recently, from your network or in all. Try again in "+
-			plural(int(math.Ceil(throttled.RetryAfter.Minutes())), "minute")+".")
+		fail(http.StatusTooManyRequests, "", "Too many accounts were created recently, from your network or in all. "+
+			tryAgainIn(w, throttled.RetryAfter))
 		return
 	case errors.Is(err, store.ErrConflict):
 		fail(http.StatusConflict, "email", "An account with this email address exists already. Sign in instead.")
@@ -193,4 +191,11 @@ func plural(n int, unit string) string {
 		return "1 " + unit
 	}
 	return strconv.Itoa(n) + " " + unit + "s"
+}
+
+// tryAgainIn sets Retry-After for a throttled form and tells the person the
+// wait in whole minutes, rounded up like the header.
+func tryAgainIn(w http.ResponseWriter, d time.Duration) string {
+	w.Header().Set("Retry-After", strconv.Itoa(limits.RetryAfterSeconds(d)))
+	return "Try again in " + plural(int(math.Ceil(d.Minutes())), "minute") + "."
 }

@@ -108,7 +108,7 @@ func TestGarage(t *testing.T) {
 	// The record's page.
 	b.get("/dashboard/records/car/"+car.UUID.String()).want(t, http.StatusOK, "").
 		contains(t, car.Make, car.Trim, "fuel_type", base+"/v1/cars/"+car.UUID.String())
-	b.get("/dashboard/records/car/"+uuid.NewString()).want(t, http.StatusNotFound, "")
+	b.get("/dashboard/records/car/"+uuid.NewString()).want(t, http.StatusNotFound, "").contains(t, "Not in the catalog")
 	b.get("/dashboard/records/cars/"+car.UUID.String()).want(t, http.StatusNotFound, "")
 
 	// The API shows exactly the dashboard's garage.
@@ -209,12 +209,14 @@ func TestDrillDownRules(t *testing.T) {
 		})
 	}
 	// A record that is not in the catalog cannot be added, nor a long note.
-	b.get("/dashboard/garage")
+	// Both name the user's own list, so only the record or the note is wrong
+	// (without a list the answer would be the 404 of an unknown list).
+	list := regexp.MustCompile(`list=(lst_[a-z2-7]+)`).FindStringSubmatch(b.get("/dashboard/garage").body)[1]
 	b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {e.cat.Cars[0].UUID.String()}, "note": {strings.Repeat("n", 501)},
-		"list": {regexp.MustCompile(`list=(lst_[a-z2-7]+)`).FindStringSubmatch(b.get("/dashboard/garage").body)[1]}}).
-		want(t, http.StatusBadRequest, "").contains(t, "at most 500 characters")
+		"list": {list}}).want(t, http.StatusBadRequest, "").contains(t, "at most 500 characters")
 	b.post("/dashboard/garage/lists", url.Values{"name": {strings.Repeat("l", 101)}}).want(t, http.StatusBadRequest, "").contains(t, "1 to 100 characters")
-	b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {uuid.NewString()}}).want(t, http.StatusNotFound, "")
+	b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {uuid.NewString()}, "list": {list}}).
+		want(t, http.StatusBadRequest, "").contains(t, "Not in the catalog", "not in the catalog (any more)")
 }
 
 // Text no person types (NUL and other control characters, invalid UTF-8)

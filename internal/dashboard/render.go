@@ -18,6 +18,7 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/textcheck"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 //go:embed templates/*.html
@@ -99,31 +100,17 @@ func mustParsePages() *pageSet {
 	return ps
 }
 
-// formatNum writes an integer with thousands separators: 100,000.
+// formatNum writes an integer with thousands separators for templates,
+// which pass int or int64.
 func formatNum(v any) string {
-	var n int64
 	switch x := v.(type) {
 	case int:
-		n = int64(x)
+		return textfmt.Thousands(int64(x))
 	case int64:
-		n = x
+		return textfmt.Thousands(x)
 	default:
 		return fmt.Sprint(v)
 	}
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // kindLabel names a record kind for people.

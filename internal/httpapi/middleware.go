@@ -250,7 +250,7 @@ func (h *Handler) guard(charged bool, next http.HandlerFunc) http.HandlerFunc {
 				return
 			}
 			setLimitHeaders(w.Header(), refusal.State, time.Now())
-			retry := int(refusal.RetryAfter.Seconds() + 0.999)
+			retry := limits.RetryAfterSeconds(refusal.RetryAfter)
 			w.Header().Set("Retry-After", strconv.Itoa(retry))
 			pr := problem(r, refusal.Reason, refusal.Error())
 			pr.RetryAfter = retry

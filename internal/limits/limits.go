@@ -78,8 +78,14 @@ func (r *Refusal) Error() string {
 	if r.Reason == QuotaExceeded {
 		return fmt.Sprintf("monthly quota of %d calls is used up; it resets at %s", r.State.QuotaLimit, r.State.QuotaReset.Format(time.RFC3339))
 	}
-	// Rounded up, as Retry-After is: the window frees units at any instant.
-	return fmt.Sprintf("rate limit of %d requests per minute exceeded; retry in %d s", r.State.RateLimit, (r.RetryAfter+time.Second-1)/time.Second)
+	return fmt.Sprintf("rate limit of %d requests per minute exceeded; retry in %d s", r.State.RateLimit, RetryAfterSeconds(r.RetryAfter))
+}
+
+// RetryAfterSeconds rounds a wait up to whole seconds, as every Retry-After
+// and retry_after says it: the window frees units at any instant, and a
+// client that waits exactly that long must never be early.
+func RetryAfterSeconds(d time.Duration) int {
+	return int((d + time.Second - 1) / time.Second)
 }
 
 // Limiter holds the counters of one server.

@@ -343,37 +343,52 @@ func TestStoreFailureIsAnError(t *testing.T) {
 }
 
 // TestConcurrentReplicas: two limiters hammered at once, flushing in the
-// background, admit exactly the quota.
+// background, admit exactly the quota. Like a real client, a worker retries
+// a refusal until the quota is spent: units the other replica leased and
+// did not use come back at its flush, however late a loaded machine runs
+// it, so no count of retries can decide the test; only the generous
+// deadline ends a run whose units never come back.
 func TestConcurrentReplicas(t *testing.T) {
 	st, id := newStore(t)
 	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	runCtx, stop := context.WithCancel(ctx)
 	var total atomic.Int64
-	var wg sync.WaitGroup
+	var wg, runs sync.WaitGroup
 	for range 2 {
 		l := newLimiter(st, c)
-		go l.Run(ctx, 5*time.Millisecond)
+		runs.Go(func() { l.Run(runCtx, 5*time.Millisecond) })
 		for range 20 {
 			wg.Go(func() {
-				// Like a real client, retry a refusal for a while: units the
-				// other replica leased and did not use come back at its flush.
-				for refusals := 0; refusals < 50; {
+				// A worker stops at a refusal once the quota is spent, so
+				// admissions past it would still be counted.
+				for ctx.Err() == nil {
 					tk, _, err := l.Admit(ctx, id, quotaOnly, true)
 					if err != nil {
-						refusals++
+						if total.Load() >= 100 {
+							return
+						}
 						time.Sleep(2 * time.Millisecond)
 						continue
 					}
 					tk.Commit(ChannelREST)
-					total.Add(1)
+					if total.Add(1) > 100 {
+						return
+					}
 				}
 			})
 		}
 	}
 	wg.Wait()
-	cancel()
+	stop()
+	runs.Wait()
 	if total.Load() != 100 {
-		t.Fatalf("two busy replicas admitted %d calls on a quota of 100", total.Load())
+		t.Fatalf("two busy replicas admitted %d calls on a quota of 100 (%v)", total.Load(), ctx.Err())
+	}
+	_, _, err := newLimiter(st, c).Admit(ctx, id, quotaOnly, true)
+	if r := (*Refusal)(nil); !errors.As(err, &r) || r.Reason != QuotaExceeded {
+		t.Errorf("a third replica after the flushes: %v, want the quota refusal", err)
 	}
 }
 
@@ -400,5 +415,20 @@ func BenchmarkAdmit(b *testing.B) {
 		}
 		tk.Commit(ChannelREST)
 		c.add(100 * time.Millisecond)
+	}
+}
+
+func TestRetryAfterSecondsRoundsUp(t *testing.T) {
+	for d, want := range map[time.Duration]int{
+		0: 0, time.Nanosecond: 1, time.Second: 1, time.Second + time.Millisecond: 2,
+		1500 * time.Millisecond: 2, 59*time.Second + 1: 60,
+	} {
+		if got := RetryAfterSeconds(d); got != want {
+			t.Errorf("RetryAfterSeconds(%v) = %d, want %d: a client waiting that long would be early", d, got, want)
+		}
+	}
+	r := &Refusal{Reason: RateLimited, RetryAfter: 1500 * time.Millisecond, State: State{RateLimit: 10}}
+	if got, want := r.Error(), "rate limit of 10 requests per minute exceeded; retry in 2 s"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }

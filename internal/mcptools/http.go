@@ -246,7 +246,7 @@ func (h *handler) refuse(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	views.SetLimitHeaders(w.Header(), refusal.State, h.now())
-	retry := views.RetryAfterSeconds(refusal.RetryAfter)
+	retry := limits.RetryAfterSeconds(refusal.RetryAfter)
 	w.Header().Set("Retry-After", strconv.Itoa(retry))
 	p := newProblem(r, http.StatusTooManyRequests, refusal.Reason, refusal.Error())
 	p.RetryAfter = retry

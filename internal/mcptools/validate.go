@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/vds-dev/vds/internal/textfmt"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -130,7 +131,7 @@ func (c *checker) sentence(e *sjs.ValidationError, args any) string {
 		var out []string
 		for _, p := range k.Properties {
 			s := fmt.Sprintf("there is no argument %q", p)
-			if guess := closestName(p, c.argNames()); guess != "" {
+			if guess := textfmt.Closest(p, c.argNames()); guess != "" {
 				s += fmt.Sprintf(" (did you mean %s?)", guess)
 			}
 			out = append(out, s)
@@ -256,40 +257,6 @@ func valueAt(args any, name string) any {
 		return m[name]
 	}
 	return nil
-}
-
-// closestName suggests the argument within edit distance 2 of a typo.
-func closestName(s string, names []string) string {
-	best, bestD := "", 3
-	for _, n := range names {
-		if d := editDistance(strings.ToLower(s), n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 {
-		return 64
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // checkOutput reports whether structured content satisfies the output

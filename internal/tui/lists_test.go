@@ -35,17 +35,3 @@ func TestSubstringFilter(t *testing.T) {
 		})
 	}
 }
-
-func TestThousands(t *testing.T) {
-	tests := []struct {
-		n    int
-		want string
-	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {1234567, "1,234,567"}, {-12345, "-12,345"}}
-	for _, tt := range tests {
-		t.Run(tt.want, func(t *testing.T) {
-			if got := thousands(tt.n); got != tt.want {
-				t.Errorf("thousands(%d) = %q, want %q", tt.n, got, tt.want)
-			}
-		})
-	}
-}

@@ -5,6 +5,8 @@ import (
 	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/vds-dev/vds/client"
+
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 // makesPage lists the makes of a record type with their record counts,
@@ -42,7 +44,7 @@ func (p *makesPage) update(c *common, msg tea.Msg) tea.Cmd {
 		p.loading, p.loaded = "", true
 		rows := make([]row, len(msg.makes))
 		for i, mk := range msg.makes {
-			rows[i] = row{title: mk.Name, detail: thousands(mk.Count), value: mk.Name}
+			rows[i] = row{title: mk.Name, detail: textfmt.Thousands(int64(mk.Count)), value: mk.Name}
 		}
 		return setRows(&p.list, rows)
 	case errMsg:

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 // modelsPage lists the models of one make with their model-year ranges
@@ -45,7 +46,7 @@ func (p *modelsPage) update(c *common, msg tea.Msg) tea.Cmd {
 		p.loading, p.loaded = "", true
 		rows := make([]row, len(msg.models))
 		for i, md := range msg.models {
-			rows[i] = row{title: md.Name, detail: yearRange(md.YearMin, md.YearMax) + "  " + thousands(md.Count), value: md.Name}
+			rows[i] = row{title: md.Name, detail: yearRange(md.YearMin, md.YearMax) + "  " + textfmt.Thousands(int64(md.Count)), value: md.Name}
 		}
 		return setRows(&p.list, rows)
 	case errMsg:

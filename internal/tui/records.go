@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 // record is one catalog record of any kind, so that the list, record and
@@ -136,7 +137,7 @@ func (r record) fields() []field {
 		return []field{
 			{"Make", b.Make}, {"Model", b.Model}, {"Year", strconv.Itoa(b.Year)},
 			{"Type", dash(b.ModelType)}, {"Length", formatFloat(b.LengthFt, 1) + " ft"},
-			{"Beam", formatFloat(b.BeamFt, 1) + " ft"}, {"Dry weight", thousands(b.DryWeightLbs) + " lb"},
+			{"Beam", formatFloat(b.BeamFt, 1) + " ft"}, {"Dry weight", textfmt.Thousands(int64(b.DryWeightLbs)) + " lb"},
 			{"Engines", strconv.Itoa(b.EngineCount)}, {"Power", strconv.Itoa(b.HP) + " hp"},
 			{"Hull", dash(b.HullType)}, {"Fuel", dash(b.FuelType)}, {"UUID", b.UUID},
 		}
@@ -226,7 +227,7 @@ func optInt(p *int, suffix string, prefix ...string) string {
 	if p == nil {
 		return "—"
 	}
-	return strings.Join(prefix, "") + thousands(*p) + suffix
+	return strings.Join(prefix, "") + textfmt.Thousands(int64(*p)) + suffix
 }
 
 func optFloat(p *float64, prec int, suffix string) string {
@@ -259,26 +260,6 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-// thousands formats n with comma separators: the counts run to six digits.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
 }
 
 // stars renders an NCAP rating: "★★★★☆", or "—" when not rated.

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 // recordsPage shows the records of a make and model one API page at a
@@ -96,7 +97,7 @@ func (p *recordsPage) view(c *common) string {
 		}
 		return title
 	}
-	info := fmt.Sprintf("page %d of %d · %s records", p.page, max(1, p.meta.TotalPages), thousands(p.meta.Total))
+	info := fmt.Sprintf("page %d of %d · %s records", p.page, max(1, p.meta.TotalPages), textfmt.Thousands(int64(p.meta.Total)))
 	if p.meta.Truncated {
 		info += fmt.Sprintf(" · only the first %d pages can be shown", p.meta.MaxPage)
 	}

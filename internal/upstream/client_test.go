@@ -167,8 +167,9 @@ func TestHangingUpstreamAnswersWithinTimeout(t *testing.T) {
 	if !errors.Is(err, ErrUpstreamUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want ErrUpstreamUnavailable from the deadline", err)
 	}
-	if elapsed < cfg.Timeout || elapsed > cfg.Timeout+400*time.Millisecond {
-		t.Errorf("answered after %v, want the 500ms budget", elapsed)
+	// Well under the 10s hang, yet far from the budget, so load cannot flake it.
+	if elapsed < cfg.Timeout || elapsed > 5*time.Second {
+		t.Errorf("answered after %v, want the 500ms budget, not the 10s hang", elapsed)
 	}
 	if n := f.hits.Load(); n != 1 {
 		t.Errorf("%d attempts, want 1: the first one used the budget", n)
@@ -177,10 +178,10 @@ func TestHangingUpstreamAnswersWithinTimeout(t *testing.T) {
 
 // Quick failures are retried, but only while the budget lasts.
 func TestRetriesStopAtTimeout(t *testing.T) {
-	f := newFake(t, sleepy(150*time.Millisecond, status(http.StatusServiceUnavailable)))
+	f := newFake(t, sleepy(100*time.Millisecond, status(http.StatusServiceUnavailable)))
 	cfg := testConfig(f.URL)
-	cfg.Timeout = 500 * time.Millisecond
-	cfg.Retries = 10
+	cfg.Timeout = time.Second
+	cfg.Retries = 100 // 10s of attempts: only the budget can end the call early
 	c := newTestClient(t, cfg, nil)
 	start := time.Now()
 	_, _, err := c.Recalls(context.Background(), "Ford", "F-150", 2020)
@@ -188,11 +189,11 @@ func TestRetriesStopAtTimeout(t *testing.T) {
 	if !errors.Is(err, ErrUpstreamUnavailable) {
 		t.Fatalf("err = %v, want ErrUpstreamUnavailable", err)
 	}
-	if elapsed > cfg.Timeout+400*time.Millisecond {
-		t.Errorf("answered after %v, want the 500ms budget", elapsed)
+	if elapsed > 5*time.Second {
+		t.Errorf("answered after %v, want the 1s budget, not the 10s of retries", elapsed)
 	}
-	if n := f.hits.Load(); n < 2 || n > 4 {
-		t.Errorf("%d attempts of 150ms in a 500ms budget, want 2 to 4", n)
+	if n := f.hits.Load(); n < 2 || n > 10 {
+		t.Errorf("%d attempts of 100ms in a 1s budget, want 2 to 10", n)
 	}
 }
 
@@ -234,11 +235,13 @@ func TestJoinedCallerAnswersByItsOwnDeadline(t *testing.T) {
 			if a.err != nil || a.v != 7 || !a.meta.Stale || !a.meta.FetchedAt.Equal(storedAt) {
 				t.Errorf("%s caller: %d %+v %v, want the stale entry", name, a.v, a.meta, a.err)
 			}
-			if a.elapsed > 700*time.Millisecond {
+			// The fetch never ends, so answering at all shows the budget
+			// did it; the bound only catches a budget far off its 300ms.
+			if a.elapsed > 3*time.Second {
 				t.Errorf("%s caller answered after %v, want its 300ms budget", name, a.elapsed)
 			}
-		case <-time.After(3 * time.Second):
-			t.Fatalf("%s caller still waiting after 3s", name)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s caller still waiting after 10s", name)
 		}
 	}
 }
@@ -268,7 +271,9 @@ func TestStalledBodyTimesOut(t *testing.T) {
 	c := newTestClient(t, cfg, nil)
 	start := time.Now()
 	_, _, err := c.DecodeVIN(context.Background(), fordVIN)
-	if !errors.Is(err, ErrUpstreamUnavailable) || time.Since(start) > time.Second {
+	// The stalled body never ends, so answering at all shows the timeout
+	// cut it; the bound only catches a timeout far off its 200ms.
+	if !errors.Is(err, ErrUpstreamUnavailable) || time.Since(start) > 5*time.Second {
 		t.Errorf("err %v after %v", err, time.Since(start))
 	}
 	if f.hits.Load() != 1 {
@@ -414,22 +419,24 @@ func TestConcurrentFailuresShareOneFetch(t *testing.T) {
 }
 
 // A caller that gives up gets its answer at once; the shared fetch goes on
-// and fills the cache for the next caller.
+// and fills the cache for the next caller. The upstream answers only once
+// the caller has returned, so no clock decides whether it waited.
 func TestCallerCancellation(t *testing.T) {
-	f := newFake(t, sleepy(300*time.Millisecond, serveJSON(fordBody(t))))
+	release := make(chan struct{})
+	f := newFake(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		serveJSON(fordBody(t)).ServeHTTP(w, r)
+	}))
 	cache := NewMemCache()
 	c := newTestClient(t, testConfig(f.URL), cache)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	_, _, err := c.DecodeVIN(ctx, fordVIN)
+	close(release)
 	if !errors.Is(err, ErrUpstreamUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v", err)
 	}
-	if time.Since(start) > 250*time.Millisecond {
-		t.Errorf("waited %v after the context ended", time.Since(start))
-	}
-	deadline := time.Now().Add(3 * time.Second)
+	deadline := time.Now().Add(5 * time.Second)
 	for len(cache.Keys()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
 	}

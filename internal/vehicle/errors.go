@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 // Error codes. They are part of the public API (the problem document's
@@ -98,7 +99,7 @@ func Echo(s string) string {
 func unknownParam(kind catalog.Kind, name string, accepted []string) *Error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "unknown parameter %s for %s", Echo(name), noun(kind))
-	if s := closest(name, accepted); s != "" {
+	if s := textfmt.Closest(name, accepted); s != "" {
 		fmt.Fprintf(&b, " (did you mean %s?)", s)
 	}
 	fmt.Fprintf(&b, ": accepted parameters are %s", strings.Join(accepted, ", "))
@@ -113,21 +114,6 @@ func Clip(name string) string {
 		name = name[:maxEcho]
 	}
 	return strings.ToValidUTF8(name, "")
-}
-
-// closest returns the candidate within edit distance 2 of s, or "" when
-// none is that close; further than that a suggestion is more noise than help.
-func closest(s string, candidates []string) string {
-	if len(s) > 32 {
-		return ""
-	}
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(s), c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
 }
 
 // unknownValue builds the error for a value outside a closed filter's
@@ -180,7 +166,7 @@ func nearest(s string, candidates []string) string {
 	best, bestD := "", math.MaxInt
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		d := editDistance(ls, lc)
+		d := textfmt.EditDistance(ls, lc)
 		if len(ls) >= 3 && strings.Contains(lc, ls) {
 			d = min(d, 1)
 		}
@@ -189,30 +175,4 @@ func nearest(s string, candidates []string) string {
 		}
 	}
 	return best
-}
-
-// editDistance is the optimal string alignment distance of a and b: the
-// edits of Levenshtein plus swapping two adjacent bytes, the commonest typo.
-func editDistance(a, b string) int {
-	before := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], before[j-2]+1)
-			}
-		}
-		before, prev, cur = prev, cur, before
-	}
-	return prev[len(b)]
 }

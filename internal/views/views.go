@@ -181,14 +181,8 @@ func SetLimitHeaders(hd http.Header, s limits.State, now time.Time) {
 	}
 }
 
-// RetryAfterSeconds rounds a wait up to whole seconds for Retry-After, so a
-// client that waits exactly that long is never early.
-func RetryAfterSeconds(d time.Duration) int {
-	return int(d.Seconds() + 0.999)
-}
-
 func secondsUntil(t, now time.Time) int64 {
-	return max(0, int64(t.Sub(now).Seconds()+0.999))
+	return int64(max(0, limits.RetryAfterSeconds(t.Sub(now))))
 }
 
 // monthSeconds is the length of the month that ends at reset.

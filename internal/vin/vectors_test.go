@@ -26,8 +26,8 @@ type vector struct {
 }
 
 // vectorDir finds the shared test vectors from the package directory
-// (internal/vin → ../../../shared/data). A missing directory skips the test
-// on a developer machine but fails it under CI, where it must be present.
+// (internal/vin → ../../../shared/data), or fails the test: a missing
+// directory must not turn the vector checks into a silent pass.
 func vectorDir(t *testing.T) string {
 	t.Helper()
 	wd, err := os.Getwd()
@@ -36,10 +36,7 @@ func vectorDir(t *testing.T) string {
 	}
 	dir := filepath.Join(wd, "..", "..", "..", "shared", "data", "vin-test-vectors")
 	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("VIN test vectors missing under CI: %v", err)
-		}
-		t.Skipf("VIN test vectors not found (%v); set CI to make this a failure", err)
+		t.Fatalf("shared data missing: %s must hold the VIN test vectors: %v", dir, err)
 	}
 	return dir
 }

@@ -47,8 +47,8 @@ type Fake struct {
 }
 
 // DataDir returns ../shared/data as seen from a package directory two
-// levels below the repository root (internal/x), or fails the test. Without
-// the directory the test is skipped, unless CI is set.
+// levels below the repository root (internal/x), or fails the test: a
+// missing directory must not turn the tests that replay it into passes.
 func DataDir(t testing.TB, depth int) string {
 	t.Helper()
 	parts := []string{}
@@ -60,10 +60,7 @@ func DataDir(t testing.TB, depth int) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("shared data missing at %s", dir)
-		}
-		t.Skipf("shared data missing at %s", dir)
+		t.Fatalf("shared data missing: %s must hold the NHTSA captures the fake replays (vpic-api-fixtures, npm-nhtsa-mocks): %v", dir, err)
 	}
 	return dir
 }

@@ -1,0 +1,71 @@
+// Package textfmt holds the small text helpers that layers which must not
+// import each other (the REST and MCP transports, the dashboard, the TUI)
+// share: digit grouping for people and typo distance for suggestions.
+package textfmt
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Thousands writes n with comma separators: 100,000.
+func Thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	digits := strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if len(digits) < len(s) {
+		b.WriteByte('-')
+	}
+	for i, c := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// Closest returns the candidate within edit distance 2 of s (compared in
+// lower case), or "" when none is that close; further than that a
+// suggestion is more noise than help. Ties go to the earlier candidate.
+// Values longer than 32 bytes are never close to a name and are not
+// compared, which bounds the work a hostile value can cause.
+func Closest(s string, candidates []string) string {
+	if len(s) > 32 {
+		return ""
+	}
+	ls := strings.ToLower(s)
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := EditDistance(ls, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// EditDistance is the optimal string alignment distance of a and b: the
+// edits of Levenshtein plus swapping two adjacent bytes, the commonest typo.
+func EditDistance(a, b string) int {
+	before := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], before[j-2]+1)
+			}
+		}
+		before, prev, cur = prev, cur, before
+	}
+	return prev[len(b)]
+}
