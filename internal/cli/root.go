@@ -91,19 +91,19 @@ Configuration: flags > VDS_* environment variables > config file
 	_ = f.v.BindPFlag("database.url", pf.Lookup("database"))
 
 	root.AddCommand(
-		newVersionCmd(f),
+		newVersionCmd(f, nil),
 		newConfigCmd(f),
-		newMigrateCmd(f),
-		newServeCmd(f),
+		newMigrateCmd(f, nil),
+		newServeCmd(f, nil),
 		newIngestCmd(f, nil),
-		newEnrichCmd(f),
+		newEnrichCmd(f, nil),
 		newCatalogCmd(f),
 		newAccountsCmd(f),
 		newTokensCmd(f),
 		newListsCmd(f),
 		newLoginCmd(f, nil),
-		newLogoutCmd(f),
-		newWhoamiCmd(f),
+		newLogoutCmd(f, nil),
+		newWhoamiCmd(f, nil),
 		newMakesCmd(f, nil),
 		newModelsCmd(f, nil),
 		newSearchCmd(f, nil),
@@ -111,8 +111,8 @@ Configuration: flags > VDS_* environment variables > config file
 		newVINCmd(f, nil),
 		newTiresCmd(f, nil),
 		newRecallsCmd(f, nil),
-		newGarageCmd(f),
-		newTUICmd(f),
+		newGarageCmd(f, nil),
+		newTUICmd(f, nil),
 	)
 	groupCommands(root)
 	return root
