@@ -1,6 +1,9 @@
-// Package cli builds the vds command tree. Each command is an options
-// struct, a constructor that parses flags into it, and a run function that
-// does the work against dependencies taken from a Factory.
+// Package cli builds the vds command tree. Each command is an xxxOptions
+// struct; a newXxxCmd(f, runF) constructor that parses flags and arguments
+// into it and hands it to runF when a test passes one; and an xxxRun
+// function that does the work against dependencies taken from the Factory.
+// Group commands (accounts, tokens, lists, catalog, config) only hold
+// subcommands.
 package cli
 
 import (
