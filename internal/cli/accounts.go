@@ -17,8 +17,8 @@ func newAccountsCmd(f *Factory) *cobra.Command {
 		Short: "Manage accounts and their plans (operator, on the database)",
 		Args:  noArgs,
 	}
-	cmd.AddCommand(newAccountsCreateCmd(f), newAccountsListCmd(f), newAccountsSetPlanCmd(f),
-		newAccountsSuspendCmd(f, true), newAccountsSuspendCmd(f, false), newAccountsSetPasswordCmd(f))
+	cmd.AddCommand(newAccountsCreateCmd(f, nil), newAccountsListCmd(f, nil), newAccountsSetPlanCmd(f, nil),
+		newAccountsSuspendCmd(f, true, nil), newAccountsSuspendCmd(f, false, nil), newAccountsSetPasswordCmd(f, nil))
 	return cmd
 }
 
@@ -55,7 +55,7 @@ type accountsCreateOptions struct {
 	PasswordStdin bool
 }
 
-func newAccountsCreateCmd(f *Factory) *cobra.Command {
+func newAccountsCreateCmd(f *Factory, runF func(*accountsCreateOptions) error) *cobra.Command {
 	opts := &accountsCreateOptions{}
 	cmd := &cobra.Command{
 		Use:   "create --email EMAIL [--plan PLAN] [--password-stdin]",
@@ -71,35 +71,42 @@ account has no password until vds accounts set-password gives it one.`,
 			if err := requireFlag("email", opts.Email); err != nil {
 				return err
 			}
-			// Read and check the password first, so a bad one leaves no
-			// account behind.
-			var pw string
-			if opts.PasswordStdin {
-				var err error
-				if pw, err = readNewPassword(cmd.Context(), f.IO); err != nil {
-					return err
-				}
+			if runF != nil {
+				return runF(opts)
 			}
-			svc, err := f.Access(cmd.Context())
-			if err != nil {
-				return err
-			}
-			a, err := svc.CreateAccount(cmd.Context(), opts.Email, opts.Plan)
-			if err != nil {
-				return err
-			}
-			if opts.PasswordStdin {
-				if _, err := svc.SetPassword(cmd.Context(), a.Email, pw); err != nil {
-					return fmt.Errorf("account %s created, but setting its password failed (retry with vds accounts set-password): %w", a.Email, err)
-				}
-			}
-			return printAccounts(f, []account.Account{a})
+			return accountsCreateRun(cmd.Context(), f, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Email, "email", "", "email address (required)")
 	cmd.Flags().StringVar(&opts.Plan, "plan", "free", "plan: "+planList())
 	cmd.Flags().BoolVar(&opts.PasswordStdin, "password-stdin", false, "also set a dashboard password, read from stdin (prompted twice on a terminal)")
 	return cmd
+}
+
+func accountsCreateRun(ctx context.Context, f *Factory, opts *accountsCreateOptions) error {
+	// Read and check the password first, so a bad one leaves no account
+	// behind.
+	var pw string
+	if opts.PasswordStdin {
+		var err error
+		if pw, err = readNewPassword(ctx, f.IO); err != nil {
+			return err
+		}
+	}
+	svc, err := f.Access(ctx)
+	if err != nil {
+		return err
+	}
+	a, err := svc.CreateAccount(ctx, opts.Email, opts.Plan)
+	if err != nil {
+		return err
+	}
+	if opts.PasswordStdin {
+		if _, err := svc.SetPassword(ctx, a.Email, pw); err != nil {
+			return fmt.Errorf("account %s created, but setting its password failed (retry with vds accounts set-password): %w", a.Email, err)
+		}
+	}
+	return printAccounts(f, []account.Account{a})
 }
 
 // planList names the built-in plans for flag help; config may add more.
@@ -109,45 +116,76 @@ func planList() string {
 	return fmt.Sprint(c.PlanNames()) + " or one from config"
 }
 
-func newAccountsListCmd(f *Factory) *cobra.Command {
+type accountsListOptions struct{}
+
+func newAccountsListCmd(f *Factory, runF func(*accountsListOptions) error) *cobra.Command {
+	opts := &accountsListOptions{}
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List accounts with their plans",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc, err := f.Access(cmd.Context())
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			all, err := svc.Accounts(cmd.Context())
-			if err != nil {
-				return err
-			}
-			return printAccounts(f, all)
+			return accountsListRun(cmd.Context(), f, opts)
 		},
 	}
 }
 
-func newAccountsSetPlanCmd(f *Factory) *cobra.Command {
+func accountsListRun(ctx context.Context, f *Factory, _ *accountsListOptions) error {
+	svc, err := f.Access(ctx)
+	if err != nil {
+		return err
+	}
+	all, err := svc.Accounts(ctx)
+	if err != nil {
+		return err
+	}
+	return printAccounts(f, all)
+}
+
+type accountsSetPlanOptions struct {
+	Email string
+	Plan  string
+}
+
+func newAccountsSetPlanCmd(f *Factory, runF func(*accountsSetPlanOptions) error) *cobra.Command {
+	opts := &accountsSetPlanOptions{}
 	return &cobra.Command{
 		Use:   "set-plan EMAIL PLAN",
 		Short: "Move an account to another plan",
 		Args:  exactArgs("EMAIL", "PLAN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, err := f.Access(cmd.Context())
-			if err != nil {
-				return err
+			opts.Email, opts.Plan = args[0], args[1]
+			if runF != nil {
+				return runF(opts)
 			}
-			a, err := svc.SetPlan(cmd.Context(), args[0], args[1])
-			if err != nil {
-				return err
-			}
-			return printAccounts(f, []account.Account{a})
+			return accountsSetPlanRun(cmd.Context(), f, opts)
 		},
 	}
 }
 
-func newAccountsSuspendCmd(f *Factory, suspend bool) *cobra.Command {
+func accountsSetPlanRun(ctx context.Context, f *Factory, opts *accountsSetPlanOptions) error {
+	svc, err := f.Access(ctx)
+	if err != nil {
+		return err
+	}
+	a, err := svc.SetPlan(ctx, opts.Email, opts.Plan)
+	if err != nil {
+		return err
+	}
+	return printAccounts(f, []account.Account{a})
+}
+
+type accountsSuspendOptions struct {
+	Email string
+	// Suspend is false for unsuspend.
+	Suspend bool
+}
+
+func newAccountsSuspendCmd(f *Factory, suspend bool, runF func(*accountsSuspendOptions) error) *cobra.Command {
+	opts := &accountsSuspendOptions{Suspend: suspend}
 	use, short := "suspend EMAIL", "Suspend an account: its tokens are refused until unsuspended"
 	if !suspend {
 		use, short = "unsuspend EMAIL", "Reinstate a suspended account"
@@ -157,17 +195,21 @@ func newAccountsSuspendCmd(f *Factory, suspend bool) *cobra.Command {
 		Short: short,
 		Args:  exactArgs("EMAIL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return setSuspended(cmd.Context(), f, args[0], suspend)
+			opts.Email = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return accountsSuspendRun(cmd.Context(), f, opts)
 		},
 	}
 }
 
-func setSuspended(ctx context.Context, f *Factory, email string, suspend bool) error {
+func accountsSuspendRun(ctx context.Context, f *Factory, opts *accountsSuspendOptions) error {
 	svc, err := f.Access(ctx)
 	if err != nil {
 		return err
 	}
-	a, err := svc.SetSuspended(ctx, email, suspend)
+	a, err := svc.SetSuspended(ctx, opts.Email, opts.Suspend)
 	if err != nil {
 		return err
 	}

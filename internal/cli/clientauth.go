@@ -168,25 +168,25 @@ already stored, else ` + defaultURL + `.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return loginRun(cmd, f, opts)
+			return loginRun(cmd.Context(), f, opts)
 		},
 	}
 	addClientFlags(f, cmd)
 	return cmd
 }
 
-func loginRun(cmd *cobra.Command, f *Factory, opts *loginOptions) error {
+func loginRun(ctx context.Context, f *Factory, opts *loginOptions) error {
 	a, err := f.resolveAuth()
 	if err != nil {
 		return err
 	}
 	token := strings.TrimSpace(opts.Token)
 	if token == "" {
-		if token, err = readToken(cmd.Context(), f.IO); err != nil {
+		if token, err = readToken(ctx, f.IO); err != nil {
 			return err
 		}
 	}
-	me, err := newAPIClient(a.URL, token).Me(cmd.Context())
+	me, err := newAPIClient(a.URL, token).Me(ctx)
 	if err != nil {
 		return err
 	}
@@ -260,7 +260,10 @@ func readPassword(ctx context.Context, fd int) (string, error) {
 
 // ----- logout -----
 
-func newLogoutCmd(f *Factory) *cobra.Command {
+type logoutOptions struct{}
+
+func newLogoutCmd(f *Factory, runF func(*logoutOptions) error) *cobra.Command {
+	opts := &logoutOptions{}
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Remove the stored token (the stored URL stays)",
@@ -269,26 +272,33 @@ later vds login asks only for a token. The token itself stays valid on the
 server: revoke it with vds tokens revoke (operator) if it leaked.`,
 		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
-			path := credentialsPath()
-			creds, err := credentials.Load(path)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			if creds.Token == "" {
-				_, err = fmt.Fprintf(f.IO.Out, "Not logged in: no token in %s\n", path)
-				return err
-			}
-			creds.Token = ""
-			if err := credentials.Save(path, creds); err != nil {
-				return err
-			}
-			if os.Getenv("VDS_TOKEN") != "" {
-				fmt.Fprintln(f.IO.ErrOut, "note: VDS_TOKEN is still set and still used")
-			}
-			_, err = fmt.Fprintf(f.IO.Out, "Logged out: removed the token from %s (kept the URL %s)\n", path, creds.URL)
-			return err
+			return logoutRun(f, opts)
 		},
 	}
+}
+
+func logoutRun(f *Factory, _ *logoutOptions) error {
+	path := credentialsPath()
+	creds, err := credentials.Load(path)
+	if err != nil {
+		return err
+	}
+	if creds.Token == "" {
+		_, err = fmt.Fprintf(f.IO.Out, "Not logged in: no token in %s\n", path)
+		return err
+	}
+	creds.Token = ""
+	if err := credentials.Save(path, creds); err != nil {
+		return err
+	}
+	if os.Getenv("VDS_TOKEN") != "" {
+		fmt.Fprintln(f.IO.ErrOut, "note: VDS_TOKEN is still set and still used")
+	}
+	_, err = fmt.Fprintf(f.IO.Out, "Logged out: removed the token from %s (kept the URL %s)\n", path, creds.URL)
+	return err
 }
 
 // ----- whoami -----
@@ -300,26 +310,36 @@ type whoami struct {
 	*client.Me
 }
 
-func newWhoamiCmd(f *Factory) *cobra.Command {
+type whoamiOptions struct{}
+
+func newWhoamiCmd(f *Factory, runF func(*whoamiOptions) error) *cobra.Command {
+	opts := &whoamiOptions{}
 	cmd := &cobra.Command{
 		Use:   "whoami",
 		Short: "Show the account, plan, usage and where the URL and token come from",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, err := f.resolveAuth()
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			c, err := f.Client()
-			if err != nil {
-				return err
-			}
-			me, err := c.Me(cmd.Context())
-			return f.show(whoami{clientAuth: a, Me: me}, err, func() error { return printWhoami(f.IO, a, me) })
+			return whoamiRun(cmd.Context(), f, opts)
 		},
 	}
 	addClientFlags(f, cmd)
 	return cmd
+}
+
+func whoamiRun(ctx context.Context, f *Factory, _ *whoamiOptions) error {
+	a, err := f.resolveAuth()
+	if err != nil {
+		return err
+	}
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	me, err := c.Me(ctx)
+	return f.show(whoami{clientAuth: a, Me: me}, err, func() error { return printWhoami(f.IO, a, me) })
 }
 
 func printWhoami(s *IOStreams, a clientAuth, me *client.Me) error {

@@ -637,6 +637,48 @@ func TestNewCmdArgs(t *testing.T) {
 			t.Fatalf("got %+v, %v", got, err)
 		}
 	})
+	t.Run("lists add and remove", func(t *testing.T) {
+		var got *listItemOptions
+		hook := func(o *listItemOptions) error { got = o; return nil }
+		if err := runParsed(t, newListsItemCmd(testFactory(), true, hook), "--email", "a@b.c", "--type", "tire_size", "--uuid", id, "--note", "spare"); err != nil ||
+			!got.Add || got.Kind != catalog.KindTireSize || got.ID != uuid.MustParse(id) || got.Note != "spare" {
+			t.Fatalf("got %+v, %v", got, err)
+		}
+		if err := runParsed(t, newListsItemCmd(testFactory(), false, hook), "--email", "a@b.c", "--type", "car", "--uuid", id); err != nil || got.Add || got.Kind != catalog.KindCar {
+			t.Fatalf("remove: got %+v, %v", got, err)
+		}
+		if err := runParsed(t, newListsItemCmd(testFactory(), false, hook), "--email", "a@b.c", "--type", "car", "--uuid", "nope"); !isUsage(err) || !strings.Contains(errText(err), `--uuid "nope" is not a UUID`) {
+			t.Errorf("a bad --uuid: %v", err)
+		}
+	})
+	t.Run("accounts", func(t *testing.T) {
+		var plan *accountsSetPlanOptions
+		if err := runParsed(t, newAccountsSetPlanCmd(testFactory(), func(o *accountsSetPlanOptions) error { plan = o; return nil }), "a@b.c", "pro"); err != nil || *plan != (accountsSetPlanOptions{Email: "a@b.c", Plan: "pro"}) {
+			t.Fatalf("set-plan: got %+v, %v", plan, err)
+		}
+		var susp *accountsSuspendOptions
+		if err := runParsed(t, newAccountsSuspendCmd(testFactory(), false, func(o *accountsSuspendOptions) error { susp = o; return nil }), "a@b.c"); err != nil || *susp != (accountsSuspendOptions{Email: "a@b.c"}) {
+			t.Fatalf("unsuspend: got %+v, %v", susp, err)
+		}
+		var create *accountsCreateOptions
+		hook := func(o *accountsCreateOptions) error { create = o; return nil }
+		if err := runParsed(t, newAccountsCreateCmd(testFactory(), hook), "--email", "a@b.c"); err != nil || *create != (accountsCreateOptions{Email: "a@b.c", Plan: "free"}) {
+			t.Fatalf("create: got %+v, %v", create, err)
+		}
+		if err := runParsed(t, newAccountsCreateCmd(testFactory(), hook), "--plan", "pro"); !isUsage(err) || !strings.Contains(errText(err), "--email is required") {
+			t.Errorf("create without --email: %v", err)
+		}
+	})
+	t.Run("tokens", func(t *testing.T) {
+		var rot *tokensRotateOptions
+		if err := runParsed(t, newTokensRotateCmd(testFactory(), func(o *tokensRotateOptions) error { rot = o; return nil }), "tok_1"); err != nil || rot.ID != "tok_1" {
+			t.Fatalf("rotate: got %+v, %v", rot, err)
+		}
+		var list *tokensListOptions
+		if err := runParsed(t, newTokensListCmd(testFactory(), func(o *tokensListOptions) error { list = o; return nil }), "--email", "a@b.c"); err != nil || list.Email != "a@b.c" {
+			t.Fatalf("list: got %+v, %v", list, err)
+		}
+	})
 }
 
 func TestColorEnabled(t *testing.T) {

@@ -17,7 +17,7 @@ type enrichOptions struct {
 	Verbose bool
 }
 
-func newEnrichCmd(f *Factory) *cobra.Command {
+func newEnrichCmd(f *Factory, runF func(*enrichOptions) error) *cobra.Command {
 	opts := &enrichOptions{}
 	cmd := &cobra.Command{
 		Use:   "enrich [--epa-csv FILE|URL] [--verbose]",
@@ -39,6 +39,9 @@ the enrichment.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Source == "" {
 				opts.Source = f.Config().Upstream.EPAURL
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return enrichRun(cmd.Context(), f, opts)
 		},

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 
@@ -8,7 +9,10 @@ import (
 	"github.com/vds-dev/vds/client"
 )
 
-func newGarageCmd(f *Factory) *cobra.Command {
+type garageOptions struct{}
+
+func newGarageCmd(f *Factory, runF func(*garageOptions) error) *cobra.Command {
+	opts := &garageOptions{}
 	cmd := &cobra.Command{
 		Use:   "garage",
 		Short: "Show your saved vehicle lists",
@@ -17,16 +21,23 @@ with each item's type, uuid, vehicle and note. An item whose record has
 left the catalog is kept and marked "missing from catalog".`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c, err := f.Client()
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			lists, err := c.Lists(cmd.Context())
-			return f.show(lists, err, func() error { return printGarage(f.IO, lists) })
+			return garageRun(cmd.Context(), f, opts)
 		},
 	}
 	addClientFlags(f, cmd)
 	return cmd
+}
+
+func garageRun(ctx context.Context, f *Factory, _ *garageOptions) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	lists, err := c.Lists(ctx)
+	return f.show(lists, err, func() error { return printGarage(f.IO, lists) })
 }
 
 func printGarage(s *IOStreams, lists []client.List) error {

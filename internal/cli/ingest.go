@@ -24,7 +24,7 @@ type ingestOptions struct {
 // demoSource is the --source value that selects the embedded catalog.
 const demoSource = "demo"
 
-func newIngestCmd(f *Factory, runF func(context.Context, *ingestOptions) error) *cobra.Command {
+func newIngestCmd(f *Factory, runF func(*ingestOptions) error) *cobra.Command {
 	opts := &ingestOptions{}
 	cmd := &cobra.Command{
 		Use:   "ingest [--source demo|FILE...] [--dry-run] [--allow-removals]",
@@ -59,7 +59,7 @@ the same checks, and writes nothing.`,
 				return usageErrorf(fmt.Errorf("--source demo cannot be combined with files"))
 			}
 			if runF != nil {
-				return runF(cmd.Context(), opts)
+				return runF(opts)
 			}
 			return ingestRun(cmd.Context(), f, opts)
 		},

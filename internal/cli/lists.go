@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -19,7 +20,7 @@ default list, "My garage". An item stays in the list when its record later
 leaves the catalog; it is then reported as missing.`,
 		Args: noArgs,
 	}
-	cmd.AddCommand(newListsShowCmd(f), newListsItemCmd(f, true), newListsItemCmd(f, false))
+	cmd.AddCommand(newListsShowCmd(f, nil), newListsItemCmd(f, true, nil), newListsItemCmd(f, false, nil))
 	return cmd
 }
 
@@ -28,28 +29,35 @@ type listItemOptions struct {
 	Type  string
 	UUID  string
 	Note  string
+	// Add is false for remove.
+	Add bool
+
+	// Kind and ID are Type and UUID parsed.
+	Kind catalog.Kind
+	ID   uuid.UUID
 }
 
-// parse checks the flags and returns the record kind and uuid.
-func (o *listItemOptions) parse() (catalog.Kind, uuid.UUID, error) {
+// parse checks the flags and fills Kind and ID.
+func (o *listItemOptions) parse() error {
 	for name, v := range map[string]string{"email": o.Email, "type": o.Type, "uuid": o.UUID} {
 		if err := requireFlag(name, v); err != nil {
-			return "", uuid.Nil, err
+			return err
 		}
 	}
 	kind, err := catalog.ParseKind(o.Type)
 	if err != nil {
-		return "", uuid.Nil, usageErrorf(err)
+		return usageErrorf(err)
 	}
 	id, err := uuid.Parse(o.UUID)
 	if err != nil {
-		return "", uuid.Nil, usageErrorf(fmt.Errorf("--uuid %q is not a UUID", o.UUID))
+		return usageErrorf(fmt.Errorf("--uuid %q is not a UUID", o.UUID))
 	}
-	return kind, id, nil
+	o.Kind, o.ID = kind, id
+	return nil
 }
 
-func newListsItemCmd(f *Factory, add bool) *cobra.Command {
-	opts := &listItemOptions{}
+func newListsItemCmd(f *Factory, add bool, runF func(*listItemOptions) error) *cobra.Command {
+	opts := &listItemOptions{Add: add}
 	use, short := "add --email EMAIL --type TYPE --uuid UUID [--note TEXT]", "Add a catalog record to the account's garage"
 	if !add {
 		use, short = "remove --email EMAIL --type TYPE --uuid UUID", "Remove a record from the account's garage"
@@ -59,30 +67,13 @@ func newListsItemCmd(f *Factory, add bool) *cobra.Command {
 		Short: short,
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			kind, id, err := opts.parse()
-			if err != nil {
+			if err := opts.parse(); err != nil {
 				return err
 			}
-			svc, err := f.Access(cmd.Context())
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			if !add {
-				if err := svc.RemoveFromGarage(cmd.Context(), opts.Email, kind, id); err != nil {
-					return err
-				}
-				_, err = fmt.Fprintf(f.IO.Out, "removed %s %s from %s\n", kind, id, account.DefaultListName)
-				return err
-			}
-			item, err := svc.AddToGarage(cmd.Context(), opts.Email, kind, id, opts.Note)
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return f.IO.writeJSON(item)
-			}
-			_, err = fmt.Fprintf(f.IO.Out, "added %s %s to %s\n", kind, id, account.DefaultListName)
-			return err
+			return listsItemRun(cmd.Context(), f, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
@@ -94,36 +85,70 @@ func newListsItemCmd(f *Factory, add bool) *cobra.Command {
 	return cmd
 }
 
-func newListsShowCmd(f *Factory) *cobra.Command {
-	var email string
+func listsItemRun(ctx context.Context, f *Factory, opts *listItemOptions) error {
+	svc, err := f.Access(ctx)
+	if err != nil {
+		return err
+	}
+	if !opts.Add {
+		if err := svc.RemoveFromGarage(ctx, opts.Email, opts.Kind, opts.ID); err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(f.IO.Out, "removed %s %s from %s\n", opts.Kind, opts.ID, account.DefaultListName)
+		return err
+	}
+	item, err := svc.AddToGarage(ctx, opts.Email, opts.Kind, opts.ID, opts.Note)
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return f.IO.writeJSON(item)
+	}
+	_, err = fmt.Fprintf(f.IO.Out, "added %s %s to %s\n", opts.Kind, opts.ID, account.DefaultListName)
+	return err
+}
+
+type listsShowOptions struct {
+	Email string
+}
+
+func newListsShowCmd(f *Factory, runF func(*listsShowOptions) error) *cobra.Command {
+	opts := &listsShowOptions{}
 	cmd := &cobra.Command{
 		Use:   "show --email EMAIL",
 		Short: "Show an account's lists and their items",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc, err := f.accountAccess(cmd.Context(), email)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			lists, err := svc.Lists(cmd.Context(), email)
-			return f.show(lists, err, func() error {
-				t := f.IO.newTable("LIST", "TYPE", "UUID", "ADDED", "STATUS", "NOTE")
-				for _, l := range lists {
-					if len(l.Items) == 0 {
-						t.row(l.Name, "-", "(empty)", "-", "-", "-")
-					}
-					for _, it := range l.Items {
-						status := "ok"
-						if it.Missing {
-							status = "missing from catalog"
-						}
-						t.row(l.Name, string(it.Kind), it.UUID.String(), it.AddedAt.Format(time.RFC3339), status, dash(it.Note))
-					}
-				}
-				return t.flush()
-			})
+			return listsShowRun(cmd.Context(), f, opts)
 		},
 	}
-	cmd.Flags().StringVar(&email, "email", "", "account email (required)")
+	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
 	return cmd
+}
+
+func listsShowRun(ctx context.Context, f *Factory, opts *listsShowOptions) error {
+	svc, err := f.accountAccess(ctx, opts.Email)
+	if err != nil {
+		return err
+	}
+	lists, err := svc.Lists(ctx, opts.Email)
+	return f.show(lists, err, func() error {
+		t := f.IO.newTable("LIST", "TYPE", "UUID", "ADDED", "STATUS", "NOTE")
+		for _, l := range lists {
+			if len(l.Items) == 0 {
+				t.row(l.Name, "-", "(empty)", "-", "-", "-")
+			}
+			for _, it := range l.Items {
+				status := "ok"
+				if it.Missing {
+					status = "missing from catalog"
+				}
+				t.row(l.Name, string(it.Kind), it.UUID.String(), it.AddedAt.Format(time.RFC3339), status, dash(it.Note))
+			}
+		}
+		return t.flush()
+	})
 }

@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
 )
 
-func newMigrateCmd(f *Factory) *cobra.Command {
+type migrateOptions struct{}
+
+func newMigrateCmd(f *Factory, runF func(*migrateOptions) error) *cobra.Command {
+	opts := &migrateOptions{}
 	return &cobra.Command{
 		Use:   "migrate",
 		Short: "Apply pending database migrations",
@@ -15,15 +19,22 @@ Commands that use the database also migrate on start-up; run this on its own
 to upgrade a database before starting new servers.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := f.Store(cmd.Context())
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			v, err := st.CatalogVersion(cmd.Context())
-			return f.show(map[string]any{"backend": st.Backend(), "migrated": true, "catalog_version": v.Number}, err, func() error {
-				_, err := fmt.Fprintf(f.IO.Out, "%s database is up to date (catalog version %d)\n", st.Backend(), v.Number)
-				return err
-			})
+			return migrateRun(cmd.Context(), f, opts)
 		},
 	}
+}
+
+func migrateRun(ctx context.Context, f *Factory, _ *migrateOptions) error {
+	st, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	v, err := st.CatalogVersion(ctx)
+	return f.show(map[string]any{"backend": st.Backend(), "migrated": true, "catalog_version": v.Number}, err, func() error {
+		_, err := fmt.Fprintf(f.IO.Out, "%s database is up to date (catalog version %d)\n", st.Backend(), v.Number)
+		return err
+	})
 }

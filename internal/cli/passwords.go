@@ -56,7 +56,12 @@ func readNewPassword(ctx context.Context, s *IOStreams) (string, error) {
 	return pw, nil
 }
 
-func newAccountsSetPasswordCmd(f *Factory) *cobra.Command {
+type accountsSetPasswordOptions struct {
+	Email string
+}
+
+func newAccountsSetPasswordCmd(f *Factory, runF func(*accountsSetPasswordOptions) error) *cobra.Command {
+	opts := &accountsSetPasswordOptions{}
 	return &cobra.Command{
 		Use:   "set-password EMAIL",
 		Short: "Set an account's dashboard password (read from stdin) and end its sessions",
@@ -69,23 +74,31 @@ sign in again; API tokens are not affected.`,
   printf '%s\n' "$NEW_PASSWORD" | vds accounts set-password ann@example.com`,
 		Args: exactArgs("EMAIL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, err := f.Access(cmd.Context())
-			if err != nil {
-				return err
+			opts.Email = args[0]
+			if runF != nil {
+				return runF(opts)
 			}
-			// Fail on an unknown account before asking for a password.
-			if _, err := svc.Account(cmd.Context(), args[0]); err != nil {
-				return err
-			}
-			pw, err := readNewPassword(cmd.Context(), f.IO)
-			if err != nil {
-				return err
-			}
-			a, err := svc.SetPassword(cmd.Context(), args[0], pw)
-			if err != nil {
-				return err
-			}
-			return printAccounts(f, []account.Account{a})
+			return accountsSetPasswordRun(cmd.Context(), f, opts)
 		},
 	}
+}
+
+func accountsSetPasswordRun(ctx context.Context, f *Factory, opts *accountsSetPasswordOptions) error {
+	svc, err := f.Access(ctx)
+	if err != nil {
+		return err
+	}
+	// Fail on an unknown account before asking for a password.
+	if _, err := svc.Account(ctx, opts.Email); err != nil {
+		return err
+	}
+	pw, err := readNewPassword(ctx, f.IO)
+	if err != nil {
+		return err
+	}
+	a, err := svc.SetPassword(ctx, opts.Email, pw)
+	if err != nil {
+		return err
+	}
+	return printAccounts(f, []account.Account{a})
 }

@@ -1,6 +1,9 @@
-// Package cli builds the vds command tree. Each command is an options
-// struct, a constructor that parses flags into it, and a run function that
-// does the work against dependencies taken from a Factory.
+// Package cli builds the vds command tree. Each command is an xxxOptions
+// struct; a newXxxCmd(f, runF) constructor that parses flags and arguments
+// into it and hands it to runF when a test passes one; and an xxxRun
+// function that does the work against dependencies taken from the Factory.
+// Group commands (accounts, tokens, lists, catalog, config) only hold
+// subcommands.
 package cli
 
 import (
@@ -91,19 +94,19 @@ Configuration: flags > VDS_* environment variables > config file
 	_ = f.v.BindPFlag("database.url", pf.Lookup("database"))
 
 	root.AddCommand(
-		newVersionCmd(f),
+		newVersionCmd(f, nil),
 		newConfigCmd(f),
-		newMigrateCmd(f),
-		newServeCmd(f),
+		newMigrateCmd(f, nil),
+		newServeCmd(f, nil),
 		newIngestCmd(f, nil),
-		newEnrichCmd(f),
+		newEnrichCmd(f, nil),
 		newCatalogCmd(f),
 		newAccountsCmd(f),
 		newTokensCmd(f),
 		newListsCmd(f),
 		newLoginCmd(f, nil),
-		newLogoutCmd(f),
-		newWhoamiCmd(f),
+		newLogoutCmd(f, nil),
+		newWhoamiCmd(f, nil),
 		newMakesCmd(f, nil),
 		newModelsCmd(f, nil),
 		newSearchCmd(f, nil),
@@ -111,8 +114,8 @@ Configuration: flags > VDS_* environment variables > config file
 		newVINCmd(f, nil),
 		newTiresCmd(f, nil),
 		newRecallsCmd(f, nil),
-		newGarageCmd(f),
-		newTUICmd(f),
+		newGarageCmd(f, nil),
+		newTUICmd(f, nil),
 	)
 	groupCommands(root)
 	return root

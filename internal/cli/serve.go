@@ -21,7 +21,7 @@ type serveOptions struct {
 	Demo bool
 }
 
-func newServeCmd(f *Factory) *cobra.Command {
+func newServeCmd(f *Factory, runF func(*serveOptions) error) *cobra.Command {
 	opts := &serveOptions{}
 	cmd := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:8080] [--mcp-addr ADDR] [--database URL] [--demo]",
@@ -43,6 +43,9 @@ this server's URL in $XDG_CONFIG_HOME/vds/credentials for the client commands.`,
   VDS_DATABASE_URL=postgres://vds@db/vds vds serve --addr 0.0.0.0:8080`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
 			return serveRun(cmd.Context(), f, opts)
 		},
 	}

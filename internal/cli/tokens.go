@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -17,7 +18,7 @@ func newTokensCmd(f *Factory) *cobra.Command {
 when it is created or rotated, and stored only as a SHA-256 hash.`,
 		Args: noArgs,
 	}
-	cmd.AddCommand(newTokensCreateCmd(f), newTokensListCmd(f), newTokensRotateCmd(f), newTokensRevokeCmd(f))
+	cmd.AddCommand(newTokensCreateCmd(f, nil), newTokensListCmd(f, nil), newTokensRotateCmd(f, nil), newTokensRevokeCmd(f, nil))
 	return cmd
 }
 
@@ -46,7 +47,7 @@ type tokensCreateOptions struct {
 	Name  string
 }
 
-func newTokensCreateCmd(f *Factory) *cobra.Command {
+func newTokensCreateCmd(f *Factory, runF func(*tokensCreateOptions) error) *cobra.Command {
 	opts := &tokensCreateOptions{}
 	cmd := &cobra.Command{
 		Use:     "create --email EMAIL [--name NAME]",
@@ -54,15 +55,10 @@ func newTokensCreateCmd(f *Factory) *cobra.Command {
 		Example: "  vds tokens create --email ann@example.com --name laptop --json",
 		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc, err := f.accountAccess(cmd.Context(), opts.Email)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			t, secret, err := svc.CreateToken(cmd.Context(), opts.Email, opts.Name)
-			if err != nil {
-				return err
-			}
-			return printSecret(f, t, secret)
+			return tokensCreateRun(cmd.Context(), f, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
@@ -70,36 +66,59 @@ func newTokensCreateCmd(f *Factory) *cobra.Command {
 	return cmd
 }
 
-func newTokensListCmd(f *Factory) *cobra.Command {
-	var email string
+func tokensCreateRun(ctx context.Context, f *Factory, opts *tokensCreateOptions) error {
+	svc, err := f.accountAccess(ctx, opts.Email)
+	if err != nil {
+		return err
+	}
+	t, secret, err := svc.CreateToken(ctx, opts.Email, opts.Name)
+	if err != nil {
+		return err
+	}
+	return printSecret(f, t, secret)
+}
+
+type tokensListOptions struct {
+	Email string
+}
+
+func newTokensListCmd(f *Factory, runF func(*tokensListOptions) error) *cobra.Command {
+	opts := &tokensListOptions{}
 	cmd := &cobra.Command{
 		Use:   "list --email EMAIL",
 		Short: "List an account's tokens (never their secrets)",
 		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc, err := f.accountAccess(cmd.Context(), email)
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			tokens, err := svc.Tokens(cmd.Context(), email)
-			if tokens == nil {
-				tokens = []account.Token{} // JSON [], not null
-			}
-			return f.show(tokens, err, func() error {
-				t := f.IO.newTable("ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "STATUS")
-				for _, tk := range tokens {
-					status := "active"
-					if tk.RevokedAt != nil {
-						status = "revoked " + tk.RevokedAt.Format(time.RFC3339)
-					}
-					t.row(tk.ID, dash(tk.Name), tk.Prefix+"...", strings.Join(tk.Scopes, ","), tk.CreatedAt.Format(time.RFC3339), timeOrNever(tk.LastUsedAt), status)
-				}
-				return t.flush()
-			})
+			return tokensListRun(cmd.Context(), f, opts)
 		},
 	}
-	cmd.Flags().StringVar(&email, "email", "", "account email (required)")
+	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
 	return cmd
+}
+
+func tokensListRun(ctx context.Context, f *Factory, opts *tokensListOptions) error {
+	svc, err := f.accountAccess(ctx, opts.Email)
+	if err != nil {
+		return err
+	}
+	tokens, err := svc.Tokens(ctx, opts.Email)
+	if tokens == nil {
+		tokens = []account.Token{} // JSON [], not null
+	}
+	return f.show(tokens, err, func() error {
+		t := f.IO.newTable("ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "STATUS")
+		for _, tk := range tokens {
+			status := "active"
+			if tk.RevokedAt != nil {
+				status = "revoked " + tk.RevokedAt.Format(time.RFC3339)
+			}
+			t.row(tk.ID, dash(tk.Name), tk.Prefix+"...", strings.Join(tk.Scopes, ","), tk.CreatedAt.Format(time.RFC3339), timeOrNever(tk.LastUsedAt), status)
+		}
+		return t.flush()
+	})
 }
 
 func dash(s string) string {
@@ -116,44 +135,70 @@ func timeOrNever(t *time.Time) string {
 	return t.Format(time.RFC3339)
 }
 
-func newTokensRotateCmd(f *Factory) *cobra.Command {
+type tokensRotateOptions struct {
+	ID string
+}
+
+func newTokensRotateCmd(f *Factory, runF func(*tokensRotateOptions) error) *cobra.Command {
+	opts := &tokensRotateOptions{}
 	return &cobra.Command{
 		Use:   "rotate ID",
 		Short: "Issue a new token in place of ID and revoke ID at once",
 		Args:  exactArgs("ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, err := f.Access(cmd.Context())
-			if err != nil {
-				return err
+			opts.ID = args[0]
+			if runF != nil {
+				return runF(opts)
 			}
-			t, secret, err := svc.RotateToken(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			return printSecret(f, t, secret)
+			return tokensRotateRun(cmd.Context(), f, opts)
 		},
 	}
 }
 
-func newTokensRevokeCmd(f *Factory) *cobra.Command {
+func tokensRotateRun(ctx context.Context, f *Factory, opts *tokensRotateOptions) error {
+	svc, err := f.Access(ctx)
+	if err != nil {
+		return err
+	}
+	t, secret, err := svc.RotateToken(ctx, opts.ID)
+	if err != nil {
+		return err
+	}
+	return printSecret(f, t, secret)
+}
+
+type tokensRevokeOptions struct {
+	ID string
+}
+
+func newTokensRevokeCmd(f *Factory, runF func(*tokensRevokeOptions) error) *cobra.Command {
+	opts := &tokensRevokeOptions{}
 	return &cobra.Command{
 		Use:   "revoke ID",
 		Short: "Revoke a token at once",
 		Args:  exactArgs("ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, err := f.Access(cmd.Context())
-			if err != nil {
-				return err
+			opts.ID = args[0]
+			if runF != nil {
+				return runF(opts)
 			}
-			t, err := svc.RevokeToken(cmd.Context(), args[0])
-			if err != nil {
-				return err
-			}
-			if f.JSON {
-				return f.IO.writeJSON(t)
-			}
-			_, err = fmt.Fprintf(f.IO.Out, "revoked token %s (%s...)\n", t.ID, t.Prefix)
-			return err
+			return tokensRevokeRun(cmd.Context(), f, opts)
 		},
 	}
+}
+
+func tokensRevokeRun(ctx context.Context, f *Factory, opts *tokensRevokeOptions) error {
+	svc, err := f.Access(ctx)
+	if err != nil {
+		return err
+	}
+	t, err := svc.RevokeToken(ctx, opts.ID)
+	if err != nil {
+		return err
+	}
+	if f.JSON {
+		return f.IO.writeJSON(t)
+	}
+	_, err = fmt.Fprintf(f.IO.Out, "revoked token %s (%s...)\n", t.ID, t.Prefix)
+	return err
 }

@@ -1,14 +1,18 @@
 package cli
 
 import (
+	"context"
 	"errors"
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/internal/tui"
 )
 
+type tuiOptions struct{}
+
 // newTUICmd builds `vds tui`, the full-screen browser over the API.
-func newTUICmd(f *Factory) *cobra.Command {
+func newTUICmd(f *Factory, runF func(*tuiOptions) error) *cobra.Command {
+	opts := &tuiOptions{}
 	cmd := &cobra.Command{
 		Use:   "tui",
 		Short: "Browse the catalog in a terminal UI",
@@ -32,13 +36,20 @@ colour off.`,
 			if !f.IO.OutTTY {
 				return usageErrorf(errors.New("vds tui needs a terminal on stdout"))
 			}
-			c, err := f.Client()
-			if err != nil {
-				return err
+			if runF != nil {
+				return runF(opts)
 			}
-			return tui.Run(cmd.Context(), c, f.IO.In, f.IO.Out)
+			return tuiRun(cmd.Context(), f, opts)
 		},
 	}
 	addClientFlags(f, cmd)
 	return cmd
+}
+
+func tuiRun(ctx context.Context, f *Factory, _ *tuiOptions) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	return tui.Run(ctx, c, f.IO.In, f.IO.Out)
 }

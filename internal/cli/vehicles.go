@@ -34,22 +34,26 @@ func newMakesCmd(f *Factory, runF func(*makesOptions) error) *cobra.Command {
 			if runF != nil {
 				return runF(opts)
 			}
-			c, err := f.Client()
-			if err != nil {
-				return err
-			}
-			makes, err := c.Makes(cmd.Context(), opts.Kind)
-			return f.show(makes, err, func() error {
-				t := f.IO.newTable("MAKE", "RECORDS")
-				for _, m := range makes {
-					t.row(m.Name, strconv.Itoa(m.Count))
-				}
-				return t.flush()
-			})
+			return makesRun(cmd.Context(), f, opts)
 		},
 	}
 	addClientFlags(f, cmd)
 	return cmd
+}
+
+func makesRun(ctx context.Context, f *Factory, opts *makesOptions) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	makes, err := c.Makes(ctx, opts.Kind)
+	return f.show(makes, err, func() error {
+		t := f.IO.newTable("MAKE", "RECORDS")
+		for _, m := range makes {
+			t.row(m.Name, strconv.Itoa(m.Count))
+		}
+		return t.flush()
+	})
 }
 
 // ----- models -----
@@ -79,28 +83,32 @@ func newModelsCmd(f *Factory, runF func(*modelsOptions) error) *cobra.Command {
 			if runF != nil {
 				return runF(opts)
 			}
-			c, err := f.Client()
-			if err != nil {
-				return err
-			}
-			models, err := c.Models(cmd.Context(), opts.Kind, opts.Make)
-			return f.show(models, err, func() error {
-				if len(models) == 0 && f.IO.OutTTY {
-					_, err := fmt.Fprintf(f.IO.Out, "No %s of make %q: see vds makes %s\n", kindNoun(opts.Kind), opts.Make, typeArg(opts.Kind))
-					return err
-				}
-				t := f.IO.newTable("MODEL", "RECORDS", "FIRST YEAR", "LAST YEAR")
-				for _, m := range models {
-					t.row(m.Name, strconv.Itoa(m.Count), strconv.Itoa(m.YearMin), strconv.Itoa(m.YearMax))
-				}
-				return t.flush()
-			})
+			return modelsRun(cmd.Context(), f, opts)
 		},
 	}
 	addClientFlags(f, cmd)
 	cmd.Flags().StringVar(&opts.Make, "make", "", "make, e.g. Toyota (required)")
 	_ = cmd.RegisterFlagCompletionFunc("make", completeMake(f, ""))
 	return cmd
+}
+
+func modelsRun(ctx context.Context, f *Factory, opts *modelsOptions) error {
+	c, err := f.Client()
+	if err != nil {
+		return err
+	}
+	models, err := c.Models(ctx, opts.Kind, opts.Make)
+	return f.show(models, err, func() error {
+		if len(models) == 0 && f.IO.OutTTY {
+			_, err := fmt.Fprintf(f.IO.Out, "No %s of make %q: see vds makes %s\n", kindNoun(opts.Kind), opts.Make, typeArg(opts.Kind))
+			return err
+		}
+		t := f.IO.newTable("MODEL", "RECORDS", "FIRST YEAR", "LAST YEAR")
+		for _, m := range models {
+			t.row(m.Name, strconv.Itoa(m.Count), strconv.Itoa(m.YearMin), strconv.Itoa(m.YearMax))
+		}
+		return t.flush()
+	})
 }
 
 // typeArg is the TYPE argument that names k.

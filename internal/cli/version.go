@@ -7,7 +7,10 @@ import (
 	"github.com/vds-dev/vds/internal/buildinfo"
 )
 
-func newVersionCmd(f *Factory) *cobra.Command {
+type versionOptions struct{}
+
+func newVersionCmd(f *Factory, runF func(*versionOptions) error) *cobra.Command {
+	opts := &versionOptions{}
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit and build date",
@@ -15,12 +18,19 @@ func newVersionCmd(f *Factory) *cobra.Command {
 		// No config needed: version works even with a broken config file.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
 		RunE: func(*cobra.Command, []string) error {
-			info := buildinfo.Get()
-			if f.JSON {
-				return f.IO.writeJSON(info)
+			if runF != nil {
+				return runF(opts)
 			}
-			_, err := fmt.Fprintln(f.IO.Out, info.String())
-			return err
+			return versionRun(f, opts)
 		},
 	}
+}
+
+func versionRun(f *Factory, _ *versionOptions) error {
+	info := buildinfo.Get()
+	if f.JSON {
+		return f.IO.writeJSON(info)
+	}
+	_, err := fmt.Fprintln(f.IO.Out, info.String())
+	return err
 }
