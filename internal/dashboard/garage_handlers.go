@@ -13,7 +13,6 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
-	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/views"
 )
@@ -47,7 +46,7 @@ func (h *Handler) createList(w http.ResponseWriter, r *http.Request, s *session)
 	name := r.PostForm.Get("name")
 	l, err := h.acc.CreateList(r.Context(), s.account.ID, name)
 	switch {
-	case errors.Is(err, store.ErrConflict):
+	case errors.Is(err, access.ErrConflict):
 		h.garageView(w, r, s, http.StatusConflict, garageData{NewName: name}, "You have a list with that name already.")
 		return
 	case errors.Is(err, access.ErrListName), errors.Is(err, access.ErrTooManyLists):
@@ -68,7 +67,7 @@ func (h *Handler) confirmDeleteList(w http.ResponseWriter, r *http.Request, s *s
 	if h.badText(w, r, err) {
 		return
 	}
-	if errors.Is(err, store.ErrNotFound) || err == nil && l.IsDefault {
+	if errors.Is(err, access.ErrNotFound) || err == nil && l.IsDefault {
 		h.notFound(w, r)
 		return
 	}
@@ -87,7 +86,7 @@ func (h *Handler) deleteList(w http.ResponseWriter, r *http.Request, s *session)
 		return
 	}
 	switch {
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, access.ErrDefaultList):
+	case errors.Is(err, access.ErrNotFound), errors.Is(err, access.ErrDefaultList):
 		h.notFound(w, r)
 		return
 	case err != nil:
@@ -122,9 +121,9 @@ func (h *Handler) addItem(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	n := "added"
 	switch {
-	case errors.Is(err, store.ErrConflict):
+	case errors.Is(err, access.ErrConflict):
 		n = "already"
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, access.ErrNotFound):
 		h.notFound(w, r)
 		return
 	case errors.Is(err, access.ErrUnknownRecord):
@@ -150,14 +149,14 @@ func (h *Handler) removeItem(w http.ResponseWriter, r *http.Request, s *session)
 	if h.badText(w, r, err) {
 		return
 	}
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err != nil && !errors.Is(err, access.ErrNotFound) {
 		h.serverError(w, r, err)
 		return
 	}
 	// Removing what is not there (a second click, another tab) leaves the
 	// list as the user wanted it: say removed either way, unless the list
 	// itself is not theirs.
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, access.ErrNotFound) {
 		if _, lerr := h.acc.List(r.Context(), s.account.ID, listID); lerr != nil {
 			h.notFound(w, r)
 			return
