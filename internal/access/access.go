@@ -28,6 +28,13 @@ func checkText(field, v string, check func(string) error) error {
 	return nil
 }
 
+// ErrNotFound and ErrConflict are the store's sentinels, which the service's
+// errors wrap: callers test for them here and need not import the store.
+var (
+	ErrNotFound = store.ErrNotFound
+	ErrConflict = store.ErrConflict
+)
+
 // ErrUnknownPlan is returned for a plan name that is not configured.
 var ErrUnknownPlan = errors.New("unknown plan")
 

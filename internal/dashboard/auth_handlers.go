@@ -13,7 +13,6 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/limits"
-	"github.com/vds-dev/vds/internal/store"
 )
 
 // authForm is the data of the sign-in and sign-up pages. The password is
@@ -135,7 +134,7 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusTooManyRequests, "", "Too many accounts were created recently, from your network or in all. "+
 			tryAgainIn(w, throttled.RetryAfter))
 		return
-	case errors.Is(err, store.ErrConflict):
+	case errors.Is(err, access.ErrConflict):
 		fail(http.StatusConflict, "email", "An account with this email address exists already. Sign in instead.")
 		return
 	case err != nil:

@@ -29,7 +29,6 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/limits"
-	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -40,11 +39,10 @@ const Prefix = "/dashboard/"
 type Deps struct {
 	Access   *access.Service
 	Vehicles *vehicle.Service
-	Limiter  *limits.Limiter
-	// Usage supplies the daily counters of the usage chart.
-	Usage  store.UsageStore
-	Config *config.Config
-	Log    *slog.Logger
+	// Limiter supplies the limits, the quota and the calls per day.
+	Limiter *limits.Limiter
+	Config  *config.Config
+	Log     *slog.Logger
 }
 
 // Handler serves the dashboard.
@@ -52,7 +50,6 @@ type Handler struct {
 	acc      *access.Service
 	vehicles *vehicle.Service
 	limiter  *limits.Limiter
-	usage    store.UsageStore
 	cfg      *config.Config
 	log      *slog.Logger
 
@@ -71,7 +68,7 @@ type Handler struct {
 // do not parse: they are compiled in, so every test run would catch it.
 func New(d Deps) *Handler {
 	h := &Handler{
-		acc: d.Access, vehicles: d.Vehicles, limiter: d.Limiter, usage: d.Usage, cfg: d.Config, log: d.Log,
+		acc: d.Access, vehicles: d.Vehicles, limiter: d.Limiter, cfg: d.Config, log: d.Log,
 		signup: d.Config.Dashboard.Signup, sessionTTL: d.Config.Dashboard.SessionTTL,
 		cookieMode: d.Config.Dashboard.CookieMode(), publicURL: strings.TrimRight(d.Config.Dashboard.PublicURL, "/"),
 		cop: http.NewCrossOriginProtection(), pages: mustParsePages(), now: time.Now,

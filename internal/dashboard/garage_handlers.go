@@ -13,7 +13,6 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
-	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/views"
 )
@@ -47,7 +46,7 @@ func (h *Handler) createList(w http.ResponseWriter, r *http.Request, s *session)
 	name := r.PostForm.Get("name")
 	l, err := h.acc.CreateList(r.Context(), s.account.ID, name)
 	switch {
-	case errors.Is(err, store.ErrConflict):
+	case errors.Is(err, access.ErrConflict):
 		h.garageView(w, r, s, http.StatusConflict, garageData{NewName: name}, "You have a list with that name already.")
 		return
 	case errors.Is(err, access.ErrListName), errors.Is(err, access.ErrTooManyLists):
@@ -68,7 +67,7 @@ func (h *Handler) confirmDeleteList(w http.ResponseWriter, r *http.Request, s *s
 	if h.badText(w, r, err) {
 		return
 	}
-	if errors.Is(err, store.ErrNotFound) || err == nil && l.IsDefault {
+	if errors.Is(err, access.ErrNotFound) || err == nil && l.IsDefault {
 		h.notFound(w, r)
 		return
 	}
@@ -87,7 +86,7 @@ func (h *Handler) deleteList(w http.ResponseWriter, r *http.Request, s *session)
 		return
 	}
 	switch {
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, access.ErrDefaultList):
+	case errors.Is(err, access.ErrNotFound), errors.Is(err, access.ErrDefaultList):
 		h.notFound(w, r)
 		return
 	case err != nil:
@@ -122,9 +121,9 @@ func (h *Handler) addItem(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	n := "added"
 	switch {
-	case errors.Is(err, store.ErrConflict):
+	case errors.Is(err, access.ErrConflict):
 		n = "already"
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, access.ErrNotFound):
 		h.notFound(w, r)
 		return
 	case errors.Is(err, access.ErrUnknownRecord):
@@ -150,14 +149,14 @@ func (h *Handler) removeItem(w http.ResponseWriter, r *http.Request, s *session)
 	if h.badText(w, r, err) {
 		return
 	}
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err != nil && !errors.Is(err, access.ErrNotFound) {
 		h.serverError(w, r, err)
 		return
 	}
 	// Removing what is not there (a second click, another tab) leaves the
 	// list as the user wanted it: say removed either way, unless the list
 	// itself is not theirs.
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, access.ErrNotFound) {
 		if _, lerr := h.acc.List(r.Context(), s.account.ID, listID); lerr != nil {
 			h.notFound(w, r)
 			return
@@ -184,8 +183,8 @@ func sentence(s string) string {
 // Drill-down: add a vehicle by choosing its type, make, model, year and
 // then the record, each step a GET form, so it works without JavaScript and
 // every step has a URL. The choices go through vehicle.Service's Makes,
-// Models and Search, the calls behind /v1/{type}/makes, /models and the
-// list endpoints, so the same rules apply.
+// Models, ModelYears and Search, the calls behind /v1/{type}/makes, /models
+// and the list endpoints, so the same rules apply.
 
 // kindOption is a record type to choose from.
 type kindOption struct {
@@ -226,7 +225,7 @@ type addData struct {
 	MaxNote   int
 }
 
-// maxPagesScanned bounds the pages read to collect years or records; it is
+// maxPagesScanned bounds the pages read to collect records; it is
 // the API's own page limit, so the dashboard sees what a client can.
 const maxPagesScanned = vehicle.MaxPage
 
@@ -291,22 +290,21 @@ func (h *Handler) addVehicle(w http.ResponseWriter, r *http.Request, s *session)
 	}
 	if d.Step == "model" && q.Get("model") != "" {
 		d.Model = q.Get("model")
-		years, _, err := h.scan(d.Kind, url.Values{"make": {d.Make}, "model": {d.Model}})
-		if err != nil {
-			fail(sentence(err.Error()))
-			return
-		}
+		years := h.vehicles.ModelYears(d.Kind, d.Make, d.Model)
 		if len(years) == 0 {
 			fail("The catalog has no " + d.Make + " of that model. Choose one from the list.")
 			return
 		}
 		d.Choices = append(d.Choices, choice{"Model", d.Model, link(base)})
 		base.Set("model", d.Model)
-		d.Step, d.Years = "year", years
+		d.Step = "year"
+		for _, y := range years {
+			d.Years = append(d.Years, y.Year)
+		}
 	}
 	if d.Step == "year" && q.Get("year") != "" {
 		d.Year = q.Get("year")
-		_, recs, err := h.scan(d.Kind, url.Values{"make": {d.Make}, "model": {d.Model}, "year": {d.Year}})
+		recs, err := h.scan(d.Kind, url.Values{"make": {d.Make}, "model": {d.Model}, "year": {d.Year}})
 		if err != nil {
 			fail(sentence(err.Error()))
 			return
@@ -329,55 +327,42 @@ type scanned struct {
 }
 
 // scan pages through a search (as a client would, up to the API's page
-// limit) and returns the model years found, newest first, and the records.
-func (h *Handler) scan(kind catalog.Kind, params url.Values) ([]int, scanned, error) {
-	var years []int
+// limit) and returns the records found.
+func (h *Handler) scan(kind catalog.Kind, params url.Values) (scanned, error) {
 	var out scanned
 	for page := 1; page <= maxPagesScanned; page++ {
 		params.Set("page", strconv.Itoa(page))
 		params.Set("per_page", strconv.Itoa(vehicle.MaxPerPage))
 		p, err := h.vehicles.Search(kind, params)
 		if err != nil {
-			return nil, out, err
+			return out, err
 		}
-		for _, rec := range records(p.Data) {
-			if !slices.Contains(years, rec.year) {
-				years = append(years, rec.year)
-			}
-			out.options = append(out.options, rec.option)
-		}
+		out.options = append(out.options, records(p.Data)...)
 		out.truncated = p.Meta.Truncated
 		if page >= p.Meta.MaxPage {
 			break
 		}
 	}
-	slices.Sort(years)
-	slices.Reverse(years)
-	return years, out, nil
-}
-
-type described struct {
-	year   int
-	option recordOption
+	return out, nil
 }
 
 // records describes a page's records for people.
-func records(data any) []described {
-	var out []described
-	add := func(id uuid.UUID, year int, title string, details ...string) {
+func records(data any) []recordOption {
+	var out []recordOption
+	add := func(id uuid.UUID, title string, details ...string) {
 		var parts []string
 		for _, d := range details {
 			if strings.TrimSpace(d) != "" {
 				parts = append(parts, d)
 			}
 		}
-		out = append(out, described{year: year, option: recordOption{UUID: id.String(), Title: strings.TrimSpace(title),
-			Details: strings.Join(parts, " · ")}})
+		out = append(out, recordOption{UUID: id.String(), Title: strings.TrimSpace(title),
+			Details: strings.Join(parts, " · ")})
 	}
 	switch recs := data.(type) {
 	case []catalog.Car:
 		for _, c := range recs {
-			add(c.UUID, c.Year, fmt.Sprintf("%d %s %s %s", c.Year, c.Make, c.Model, c.Trim), c.Body, c.DriveType, c.Engine, c.Transmission)
+			add(c.UUID, fmt.Sprintf("%d %s %s %s", c.Year, c.Make, c.Model, c.Trim), c.Body, c.DriveType, c.Engine, c.Transmission)
 		}
 	case []catalog.Motorcycle:
 		for _, m := range recs {
@@ -385,11 +370,11 @@ func records(data any) []described {
 			if m.DisplacementCC != nil {
 				cc = strconv.Itoa(*m.DisplacementCC) + " cc"
 			}
-			add(m.UUID, m.Year, fmt.Sprintf("%d %s %s", m.Year, m.Make, m.Model), m.MotorcycleType, m.EngineType, cc)
+			add(m.UUID, fmt.Sprintf("%d %s %s", m.Year, m.Make, m.Model), m.MotorcycleType, m.EngineType, cc)
 		}
 	case []catalog.Boat:
 		for _, b := range recs {
-			add(b.UUID, b.Year, fmt.Sprintf("%d %s %s", b.Year, b.Make, b.Model), b.ModelType,
+			add(b.UUID, fmt.Sprintf("%d %s %s", b.Year, b.Make, b.Model), b.ModelType,
 				strconv.FormatFloat(b.LengthFt, 'f', -1, 64)+" ft", strconv.Itoa(b.HP)+" hp", b.HullType)
 		}
 	case []catalog.TireFitment:
@@ -398,7 +383,7 @@ func records(data any) []described {
 			if t.RearTireSize != nil {
 				size += " front, " + *t.RearTireSize + " rear"
 			}
-			add(t.UUID, t.Year, fmt.Sprintf("%d %s %s %s", t.Year, t.Make, t.Model, t.Trim), size)
+			add(t.UUID, fmt.Sprintf("%d %s %s %s", t.Year, t.Make, t.Model, t.Trim), size)
 		}
 	}
 	return out

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/limits"
 )
 
 func TestSafeNext(t *testing.T) {
@@ -44,7 +44,7 @@ func TestChart(t *testing.T) {
 	}
 	first := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
 	today := first.AddDate(0, 0, 9)
-	days := dailySeries(first, today, []store.DailyUsage{
+	days := dailySeries(first, today, []limits.DayCalls{
 		{Day: "2026-02-03", Channel: "rest", Calls: 40}, {Day: "2026-02-03", Channel: "mcp", Calls: 10},
 		{Day: "2026-02-10", Channel: "rest", Calls: 5}, {Day: "2026-01-31", Channel: "rest", Calls: 99},
 	})

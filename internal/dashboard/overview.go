@@ -8,7 +8,6 @@ import (
 
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/limits"
-	"github.com/vds-dev/vds/internal/store"
 )
 
 // overviewData is the overview page: plan, limits, usage and the chart.
@@ -57,7 +56,7 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request, s *session) {
 		}
 	}
 	first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
-	rows, err := h.usage.DailyUsage(r.Context(), a.ID, first.Format(time.DateOnly), now.Format(time.DateOnly))
+	rows, err := h.limiter.DailyUsage(r.Context(), a.ID, first.Format(time.DateOnly), now.Format(time.DateOnly))
 	if err != nil {
 		h.serverError(w, r, err)
 		return
@@ -80,7 +79,7 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request, s *session) {
 }
 
 // dailySeries has one entry per day from first to today, zeros included.
-func dailySeries(first, today time.Time, rows []store.DailyUsage) []dayUsage {
+func dailySeries(first, today time.Time, rows []limits.DayCalls) []dayUsage {
 	var out []dayUsage
 	index := map[string]int{}
 	for d := first; !d.After(today); d = d.AddDate(0, 0, 1) {

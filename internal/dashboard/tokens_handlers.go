@@ -7,7 +7,6 @@ import (
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
-	"github.com/vds-dev/vds/internal/store"
 )
 
 // tokensData is the tokens page. Secret is set only in the answer to the
@@ -97,7 +96,7 @@ func (h *Handler) rotateToken(w http.ResponseWriter, r *http.Request, s *session
 		return
 	}
 	t, secret, err := h.acc.RotateAccountToken(r.Context(), s.account.ID, old.ID)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, access.ErrNotFound) {
 		h.tokensView(w, r, s, http.StatusConflict, tokensData{}, "That token was revoked already, so it cannot be rotated.")
 		return
 	}
@@ -128,7 +127,7 @@ func (h *Handler) revokeToken(w http.ResponseWriter, r *http.Request, s *session
 	if h.badText(w, r, err) {
 		return
 	}
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, access.ErrNotFound) {
 		h.notFound(w, r)
 		return
 	}

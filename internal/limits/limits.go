@@ -25,10 +25,13 @@
 package limits
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -414,6 +417,43 @@ func (l *Limiter) State(ctx context.Context, accountID string, plan account.Plan
 		return State{}, fmt.Errorf("read quota usage: %w", err)
 	}
 	return e.state(plan, now), nil
+}
+
+// DayCalls is one day's calls of an account on one channel.
+type DayCalls struct {
+	Day     string // YYYY-MM-DD, UTC
+	Channel string // ChannelREST or ChannelMCP
+	Calls   int64
+}
+
+// DailyUsage returns the account's calls per day and channel between two
+// days (YYYY-MM-DD, inclusive), sorted by day and channel. It adds the calls
+// counted here and not flushed yet, so the days agree with State; the entry
+// stays locked over the read so a flush cannot count them twice.
+func (l *Limiter) DailyUsage(ctx context.Context, accountID, fromDay, toDay string) ([]DayCalls, error) {
+	e := l.lockEntry(accountID)
+	defer e.mu.Unlock()
+	rows, err := l.st.DailyUsage(ctx, accountID, fromDay, toDay)
+	if err != nil {
+		return nil, fmt.Errorf("read daily usage: %w", err)
+	}
+	sums := map[store.DayChannel]int64{}
+	for _, r := range rows {
+		sums[store.DayChannel{Day: r.Day, Channel: r.Channel}] += r.Calls
+	}
+	for k, n := range e.days {
+		if k.Day >= fromDay && k.Day <= toDay {
+			sums[k] += n
+		}
+	}
+	out := make([]DayCalls, 0, len(sums))
+	for k, n := range sums {
+		out = append(out, DayCalls{Day: k.Day, Channel: k.Channel, Calls: n})
+	}
+	slices.SortFunc(out, func(a, b DayCalls) int {
+		return cmp.Or(strings.Compare(a.Day, b.Day), strings.Compare(a.Channel, b.Channel))
+	})
+	return out, nil
 }
 
 // Touch records that a token was used; the time is written on the next flush.

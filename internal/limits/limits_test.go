@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -430,5 +431,47 @@ func TestRetryAfterSecondsRoundsUp(t *testing.T) {
 	r := &Refusal{Reason: RateLimited, RetryAfter: 1500 * time.Millisecond, State: State{RateLimit: 10}}
 	if got, want := r.Error(), "rate limit of 10 requests per minute exceeded; retry in 2 s"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+// TestDailyUsageIncludesUnflushedCalls: the days add the calls this server
+// counted and has not flushed to the flushed ones, once each.
+func TestDailyUsageIncludesUnflushedCalls(t *testing.T) {
+	st, id := newStore(t)
+	c := &clock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
+	ctx := context.Background()
+	l := newLimiter(st, c)
+	call := func(channel string) {
+		t.Helper()
+		tk, _, err := l.Admit(ctx, id, quotaOnly, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tk.Commit(channel)
+	}
+	call(ChannelREST)
+	call(ChannelMCP)
+	if err := l.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c.add(24 * time.Hour) // the 30th
+	call(ChannelREST)
+	call(ChannelREST)
+	call(ChannelMCP)
+	want := []DayCalls{
+		{"2026-11-29", ChannelMCP, 1}, {"2026-11-29", ChannelREST, 1},
+		{"2026-11-30", ChannelMCP, 1}, {"2026-11-30", ChannelREST, 2},
+	}
+	for _, step := range []string{"before flush", "after flush"} {
+		got, err := l.DailyUsage(ctx, id, "2026-11-01", "2026-11-30")
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: %+v, %v; want %+v", step, got, err, want)
+		}
+		if err := l.Flush(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := l.DailyUsage(ctx, id, "2026-11-30", "2026-11-30"); !slices.Equal(got, want[2:]) {
+		t.Errorf("one day: %+v, want %+v", got, want[2:])
 	}
 }

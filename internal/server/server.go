@@ -89,7 +89,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	}
 	// The dashboard calls the same services, so a list saved there is what
 	// /v1/lists and my_garage show, and its usage numbers are the limiter's.
-	s.dash = dashboard.New(dashboard.Deps{Access: acc, Vehicles: s.svc, Limiter: s.limiter, Usage: st, Config: cfg, Log: log})
+	s.dash = dashboard.New(dashboard.Deps{Access: acc, Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log})
 	mux := http.NewServeMux()
 	api.Mount(mux)
 	mux.Handle("/mcp", mcp)

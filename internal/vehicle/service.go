@@ -253,6 +253,25 @@ func (s *Service) Models(kind catalog.Kind, params url.Values) ([]ModelRange, er
 	return out, nil
 }
 
+// ModelYears returns the model years of a make and model with their record
+// counts, newest first, matching make and model as a search does (trimmed,
+// ignoring case). It is empty when the catalog has no such model or kind.
+func (s *Service) ModelYears(kind catalog.Kind, mk, model string) []YearCount {
+	snap := s.Snapshot()
+	lmake, lmodel := strings.ToLower(strings.TrimSpace(mk)), strings.ToLower(strings.TrimSpace(model))
+	switch kind {
+	case catalog.KindCar:
+		return snap.cars.idx.modelYears(lmake, lmodel)
+	case catalog.KindMotorcycle:
+		return snap.motos.idx.modelYears(lmake, lmodel)
+	case catalog.KindBoat:
+		return snap.boats.idx.modelYears(lmake, lmodel)
+	case catalog.KindTireSize:
+		return snap.tires.idx.modelYears(lmake, lmodel)
+	}
+	return []YearCount{}
+}
+
 // BodyTypes returns every car body type with its record count: the known
 // types in catalog.Bodies order (zero counts included), then any other.
 func (s *Service) BodyTypes() []NameCount { return slices.Clone(s.Snapshot().bodyTypes) }

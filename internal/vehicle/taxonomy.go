@@ -19,6 +19,12 @@ type ModelRange struct {
 	YearMax int    `json:"year_max"`
 }
 
+// YearCount is one model year of a make and model with its record count.
+type YearCount struct {
+	Year  int `json:"year"`
+	Count int `json:"count"`
+}
+
 // NameCount is a body or hull type with its record count.
 type NameCount struct {
 	Name  string `json:"name"`
@@ -72,6 +78,29 @@ func (t *table[T]) buildTaxonomy(makeNames, modelNames []string) {
 		t.makes = append(t.makes, MakeCount{Name: makeSpellings.best(), Count: int(me.hi - me.lo)})
 		t.models[lmake] = models
 	}
+}
+
+// modelYears reads the years of a make and model off its contiguous run,
+// which is sorted newest year first.
+func (ix *index) modelYears(lmake, lmodel string) []YearCount {
+	out := []YearCount{}
+	me := ix.makes[lmake]
+	if me == nil {
+		return out
+	}
+	ms, ok := me.models[lmodel]
+	if !ok {
+		return out
+	}
+	for k := ms.lo; k < ms.hi; k++ {
+		y := int(ix.year[k])
+		if n := len(out); n > 0 && out[n-1].Year == y {
+			out[n-1].Count++
+			continue
+		}
+		out = append(out, YearCount{Year: y, Count: 1})
+	}
+	return out
 }
 
 // countBy counts records by a field value, case-insensitively, listing the

@@ -230,3 +230,48 @@ func checkNameCounts(t *testing.T, got []vehicle.NameCount, known []string, coun
 		t.Errorf("counts sum to %d, want %d", total, want)
 	}
 }
+
+func TestModelYears(t *testing.T) {
+	c := demo(t)
+	svc := demoService(t)
+	for _, kind := range catalog.Kinds {
+		t.Run(string(kind), func(t *testing.T) {
+			// Count the records per lowercase make, model and year.
+			want := map[[2]string]map[int]int{}
+			for _, r := range allRecs(c, kind) {
+				key := [2]string{strings.ToLower(r.make), strings.ToLower(r.model)}
+				if want[key] == nil {
+					want[key] = map[int]int{}
+				}
+				want[key][r.year]++
+			}
+			for key, years := range want {
+				// Ask in upper case with spaces around, as a form may send it.
+				got := svc.ModelYears(kind, " "+strings.ToUpper(key[0]), strings.ToUpper(key[1])+" ")
+				if len(got) != len(years) {
+					t.Fatalf("%s %s: %d years %v, want %d", key[0], key[1], len(got), got, len(years))
+				}
+				for i, yc := range got {
+					if yc.Count != years[yc.Year] {
+						t.Errorf("%s %s %d: count %d, want %d", key[0], key[1], yc.Year, yc.Count, years[yc.Year])
+					}
+					if i > 0 && got[i-1].Year <= yc.Year {
+						t.Errorf("%s %s: years not newest first: %v", key[0], key[1], got)
+					}
+				}
+			}
+		})
+	}
+	for _, tc := range []struct {
+		kind      catalog.Kind
+		mk, model string
+	}{
+		{catalog.KindCar, "Toyota", "No Such Model"},
+		{catalog.KindCar, "No Such Make", "Camry"},
+		{"plane", "Toyota", "Camry"},
+	} {
+		if got := svc.ModelYears(tc.kind, tc.mk, tc.model); got == nil || len(got) != 0 {
+			t.Errorf("ModelYears(%s, %q, %q) = %v, want empty", tc.kind, tc.mk, tc.model, got)
+		}
+	}
+}
