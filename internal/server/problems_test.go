@@ -6,16 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/vds-dev/vds/internal/access"
-	"github.com/vds-dev/vds/internal/config"
-	"github.com/vds-dev/vds/internal/server"
 )
 
 // running is a real server on two loopback listeners (the second for
@@ -28,25 +23,7 @@ type running struct {
 
 func startTCP(t *testing.T) *running {
 	t.Helper()
-	ctx := context.Background()
-	st := openStore(t)
-	cfg := &config.Config{
-		Server: config.Server{CatalogPoll: time.Hour, UsageFlush: time.Hour, ShutdownTimeout: time.Second,
-			ReadHeaderTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second, IdleTimeout: time.Second},
-		Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"]},
-	}
-	acc := access.New(st, cfg.Plan, cfg.PlanNames())
-	if _, err := acc.CreateAccount(ctx, "a@example.com", "free"); err != nil {
-		t.Fatal(err)
-	}
-	_, token, err := acc.CreateToken(ctx, "a@example.com", "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, _, token := newListening(t, openStore(t), time.Hour)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +32,7 @@ func startTCP(t *testing.T) *running {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sctx, cancel := context.WithCancel(ctx)
+	sctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.ServeWithMCP(sctx, ln, mcpLn) }()
 	return &running{addr: ln.Addr().String(), mcpAddr: mcpLn.Addr().String(), token: token, stop: func() error {
