@@ -254,7 +254,7 @@ func (h *Handler) guard(charged bool, next http.HandlerFunc) http.HandlerFunc {
 			w.Header().Set("Retry-After", strconv.Itoa(retry))
 			pr := problem(r, refusal.Reason, refusal.Error())
 			pr.RetryAfter = retry
-			if refusal.Reason == limits.QuotaExceeded {
+			if refusal.Reason == limits.CodeQuotaExceeded {
 				pr.Limit, pr.Reset = "monthly_quota", refusal.State.QuotaReset.Format(time.RFC3339)
 			} else {
 				pr.Limit, pr.Reset = "rate_per_minute", refusal.State.RateReset.Format(time.RFC3339)

@@ -101,7 +101,7 @@ func TestGuardRefusal(t *testing.T) {
 	called := false
 	g, fc, run := guarded(true, func() (*mcp.CallToolResult, error) { called = true; return ok(1) })
 	reset := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	fc.refuse = &limits.Refusal{Reason: limits.QuotaExceeded, RetryAfter: reset.Sub(g.now()), State: limits.State{QuotaLimit: 100, QuotaReset: reset}}
+	fc.refuse = &limits.Refusal{Reason: limits.CodeQuotaExceeded, RetryAfter: reset.Sub(g.now()), State: limits.State{QuotaLimit: 100, QuotaReset: reset}}
 	res, err := run()
 	if err != nil || !res.IsError || called {
 		t.Fatalf("res %v, err %v, handler called %v", res, err, called)

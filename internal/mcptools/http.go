@@ -250,7 +250,7 @@ func (h *handler) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Set("Retry-After", strconv.Itoa(retry))
 	p := newProblem(r, http.StatusTooManyRequests, refusal.Reason, refusal.Error())
 	p.RetryAfter = retry
-	if refusal.Reason == limits.QuotaExceeded {
+	if refusal.Reason == limits.CodeQuotaExceeded {
 		// Admit(charge=false) never refuses for the quota; kept complete
 		// in case a caller changes that.
 		p.Limit, p.Reset = "monthly_quota", refusal.State.QuotaReset.Format(time.RFC3339)

@@ -117,7 +117,7 @@ func (g *guard) clock() time.Time {
 // refusalResult tells the model why the call was refused and when it can
 // call again.
 func refusalResult(r *limits.Refusal, plan account.Plan, now time.Time) *mcp.CallToolResult {
-	if r.Reason == limits.QuotaExceeded {
+	if r.Reason == limits.CodeQuotaExceeded {
 		reset := r.State.QuotaReset.UTC()
 		return mcp.NewToolResultError(fmt.Sprintf(
 			"quota_exceeded: the monthly quota of %d calls of the %s plan is used up (REST and tool calls count together); "+
