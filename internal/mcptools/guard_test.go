@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
-	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
 )
 
@@ -44,7 +44,7 @@ func guarded(charged bool, h func() (*mcp.CallToolResult, error)) (*guard, *fake
 	fc := &fakeCharger{}
 	g := &guard{tools: map[string]*Tool{"t": &tool}, charger: fc, log: discard(),
 		now: func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }}
-	ctx := httpapi.WithPrincipal(context.Background(), access.Principal{Account: account.Account{ID: "acc_1"}, Plan: account.Plan{Name: "free"}})
+	ctx := edge.WithPrincipal(context.Background(), access.Principal{Account: account.Account{ID: "acc_1"}, Plan: account.Plan{Name: "free"}})
 	run := func() (*mcp.CallToolResult, error) {
 		var req mcp.CallToolRequest
 		req.Params.Name = "t"

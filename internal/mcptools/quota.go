@@ -12,7 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vds-dev/vds/internal/account"
-	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
 )
 
@@ -42,7 +42,7 @@ func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		if !ok {
 			return next(ctx, req)
 		}
-		log := g.log.With("tool", t.Def.Name, "request_id", httpapi.RequestID(ctx))
+		log := g.log.With("tool", t.Def.Name, "request_id", edge.RequestID(ctx))
 		commit := func(bool) {}
 		if t.Charged {
 			var refused *mcp.CallToolResult
@@ -128,7 +128,7 @@ func refusalResult(r *limits.Refusal, plan account.Plan, now time.Time) *mcp.Cal
 	}
 	return mcp.NewToolResultError(fmt.Sprintf(
 		"rate_limited: the rate limit of %d requests per minute is exceeded; retry in %d s. This call was not charged.",
-		r.State.RateLimit, int(r.RetryAfter.Seconds()+0.999)))
+		r.State.RateLimit, limits.RetryAfterSeconds(r.RetryAfter)))
 }
 
 // roughDuration says how long until a reset in the unit a person would use.
@@ -141,7 +141,7 @@ func roughDuration(d time.Duration) string {
 	case d >= 2*time.Minute:
 		return fmt.Sprintf("%d minutes", int(d.Minutes()))
 	}
-	return fmt.Sprintf("%d seconds", max(1, int(d.Seconds()+0.999)))
+	return fmt.Sprintf("%d seconds", max(1, limits.RetryAfterSeconds(d)))
 }
 
 // internalError is the answer to a failure that is not the caller's: no
@@ -149,7 +149,7 @@ func roughDuration(d time.Duration) string {
 // finds it there.
 func internalError(ctx context.Context) error {
 	msg := "the server failed to answer this call; it was not charged: retry, and report it if it persists"
-	if id := httpapi.RequestID(ctx); id != "" {
+	if id := edge.RequestID(ctx); id != "" {
 		msg += " (request id " + id + ")"
 	}
 	return errors.New(msg)

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -11,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/textcheck"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -28,7 +27,7 @@ import (
 func plainPaths(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := textcheck.Line(r.URL.Path); err != nil {
-			httpapi.WriteProblem(w, r, vehicle.CodeInvalidParameter, "path",
+			edge.WriteCode(w, r, vehicle.CodeInvalidParameter, "path",
 				fmt.Sprintf("The path %s has %v: send a path of plain text.", vehicle.Echo(r.URL.Path), err))
 			return
 		}
@@ -45,10 +44,10 @@ func fallback(mux *http.ServeMux) http.HandlerFunc {
 		probe.Method = http.MethodGet
 		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/" {
 			w.Header().Set("Allow", "GET, HEAD")
-			httpapi.WriteProblem(w, r, "method_not_allowed", "", fmt.Sprintf("%s answers GET and HEAD only.", r.URL.Path))
+			edge.WriteCode(w, r, edge.CodeMethodNotAllowed, "", fmt.Sprintf("%s answers GET and HEAD only.", r.URL.Path))
 			return
 		}
-		httpapi.WriteProblem(w, r, vehicle.CodeNotFound, "",
+		edge.WriteCode(w, r, vehicle.CodeNotFound, "",
 			"No such page: the API is under /v1 (see /v1/openapi.json), MCP at /mcp and the dashboard at /dashboard/.")
 	}
 }
@@ -98,7 +97,7 @@ func (c *problemConn) Write(b []byte) (int, error) {
 		return c.Conn.Write(b)
 	}
 	status, _ := strconv.Atoi(string(m[1]))
-	id := httpapi.NewRequestID()
+	id := edge.NewRequestID()
 	c.log.Warn("unreadable request refused", "request_id", id, "remote_addr", c.RemoteAddr().String(),
 		"status", status, "reason", string(m[2]))
 	if _, err := c.Conn.Write(cannedProblem(status, string(m[2]), id)); err != nil {
@@ -110,7 +109,7 @@ func (c *problemConn) Write(b []byte) (int, error) {
 // cannedProblem is the whole response replacing net/http's canned one of
 // status, whose body was text.
 func cannedProblem(status int, text, requestID string) []byte {
-	code, detail := "invalid_request", "The request could not be read as HTTP/1.1"
+	code, detail := edge.CodeInvalidRequest, "The request could not be read as HTTP/1.1"
 	// net/http's body is the status ("400 Bad Request") with, for some
 	// errors, the reason after a colon.
 	if _, reason, ok := strings.Cut(text, ": "); ok {
@@ -119,17 +118,15 @@ func cannedProblem(status int, text, requestID string) []byte {
 	detail += ": check the request line (method, a path with valid %-escapes and no spaces, HTTP/1.1) and the headers."
 	switch status {
 	case http.StatusRequestHeaderFieldsTooLarge:
-		code, detail = "headers_too_large", "The request headers are larger than the server accepts: send fewer or shorter headers."
+		code, detail = edge.CodeHeadersTooLarge, "The request headers are larger than the server accepts: send fewer or shorter headers."
 	case http.StatusNotImplemented:
-		code, detail = "not_implemented", "The request uses a transfer encoding the server does not support: send the body with Content-Length or chunked."
+		code, detail = edge.CodeNotImplemented, "The request uses a transfer encoding the server does not support: send the body with Content-Length or chunked."
 	case http.StatusHTTPVersionNotSupported:
-		code, detail = "http_version_not_supported", "The request's HTTP version is not supported: use HTTP/1.1."
+		code, detail = edge.CodeHTTPVersionNotSupported, "The request's HTTP version is not supported: use HTTP/1.1."
 	}
-	body, _ := json.Marshal(httpapi.Problem{
-		Type: "urn:vds:problem:" + code, Title: http.StatusText(status), Status: status,
-		Detail: detail, Code: code, RequestID: requestID,
-	})
-	body = append(body, '\n')
+	p := edge.NewProblem(nil, code, detail).WithStatus(status)
+	p.RequestID = requestID
+	body := edge.Marshal(p)
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "HTTP/1.1 %d %s\r\nContent-Type: application/problem+json\r\nContent-Length: %d\r\nX-Request-Id: %s\r\nConnection: close\r\n\r\n",
 		status, http.StatusText(status), len(body), requestID)

@@ -21,6 +21,7 @@ import (
 	"github.com/vds-dev/vds/internal/buildinfo"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/dashboard"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lookup"
@@ -98,12 +99,12 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	mux.HandleFunc("GET /healthz", healthz)
 	mux.HandleFunc("GET /readyz", s.ready)
 	mux.Handle("/", fallback(mux))
-	s.handler = httpapi.Observe(log, httpapi.Gzip(plainPaths(mux)))
+	s.handler = edge.Observe(log, edge.Gzip(plainPaths(mux)))
 	mcpMux := http.NewServeMux()
 	mcpMux.Handle("/mcp", mcp)
 	mcpMux.HandleFunc("GET /healthz", healthz)
 	mcpMux.Handle("/", fallback(mcpMux))
-	s.mcpHandler = httpapi.Observe(log, httpapi.Gzip(plainPaths(mcpMux)))
+	s.mcpHandler = edge.Observe(log, edge.Gzip(plainPaths(mcpMux)))
 	return s, nil
 }
 

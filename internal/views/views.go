@@ -1,17 +1,10 @@
-// Package views builds the JSON that the REST API and the MCP tools both
-// answer with for account data: the /v1/me document, the saved lists of
-// /v1/lists, the rate-limit and quota headers, and the error of a call the
-// database failed. Keeping the builders in
-// one package that imports no transport is what makes a tool's structured
-// content equal to its REST twin's body by construction rather than by
-// two copies kept in step.
+// Package views builds the account data the REST API and the MCP tools both
+// answer with: the /v1/me document, the saved lists of /v1/lists, and the
+// error of a call the database failed. One builder, importing no transport,
+// makes a tool's structured content equal to its REST twin's body.
 package views
 
 import (
-	"fmt"
-	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
@@ -152,41 +145,4 @@ func recordRef(rec any) RecordRef {
 		return RecordRef{Make: v.Make, Model: v.Model, Year: v.Year}
 	}
 	return RecordRef{}
-}
-
-// SetLimitHeaders writes the rate-limit and quota headers (docs/api.md)
-// for s. A window that is unlimited (0) is left out.
-func SetLimitHeaders(hd http.Header, s limits.State, now time.Time) {
-	var policy, state []string
-	if s.RateLimit > 0 {
-		hd.Set("X-RateLimit-Limit", strconv.Itoa(s.RateLimit))
-		hd.Set("X-RateLimit-Remaining", strconv.Itoa(s.RateRemaining))
-		// Rounded up: the sliding window frees units at any instant, and a
-		// client that waits until the second given must not be early.
-		hd.Set("X-RateLimit-Reset", strconv.FormatInt(now.Unix()+secondsUntil(s.RateReset, now), 10))
-		policy = append(policy, fmt.Sprintf(`"minute";q=%d;w=60`, s.RateLimit))
-		state = append(state, fmt.Sprintf(`"minute";r=%d;t=%d`, s.RateRemaining, secondsUntil(s.RateReset, now)))
-	}
-	if s.QuotaLimit > 0 {
-		hd.Set("X-Quota-Limit", strconv.Itoa(s.QuotaLimit))
-		hd.Set("X-Quota-Used", strconv.FormatInt(s.QuotaUsed, 10))
-		hd.Set("X-Quota-Remaining", strconv.FormatInt(s.QuotaRemaining(), 10))
-		hd.Set("X-Quota-Reset", strconv.FormatInt(s.QuotaReset.Unix(), 10))
-		policy = append(policy, fmt.Sprintf(`"month";q=%d;w=%d`, s.QuotaLimit, monthSeconds(s.QuotaReset)))
-		state = append(state, fmt.Sprintf(`"month";r=%d;t=%d`, s.QuotaRemaining(), secondsUntil(s.QuotaReset, now)))
-	}
-	if len(policy) > 0 {
-		hd.Set("RateLimit-Policy", strings.Join(policy, ", "))
-		hd.Set("RateLimit", strings.Join(state, ", "))
-	}
-}
-
-func secondsUntil(t, now time.Time) int64 {
-	return int64(max(0, limits.RetryAfterSeconds(t.Sub(now))))
-}
-
-// monthSeconds is the length of the month that ends at reset.
-func monthSeconds(reset time.Time) int64 {
-	start := reset.AddDate(0, -1, 0)
-	return int64(reset.Sub(start).Seconds())
 }
