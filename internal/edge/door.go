@@ -12,8 +12,7 @@ import (
 	"github.com/vds-dev/vds/internal/limits"
 )
 
-// Door admits the requests of one transport: the bearer token, then a place
-// in the per-minute window and, when charged, a unit of the monthly quota.
+// Door admits a transport's requests: bearer token, rate window, and quota when charged.
 type Door struct {
 	Auth    *access.Authenticator
 	Limiter *limits.Limiter
@@ -21,9 +20,8 @@ type Door struct {
 	NoToken string
 }
 
-// Admit authenticates r and admits it through the limiter. On failure it
-// has answered (401, 403, 429 or 503) and ok is false; otherwise the
-// returned request carries the principal, and the ticket must be settled.
+// Admit authenticates and admits r; the request returned carries the
+// principal and the ticket must be settled. False: it answered 401/403/429/503.
 func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool) (*http.Request, *limits.Ticket, limits.State, bool) {
 	p, ok := d.authenticate(w, r)
 	if !ok {
@@ -39,8 +37,6 @@ func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool) (*http.
 	return r, ticket, st, true
 }
 
-// authenticate checks the bearer token; on failure it writes the 401, 403
-// or 503.
 func (d Door) authenticate(w http.ResponseWriter, r *http.Request) (access.Principal, bool) {
 	secret, ok := access.BearerSecret(r.Header.Get("Authorization"))
 	if !ok {
@@ -70,8 +66,8 @@ func unauthorized(w http.ResponseWriter, r *http.Request, detail string) {
 	WriteCode(w, r, CodeUnauthorized, "", detail)
 }
 
-// Refuse answers a failed admission: a *limits.Refusal is a 429 with the
-// limit headers and Retry-After; any other error a 503 (the usage store).
+// Refuse answers a failed admission: 429 with limit headers for a
+// *limits.Refusal, else 503.
 func Refuse(w http.ResponseWriter, r *http.Request, err error) {
 	var refusal *limits.Refusal
 	if !errors.As(err, &refusal) {
@@ -91,8 +87,7 @@ func Refuse(w http.ResponseWriter, r *http.Request, err error) {
 	WriteProblem(w, r, p)
 }
 
-// SetLimitHeaders writes the rate-limit and quota headers of s
-// (docs/api.md); an unlimited window (0) is left out.
+// SetLimitHeaders writes the limit headers of s (docs/api.md), leaving out unlimited windows.
 func SetLimitHeaders(hd http.Header, s limits.State, now time.Time) {
 	var policy, state []string
 	if s.RateLimit > 0 {
@@ -116,13 +111,11 @@ func SetLimitHeaders(hd http.Header, s limits.State, now time.Time) {
 	}
 }
 
-// secondsUntil rounds up, as Retry-After does: a client that waits until
-// the second given must not be early.
+// secondsUntil rounds up so that a client waiting that long is never early.
 func secondsUntil(t, now time.Time) int64 {
 	return int64(max(0, limits.RetryAfterSeconds(t.Sub(now))))
 }
 
-// monthSeconds is the length of the month that ends at reset.
 func monthSeconds(reset time.Time) int64 {
 	return int64(reset.Sub(reset.AddDate(0, -1, 0)).Seconds())
 }

@@ -1,9 +1,6 @@
-// Package edge is the HTTP edge every transport shares: request ids and the
-// request's principal and logger in the context, the access log, gzip, the
-// problem document with the one table of codes and statuses, the bearer
-// check and the limiter's admission with its 429 and limit headers.
-// REST (httpapi), MCP (mcptools) and the server's own answers go through
-// it, so they fail alike; docs/api.md describes what callers see.
+// Package edge is the HTTP edge every transport shares: request context,
+// access log, gzip, problem documents with the one table of codes, and the
+// door (bearer token, rate window, quota). See docs/architecture.md.
 package edge
 
 import (
@@ -35,8 +32,7 @@ func NewRequestID() string {
 	return hex.EncodeToString(b)
 }
 
-// validRequestID accepts a caller's X-Request-Id when it is short and plain,
-// so ids correlate across systems without callers injecting text into logs.
+// validRequestID keeps callers from injecting text into logs through X-Request-Id.
 func validRequestID(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false

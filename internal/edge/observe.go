@@ -13,11 +13,8 @@ import (
 	"time"
 )
 
-// accessLog carries what the access log line needs from inner layers.
 type accessLog struct{ accountID string }
 
-// recorder keeps the status and size for the access log and runs a hook
-// once, just before the status is written.
 type recorder struct {
 	http.ResponseWriter
 	status   int
@@ -25,9 +22,8 @@ type recorder struct {
 	beforeWH func(status int)
 }
 
-// BeforeStatus returns a writer that calls hook once, just before the
-// status is written: the limiter settles a call and sets the limit headers
-// there. It is no http.Flusher, so mcp-go never upgrades to a stream.
+// BeforeStatus calls hook once, just before the status is written. It is
+// no http.Flusher, so mcp-go never upgrades a response to a stream.
 func BeforeStatus(w http.ResponseWriter, hook func(status int)) http.ResponseWriter {
 	return &recorder{ResponseWriter: w, beforeWH: hook}
 }
@@ -52,11 +48,10 @@ func (rw *recorder) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// Unwrap lets http.ResponseController reach the underlying writer.
 func (rw *recorder) Unwrap() http.ResponseWriter { return rw.ResponseWriter }
 
 // Observe assigns a request id, recovers panics into a 500 problem, and
-// logs one line per request; never the Authorization header or the query.
+// logs one line per request, without the Authorization header or query.
 func Observe(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -93,7 +88,6 @@ func Observe(log *slog.Logger, next http.Handler) http.Handler {
 
 var gzipPool = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}
 
-// gzipWriter compresses the body; Content-Length no longer applies.
 type gzipWriter struct {
 	http.ResponseWriter
 	gz *gzip.Writer

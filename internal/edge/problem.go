@@ -23,22 +23,17 @@ type Problem struct {
 	Instance  string `json:"instance"`
 	Code      string `json:"code"`
 	RequestID string `json:"request_id"`
-	// Param names the offending query parameter, for 400s about one.
-	Param string `json:"param,omitempty"`
-	// Accepted lists the accepted parameters, for unknown_parameter.
-	Accepted []string `json:"accepted,omitempty"`
-	// AcceptedValues lists the values a filter (param) accepts, and
-	// Suggestion the one closest to the value sent, for a value outside them.
+	// The extensions below appear where they apply (docs/api.md#errors).
+	Param          string   `json:"param,omitempty"`
+	Accepted       []string `json:"accepted,omitempty"`
 	AcceptedValues []string `json:"accepted_values,omitempty"`
 	Suggestion     string   `json:"suggestion,omitempty"`
-	// Limit, Reset and RetryAfter describe a 429: which limit, when it resets.
-	Limit      string `json:"limit,omitempty"`
-	Reset      string `json:"reset,omitempty"`
-	RetryAfter int    `json:"retry_after,omitempty"`
+	Limit          string   `json:"limit,omitempty"`
+	Reset          string   `json:"reset,omitempty"`
+	RetryAfter     int      `json:"retry_after,omitempty"`
 }
 
-// Codes the edge sends itself; the services define theirs (vehicle.Code*,
-// lookup.Code*, limits.Code*, views.Code*).
+// Codes the edge sends itself; services define theirs as Code* constants.
 const (
 	CodeUnauthorized            = "unauthorized"
 	CodeNoAPIAccess             = "no_api_access"
@@ -55,16 +50,14 @@ const (
 	CodeHTTPVersionNotSupported = "http_version_not_supported"
 )
 
-// code is an entry of the code table. api marks the codes an operation of
-// the REST API answers with, which its OpenAPI document lists; the others
-// come from reading the request (net/http) or from the MCP transport.
+// code is a row of the table; api marks what REST operations answer with
+// (the OpenAPI document lists those), not net/http's or MCP's transport.
 type code struct {
 	status int
 	api    bool
 }
 
-// codes maps every problem code to its status; docs/api.md#errors says
-// when each is sent.
+// codes maps every problem code to its status (docs/api.md#errors).
 var codes = map[string]code{
 	vehicle.CodeInvalidParameter:   {http.StatusBadRequest, true},
 	vehicle.CodeUnknownParameter:   {http.StatusBadRequest, true},
@@ -113,13 +106,12 @@ func APICodes() map[string]int {
 	return out
 }
 
-// problemTypeBase prefixes problem type URIs; a URN needs no host.
 const problemTypeBase = "urn:vds:problem:"
 
 const internalDetail = "The server failed to answer; the request id identifies it in the logs."
 
-// NewProblem builds the problem of code, with the status of the table;
-// r fills instance and request id, and may be nil before a request exists.
+// NewProblem builds the problem of code; r, nil before a request exists,
+// fills instance and request id.
 func NewProblem(r *http.Request, code, detail string) *Problem {
 	p := (&Problem{Type: problemTypeBase + code, Detail: detail, Code: code}).WithStatus(Status(code))
 	if r != nil {
@@ -128,15 +120,13 @@ func NewProblem(r *http.Request, code, detail string) *Problem {
 	return p
 }
 
-// WithStatus sets p's status and title, for an error relayed from net/http
-// or mcp-go, whose status comes before its code.
+// WithStatus overrides the status, for an error relayed from net/http or mcp-go.
 func (p *Problem) WithStatus(status int) *Problem {
 	p.Status, p.Title = status, http.StatusText(status)
 	return p
 }
 
-// WriteProblem writes p. Errors leave the server here, so it also logs the
-// server-side ones.
+// WriteProblem writes p, logging server-side failures.
 func WriteProblem(w http.ResponseWriter, r *http.Request, p *Problem) {
 	if p.Status >= 500 {
 		Logger(r.Context()).Error("request failed", "code", p.Code, "detail", p.Detail)
@@ -144,16 +134,15 @@ func WriteProblem(w http.ResponseWriter, r *http.Request, p *Problem) {
 	WriteJSON(w, p.Status, "application/problem+json", p)
 }
 
-// WriteCode answers r with the problem of code, about the parameter param
-// when it is not "".
+// WriteCode answers r with the problem of code, about param unless "".
 func WriteCode(w http.ResponseWriter, r *http.Request, code, param, detail string) {
 	p := NewProblem(r, code, detail)
 	p.Param = param
 	WriteProblem(w, r, p)
 }
 
-// WriteError turns a service error into a problem. Errors that are not the
-// caller's fault become a 500 whose detail hides the cause (logged instead).
+// WriteError turns a service error into a problem; any other error is a
+// logged 500 whose detail hides the cause.
 func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	var ve *vehicle.Error
 	if errors.As(err, &ve) {
@@ -167,8 +156,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	WriteProblem(w, r, NewProblem(r, CodeInternalError, internalDetail))
 }
 
-// Unavailable answers a request whose database call failed: the cause is
-// logged, the caller gets views.Unavailable (503 service_unavailable).
+// Unavailable logs a failed database call and answers 503 views.Unavailable.
 func Unavailable(w http.ResponseWriter, r *http.Request, what string, err error) {
 	Logger(r.Context()).Error("database call failed", "data", what, "err", err)
 	WriteError(w, r, views.Unavailable(what))
@@ -176,8 +164,7 @@ func Unavailable(w http.ResponseWriter, r *http.Request, what string, err error)
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// WriteJSON encodes v into a pooled buffer first, so an encoding failure
-// can still become a clean 500 instead of half a body.
+// WriteJSON encodes v before writing, so a failure is a clean 500, not half a body.
 func WriteJSON(w http.ResponseWriter, status int, contentType string, v any) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -189,7 +176,7 @@ func WriteJSON(w http.ResponseWriter, status int, contentType string, v any) {
 	Send(w, status, contentType, buf.Bytes())
 }
 
-// Marshal encodes p as WriteProblem sends it, for a response written by hand.
+// Marshal encodes p as WriteProblem sends it.
 func Marshal(p *Problem) []byte {
 	var buf bytes.Buffer
 	_ = encode(&buf, p) // a Problem always encodes
@@ -203,7 +190,7 @@ func encode(buf *bytes.Buffer, v any) error {
 	return enc.Encode(v)
 }
 
-// Send writes a finished body with its Content-Type and Content-Length.
+// Send writes a finished body with Content-Type and Content-Length.
 func Send(w http.ResponseWriter, status int, contentType string, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", contentType)

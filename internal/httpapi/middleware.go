@@ -8,9 +8,8 @@ import (
 	"github.com/vds-dev/vds/internal/limits"
 )
 
-// guard wraps an API handler: admit through the door (charging the monthly
-// quota when charged is true), then commit or refund the charge when the
-// status is known, setting the limit headers then.
+// guard admits through the door, then commits or refunds the charge and
+// sets the limit headers when the status is written.
 func (h *Handler) guard(charged bool, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		r, ticket, st, ok := h.door.Admit(w, r, charged)

@@ -9,8 +9,7 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// Envelope is the body of every successful response: {"data": ...}, with
-// "meta" for paged lists.
+// Envelope is every successful body: {"data": ...}, with "meta" for pages.
 type Envelope struct {
 	Data any           `json:"data"`
 	Meta *vehicle.Meta `json:"meta,omitempty"`
@@ -18,7 +17,6 @@ type Envelope struct {
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// ok writes a 200 envelope.
 func ok(w http.ResponseWriter, data any) {
 	edge.WriteJSON(w, http.StatusOK, "application/json", Envelope{Data: data})
 }

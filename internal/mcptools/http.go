@@ -18,28 +18,19 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// MaxBodyBytes bounds a POST /mcp body. One JSON-RPC message per request
-// (the revisions served have no batches) with small arguments fits many
-// times over; mcp-go itself reads bodies without a limit.
+// MaxBodyBytes bounds a POST /mcp body (one JSON-RPC message, no batches);
+// mcp-go itself reads bodies without a limit.
 const MaxBodyBytes = 1 << 20
 
-// Handler serves the streamable HTTP transport of srv at POST /mcp,
-// stateless, so any replica answers any request. Before mcp-go reads a
-// byte of JSON-RPC, a request passes cross-origin protection (403), the
-// method check (405 but for POST), the REST API's door (401, 403, 429 or
-// 503; one unit of the rate window per HTTP request) and the body limit
-// (413). Errors, mcp-go's included, are problem documents, and every
-// admitted response carries the limit headers, computed when the status is
-// written. NewServer's middleware charges the quota per tools/call.
-//
-// mcp-go's DNS-rebinding protection stays on: a reverse proxy on the same
-// host must forward Host as localhost, or listen on a non-loopback address.
+// Handler serves srv's stateless streamable HTTP transport at POST /mcp,
+// behind cross-origin protection, POST only, edge.Door and MaxBodyBytes;
+// every error is a problem document (docs/architecture.md#an-mcp-request).
+// mcp-go's DNS-rebinding protection stays on: a proxy on the same host must
+// forward Host as localhost.
 func Handler(srv *server.MCPServer, auth *access.Authenticator, lim *limits.Limiter, log *slog.Logger) http.Handler {
 	h := &handler{
 		mcp: server.NewStreamableHTTPServer(srv,
 			server.WithStateLess(true),
-			// Without this a GET would open an event stream that never
-			// closes; Handler answers GET itself, this is belt and braces.
 			server.WithDisableStreaming(true),
 			server.WithStreamableHTTPLogger(log),
 		),
@@ -66,8 +57,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"The MCP endpoint takes JSON-RPC messages by POST only; it keeps no sessions and opens no event streams.")
 		return
 	}
-	// One request is one unit of the rate window, whatever it carries; the
-	// quota is charged per tools/call, later.
+	// One unit of the rate window per request; the quota is charged per tools/call.
 	r, ticket, _, ok := h.door.Admit(w, r, false)
 	if !ok {
 		return
@@ -100,11 +90,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// textErrorWriter holds back the plain-text errors mcp-go's transport
-// writes (an unsupported MCP-Protocol-Version, a wrong Content-Type, a
-// Host refused by its DNS-rebinding protection), so that Handler can send
-// them as problem documents like every other error of vds. Anything else
-// passes through untouched.
+// textErrorWriter holds back the plain-text errors of mcp-go's transport
+// (protocol version, Content-Type, Host), which Handler sends as problems.
 type textErrorWriter struct {
 	http.ResponseWriter
 	status int // the held-back error's status; 0 when passing through
@@ -112,7 +99,6 @@ type textErrorWriter struct {
 	body   bytes.Buffer
 }
 
-// maxTransportDetail bounds the text kept of a transport error.
 const maxTransportDetail = 512
 
 func (w *textErrorWriter) WriteHeader(status int) {
@@ -140,10 +126,8 @@ func (w *textErrorWriter) Write(b []byte) (int, error) {
 	return w.ResponseWriter.Write(b)
 }
 
-// Unwrap lets http.ResponseController reach the underlying writer.
 func (w *textErrorWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// transportCode names a transport error by its status.
 func transportCode(status int) string {
 	switch status {
 	case http.StatusForbidden:
@@ -159,8 +143,7 @@ func transportCode(status int) string {
 	return edge.CodeInvalidRequest
 }
 
-// transportDetail turns mcp-go's text into a problem detail: its first
-// line, valid UTF-8, ending in a full stop.
+// transportDetail is the first line of mcp-go's text, as a sentence.
 func transportDetail(text string) string {
 	line, _, _ := strings.Cut(strings.ToValidUTF8(text, ""), "\n")
 	line = strings.TrimSpace(line)

@@ -1,7 +1,5 @@
-// Package views builds the account data the REST API and the MCP tools both
-// answer with: the /v1/me document, the saved lists of /v1/lists, and the
-// error of a call the database failed. One builder, importing no transport,
-// makes a tool's structured content equal to its REST twin's body.
+// Package views builds the /v1/me and /v1/lists bodies once, for REST and
+// MCP alike, and the error of a call the database failed.
 package views
 
 import (
@@ -14,14 +12,10 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// CodeServiceUnavailable is the code of a call the database failed: a 503
-// problem in REST, the start of an isError result in MCP.
+// CodeServiceUnavailable is the code of a call the database failed.
 const CodeServiceUnavailable = "service_unavailable"
 
-// Unavailable is the answer to a call whose database read or write failed
-// for a reason that is not the caller's (the database is down, its file
-// unusable); what names the data the call needed ("account", "usage"). The
-// cause is the server's to log: all the caller can do is retry later.
+// Unavailable is the error of a call whose database failed; what names the data.
 func Unavailable(what string) *vehicle.Error {
 	return &vehicle.Error{Code: CodeServiceUnavailable, Message: "The " + what + " database is unavailable; retry shortly."}
 }
@@ -65,8 +59,7 @@ type QuotaWindow struct {
 	Reset     time.Time `json:"reset"`
 }
 
-// NewMe describes the principal's account, plan and standing in both
-// limit windows.
+// NewMe describes the principal's account, plan and limit windows.
 func NewMe(p access.Principal, st limits.State) Me {
 	me := Me{
 		Account:   MeAccount{ID: p.Account.ID, Email: p.Account.Email, CreatedAt: p.Account.CreatedAt},
@@ -109,10 +102,8 @@ type RecordRef struct {
 	Year  int    `json:"year"`
 }
 
-// NewLists shows stored lists against the catalog the service answers
-// from: each item gets a summary of its record, or is marked missing when
-// the record has left the catalog. The result is never nil, so it encodes
-// as [] for an account without lists.
+// NewLists summarises each item's record from the catalog, or marks it
+// missing; never nil, so no lists encode as [].
 func NewLists(stored []account.List, svc *vehicle.Service) []List {
 	out := make([]List, 0, len(stored))
 	for _, l := range stored {
@@ -132,7 +123,6 @@ func NewLists(stored []account.List, svc *vehicle.Service) []List {
 	return out
 }
 
-// recordRef summarises any of the four record types.
 func recordRef(rec any) RecordRef {
 	switch v := rec.(type) {
 	case catalog.Car:
