@@ -50,15 +50,15 @@ const (
 	CodeHTTPVersionNotSupported = "http_version_not_supported"
 )
 
-// code is a row of the table; api marks what REST operations answer with
-// (the OpenAPI document lists those), not net/http's or MCP's transport.
-type code struct {
+// row is a row of the code table; api marks what REST operations answer
+// with (the OpenAPI document lists those), not net/http's or MCP's transport.
+type row struct {
 	status int
 	api    bool
 }
 
 // codes maps every problem code to its status (docs/api.md#errors).
-var codes = map[string]code{
+var codes = map[string]row{
 	vehicle.CodeInvalidParameter:   {http.StatusBadRequest, true},
 	vehicle.CodeUnknownParameter:   {http.StatusBadRequest, true},
 	vehicle.CodeMissingParameter:   {http.StatusBadRequest, true},
