@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -92,5 +93,31 @@ func TestBeforeStatus(t *testing.T) {
 	}
 	if _, ok := w.(http.Flusher); ok {
 		t.Error("BeforeStatus's writer is a Flusher: mcp-go would open event streams")
+	}
+}
+
+// TestWriteCode: one encoding for every transport, HTML left unescaped,
+// and server-side failures logged with the request id.
+func TestWriteCode(t *testing.T) {
+	var logs bytes.Buffer
+	h := edge.Observe(slog.New(slog.NewJSONHandler(&logs, nil)), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		code := r.URL.Query().Get("code")
+		edge.WriteCode(w, r, code, "path", "Send <token> & retry.")
+	}))
+	w := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodGet, "/v1/x?code=unauthorized", nil)
+	r.Header.Set("X-Request-Id", "r1")
+	h.ServeHTTP(w, r)
+	want := `{"type":"urn:vds:problem:unauthorized","title":"Unauthorized","status":401,"detail":"Send <token> & retry.",` +
+		`"instance":"/v1/x","code":"unauthorized","request_id":"r1","param":"path"}` + "\n"
+	if w.Code != 401 || w.Body.String() != want || w.Header().Get("Content-Length") != strconv.Itoa(len(want)) {
+		t.Errorf("got %d %q\nwant %q", w.Code, w.Body, want)
+	}
+	if strings.Contains(logs.String(), "request failed") {
+		t.Errorf("a 401 was logged as a failure: %s", logs.String())
+	}
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v1/x?code=upstream_unavailable", nil))
+	if !strings.Contains(logs.String(), `"msg":"request failed","request_id":`) || !strings.Contains(logs.String(), `"code":"upstream_unavailable"`) {
+		t.Errorf("a 503 was not logged: %s", logs.String())
 	}
 }
