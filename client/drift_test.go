@@ -10,6 +10,7 @@ import (
 	"github.com/vds-dev/vds/client"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
@@ -50,7 +51,7 @@ func TestWireTypesMatchServer(t *testing.T) {
 		{"ListItem", &httpapi.ListItem{}, &client.ListItem{}},
 		{"RecordRef", &httpapi.RecordRef{}, &client.RecordRef{}},
 		{"ChangelogEntry", &httpapi.ChangelogEntry{}, &client.ChangelogEntry{}},
-		{"Problem", &httpapi.Problem{}, &client.Problem{}},
+		{"Problem", &edge.Problem{}, &client.Problem{}},
 		{"VINReport", &lookup.VINReport{}, &client.VINReport{}},
 		{"CarRecalls", &lookup.CarRecalls{}, &client.CarRecalls{}},
 		{"MotorcycleRecalls", &lookup.MotorcycleRecalls{}, &client.MotorcycleRecalls{}},

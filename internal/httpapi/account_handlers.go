@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/views"
 )
 
@@ -30,20 +31,20 @@ type (
 )
 
 func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
-	p, _ := PrincipalFrom(r.Context())
+	p, _ := edge.PrincipalFrom(r.Context())
 	st, err := h.limiter.State(r.Context(), p.Account.ID, p.Plan)
 	if err != nil {
-		writeError(w, r, err)
+		edge.WriteError(w, r, err)
 		return
 	}
 	ok(w, views.NewMe(p, st))
 }
 
 func (h *Handler) lists(w http.ResponseWriter, r *http.Request) {
-	p, _ := PrincipalFrom(r.Context())
+	p, _ := edge.PrincipalFrom(r.Context())
 	stored, err := h.access.ListsOf(r.Context(), p.Account.ID)
 	if err != nil {
-		unavailable(w, r, "account", err)
+		edge.Unavailable(w, r, "account", err)
 		return
 	}
 	ok(w, views.NewLists(stored, h.svc))

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -19,7 +20,7 @@ func okUpstream(w http.ResponseWriter, meta upstream.Meta, data any) {
 func (h *Handler) decodeVIN(w http.ResponseWriter, r *http.Request) {
 	rep, meta, err := h.lookup.DecodeVIN(r.Context(), r.PathValue("vin"))
 	if err != nil {
-		writeError(w, r, err)
+		edge.WriteError(w, r, err)
 		return
 	}
 	okUpstream(w, meta, rep)
@@ -28,12 +29,12 @@ func (h *Handler) decodeVIN(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request) {
 	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
 	if err != nil {
-		writeError(w, r, err)
+		edge.WriteError(w, r, err)
 		return
 	}
 	rep, meta, err := h.lookup.CarRecalls(r.Context(), id)
 	if err != nil {
-		writeError(w, r, err)
+		edge.WriteError(w, r, err)
 		return
 	}
 	okUpstream(w, meta, rep)
@@ -42,12 +43,12 @@ func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) motorcycleRecalls(w http.ResponseWriter, r *http.Request) {
 	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
 	if err != nil {
-		writeError(w, r, err)
+		edge.WriteError(w, r, err)
 		return
 	}
 	rep, meta, err := h.lookup.MotorcycleRecalls(r.Context(), id)
 	if err != nil {
-		writeError(w, r, err)
+		edge.WriteError(w, r, err)
 		return
 	}
 	okUpstream(w, meta, rep)

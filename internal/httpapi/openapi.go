@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -485,11 +486,11 @@ func stringsAny(ss []string) []any {
 	return out
 }
 
-// codesByStatus inverts statusOf, so the document lists exactly the codes
+// codesByStatus inverts edge.APICodes, so the document lists exactly the codes
 // the server can send with each status.
 func codesByStatus() map[int][]string {
 	out := map[int][]string{}
-	for code, status := range statusOf {
+	for code, status := range edge.APICodes() {
 		out[status] = append(out[status], code)
 	}
 	for _, codes := range out {
@@ -560,7 +561,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 		}
 	}
 	// Problem is only referred to from the shared responses, so register it here.
-	if _, err := r.ref(reflect.TypeFor[Problem]()); err != nil {
+	if _, err := r.ref(reflect.TypeFor[edge.Problem]()); err != nil {
 		errs = append(errs, err)
 	}
 	responses, err := responseComponents()
@@ -663,7 +664,7 @@ func buildOperation(r *reflector, path string, d opDoc, charged bool) (schema, e
 	byStatus := codesByStatus()
 	for _, c := range d.codes400 {
 		if !slices.Contains(byStatus[http.StatusBadRequest], c) {
-			return nil, fmt.Errorf("400 code %q is not a 400 code of statusOf", c)
+			return nil, fmt.Errorf("400 code %q is not a 400 code of edge.APICodes", c)
 		}
 	}
 	responses := schema{
@@ -681,7 +682,7 @@ func buildOperation(r *reflector, path string, d opDoc, charged bool) (schema, e
 	for _, st := range append(statuses, d.also...) {
 		name, ok := responseNames[st]
 		if !ok || len(byStatus[st]) == 0 {
-			return nil, fmt.Errorf("status %d has no shared response (no statusOf code or responseNames entry)", st)
+			return nil, fmt.Errorf("status %d has no shared response (no edge.APICodes code or responseNames entry)", st)
 		}
 		responses[strconv.Itoa(st)] = schema{"$ref": "#/components/responses/" + name}
 	}
@@ -810,7 +811,7 @@ var typeNotes = map[reflect.Type]string{
 	typeBoat:                            "A power boat.",
 	typeTire:                            "A vehicle's OEM tire size and the alternate sizes that fit.",
 	reflect.TypeFor[vehicle.Meta]():     "Pagination metadata of a list response.",
-	reflect.TypeFor[Problem]():          "An RFC 9457 problem document with vds's extensions code and request_id.",
+	reflect.TypeFor[edge.Problem]():     "An RFC 9457 problem document with vds's extensions code and request_id.",
 	reflect.TypeFor[Me]():               "The caller's account, plan, limits and usage.",
 	reflect.TypeFor[vehicle.CarTires](): "The tire fitments matched to a car.",
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/httpapi/apitest"
 	"github.com/vds-dev/vds/internal/ingest"
@@ -320,7 +321,7 @@ func TestOpenAPISchemasMatchGoTypes(t *testing.T) {
 		"FitmentGeometry":   reflect.TypeFor[vehicle.FitmentGeometry](),
 		"SizeGeometry":      reflect.TypeFor[vehicle.SizeGeometry](),
 		"AlternateGeometry": reflect.TypeFor[vehicle.AlternateGeometry](),
-		"Problem":           reflect.TypeFor[httpapi.Problem](),
+		"Problem":           reflect.TypeFor[edge.Problem](),
 		"Me":                reflect.TypeFor[httpapi.Me](),
 		"MeAccount":         reflect.TypeFor[httpapi.MeAccount](),
 		"MeToken":           reflect.TypeFor[httpapi.MeToken](),

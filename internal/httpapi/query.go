@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/textcheck"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -26,11 +27,11 @@ func checkInput(next http.HandlerFunc) http.HandlerFunc {
 		if err != nil {
 			pair := badPair(r.URL.RawQuery)
 			name, _, _ := strings.Cut(pair, "=")
-			p := problem(r, vehicle.CodeInvalidParameter, fmt.Sprintf(
+			p := edge.NewProblem(r, vehicle.CodeInvalidParameter, fmt.Sprintf(
 				"The query pair %s cannot be parsed (%v): separate pairs with & only and percent-encode %%, &, ; and + inside names and values.",
 				vehicle.Echo(pair), err))
 			p.Param = vehicle.Clip(name)
-			writeProblem(w, r, p)
+			edge.WriteProblem(w, r, p)
 			return
 		}
 		for name, vals := range q {
@@ -39,9 +40,9 @@ func checkInput(next http.HandlerFunc) http.HandlerFunc {
 				err = textcheck.Line(vals[i])
 			}
 			if err != nil {
-				p := problem(r, vehicle.CodeInvalidParameter, fmt.Sprintf("The query parameter %s has %v: send plain text.", vehicle.Echo(name), err))
+				p := edge.NewProblem(r, vehicle.CodeInvalidParameter, fmt.Sprintf("The query parameter %s has %v: send plain text.", vehicle.Echo(name), err))
 				p.Param = vehicle.Clip(name)
-				writeProblem(w, r, p)
+				edge.WriteProblem(w, r, p)
 				return
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
@@ -18,7 +19,7 @@ import (
 // Handler serves /v1.
 type Handler struct {
 	svc     *vehicle.Service
-	auth    *access.Authenticator
+	door    edge.Door
 	limiter *limits.Limiter
 	access  *access.Service
 	lookup  *lookup.Service
@@ -28,7 +29,8 @@ type Handler struct {
 
 // New returns the API handler.
 func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, acc *access.Service, lk *lookup.Service, log *slog.Logger) *Handler {
-	h := &Handler{svc: svc, auth: auth, limiter: limiter, access: acc, lookup: lk, log: log}
+	h := &Handler{svc: svc, limiter: limiter, access: acc, lookup: lk, log: log,
+		door: edge.Door{Auth: auth, Limiter: limiter, NoToken: "Send the header Authorization: Bearer <token> with a vds_ token."}}
 	doc, err := BuildOpenAPI(h.Routes())
 	if err != nil {
 		// The route table and its descriptions are compiled in: a mismatch
@@ -122,10 +124,10 @@ func (h *Handler) Mount(mux *http.ServeMux) {
 func (h *Handler) fallback(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		writeProblem(w, r, problem(r, "method_not_allowed", "The API is read-only: use GET."))
+		edge.WriteCode(w, r, edge.CodeMethodNotAllowed, "", "The API is read-only: use GET.")
 		return
 	}
 	h.guard(free, func(w http.ResponseWriter, r *http.Request) {
-		writeProblem(w, r, problem(r, vehicle.CodeNotFound, "No such endpoint; see /v1/openapi.json for the list."))
+		edge.WriteCode(w, r, vehicle.CodeNotFound, "", "No such endpoint; see /v1/openapi.json for the list.")
 	})(w, r)
 }

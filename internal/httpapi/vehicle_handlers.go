@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -18,7 +19,7 @@ func (h *Handler) list(kind catalog.Kind) http.HandlerFunc {
 		q := query(r)
 		page, err := h.svc.Search(kind, q)
 		if err != nil {
-			writeError(w, r, err)
+			edge.WriteError(w, r, err)
 			return
 		}
 		if link := linkHeader(r.URL, q, page.Meta); link != "" {
@@ -56,7 +57,7 @@ func writeRawList(w http.ResponseWriter, raw []json.RawMessage, m vehicle.Meta) 
 	b = strconv.AppendBool(b, m.Truncated)
 	b = append(b, "}}\n"...)
 	buf.Write(b)
-	send(w, http.StatusOK, "application/json", buf)
+	edge.Send(w, http.StatusOK, "application/json", buf.Bytes())
 }
 
 // writeRawRecord writes {"data": rec} around a record encoded in advance,
@@ -69,7 +70,7 @@ func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
 	buf.WriteString(`{"data":`)
 	buf.Write(rec)
 	buf.WriteString("}\n")
-	send(w, http.StatusOK, "application/json", buf)
+	edge.Send(w, http.StatusOK, "application/json", buf.Bytes())
 }
 
 // linkHeader builds the RFC 8288 first/prev/next/last links of a page,
@@ -119,9 +120,9 @@ func linkHeader(u *url.URL, q url.Values, m vehicle.Meta) string {
 func noParams(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		for name := range query(r) {
-			p := problem(r, vehicle.CodeUnknownParameter, fmt.Sprintf("This endpoint takes no query parameters; remove %q.", name))
+			p := edge.NewProblem(r, vehicle.CodeUnknownParameter, fmt.Sprintf("This endpoint takes no query parameters; remove %q.", name))
 			p.Param, p.Accepted = name, []string{}
-			writeProblem(w, r, p)
+			edge.WriteProblem(w, r, p)
 			return
 		}
 		next(w, r)
@@ -132,12 +133,12 @@ func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, err := vehicle.ParseUUID(r.PathValue("uuid"))
 		if err != nil {
-			writeError(w, r, err)
+			edge.WriteError(w, r, err)
 			return
 		}
 		rec, err := h.svc.GetJSON(kind, id)
 		if err != nil {
-			writeError(w, r, err)
+			edge.WriteError(w, r, err)
 			return
 		}
 		writeRawRecord(w, rec)
@@ -154,7 +155,7 @@ func (h *Handler) models(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		models, err := h.svc.Models(kind, query(r))
 		if err != nil {
-			writeError(w, r, err)
+			edge.WriteError(w, r, err)
 			return
 		}
 		ok(w, models)
@@ -176,12 +177,12 @@ func (h *Handler) hullTypes(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) carTires(w http.ResponseWriter, r *http.Request) {
 	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
 	if err != nil {
-		writeError(w, r, err)
+		edge.WriteError(w, r, err)
 		return
 	}
 	t, err := h.svc.TiresForCar(id)
 	if err != nil {
-		writeError(w, r, err)
+		edge.WriteError(w, r, err)
 		return
 	}
 	ok(w, t)
@@ -190,12 +191,12 @@ func (h *Handler) carTires(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) geometry(w http.ResponseWriter, r *http.Request) {
 	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
 	if err != nil {
-		writeError(w, r, err)
+		edge.WriteError(w, r, err)
 		return
 	}
 	g, err := h.svc.Geometry(id)
 	if err != nil {
-		writeError(w, r, err)
+		edge.WriteError(w, r, err)
 		return
 	}
 	ok(w, g)

@@ -51,7 +51,7 @@ func TestCharge(t *testing.T) {
 	commit(true)
 	_, st2, err := l.Charge(ctx, id, plan)
 	var r *Refusal
-	if !errors.As(err, &r) || r.Reason != QuotaExceeded || !r.State.QuotaReset.Equal(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)) {
+	if !errors.As(err, &r) || r.Reason != CodeQuotaExceeded || !r.State.QuotaReset.Equal(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)) {
 		t.Fatalf("over the quota: %v", err)
 	}
 	if st2.QuotaUsed != 2 || st2.QuotaRemaining() != 0 {

@@ -41,8 +41,8 @@ import (
 
 // Refusal reasons, used as problem codes.
 const (
-	RateLimited   = "rate_limited"
-	QuotaExceeded = "quota_exceeded"
+	CodeRateLimited   = "rate_limited"
+	CodeQuotaExceeded = "quota_exceeded"
 )
 
 // Channels a charged call can come through.
@@ -78,7 +78,7 @@ type Refusal struct {
 }
 
 func (r *Refusal) Error() string {
-	if r.Reason == QuotaExceeded {
+	if r.Reason == CodeQuotaExceeded {
 		return fmt.Sprintf("monthly quota of %d calls is used up; it resets at %s", r.State.QuotaLimit, r.State.QuotaReset.Format(time.RFC3339))
 	}
 	return fmt.Sprintf("rate limit of %d requests per minute exceeded; retry in %d s", r.State.RateLimit, RetryAfterSeconds(r.RetryAfter))
@@ -295,7 +295,7 @@ func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan
 	limited := plan.RatePerMinute > 0
 	if limited && !e.rate.admit(now, plan.RatePerMinute) {
 		st := e.state(plan, now)
-		return nil, st, &Refusal{Reason: RateLimited, RetryAfter: st.RateReset.Sub(now), State: st}
+		return nil, st, &Refusal{Reason: CodeRateLimited, RetryAfter: st.RateReset.Sub(now), State: st}
 	}
 	t := &Ticket{l: l, e: e, plan: plan, period: e.period}
 	if charge {
@@ -329,7 +329,7 @@ func (l *Limiter) takeUnit(ctx context.Context, e *entry, t *Ticket, accountID s
 	}
 	if e.balance == 0 {
 		st := e.state(plan, now)
-		return st, &Refusal{Reason: QuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
+		return st, &Refusal{Reason: CodeQuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
 	}
 	e.balance--
 	e.leasedOut++

@@ -82,7 +82,7 @@ func TestQuotaExactUnderConcurrency(t *testing.T) {
 				tk, _, err := l.Admit(ctx, id, quotaOnly, true)
 				var r *Refusal
 				if errors.As(err, &r) {
-					if r.Reason != QuotaExceeded {
+					if r.Reason != CodeQuotaExceeded {
 						t.Errorf("refused for %s", r.Reason)
 					}
 					refused.Add(1)
@@ -139,7 +139,7 @@ func TestRateWindow(t *testing.T) {
 	}
 	_, _, err := l.Admit(ctx, id, plan, false)
 	var r *Refusal
-	if !errors.As(err, &r) || r.Reason != RateLimited || r.RetryAfter != 30*time.Second || r.State.RateRemaining != 0 {
+	if !errors.As(err, &r) || r.Reason != CodeRateLimited || r.RetryAfter != 30*time.Second || r.State.RateRemaining != 0 {
 		t.Fatalf("4th call at 10:01:00: %v (%+v), want rate_limited retry 30s", err, r)
 	}
 	c.add(30 * time.Second) // 10:01:30: the first call leaves the window
@@ -170,7 +170,7 @@ func TestRateWindowEdge(t *testing.T) {
 	c.add(500 * time.Millisecond) // 10:01:00, a new calendar minute
 	_, _, err := l.Admit(ctx, id, plan, false)
 	var r *Refusal
-	if !errors.As(err, &r) || r.Reason != RateLimited || r.RetryAfter != 59500*time.Millisecond || !strings.HasSuffix(err.Error(), "retry in 60 s") {
+	if !errors.As(err, &r) || r.Reason != CodeRateLimited || r.RetryAfter != 59500*time.Millisecond || !strings.HasSuffix(err.Error(), "retry in 60 s") {
 		t.Fatalf("11th call half a second later: %v (%+v), want rate_limited, retry in 59.5 s", err, r)
 	}
 	c.add(59 * time.Second) // 10:01:59, half a second early
@@ -218,7 +218,7 @@ func TestRateWindowNeverExceeded(t *testing.T) {
 				continue
 			}
 			var r *Refusal
-			if !errors.As(err, &r) || r.Reason != RateLimited {
+			if !errors.As(err, &r) || r.Reason != CodeRateLimited {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
 			if inLastMinute != limit {
@@ -388,7 +388,7 @@ func TestConcurrentReplicas(t *testing.T) {
 		t.Fatalf("two busy replicas admitted %d calls on a quota of 100 (%v)", total.Load(), ctx.Err())
 	}
 	_, _, err := newLimiter(st, c).Admit(ctx, id, quotaOnly, true)
-	if r := (*Refusal)(nil); !errors.As(err, &r) || r.Reason != QuotaExceeded {
+	if r := (*Refusal)(nil); !errors.As(err, &r) || r.Reason != CodeQuotaExceeded {
 		t.Errorf("a third replica after the flushes: %v, want the quota refusal", err)
 	}
 }
@@ -428,7 +428,7 @@ func TestRetryAfterSecondsRoundsUp(t *testing.T) {
 			t.Errorf("RetryAfterSeconds(%v) = %d, want %d: a client waiting that long would be early", d, got, want)
 		}
 	}
-	r := &Refusal{Reason: RateLimited, RetryAfter: 1500 * time.Millisecond, State: State{RateLimit: 10}}
+	r := &Refusal{Reason: CodeRateLimited, RetryAfter: 1500 * time.Millisecond, State: State{RateLimit: 10}}
 	if got, want := r.Error(), "rate limit of 10 requests per minute exceeded; retry in 2 s"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}

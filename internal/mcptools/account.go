@@ -8,7 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vds-dev/vds/internal/access"
-	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/views"
 )
@@ -30,7 +30,7 @@ type NoInput struct{}
 var errNoPrincipal = errors.New("mcptools: no authenticated principal in the request context")
 
 func principal(ctx context.Context) (access.Principal, error) {
-	p, ok := httpapi.PrincipalFrom(ctx)
+	p, ok := edge.PrincipalFrom(ctx)
 	if !ok {
 		return p, errNoPrincipal
 	}
@@ -63,7 +63,7 @@ func (a accountTools) garage(ctx context.Context, _ NoInput) (*mcp.CallToolResul
 	if err != nil {
 		// Not the server's bug but an outage: a result the model can relay
 		// (and that is not charged) rather than an internal error.
-		a.log.Error("my_garage: read lists", "request_id", httpapi.RequestID(ctx), "err", err)
+		a.log.Error("my_garage: read lists", "request_id", edge.RequestID(ctx), "err", err)
 		return serviceError(views.Unavailable("account"), "")
 	}
 	return jsonResult(views.NewLists(stored, a.svc))

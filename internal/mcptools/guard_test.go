@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
-	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
 )
 
@@ -44,7 +44,7 @@ func guarded(charged bool, h func() (*mcp.CallToolResult, error)) (*guard, *fake
 	fc := &fakeCharger{}
 	g := &guard{tools: map[string]*Tool{"t": &tool}, charger: fc, log: discard(),
 		now: func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }}
-	ctx := httpapi.WithPrincipal(context.Background(), access.Principal{Account: account.Account{ID: "acc_1"}, Plan: account.Plan{Name: "free"}})
+	ctx := edge.WithPrincipal(context.Background(), access.Principal{Account: account.Account{ID: "acc_1"}, Plan: account.Plan{Name: "free"}})
 	run := func() (*mcp.CallToolResult, error) {
 		var req mcp.CallToolRequest
 		req.Params.Name = "t"
@@ -101,7 +101,7 @@ func TestGuardRefusal(t *testing.T) {
 	called := false
 	g, fc, run := guarded(true, func() (*mcp.CallToolResult, error) { called = true; return ok(1) })
 	reset := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
-	fc.refuse = &limits.Refusal{Reason: limits.QuotaExceeded, RetryAfter: reset.Sub(g.now()), State: limits.State{QuotaLimit: 100, QuotaReset: reset}}
+	fc.refuse = &limits.Refusal{Reason: limits.CodeQuotaExceeded, RetryAfter: reset.Sub(g.now()), State: limits.State{QuotaLimit: 100, QuotaReset: reset}}
 	res, err := run()
 	if err != nil || !res.IsError || called {
 		t.Fatalf("res %v, err %v, handler called %v", res, err, called)

@@ -24,7 +24,7 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
-	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/ingest"
 )
 
@@ -262,7 +262,7 @@ func problemCode(t *testing.T, resp *http.Response, body []byte) string {
 	if ct := resp.Header.Get("Content-Type"); ct != "application/problem+json" {
 		t.Errorf("Content-Type %q, want application/problem+json", ct)
 	}
-	var p httpapi.Problem
+	var p edge.Problem
 	if err := json.Unmarshal(body, &p); err != nil {
 		t.Fatalf("not a problem: %v\n%s", err, body)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/mcptools"
 )
 
@@ -254,7 +254,7 @@ func TestTransportErrorsAreProblems(t *testing.T) {
 			if code := problemCode(t, resp, body); code != tc.code {
 				t.Errorf("code %q, want %q", code, tc.code)
 			}
-			var p httpapi.Problem
+			var p edge.Problem
 			_ = json.Unmarshal(body, &p)
 			if !strings.Contains(p.Detail, tc.detail) {
 				t.Errorf("detail %q lacks %q", p.Detail, tc.detail)

@@ -12,23 +12,18 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vds-dev/vds/internal/account"
-	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
 )
 
-// Charger takes one unit of an account's monthly quota for a tools/call.
-// Handler has already counted the HTTP request against the per-minute
-// window, so Charge must not count it again. commit(true) charges the
-// call to the MCP channel and commit(false) refunds it; only the first
-// commit counts. An exhausted quota is a *limits.Refusal.
+// Charger takes a quota unit for a tools/call, without counting the rate
+// window again (Handler did); only the first commit counts.
 type Charger interface {
 	Charge(ctx context.Context, accountID string, plan account.Plan) (commit func(success bool), state limits.State, err error)
 }
 
-// guard is the tool-handler middleware: it charges the quota for charged
-// tools, checks the structured content against the output schema before
-// the charge is settled, and keeps internal failures (errors, panics) out
-// of the answer while logging them with the request id.
+// guard is the tool middleware: it charges, checks the output schema
+// before settling, and logs internal failures instead of answering them.
 type guard struct {
 	tools   map[string]*Tool
 	charger Charger
@@ -42,7 +37,7 @@ func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		if !ok {
 			return next(ctx, req)
 		}
-		log := g.log.With("tool", t.Def.Name, "request_id", httpapi.RequestID(ctx))
+		log := g.log.With("tool", t.Def.Name, "request_id", edge.RequestID(ctx))
 		commit := func(bool) {}
 		if t.Charged {
 			var refused *mcp.CallToolResult
@@ -69,9 +64,7 @@ func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 			log.Error("tool returned no result")
 			err = internalError(ctx)
 		case !res.IsError:
-			// Checked here rather than left to mcp-go's output validation,
-			// which runs after the middleware: a result it replaced with
-			// an error would already have been charged.
+			// mcp-go's own output check runs after the charge is settled.
 			if verr := t.check.checkOutput(res.StructuredContent); verr != nil {
 				log.Error("structured content does not match the output schema", "err", verr)
 				res, err = nil, internalError(ctx)
@@ -83,8 +76,7 @@ func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	}
 }
 
-// charge takes the quota unit of a call. When the call must not run it
-// returns either the isError result that says why (a refusal) or the error.
+// charge takes a call's quota unit, or returns the refusal result or the error.
 func (g *guard) charge(ctx context.Context, log *slog.Logger) (func(bool), *mcp.CallToolResult, error) {
 	p, err := principal(ctx)
 	if err != nil {
@@ -114,10 +106,8 @@ func (g *guard) clock() time.Time {
 	return time.Now()
 }
 
-// refusalResult tells the model why the call was refused and when it can
-// call again.
 func refusalResult(r *limits.Refusal, plan account.Plan, now time.Time) *mcp.CallToolResult {
-	if r.Reason == limits.QuotaExceeded {
+	if r.Reason == limits.CodeQuotaExceeded {
 		reset := r.State.QuotaReset.UTC()
 		return mcp.NewToolResultError(fmt.Sprintf(
 			"quota_exceeded: the monthly quota of %d calls of the %s plan is used up (REST and tool calls count together); "+
@@ -128,7 +118,7 @@ func refusalResult(r *limits.Refusal, plan account.Plan, now time.Time) *mcp.Cal
 	}
 	return mcp.NewToolResultError(fmt.Sprintf(
 		"rate_limited: the rate limit of %d requests per minute is exceeded; retry in %d s. This call was not charged.",
-		r.State.RateLimit, int(r.RetryAfter.Seconds()+0.999)))
+		r.State.RateLimit, limits.RetryAfterSeconds(r.RetryAfter)))
 }
 
 // roughDuration says how long until a reset in the unit a person would use.
@@ -141,29 +131,22 @@ func roughDuration(d time.Duration) string {
 	case d >= 2*time.Minute:
 		return fmt.Sprintf("%d minutes", int(d.Minutes()))
 	}
-	return fmt.Sprintf("%d seconds", max(1, int(d.Seconds()+0.999)))
+	return fmt.Sprintf("%d seconds", max(1, limits.RetryAfterSeconds(d)))
 }
 
-// internalError is the answer to a failure that is not the caller's: no
-// detail of the cause (that goes to the log), but the request id that
-// finds it there.
+// internalError hides the cause (logged) but gives the request id.
 func internalError(ctx context.Context) error {
 	msg := "the server failed to answer this call; it was not charged: retry, and report it if it persists"
-	if id := httpapi.RequestID(ctx); id != "" {
+	if id := edge.RequestID(ctx); id != "" {
 		msg += " (request id " + id + ")"
 	}
 	return errors.New(msg)
 }
 
-// validationPrefix starts the message of mcp-go's input validation result.
 const validationPrefix = "input schema validation failed"
 
-// explainInvalidArguments replaces mcp-go's input-validation message
-// ("input schema validation failed: /year: got string, want integer") with
-// one a model can act on. mcp-go validates before any middleware runs and
-// returns its own result, so the only place to reword it is this hook,
-// which sees the result before it is encoded. The call never reached a
-// handler, so it was not charged.
+// explainInvalidArguments rewords mcp-go's input-validation result, which
+// it returns before any middleware runs, into one a model can act on.
 func (g *guard) explainInvalidArguments(_ context.Context, _ any, req *mcp.CallToolRequest, result any) {
 	res, ok := result.(*mcp.CallToolResult)
 	if !ok || res == nil || !res.IsError || len(res.Content) != 1 || req == nil {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -11,24 +10,21 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/textcheck"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// Every error vds sends is an application/problem+json document with a
-// code. The API, MCP and the dashboard answer their own paths; this file
-// covers the rest: the paths no handler owns, paths that are not plain
-// text, and the responses net/http writes before any handler runs.
+// The transports answer their own paths with problems (package edge); this
+// file covers the rest: unowned paths, paths that are not plain text, and
+// what net/http writes before any handler runs.
 
-// plainPaths refuses a request whose path is not plain text (a NUL byte,
-// a control character or invalid UTF-8 once unescaped) before any handler
-// sees it: a path segment such as a list id must never reach a store,
-// where PostgreSQL refuses what SQLite keeps.
+// plainPaths refuses a path that is not plain text before any handler sees
+// it: PostgreSQL refuses what SQLite keeps.
 func plainPaths(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := textcheck.Line(r.URL.Path); err != nil {
-			httpapi.WriteProblem(w, r, vehicle.CodeInvalidParameter, "path",
+			edge.WriteCode(w, r, vehicle.CodeInvalidParameter, "path",
 				fmt.Sprintf("The path %s has %v: send a path of plain text.", vehicle.Echo(r.URL.Path), err))
 			return
 		}
@@ -36,30 +32,25 @@ func plainPaths(next http.Handler) http.Handler {
 	})
 }
 
-// fallback answers what no pattern of mux matched, as a problem: 405 with
-// Allow when the path is served for GET, 404 otherwise. It is mounted at
-// "/", which ServeMux prefers over its own text/plain 404 and 405.
+// fallback, mounted at "/", answers what no pattern matched: 405 with Allow
+// when the path is served for GET, else 404, instead of ServeMux's text.
 func fallback(mux *http.ServeMux) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		probe := r.Clone(r.Context())
 		probe.Method = http.MethodGet
 		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/" {
 			w.Header().Set("Allow", "GET, HEAD")
-			httpapi.WriteProblem(w, r, "method_not_allowed", "", fmt.Sprintf("%s answers GET and HEAD only.", r.URL.Path))
+			edge.WriteCode(w, r, edge.CodeMethodNotAllowed, "", fmt.Sprintf("%s answers GET and HEAD only.", r.URL.Path))
 			return
 		}
-		httpapi.WriteProblem(w, r, vehicle.CodeNotFound, "",
+		edge.WriteCode(w, r, vehicle.CodeNotFound, "",
 			"No such page: the API is under /v1 (see /v1/openapi.json), MCP at /mcp and the dashboard at /dashboard/.")
 	}
 }
 
-// problemListener hands out connections whose error responses written by
-// net/http itself become problem documents. net/http answers a request it
-// cannot read (a malformed request line, a bad escape in the path, a
-// missing Host, headers over MaxHeaderBytes, an unknown transfer encoding
-// or HTTP version) by writing a canned text/plain response straight to the
-// connection, before any handler runs, and offers no hook to change it
-// (golang/go#25116); rewriting it on its way out is the one place left.
+// problemListener rewrites the canned text/plain errors net/http writes
+// straight to the connection for a request it cannot read, as problems:
+// net/http offers no hook (golang/go#25116).
 type problemListener struct {
 	net.Listener
 	log *slog.Logger
@@ -73,17 +64,13 @@ func (l problemListener) Accept() (net.Conn, error) {
 	return &problemConn{Conn: c, log: l.log}, nil
 }
 
-// problemConn rewrites net/http's canned error responses; every other
-// write passes through.
 type problemConn struct {
 	net.Conn
 	log *slog.Logger
 }
 
-// cannedError matches one such response as net/http writes it, whole, in
-// one Write: the status line, exactly these two headers and a one-line
-// body. No response of a handler can match it, since those always carry
-// Date and a length or chunked framing.
+// cannedError matches a canned response written whole in one Write; a
+// handler's response always has Date and framing, so it cannot match.
 var cannedError = regexp.MustCompile(`^HTTP/1\.1 ([0-9]{3}) [^\r\n]*\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n([^\r\n]*)$`)
 
 // maxCanned is longer than any canned response; longer writes are not one.
@@ -98,7 +85,7 @@ func (c *problemConn) Write(b []byte) (int, error) {
 		return c.Conn.Write(b)
 	}
 	status, _ := strconv.Atoi(string(m[1]))
-	id := httpapi.NewRequestID()
+	id := edge.NewRequestID()
 	c.log.Warn("unreadable request refused", "request_id", id, "remote_addr", c.RemoteAddr().String(),
 		"status", status, "reason", string(m[2]))
 	if _, err := c.Conn.Write(cannedProblem(status, string(m[2]), id)); err != nil {
@@ -107,10 +94,9 @@ func (c *problemConn) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// cannedProblem is the whole response replacing net/http's canned one of
-// status, whose body was text.
+// cannedProblem is the response replacing a canned one of status.
 func cannedProblem(status int, text, requestID string) []byte {
-	code, detail := "invalid_request", "The request could not be read as HTTP/1.1"
+	code, detail := edge.CodeInvalidRequest, "The request could not be read as HTTP/1.1"
 	// net/http's body is the status ("400 Bad Request") with, for some
 	// errors, the reason after a colon.
 	if _, reason, ok := strings.Cut(text, ": "); ok {
@@ -119,17 +105,15 @@ func cannedProblem(status int, text, requestID string) []byte {
 	detail += ": check the request line (method, a path with valid %-escapes and no spaces, HTTP/1.1) and the headers."
 	switch status {
 	case http.StatusRequestHeaderFieldsTooLarge:
-		code, detail = "headers_too_large", "The request headers are larger than the server accepts: send fewer or shorter headers."
+		code, detail = edge.CodeHeadersTooLarge, "The request headers are larger than the server accepts: send fewer or shorter headers."
 	case http.StatusNotImplemented:
-		code, detail = "not_implemented", "The request uses a transfer encoding the server does not support: send the body with Content-Length or chunked."
+		code, detail = edge.CodeNotImplemented, "The request uses a transfer encoding the server does not support: send the body with Content-Length or chunked."
 	case http.StatusHTTPVersionNotSupported:
-		code, detail = "http_version_not_supported", "The request's HTTP version is not supported: use HTTP/1.1."
+		code, detail = edge.CodeHTTPVersionNotSupported, "The request's HTTP version is not supported: use HTTP/1.1."
 	}
-	body, _ := json.Marshal(httpapi.Problem{
-		Type: "urn:vds:problem:" + code, Title: http.StatusText(status), Status: status,
-		Detail: detail, Code: code, RequestID: requestID,
-	})
-	body = append(body, '\n')
+	p := edge.NewProblem(nil, code, detail).WithStatus(status)
+	p.RequestID = requestID
+	body := edge.Marshal(p)
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "HTTP/1.1 %d %s\r\nContent-Type: application/problem+json\r\nContent-Length: %d\r\nX-Request-Id: %s\r\nConnection: close\r\n\r\n",
 		status, http.StatusText(status), len(body), requestID)

@@ -1,8 +1,6 @@
-// Package server composes the vds HTTP server: the REST API under /v1, MCP
-// at /mcp, the web dashboard under /dashboard/ (the root redirects there),
-// health endpoints, the catalog snapshot that follows the database, the
-// usage flusher and the dashboard's session sweeper; and runs them until
-// the context ends.
+// Package server composes and runs the vds HTTP server: REST /v1, MCP /mcp,
+// the dashboard, health endpoints, the catalog snapshot that follows the
+// database, the usage flusher and the session sweeper.
 package server
 
 import (
@@ -21,6 +19,7 @@ import (
 	"github.com/vds-dev/vds/internal/buildinfo"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/dashboard"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lookup"
@@ -41,18 +40,15 @@ type Server struct {
 	handler http.Handler
 	// mcpHandler serves the --mcp-addr listener: /mcp and /healthz only.
 	mcpHandler http.Handler
-	// loadFailure is the newest published catalog version this server could
-	// not load, while it answers from an older one; nil otherwise.
+	// loadFailure is the newest catalog version that failed to load; nil otherwise.
 	loadFailure atomic.Pointer[catalogFailure]
 }
 
-// catalogFailure is a published catalog version that could not be loaded,
-// as /readyz reports it.
+// catalogFailure is a catalog version that failed to load, for /readyz.
 type catalogFailure struct {
 	Version int64  `json:"version"`
 	Error   string `json:"error"`
-	// snapshot is true when the records loaded but could not be indexed:
-	// that depends on the version's data only, so retrying cannot help.
+	// snapshot: the records loaded but did not index, so retrying cannot help.
 	snapshot bool
 }
 
@@ -79,16 +75,12 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	acc := access.New(st, cfg.Plan, cfg.PlanNames(), access.WithAuthenticator(auth))
 	lk := lookup.New(s.svc, up)
 	api := httpapi.New(s.svc, auth, s.limiter, acc, lk, log)
-	// MCP tools call the services REST calls, and share its token check
-	// and its limiter, hence its quota.
 	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: acc, Usage: s.limiter, Charger: s.limiter, Log: log},
 		buildinfo.Get().Version)
 	mcp := mcptools.Handler(mcpSrv, auth, s.limiter, log)
 	healthz := func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, http.StatusOK, map[string]any{"status": "ok"})
 	}
-	// The dashboard calls the same services, so a list saved there is what
-	// /v1/lists and my_garage show, and its usage numbers are the limiter's.
 	s.dash = dashboard.New(dashboard.Deps{Access: acc, Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log})
 	mux := http.NewServeMux()
 	api.Mount(mux)
@@ -98,12 +90,12 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	mux.HandleFunc("GET /healthz", healthz)
 	mux.HandleFunc("GET /readyz", s.ready)
 	mux.Handle("/", fallback(mux))
-	s.handler = httpapi.Observe(log, httpapi.Gzip(plainPaths(mux)))
+	s.handler = edge.Observe(log, edge.Gzip(plainPaths(mux)))
 	mcpMux := http.NewServeMux()
 	mcpMux.Handle("/mcp", mcp)
 	mcpMux.HandleFunc("GET /healthz", healthz)
 	mcpMux.Handle("/", fallback(mcpMux))
-	s.mcpHandler = httpapi.Observe(log, httpapi.Gzip(plainPaths(mcpMux)))
+	s.mcpHandler = edge.Observe(log, edge.Gzip(plainPaths(mcpMux)))
 	return s, nil
 }
 
@@ -119,7 +111,6 @@ func writeStatus(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// ready answers 200 when the store passes its check, 503 otherwise.
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
@@ -141,16 +132,14 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	writeStatus(w, http.StatusOK, body)
 }
 
-// Serve answers on ln until ctx ends, then shuts down gracefully: it stops
-// accepting, lets requests in flight finish (up to shutdown_timeout), and
-// flushes usage counts last so no charged call is lost.
+// Serve answers on ln until ctx ends, then shuts down gracefully, flushing
+// usage counts last so no charged call is lost.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return s.ServeWithMCP(ctx, ln, nil)
 }
 
-// ServeWithMCP is Serve with, when mcpLn is not nil, a second listener
-// that answers MCP and /healthz only (vds serve --mcp-addr). Both stop
-// together: when ctx ends, or when either fails.
+// ServeWithMCP is Serve plus, unless mcpLn is nil, a listener answering MCP
+// and /healthz only (vds serve --mcp-addr); both stop when either fails.
 func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error {
 	sc := s.cfg.Server
 	newHTTP := func(h http.Handler) *http.Server {
@@ -188,8 +177,6 @@ func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error
 	}
 	s.log.Info("serving", attrs...)
 
-	// Shut every listener down once one fails or ctx ends, then collect
-	// what each Serve returned; the first real error is the answer.
 	var errs []error
 	pending := len(all)
 	select {
@@ -217,13 +204,10 @@ func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error
 	return nil
 }
 
-// sweepEvery is how often expired dashboard sessions and old sign-in
-// counts are deleted; an expired session is refused when used whether or
-// not it has been swept, so this only bounds the tables' size.
+// sweepEvery bounds the session tables' size; expired sessions are refused anyway.
 const sweepEvery = 10 * time.Minute
 
-// followCatalog polls the published catalog version and swaps in a new
-// snapshot when an ingest or enrich publishes one, on any replica.
+// followCatalog swaps in the snapshot of each newly published catalog version.
 func (s *Server) followCatalog(ctx context.Context, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -239,9 +223,8 @@ func (s *Server) followCatalog(ctx context.Context, every time.Duration) {
 	}
 }
 
-// Reload loads the catalog when its version differs from the one served.
-// When the new version cannot be loaded the server keeps answering from the
-// one it has, and /readyz reports the failure until a later version loads.
+// Reload loads the catalog when its version changed; on failure the server
+// keeps the old one and /readyz reports it.
 func (s *Server) Reload(ctx context.Context) error {
 	latest, err := s.st.CatalogVersion(ctx)
 	if err != nil {

@@ -1,17 +1,8 @@
-// Package views builds the JSON that the REST API and the MCP tools both
-// answer with for account data: the /v1/me document, the saved lists of
-// /v1/lists, the rate-limit and quota headers, and the error of a call the
-// database failed. Keeping the builders in
-// one package that imports no transport is what makes a tool's structured
-// content equal to its REST twin's body by construction rather than by
-// two copies kept in step.
+// Package views builds the /v1/me and /v1/lists bodies once, for REST and
+// MCP alike, and the error of a call the database failed.
 package views
 
 import (
-	"fmt"
-	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
@@ -21,14 +12,10 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// CodeServiceUnavailable is the code of a call the database failed: a 503
-// problem in REST, the start of an isError result in MCP.
+// CodeServiceUnavailable is the code of a call the database failed.
 const CodeServiceUnavailable = "service_unavailable"
 
-// Unavailable is the answer to a call whose database read or write failed
-// for a reason that is not the caller's (the database is down, its file
-// unusable); what names the data the call needed ("account", "usage"). The
-// cause is the server's to log: all the caller can do is retry later.
+// Unavailable is the error of a call whose database failed; what names the data.
 func Unavailable(what string) *vehicle.Error {
 	return &vehicle.Error{Code: CodeServiceUnavailable, Message: "The " + what + " database is unavailable; retry shortly."}
 }
@@ -72,8 +59,7 @@ type QuotaWindow struct {
 	Reset     time.Time `json:"reset"`
 }
 
-// NewMe describes the principal's account, plan and standing in both
-// limit windows.
+// NewMe describes the principal's account, plan and limit windows.
 func NewMe(p access.Principal, st limits.State) Me {
 	me := Me{
 		Account:   MeAccount{ID: p.Account.ID, Email: p.Account.Email, CreatedAt: p.Account.CreatedAt},
@@ -116,10 +102,8 @@ type RecordRef struct {
 	Year  int    `json:"year"`
 }
 
-// NewLists shows stored lists against the catalog the service answers
-// from: each item gets a summary of its record, or is marked missing when
-// the record has left the catalog. The result is never nil, so it encodes
-// as [] for an account without lists.
+// NewLists summarises each item's record from the catalog, or marks it
+// missing; never nil, so no lists encode as [].
 func NewLists(stored []account.List, svc *vehicle.Service) []List {
 	out := make([]List, 0, len(stored))
 	for _, l := range stored {
@@ -139,7 +123,6 @@ func NewLists(stored []account.List, svc *vehicle.Service) []List {
 	return out
 }
 
-// recordRef summarises any of the four record types.
 func recordRef(rec any) RecordRef {
 	switch v := rec.(type) {
 	case catalog.Car:
@@ -152,41 +135,4 @@ func recordRef(rec any) RecordRef {
 		return RecordRef{Make: v.Make, Model: v.Model, Year: v.Year}
 	}
 	return RecordRef{}
-}
-
-// SetLimitHeaders writes the rate-limit and quota headers (docs/api.md)
-// for s. A window that is unlimited (0) is left out.
-func SetLimitHeaders(hd http.Header, s limits.State, now time.Time) {
-	var policy, state []string
-	if s.RateLimit > 0 {
-		hd.Set("X-RateLimit-Limit", strconv.Itoa(s.RateLimit))
-		hd.Set("X-RateLimit-Remaining", strconv.Itoa(s.RateRemaining))
-		// Rounded up: the sliding window frees units at any instant, and a
-		// client that waits until the second given must not be early.
-		hd.Set("X-RateLimit-Reset", strconv.FormatInt(now.Unix()+secondsUntil(s.RateReset, now), 10))
-		policy = append(policy, fmt.Sprintf(`"minute";q=%d;w=60`, s.RateLimit))
-		state = append(state, fmt.Sprintf(`"minute";r=%d;t=%d`, s.RateRemaining, secondsUntil(s.RateReset, now)))
-	}
-	if s.QuotaLimit > 0 {
-		hd.Set("X-Quota-Limit", strconv.Itoa(s.QuotaLimit))
-		hd.Set("X-Quota-Used", strconv.FormatInt(s.QuotaUsed, 10))
-		hd.Set("X-Quota-Remaining", strconv.FormatInt(s.QuotaRemaining(), 10))
-		hd.Set("X-Quota-Reset", strconv.FormatInt(s.QuotaReset.Unix(), 10))
-		policy = append(policy, fmt.Sprintf(`"month";q=%d;w=%d`, s.QuotaLimit, monthSeconds(s.QuotaReset)))
-		state = append(state, fmt.Sprintf(`"month";r=%d;t=%d`, s.QuotaRemaining(), secondsUntil(s.QuotaReset, now)))
-	}
-	if len(policy) > 0 {
-		hd.Set("RateLimit-Policy", strings.Join(policy, ", "))
-		hd.Set("RateLimit", strings.Join(state, ", "))
-	}
-}
-
-func secondsUntil(t, now time.Time) int64 {
-	return int64(max(0, limits.RetryAfterSeconds(t.Sub(now))))
-}
-
-// monthSeconds is the length of the month that ends at reset.
-func monthSeconds(reset time.Time) int64 {
-	start := reset.AddDate(0, -1, 0)
-	return int64(reset.Sub(start).Seconds())
 }

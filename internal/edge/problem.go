@@ -1,0 +1,200 @@
+package edge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/lookup"
+	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/views"
+)
+
+// Problem is an RFC 9457 problem document with vds's extensions.
+type Problem struct {
+	Type      string `json:"type"`
+	Title     string `json:"title"`
+	Status    int    `json:"status"`
+	Detail    string `json:"detail"`
+	Instance  string `json:"instance"`
+	Code      string `json:"code"`
+	RequestID string `json:"request_id"`
+	// The extensions below appear where they apply (docs/api.md#errors).
+	Param          string   `json:"param,omitempty"`
+	Accepted       []string `json:"accepted,omitempty"`
+	AcceptedValues []string `json:"accepted_values,omitempty"`
+	Suggestion     string   `json:"suggestion,omitempty"`
+	Limit          string   `json:"limit,omitempty"`
+	Reset          string   `json:"reset,omitempty"`
+	RetryAfter     int      `json:"retry_after,omitempty"`
+}
+
+// Codes the edge sends itself; services define theirs as Code* constants.
+const (
+	CodeUnauthorized            = "unauthorized"
+	CodeNoAPIAccess             = "no_api_access"
+	CodeAccountSuspended        = "account_suspended"
+	CodeInsufficientScope       = "insufficient_scope"
+	CodeMethodNotAllowed        = "method_not_allowed"
+	CodeInternalError           = "internal_error"
+	CodeInvalidRequest          = "invalid_request"
+	CodeForbidden               = "forbidden"
+	CodeCrossOriginRequest      = "cross_origin_request"
+	CodeRequestTooLarge         = "request_too_large"
+	CodeHeadersTooLarge         = "headers_too_large"
+	CodeNotImplemented          = "not_implemented"
+	CodeHTTPVersionNotSupported = "http_version_not_supported"
+)
+
+// row is a row of the code table; api marks what REST operations answer
+// with (the OpenAPI document lists those), not net/http's or MCP's transport.
+type row struct {
+	status int
+	api    bool
+}
+
+// codes maps every problem code to its status (docs/api.md#errors).
+var codes = map[string]row{
+	vehicle.CodeInvalidParameter:   {http.StatusBadRequest, true},
+	vehicle.CodeUnknownParameter:   {http.StatusBadRequest, true},
+	vehicle.CodeMissingParameter:   {http.StatusBadRequest, true},
+	vehicle.CodeQueryTooBroad:      {http.StatusBadRequest, true},
+	vehicle.CodeInvalidUUID:        {http.StatusBadRequest, true},
+	lookup.CodeInvalidVIN:          {http.StatusBadRequest, true},
+	CodeInvalidRequest:             {http.StatusBadRequest, false},
+	CodeUnauthorized:               {http.StatusUnauthorized, true},
+	CodeNoAPIAccess:                {http.StatusForbidden, true},
+	CodeAccountSuspended:           {http.StatusForbidden, true},
+	CodeInsufficientScope:          {http.StatusForbidden, true},
+	CodeForbidden:                  {http.StatusForbidden, false},
+	CodeCrossOriginRequest:         {http.StatusForbidden, false},
+	vehicle.CodeNotFound:           {http.StatusNotFound, true},
+	CodeMethodNotAllowed:           {http.StatusMethodNotAllowed, true},
+	CodeRequestTooLarge:            {http.StatusRequestEntityTooLarge, false},
+	lookup.CodeVINNotDecodable:     {http.StatusUnprocessableEntity, true},
+	limits.CodeRateLimited:         {http.StatusTooManyRequests, true},
+	limits.CodeQuotaExceeded:       {http.StatusTooManyRequests, true},
+	CodeHeadersTooLarge:            {http.StatusRequestHeaderFieldsTooLarge, false},
+	CodeInternalError:              {http.StatusInternalServerError, true},
+	CodeNotImplemented:             {http.StatusNotImplemented, false},
+	lookup.CodeUpstreamError:       {http.StatusBadGateway, true},
+	lookup.CodeUpstreamUnavailable: {http.StatusServiceUnavailable, true},
+	views.CodeServiceUnavailable:   {http.StatusServiceUnavailable, true},
+	CodeHTTPVersionNotSupported:    {http.StatusHTTPVersionNotSupported, false},
+}
+
+// Status returns the status of code, 500 for a code outside the table.
+func Status(code string) int {
+	if c, ok := codes[code]; ok {
+		return c.status
+	}
+	return http.StatusInternalServerError
+}
+
+// APICodes lists the codes a REST operation can answer with, by status.
+func APICodes() map[string]int {
+	out := map[string]int{}
+	for name, c := range codes {
+		if c.api {
+			out[name] = c.status
+		}
+	}
+	return out
+}
+
+const problemTypeBase = "urn:vds:problem:"
+
+const internalDetail = "The server failed to answer; the request id identifies it in the logs."
+
+// NewProblem builds the problem of code; r, nil before a request exists,
+// fills instance and request id.
+func NewProblem(r *http.Request, code, detail string) *Problem {
+	p := (&Problem{Type: problemTypeBase + code, Detail: detail, Code: code}).WithStatus(Status(code))
+	if r != nil {
+		p.Instance, p.RequestID = r.URL.Path, RequestID(r.Context())
+	}
+	return p
+}
+
+// WithStatus overrides the status, for an error relayed from net/http or mcp-go.
+func (p *Problem) WithStatus(status int) *Problem {
+	p.Status, p.Title = status, http.StatusText(status)
+	return p
+}
+
+// WriteProblem writes p, logging server-side failures.
+func WriteProblem(w http.ResponseWriter, r *http.Request, p *Problem) {
+	if p.Status >= 500 {
+		Logger(r.Context()).Error("request failed", "code", p.Code, "detail", p.Detail)
+	}
+	WriteJSON(w, p.Status, "application/problem+json", p)
+}
+
+// WriteCode answers r with the problem of code, about param unless "".
+func WriteCode(w http.ResponseWriter, r *http.Request, code, param, detail string) {
+	p := NewProblem(r, code, detail)
+	p.Param = param
+	WriteProblem(w, r, p)
+}
+
+// WriteError turns a service error into a problem; any other error is a
+// logged 500 whose detail hides the cause.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	var ve *vehicle.Error
+	if errors.As(err, &ve) {
+		p := NewProblem(r, ve.Code, ve.Message)
+		p.Param, p.Accepted = ve.Param, ve.Accepted
+		p.AcceptedValues, p.Suggestion = ve.AcceptedValues, ve.Suggestion
+		WriteProblem(w, r, p)
+		return
+	}
+	Logger(r.Context()).Error("internal error", "err", err)
+	WriteProblem(w, r, NewProblem(r, CodeInternalError, internalDetail))
+}
+
+// Unavailable logs a failed database call and answers 503 views.Unavailable.
+func Unavailable(w http.ResponseWriter, r *http.Request, what string, err error) {
+	Logger(r.Context()).Error("database call failed", "data", what, "err", err)
+	WriteError(w, r, views.Unavailable(what))
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// WriteJSON encodes v before writing, so a failure is a clean 500, not half a body.
+func WriteJSON(w http.ResponseWriter, status int, contentType string, v any) {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	if err := encode(buf, v); err != nil {
+		http.Error(w, `{"title":"Internal Server Error","status":500}`, http.StatusInternalServerError)
+		return
+	}
+	Send(w, status, contentType, buf.Bytes())
+}
+
+// Marshal encodes p as WriteProblem sends it.
+func Marshal(p *Problem) []byte {
+	var buf bytes.Buffer
+	_ = encode(&buf, p) // a Problem always encodes
+	return buf.Bytes()
+}
+
+// encode writes v and a newline, leaving <, > and & as they are.
+func encode(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// Send writes a finished body with Content-Type and Content-Length.
+func Send(w http.ResponseWriter, status int, contentType string, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
