@@ -109,13 +109,13 @@ func fetchTires(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
 			if err != nil {
 				return fail(id, "load tire fitments", err)
 			}
-			return tiresMsg{addr: addr{id}, tires: tireReport{title: rec.title(), match: t.Match, fitments: t.Fitments}}
+			return reportMsg[tireReport]{addr: addr{id}, report: tireReport{title: rec.title(), match: t.Match, fitments: t.Fitments}}
 		case client.KindTireSize:
 			g, err := c.TireGeometry(ctx, rec.uuid())
 			if err != nil {
 				return fail(id, "load tire geometry", err)
 			}
-			return tiresMsg{addr: addr{id}, tires: tireReport{title: rec.title(), fitments: []client.FitmentGeometry{*g}}}
+			return reportMsg[tireReport]{addr: addr{id}, report: tireReport{title: rec.title(), fitments: []client.FitmentGeometry{*g}}}
 		}
 		return fail(id, "load tires", fmt.Errorf("a %s has no tire fitments", kindName(rec.kind)))
 	}
@@ -129,7 +129,7 @@ func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd 
 			if err != nil {
 				return fail(id, "load recalls", err)
 			}
-			return recallsMsg{addr: addr{id}, recalls: recallReport{
+			return reportMsg[recallReport]{addr: addr{id}, report: recallReport{
 				title: rec.title(), coverage: r.Coverage, recalls: r.Recalls, ratings: r.Ratings,
 				stale: r.Stale, fetchedAt: r.FetchedAt,
 			}}
@@ -138,7 +138,7 @@ func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd 
 			if err != nil {
 				return fail(id, "load recalls", err)
 			}
-			return recallsMsg{addr: addr{id}, recalls: recallReport{
+			return reportMsg[recallReport]{addr: addr{id}, report: recallReport{
 				title: rec.title(), coverage: r.Coverage, note: r.Note, recalls: r.Recalls,
 				stale: r.Stale, fetchedAt: r.FetchedAt,
 			}}

@@ -176,6 +176,62 @@ func listView(c *common, l list.Model, empty string) string {
 	return l.View()
 }
 
-func loadingView(c *common, what string) string {
-	return c.spin + c.styles.Subtle.Render(" Loading "+what+"…")
+// unloaded is the view of a page before its first data: the title, and what
+// it waits for.
+func (b *pageBase) unloaded(c *common, title string) string {
+	if b.loading == "" {
+		return title
+	}
+	return title + "\n" + c.spin + c.styles.Subtle.Render(" Loading "+b.loading+"…")
+}
+
+// listPage is what the filterable list screens (makes, models, garage) share.
+type listPage struct {
+	pageBase
+	list   list.Model
+	loaded bool
+}
+
+func (p *listPage) setSize(c *common, w, h int) {
+	p.pageBase.setSize(c, w, h)
+	p.list.SetSize(w, max(1, h-1))
+}
+
+func (p *listPage) captures(msg tea.KeyMsg) bool   { return listCaptures(p.list, msg) }
+func (p *listPage) typing() bool                   { return p.list.FilterState() == list.Filtering }
+func (p *listPage) help(c *common) []key.Binding   { return listHelp(c, p.list) }
+func (p *listPage) moreHelp(*common) []key.Binding { return listMoreHelp(p.list) }
+
+// show puts the page's first data on screen.
+func (p *listPage) show(rows []row) tea.Cmd {
+	p.loading, p.loaded = "", true
+	return setRows(&p.list, rows)
+}
+
+// updateList handles what the page's own data message leaves: a failed
+// fetch, the select key (open gets the selected row's value) and list keys.
+func (p *listPage) updateList(c *common, msg tea.Msg, open func(value any) tea.Cmd) tea.Cmd {
+	switch msg := msg.(type) {
+	case errMsg:
+		p.loading = ""
+		return nil
+	case tea.KeyMsg:
+		if p.list.FilterState() != list.Filtering && key.Matches(msg, c.keys.Select) {
+			if v, ok := selected(p.list); ok {
+				return open(v)
+			}
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	p.list, cmd = p.list.Update(msg)
+	return cmd
+}
+
+// listView is the page's title and list, or what it waits for.
+func (p *listPage) listView(c *common, title, empty string) string {
+	if !p.loaded {
+		return p.unloaded(c, title)
+	}
+	return title + "\n" + listView(c, p.list, empty)
 }

@@ -43,16 +43,6 @@ type recordMsg struct {
 	rec record
 }
 
-type tiresMsg struct {
-	addr
-	tires tireReport
-}
-
-type recallsMsg struct {
-	addr
-	recalls recallReport
-}
-
 type vinMsg struct {
 	addr
 	report *client.VINReport

@@ -33,18 +33,10 @@ func kindName(k client.Kind) string {
 	return string(k)
 }
 
+// kindPlural is a kind's capitalised plural, for titles: "Tire fitments".
 func kindPlural(k client.Kind) string {
-	switch k {
-	case client.KindCar:
-		return "Cars"
-	case client.KindMotorcycle:
-		return "Motorcycles"
-	case client.KindBoat:
-		return "Boats"
-	case client.KindTireSize:
-		return "Tire fitments"
-	}
-	return string(k)
+	n := kindName(k) + "s"
+	return strings.ToUpper(n[:1]) + n[1:]
 }
 
 func (r record) uuid() string {
