@@ -121,6 +121,27 @@ func (s *DB) mapErr(err error) error {
 	return err
 }
 
+// rowScanner is the Scan of *sql.Row and *sql.Rows.
+type rowScanner interface{ Scan(dest ...any) error }
+
+// queryAll scans every row of query; what prefixes the errors.
+func queryAll[T any](ctx context.Context, q queryer, what string, scan func(rowScanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		r, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
 // expectOne returns ErrNotFound when an UPDATE or DELETE touched no row.
 func expectOne(res sql.Result, err error) error {
 	if err != nil {
