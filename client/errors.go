@@ -149,31 +149,23 @@ func ErrorCode(err error) string {
 }
 
 // IsNotFound reports a 404: an unknown record or endpoint.
-func IsNotFound(err error) bool {
-	e, ok := asAPIError(err)
-	return ok && e.Status == http.StatusNotFound
-}
+func IsNotFound(err error) bool { return hasStatus(err, http.StatusNotFound) }
 
 // IsUnauthorized reports a 401: a missing, unknown or revoked token.
-func IsUnauthorized(err error) bool {
-	e, ok := asAPIError(err)
-	return ok && e.Status == http.StatusUnauthorized
-}
+func IsUnauthorized(err error) bool { return hasStatus(err, http.StatusUnauthorized) }
 
 // IsForbidden reports a 403: no API access, a suspended account or a missing scope.
-func IsForbidden(err error) bool {
-	e, ok := asAPIError(err)
-	return ok && e.Status == http.StatusForbidden
-}
+func IsForbidden(err error) bool { return hasStatus(err, http.StatusForbidden) }
 
 // IsRateLimited reports a 429, of the minute window or the monthly quota.
-func IsRateLimited(err error) bool {
-	e, ok := asAPIError(err)
-	return ok && e.Status == http.StatusTooManyRequests
-}
+func IsRateLimited(err error) bool { return hasStatus(err, http.StatusTooManyRequests) }
 
 // IsQuotaExceeded reports the 429 of an exhausted monthly quota.
 func IsQuotaExceeded(err error) bool {
+	return IsRateLimited(err) && ErrorCode(err) == CodeQuotaExceeded
+}
+
+func hasStatus(err error, status int) bool {
 	e, ok := asAPIError(err)
-	return ok && e.Status == http.StatusTooManyRequests && e.Code == CodeQuotaExceeded
+	return ok && e.Status == status
 }
