@@ -61,6 +61,20 @@ func (c *Client) get(ctx context.Context, upstream, rawURL string, query url.Val
 	return resp.Body(), nil
 }
 
+// fetch gets rawURL and parses the body; an answer parse refuses is ErrUpstreamBad.
+func fetch[T any](ctx context.Context, c *Client, upstream, rawURL string, query url.Values, parse func([]byte) (T, error)) (T, error) {
+	var zero T
+	body, err := c.get(ctx, upstream, rawURL, query)
+	if err != nil {
+		return zero, err
+	}
+	v, err := parse(body)
+	if err != nil {
+		return zero, bad(upstream, 200, err)
+	}
+	return v, nil
+}
+
 // restyLogger logs resty's per-attempt messages at debug; the caller logs the outcome.
 type restyLogger struct{ log *slog.Logger }
 

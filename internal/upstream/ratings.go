@@ -42,13 +42,9 @@ func (c *Client) SafetyRatings(ctx context.Context, vehicleMake, model string, y
 func (c *Client) fetchRatings(ctx context.Context, vehicleMake, model string, year int) ([]Rating, error) {
 	u := fmt.Sprintf("%s/SafetyRatings/modelyear/%d/make/%s/model/%s",
 		c.cfg.NHTSAURL, year, url.PathEscape(vehicleMake), url.PathEscape(model))
-	body, err := c.get(ctx, UpstreamNHTSA, u, nil)
+	variants, err := fetch(ctx, c, UpstreamNHTSA, u, nil, parseVariants)
 	if err != nil {
 		return nil, err
-	}
-	variants, err := parseVariants(body)
-	if err != nil {
-		return nil, bad(UpstreamNHTSA, 200, err)
 	}
 	if len(variants) > maxVariants {
 		c.log.Warn("safety ratings: too many variants, keeping the first ones",
@@ -62,16 +58,9 @@ func (c *Client) fetchRatings(ctx context.Context, vehicleMake, model string, ye
 	for i, v := range variants {
 		g.Go(func() error {
 			u := fmt.Sprintf("%s/SafetyRatings/VehicleId/%d", c.cfg.NHTSAURL, v.VehicleID)
-			body, err := c.get(gctx, UpstreamNHTSA, u, nil)
-			if err != nil {
-				return err
-			}
-			r, err := parseRating(body, v)
-			if err != nil {
-				return bad(UpstreamNHTSA, 200, err)
-			}
+			r, err := fetch(gctx, c, UpstreamNHTSA, u, nil, func(body []byte) (Rating, error) { return parseRating(body, v) })
 			out[i] = r
-			return nil
+			return err
 		})
 	}
 	if err := g.Wait(); err != nil {

@@ -30,19 +30,11 @@ func (c *Client) Recalls(ctx context.Context, vehicleMake, model string, year in
 	}
 	key := normKey("nhtsa:recalls:", vehicleMake, model, strconv.Itoa(year))
 	return load(ctx, c, UpstreamNHTSA, key, func(ctx context.Context) ([]Recall, error) {
-		body, err := c.get(ctx, UpstreamNHTSA, c.cfg.NHTSAURL+"/recalls/recallsByVehicle", url.Values{
+		return fetch(ctx, c, UpstreamNHTSA, c.cfg.NHTSAURL+"/recalls/recallsByVehicle", url.Values{
 			"make":      {vehicleMake},
 			"model":     {model},
 			"modelYear": {strconv.Itoa(year)},
-		})
-		if err != nil {
-			return nil, err
-		}
-		recalls, err := parseRecalls(body)
-		if err != nil {
-			return nil, bad(UpstreamNHTSA, 200, err)
-		}
-		return recalls, nil
+		}, parseRecalls)
 	})
 }
 

@@ -54,15 +54,7 @@ func (c *Client) DecodeVIN(ctx context.Context, vin string) (VINResult, Meta, er
 	return load(ctx, c, UpstreamVPIC, "vpic:decode:"+vin, func(ctx context.Context) (VINResult, error) {
 		u := c.cfg.VPICURL + "/vehicles/DecodeVinValues/" + url.PathEscape(vin)
 		// vPIC answers XML by default.
-		body, err := c.get(ctx, UpstreamVPIC, u, url.Values{"format": {"json"}})
-		if err != nil {
-			return VINResult{}, err
-		}
-		res, err := parseDecode(body)
-		if err != nil {
-			return VINResult{}, bad(UpstreamVPIC, 200, err)
-		}
-		return res, nil
+		return fetch(ctx, c, UpstreamVPIC, u, url.Values{"format": {"json"}}, parseDecode)
 	})
 }
 
