@@ -114,8 +114,7 @@ var DefaultPlans = map[string]PlanLimits{
 	"enterprise": {RatePerMinute: 600, MonthlyQuota: 250000, APIAccess: true},
 }
 
-// SetDefaults registers every key's default, which is also what lets
-// AutomaticEnv find its VDS_* variable.
+// SetDefaults registers every key's default, so AutomaticEnv finds its VDS_* variable.
 func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.addr", "127.0.0.1:8080")
 	v.SetDefault("server.mcp_addr", "")

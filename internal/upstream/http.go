@@ -26,8 +26,7 @@ func newRestyClient(cfg Config, log *slog.Logger) *resty.Client {
 		SetLogger(restyLogger{log})
 }
 
-// shouldRetry retries what a later attempt can fix: network errors and 5xx.
-// A 429 asks us to slow down, not to insist.
+// shouldRetry retries network errors and 5xx; a 429 asks us to slow down, not to insist.
 func shouldRetry(resp *resty.Response, err error) bool {
 	if err != nil {
 		return !errors.Is(err, resty.ErrResponseBodyTooLarge) && !errors.Is(err, context.Canceled)

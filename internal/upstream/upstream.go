@@ -1,7 +1,5 @@
-// Package upstream holds the clients of NHTSA vPIC (VIN decoding) and
-// api.nhtsa.gov (recalls, NCAP ratings): a shared cache, one in-flight fetch
-// per key, retries within one Config.Timeout budget, stale answers when NHTSA
-// fails (docs/api.md, Upstream answers). Errors are *Error values.
+// Package upstream holds the cached clients of NHTSA vPIC (VIN decoding) and
+// api.nhtsa.gov (recalls, NCAP ratings); see docs/api.md, Upstream answers.
 package upstream
 
 import (

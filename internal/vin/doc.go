@@ -1,4 +1,3 @@
 // Package vin validates and decodes 17-character VINs locally, without any
-// network call: sections, check digit, model-year candidates, WMI region and
-// country. The rules are in docs/data.md (VINs).
+// network call; the rules are in docs/data.md (VINs).
 package vin

@@ -58,8 +58,8 @@ func Normalize(s string) string {
 	}, s)
 }
 
-// Validate reports, as an *Error, whether s is 17 digits and letters other than I, O, Q.
-// A wrong check digit is not an error (see CheckDigit.Advisory).
+// Validate reports, as an *Error, whether s is 17 digits and letters other than
+// I, O, Q; a wrong check digit is not an error (see CheckDigit.Advisory).
 func Validate(s string) error {
 	_, err := validate(s)
 	return err
