@@ -14,9 +14,7 @@ import (
 	"github.com/go-resty/resty/v2"
 )
 
-// Client calls the vds REST API. It is safe for concurrent use: its
-// configuration is fixed by New, and every call returns its own response
-// details instead of storing them on the Client.
+// Client calls the vds REST API; safe for concurrent use.
 type Client struct {
 	rc            *resty.Client
 	baseURL       string
@@ -25,14 +23,8 @@ type Client struct {
 	maxRetryAfter time.Duration
 }
 
-// New returns a Client for the server at baseURL, e.g.
-// "http://localhost:8080", authenticating with token (a "vds_..." API
-// token). baseURL is the server root: the "/v1" version segment is added
-// by the Client, and a trailing "/v1" or "/" on baseURL is tolerated so
-// that an API base URL ending in /v1 works as well.
-//
-// An empty token sends no Authorization header; the server then answers
-// 401, which is the error callers see.
+// New returns a Client for the server root baseURL ("/v1" is added; a
+// trailing "/v1" is tolerated) with an API token; an empty token sends none.
 func New(baseURL, token string, opts ...Option) *Client {
 	s := defaultSettings()
 	for _, o := range opts {
@@ -40,8 +32,7 @@ func New(baseURL, token string, opts ...Option) *Client {
 	}
 	hc := &http.Client{Timeout: s.timeout}
 	if s.httpClient != nil {
-		// Copy so that resty (which installs a Transport when there is
-		// none) and WithTimeout never modify the caller's client.
+		// A copy, so resty and WithTimeout never modify the caller's client.
 		cp := *s.httpClient
 		hc = &cp
 		if s.timeoutSet {
@@ -59,22 +50,20 @@ func New(baseURL, token string, opts ...Option) *Client {
 		SetAuthToken(token).
 		SetHeader("User-Agent", s.userAgent).
 		SetHeader("Accept", "application/json, application/problem+json").
-		// resty logs retries and warnings to stderr by default, which would
-		// end up in the output of CLIs built on this package.
+		// resty logs to stderr by default, into the output of CLIs built on this.
 		SetLogger(discardLogger{}).
 		SetDisableWarn(true).
 		SetResponseBodyLimit(maxResponseBytes).
 		SetRetryCount(s.retries).
 		SetRetryWaitTime(s.waitMin).
-		// resty clamps every wait, including Retry-After, to this maximum;
-		// retryDelay enforces the tighter backoff bound itself.
+		// resty clamps every wait to this; retryDelay enforces the backoff bound.
 		SetRetryMaxWaitTime(max(s.waitMax, s.maxRetryAfter)).
 		AddRetryCondition(c.shouldRetry).
 		SetRetryAfter(c.retryDelay)
 	return c
 }
 
-// BaseURL returns the server root the Client talks to, without "/v1".
+// BaseURL returns the server root, without "/v1".
 func (c *Client) BaseURL() string { return c.baseURL }
 
 func normalizeBaseURL(u string) string {
@@ -83,25 +72,19 @@ func normalizeBaseURL(u string) string {
 	return strings.TrimRight(u, "/")
 }
 
-// apiPrefix is the version segment of every API path.
 const apiPrefix = "/v1"
 
-// ResponseInfo describes the HTTP response a call ended with: for a call
-// that was retried, the last attempt's.
+// ResponseInfo describes the response a call ended with (the last attempt's).
 type ResponseInfo struct {
-	// StatusCode is the HTTP status; 0 when no response arrived.
+	// StatusCode is 0 when no response arrived.
 	StatusCode int
-	// RequestID is the server's X-Request-Id, to quote in bug reports.
-	RequestID string
-	// Rate is the rate-limit and quota state sent with the response.
-	Rate RateInfo
-	// Attempts counts the requests made, 1 when there was no retry.
-	Attempts int
-	// Header holds all response headers (Link, Warning, ...).
-	Header http.Header
+	RequestID  string
+	Rate       RateInfo
+	Attempts   int
+	Header     http.Header
 }
 
-// CallOption adjusts one call. Every API method accepts them.
+// CallOption adjusts one call.
 type CallOption func(*callSettings)
 
 type callSettings struct {
@@ -109,26 +92,19 @@ type callSettings struct {
 	requestID string
 }
 
-// CaptureInfo stores the call's ResponseInfo in *dst when the call
-// returns, whether it succeeded or not. It is how to read the request id
-// and rate-limit state of calls whose result is not a Page (pages embed
-// ResponseInfo already). Each call writes only its own dst, so concurrent
-// calls never see each other's details.
+// CaptureInfo stores the call's ResponseInfo in *dst when it returns, failed
+// or not; pages embed ResponseInfo already.
 func CaptureInfo(dst *ResponseInfo) CallOption {
 	return func(cs *callSettings) { cs.info = dst }
 }
 
-// SendRequestID sends id as the X-Request-Id header so that the server
-// logs the call under the caller's id (it accepts up to 64 characters of
-// letters, digits, '-', '_' and '.'; other ids are replaced by its own).
+// SendRequestID sends id as X-Request-Id, so the server logs the call under it.
 func SendRequestID(id string) CallOption {
 	return func(cs *callSettings) { cs.requestID = id }
 }
 
-// call performs one GET of path (below /v1 unless it starts elsewhere),
-// retrying as configured, and returns the raw response of the last attempt
-// or the error it amounts to: *APIError for a non-2xx answer, a wrapped
-// transport or context error otherwise.
+// call GETs path (below /v1 unless it starts elsewhere) with retries; a
+// non-2xx answer is an *APIError.
 func (c *Client) call(ctx context.Context, path string, query url.Values, opts []CallOption) ([]byte, ResponseInfo, error) {
 	var cs callSettings
 	for _, o := range opts {
@@ -161,13 +137,11 @@ func (c *Client) call(ctx context.Context, path string, query url.Values, opts [
 	return resp.Body(), info, nil
 }
 
-// envelope is the body of every successful API response.
 type envelope[T any] struct {
 	Data T     `json:"data"`
 	Meta *Meta `json:"meta"`
 }
 
-// getData performs a GET and decodes the envelope's data into a T.
 func getData[T any](ctx context.Context, c *Client, path string, query url.Values, opts []CallOption) (T, *Meta, ResponseInfo, error) {
 	var env envelope[T]
 	body, info, err := c.call(ctx, path, query, opts)
@@ -180,7 +154,6 @@ func getData[T any](ctx context.Context, c *Client, path string, query url.Value
 	return env.Data, env.Meta, info, nil
 }
 
-// getPtr is getData for calls that return a single object by pointer.
 func getPtr[T any](ctx context.Context, c *Client, path string, query url.Values, opts []CallOption) (*T, error) {
 	v, _, _, err := getData[T](ctx, c, path, query, opts)
 	if err != nil {
@@ -189,9 +162,7 @@ func getPtr[T any](ctx context.Context, c *Client, path string, query url.Values
 	return &v, nil
 }
 
-// getSlice is getData for calls that return a list; an absent or null
-// list comes back empty rather than nil so callers can range and encode it
-// as [] without checks.
+// getSlice returns [] rather than nil for an absent list.
 func getSlice[T any](ctx context.Context, c *Client, path string, query url.Values, opts []CallOption) ([]T, error) {
 	v, _, _, err := getData[[]T](ctx, c, path, query, opts)
 	if err != nil {
@@ -203,8 +174,7 @@ func getSlice[T any](ctx context.Context, c *Client, path string, query url.Valu
 	return v, nil
 }
 
-// decode unmarshals a 2xx body. A non-JSON body almost always means the
-// base URL points at something other than a vds server, so say so.
+// decode says so when a non-JSON body shows baseURL is not a vds server.
 func decode(body []byte, h http.Header, v any) error {
 	if ct := h.Get("Content-Type"); ct != "" && !isJSON(ct) {
 		return fmt.Errorf("expected a JSON response, got %q (is the base URL a vds server?)", ct)
@@ -215,15 +185,10 @@ func decode(body []byte, h http.Header, v any) error {
 	return nil
 }
 
-// shouldRetry decides whether resty makes another attempt. resty replaces
-// its default (retry on any transport error) with the result of the
-// conditions, so transport errors are handled here too. The context is
-// checked by resty before this runs.
+// shouldRetry replaces resty's default, so transport errors are decided here too.
 func (c *Client) shouldRetry(resp *resty.Response, err error) bool {
 	if err != nil {
-		// resp is nil when the request could not even be built (a bad base
-		// URL): another attempt would fail the same way, as would re-reading
-		// a body that exceeded the size limit.
+		// No response: the request could not be built and would fail again.
 		return resp != nil && !errors.Is(err, resty.ErrResponseBodyTooLarge)
 	}
 	if resp == nil {
@@ -241,10 +206,8 @@ func (c *Client) shouldRetry(resp *resty.Response, err error) bool {
 	return false
 }
 
-// retryDelay is the wait before the next attempt: the server's
-// Retry-After when it sent one (shouldRetry already refused waits above
-// the cap), else capped exponential backoff with jitter so that many
-// clients failing together do not retry in lockstep.
+// retryDelay waits the server's Retry-After, else capped exponential backoff
+// with jitter so clients failing together do not retry in lockstep.
 func (c *Client) retryDelay(_ *resty.Client, resp *resty.Response) (time.Duration, error) {
 	if s := resp.StatusCode(); s == http.StatusTooManyRequests || s == http.StatusServiceUnavailable {
 		if d, ok := parseRetryAfter(resp.Header(), time.Now()); ok {
@@ -259,9 +222,7 @@ func (c *Client) retryDelay(_ *resty.Client, resp *resty.Response) (time.Duratio
 	return backoff(c.waitMin, c.waitMax, attempt), nil
 }
 
-// backoff returns a wait in [d/2, d) where d = minWait·2^(attempt-1),
-// capped at maxWait ("equal jitter": never shorter than half the step, so
-// a retry storm still spreads out, never zero).
+// backoff returns a wait in [d/2, d), d = minWait·2^(attempt-1) capped at maxWait.
 func backoff(minWait, maxWait time.Duration, attempt int) time.Duration {
 	d := minWait
 	for i := 1; i < attempt && d < maxWait; i++ {
@@ -275,7 +236,6 @@ func backoff(minWait, maxWait time.Duration, attempt int) time.Duration {
 	return half + rand.N(d-half)
 }
 
-// discardLogger silences resty.
 type discardLogger struct{}
 
 func (discardLogger) Errorf(string, ...any) {}

@@ -8,19 +8,13 @@ import (
 	"strings"
 )
 
-// Page is one page of a list endpoint. It encodes to JSON as the server's
-// {"data": [...], "meta": {...}} envelope, so a CLI can print it as is.
+// Page is one page of a list endpoint; it encodes as the server's envelope.
 type Page[T any] struct {
-	// Data holds the page's records; empty, never nil, past the last page.
-	Data []T `json:"data"`
-	// Meta is the server's pagination metadata.
+	Data []T  `json:"data"`
 	Meta Meta `json:"meta"`
-	// NextPage is the page number of the rel="next" link, 0 on the last
-	// reachable page.
-	NextPage int `json:"-"`
-	// PrevPage is the page number of the rel="prev" link, 0 on the first.
-	PrevPage int `json:"-"`
-	// ResponseInfo describes the response: request id, rate limits.
+	// NextPage and PrevPage come from the Link header; 0 at either end.
+	NextPage     int `json:"-"`
+	PrevPage     int `json:"-"`
 	ResponseInfo `json:"-"`
 }
 
@@ -29,17 +23,12 @@ func (p *Page[T]) HasNext() bool { return p.NextPage > 0 }
 
 // The page types of the four list endpoints.
 type (
-	// CarPage is a page of GET /v1/cars.
-	CarPage = Page[Car]
-	// MotorcyclePage is a page of GET /v1/motorcycles.
+	CarPage        = Page[Car]
 	MotorcyclePage = Page[Motorcycle]
-	// BoatPage is a page of GET /v1/boats.
-	BoatPage = Page[Boat]
-	// TireSizePage is a page of GET /v1/tire-sizes.
-	TireSizePage = Page[TireFitment]
+	BoatPage       = Page[Boat]
+	TireSizePage   = Page[TireFitment]
 )
 
-// listPage fetches one page of a list endpoint.
 func listPage[T any](ctx context.Context, c *Client, path string, query url.Values, opts []CallOption) (*Page[T], error) {
 	data, meta, info, err := getData[[]T](ctx, c, path, query, opts)
 	if err != nil {
@@ -67,8 +56,7 @@ func listPage[T any](ctx context.Context, c *Client, path string, query url.Valu
 	return p, nil
 }
 
-// linkPage returns the page query parameter of the first link with
-// relation rel in RFC 8288 Link header values, or 0.
+// linkPage returns the page parameter of the first rel link (RFC 8288), or 0.
 func linkPage(values []string, rel string) int {
 	for _, v := range values {
 		for _, l := range parseLinks(v) {
@@ -103,9 +91,7 @@ func (l link) hasRel(rel string) bool {
 	return false
 }
 
-// parseLinks splits one Link header value into links. Targets are read
-// between angle brackets, so a comma inside a URL cannot split a link;
-// parameters are split on ';' outside quoted strings.
+// parseLinks splits a Link value; a comma inside <...> or quotes splits nothing.
 func parseLinks(v string) []link {
 	var out []link
 	for {
@@ -119,7 +105,6 @@ func parseLinks(v string) []link {
 		}
 		l := link{target: v[start+1 : start+end]}
 		rest := v[start+end+1:]
-		// The parameters run to the next comma outside quotes.
 		stop, inQuote := len(rest), false
 	scan:
 		for i := 0; i < len(rest); i++ {
@@ -144,9 +129,8 @@ func parseLinks(v string) []link {
 	}
 }
 
-// all iterates over every record from page start on, fetching pages as
-// needed. It stops after the last reachable page, at the first error
-// (yielded once), or when the caller stops ranging.
+// all yields every record from page start on, stopping at the last
+// reachable page or the first error (yielded once).
 func all[T any](ctx context.Context, start int, fetch func(ctx context.Context, page int) (*Page[T], error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		page := max(start, 1)
@@ -162,8 +146,7 @@ func all[T any](ctx context.Context, start int, fetch func(ctx context.Context, 
 					return
 				}
 			}
-			// NextPage must move forward, or a confused server could make
-			// this loop forever.
+			// A confused server must not make this loop forever.
 			if p.NextPage <= page {
 				return
 			}

@@ -2,13 +2,10 @@ package client
 
 import "time"
 
-// This file holds the wire types: the JSON the server encodes, field for
-// field. Nullable values are pointers so that "not known" (null) stays
-// distinct from zero; record uuids are plain strings because the SDK has no
-// reason to force a UUID dependency on its users.
+// Wire types: the server's JSON field for field. Nullable values are pointers
+// (null stays apart from zero); uuids are strings, to spare users a dependency.
 
-// FuelEconomy holds the EPA enrichment of a car. Every field is null until
-// the operator runs the enrich job, and stays null for cars EPA does not list.
+// FuelEconomy is a car's EPA enrichment; null until enriched, or when EPA lacks the car.
 type FuelEconomy struct {
 	MPGCity        *float64 `json:"mpg_city"`
 	MPGHighway     *float64 `json:"mpg_highway"`
@@ -18,8 +15,7 @@ type FuelEconomy struct {
 	CO2GPM         *float64 `json:"co2_gpm"`
 }
 
-// Car is a passenger car or light truck. The fuel-economy fields are
-// embedded so they encode flat, as the server sends them.
+// Car is a passenger car or light truck; fuel economy is embedded to encode flat.
 type Car struct {
 	UUID          string   `json:"uuid"`
 	Make          string   `json:"make"`
@@ -32,24 +28,21 @@ type Car struct {
 	Transmission  string   `json:"transmission"`
 	DisplacementL *float64 `json:"displacement_l"`
 	Cylinders     *int     `json:"cylinders"`
-	// Engine is a display label derived from fuel type, displacement and
-	// cylinders, e.g. "2.5L 4-cyl hybrid".
+	// Engine is a display label such as "2.5L 4-cyl hybrid".
 	Engine string `json:"engine"`
 	FuelEconomy
-	// Electrified is true for BEV, PHEV and HEV: the set ev_only selects.
+	// Electrified (BEV, PHEV, HEV) is the set ev_only selects.
 	Electrified bool `json:"electrified"`
 }
 
-// Motorcycle is a record of the motorcycle dataset, which also holds ATVs,
-// UTVs, snowmobiles, scooters, personal watercraft and golf carts.
+// Motorcycle is a record of the motorcycle dataset, ATVs, UTVs, scooters and the like included.
 type Motorcycle struct {
-	UUID  string `json:"uuid"`
-	Make  string `json:"make"`
-	Model string `json:"model"`
-	Year  int    `json:"year"`
-	// MotorcycleType is the riding type, e.g. "Street Motorcycle", "UTV / SXS".
+	UUID           string `json:"uuid"`
+	Make           string `json:"make"`
+	Model          string `json:"model"`
+	Year           int    `json:"year"`
 	MotorcycleType string `json:"motorcycle_type"`
-	// VehicleType is the broad class: "Motorcycle" or "ATV/UTV".
+	// VehicleType is "Motorcycle" or "ATV/UTV".
 	VehicleType    string   `json:"vehicle_type"`
 	DisplacementCC *int     `json:"displacement_cc"`
 	EngineType     string   `json:"engine_type"`
@@ -58,20 +51,18 @@ type Motorcycle struct {
 
 // Boat is a power boat.
 type Boat struct {
-	UUID  string `json:"uuid"`
-	Make  string `json:"make"`
-	Model string `json:"model"`
-	Year  int    `json:"year"`
-	// ModelType is the vessel category, e.g. "Center Console".
+	UUID         string  `json:"uuid"`
+	Make         string  `json:"make"`
+	Model        string  `json:"model"`
+	Year         int     `json:"year"`
 	ModelType    string  `json:"model_type"`
 	LengthFt     float64 `json:"length_ft"`
 	BeamFt       float64 `json:"beam_ft"`
 	DryWeightLbs int     `json:"dry_weight_lbs"`
 	EngineCount  int     `json:"engine_count"`
 	HP           int     `json:"hp"`
-	// HullType is the hull material, e.g. "Fiberglass".
-	HullType string `json:"hull_type"`
-	FuelType string `json:"fuel_type"`
+	HullType     string  `json:"hull_type"`
+	FuelType     string  `json:"fuel_type"`
 }
 
 // TireFitment maps a vehicle to its OEM tire size and alternate sizes.
@@ -91,25 +82,20 @@ type TireFitment struct {
 type Meta struct {
 	Page    int `json:"page"`
 	PerPage int `json:"per_page"`
-	// Total counts all matches, including those paging cannot reach.
-	Total int `json:"total"`
-	// TotalPages is ceil(Total/PerPage).
-	TotalPages int `json:"total_pages"`
-	// MaxPage is the last page that can be requested: at most 40.
-	MaxPage int `json:"max_page"`
-	// Truncated is true when more records match than paging can reach
-	// (400): narrow the query to see the rest.
-	Truncated bool `json:"truncated"`
+	// Total counts all matches; Truncated says paging (at most MaxPage, 40) cannot reach them all.
+	Total      int  `json:"total"`
+	TotalPages int  `json:"total_pages"`
+	MaxPage    int  `json:"max_page"`
+	Truncated  bool `json:"truncated"`
 }
 
-// MakeCount is one make with its record count (the /{type}/makes entries).
+// MakeCount is one make with its record count.
 type MakeCount struct {
 	Name  string `json:"name"`
 	Count int    `json:"count"`
 }
 
-// ModelRange is one model of a make with its record count and model-year
-// range (the /{type}/models entries).
+// ModelRange is one model of a make with its record count and model years.
 type ModelRange struct {
 	Name    string `json:"name"`
 	Count   int    `json:"count"`
@@ -117,8 +103,7 @@ type ModelRange struct {
 	YearMax int    `json:"year_max"`
 }
 
-// NameCount is a car body type or boat hull type with its record count.
-// Known types are listed even when their count is 0.
+// NameCount is a car body or boat hull type with its record count (0 included).
 type NameCount struct {
 	Name  string `json:"name"`
 	Count int    `json:"count"`
@@ -131,8 +116,7 @@ type TypeCount struct {
 	Count       int    `json:"count"`
 }
 
-// SizeGeometry is the geometry of one tire size: millimetres to one
-// decimal, inches to two, revolutions per mile to one.
+// SizeGeometry is one size's geometry: mm to one decimal, inches to two.
 type SizeGeometry struct {
 	Size            string  `json:"size"`
 	WidthMM         float64 `json:"width_mm"`
@@ -146,40 +130,30 @@ type SizeGeometry struct {
 	RevsPerMile     float64 `json:"revs_per_mile"`
 }
 
-// AlternateGeometry is an alternate size's geometry and how its overall
-// diameter differs from the OEM size's.
+// AlternateGeometry is an alternate size's geometry and its diameter difference from the OEM size.
 type AlternateGeometry struct {
 	SizeGeometry
-	// DiameterDiffIn is the alternate's diameter minus the OEM's, in inches.
-	DiameterDiffIn float64 `json:"diameter_diff_in"`
-	// DiameterDiffPct is that difference in percent of the OEM diameter.
+	DiameterDiffIn  float64 `json:"diameter_diff_in"`
 	DiameterDiffPct float64 `json:"diameter_diff_pct"`
-	// WithinWindow reports |DiameterDiffPct| <= WindowPct, judged by the
-	// server on the unrounded difference (so trust it over recomputing).
+	// WithinWindow is judged on the unrounded difference: trust it over recomputing.
 	WithinWindow bool `json:"within_window"`
 }
 
-// FitmentGeometry is the geometry of a fitment's OEM size, its rear size
-// when staggered, and each alternate compared with the OEM size.
+// FitmentGeometry is the geometry of a fitment's OEM, rear (nil unless
+// staggered) and alternate sizes, within ±WindowPct of the OEM diameter.
 type FitmentGeometry struct {
-	Fitment TireFitment  `json:"fitment"`
-	OEM     SizeGeometry `json:"oem"`
-	// Rear is nil unless the fitment is staggered.
+	Fitment    TireFitment         `json:"fitment"`
+	OEM        SizeGeometry        `json:"oem"`
 	Rear       *SizeGeometry       `json:"rear"`
 	Alternates []AlternateGeometry `json:"alternates"`
-	// WindowPct is the accepted fitment window, ± percent of OEM diameter.
-	WindowPct float64 `json:"window_pct"`
+	WindowPct  float64             `json:"window_pct"`
 }
 
-// Tire match kinds: which fitments a tire lookup returned.
+// Tire match kinds: the vehicle's own model year, the nearest year, or none.
 const (
-	// MatchExactYear means the fitments are of the vehicle's own model year.
-	MatchExactYear = "exact_year"
-	// MatchNearestYear means none were of its year, so those of the closest
-	// year(s) are returned.
+	MatchExactYear   = "exact_year"
 	MatchNearestYear = "nearest_year"
-	// MatchNone means the catalog has no fitment of the make and model.
-	MatchNone = "none"
+	MatchNone        = "none"
 )
 
 // CarRef identifies the car a tire lookup was made for.
@@ -191,16 +165,14 @@ type CarRef struct {
 	Trim  string `json:"trim"`
 }
 
-// CarTires is the answer of /cars/{uuid}/tire-sizes.
+// CarTires is the answer of /cars/{uuid}/tire-sizes; Match is a Match* constant.
 type CarTires struct {
-	Car CarRef `json:"car"`
-	// Match is MatchExactYear, MatchNearestYear or MatchNone.
+	Car      CarRef            `json:"car"`
 	Match    string            `json:"match"`
 	Fitments []FitmentGeometry `json:"fitments"`
 }
 
-// VehicleTires is the answer of a make/model/year tire lookup (the
-// tire_sizes_for_vehicle agent tool): CarTires without the car.
+// VehicleTires is CarTires without the car: a make/model/year tire lookup.
 type VehicleTires struct {
 	Match    string            `json:"match"`
 	Fitments []FitmentGeometry `json:"fitments"`
@@ -222,7 +194,7 @@ type MeAccount struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-// Plan is the account's plan. A limit of 0 means unlimited.
+// Plan is the account's plan; a limit of 0 means unlimited.
 type Plan struct {
 	Name          string `json:"name"`
 	RatePerMinute int    `json:"rate_per_minute"`
@@ -236,18 +208,15 @@ type MeToken struct {
 	Scopes []string `json:"scopes"`
 }
 
-// RateWindow is the per-minute rate window. Limit and Remaining are nil
-// when the plan has no rate limit.
+// RateWindow is the per-minute window; nil Limit and Remaining: unlimited.
 type RateWindow struct {
 	Limit     *int      `json:"limit"`
 	Remaining *int      `json:"remaining"`
 	Reset     time.Time `json:"reset"`
 }
 
-// QuotaWindow is the monthly quota (calendar month, UTC). Limit and
-// Remaining are nil when the plan's quota is unlimited.
+// QuotaWindow is the monthly quota (UTC calendar month, Period "2026-11"); nil Limit: unlimited.
 type QuotaWindow struct {
-	// Period names the month, e.g. "2026-11".
 	Period    string    `json:"period"`
 	Limit     *int      `json:"limit"`
 	Used      int64     `json:"used"`
@@ -264,11 +233,9 @@ type List struct {
 	Items     []ListItem `json:"items"`
 }
 
-// ListItem is a saved record with a summary of it. Record is nil and
-// Missing true when the record has left the catalog: the server keeps the
-// item rather than dropping what the user saved.
+// ListItem is a saved record; Record is nil and Missing true once the record
+// has left the catalog (the item is kept).
 type ListItem struct {
-	// Type is the record kind: "car", "motorcycle", "boat" or "tire_size".
 	Type    Kind       `json:"type"`
 	UUID    string     `json:"uuid"`
 	Note    string     `json:"note"`
@@ -284,37 +251,28 @@ type RecordRef struct {
 	Year  int    `json:"year"`
 }
 
-// ChangelogEntry is one release of the API.
+// ChangelogEntry is one release of the API; Date is YYYY-MM-DD.
 type ChangelogEntry struct {
-	Version string `json:"version"`
-	// Date is the release date, YYYY-MM-DD.
+	Version string   `json:"version"`
 	Date    string   `json:"date"`
 	Changes []string `json:"changes"`
 }
 
-// Problem is an RFC 9457 problem document with vds's extensions, as the
-// server sends it on every error. The SDK turns it into an *APIError.
+// Problem is the RFC 9457 problem document the server sends on every error;
+// the SDK turns it into an *APIError, whose fields say what each member means.
 type Problem struct {
-	Type      string `json:"type"`
-	Title     string `json:"title"`
-	Status    int    `json:"status"`
-	Detail    string `json:"detail"`
-	Instance  string `json:"instance"`
-	Code      string `json:"code"`
-	RequestID string `json:"request_id"`
-	// Param names the offending query parameter, for 400s about one.
-	Param string `json:"param,omitempty"`
-	// Accepted lists the accepted parameters, for unknown_parameter.
-	Accepted []string `json:"accepted,omitempty"`
-	// AcceptedValues lists the values a filter (param) accepts, and
-	// Suggestion the one closest to the value sent, for a value outside them.
+	Type           string   `json:"type"`
+	Title          string   `json:"title"`
+	Status         int      `json:"status"`
+	Detail         string   `json:"detail"`
+	Instance       string   `json:"instance"`
+	Code           string   `json:"code"`
+	RequestID      string   `json:"request_id"`
+	Param          string   `json:"param,omitempty"`
+	Accepted       []string `json:"accepted,omitempty"`
 	AcceptedValues []string `json:"accepted_values,omitempty"`
 	Suggestion     string   `json:"suggestion,omitempty"`
-	// Limit names the exhausted limit of a 429: "rate_per_minute" or
-	// "monthly_quota".
-	Limit string `json:"limit,omitempty"`
-	// Reset is when that limit resets, RFC 3339.
-	Reset string `json:"reset,omitempty"`
-	// RetryAfter repeats the Retry-After header of a 429, in seconds.
-	RetryAfter int `json:"retry_after,omitempty"`
+	Limit          string   `json:"limit,omitempty"`
+	Reset          string   `json:"reset,omitempty"`
+	RetryAfter     int      `json:"retry_after,omitempty"`
 }

@@ -1,6 +1,5 @@
-// Package buildinfo reports the version, commit and build date stamped into
-// the binary by the release build (-ldflags -X), falling back to what the Go
-// toolchain records when the binary was built with plain `go build`.
+// Package buildinfo reports the version, commit and date stamped by -ldflags -X,
+// falling back to the VCS data of a plain `go build`.
 package buildinfo
 
 import (
@@ -9,14 +8,11 @@ import (
 	"runtime/debug"
 )
 
-// Set by -ldflags "-X github.com/vds-dev/vds/internal/buildinfo.Version=...".
+// Version, Commit and Date (RFC 3339) are set with -ldflags -X.
 var (
-	// Version is the release version, e.g. "1.2.0".
 	Version = ""
-	// Commit is the git commit the binary was built from.
-	Commit = ""
-	// Date is the build date in RFC 3339.
-	Date = ""
+	Commit  = ""
+	Date    = ""
 )
 
 // Info is the resolved build information.
@@ -28,8 +24,7 @@ type Info struct {
 	Platform  string `json:"platform"`
 }
 
-// Get returns the build information, preferring the values stamped by the
-// linker and falling back to the VCS data embedded by the Go toolchain.
+// Get returns the linker's values, else the toolchain's VCS data.
 func Get() Info {
 	info := Info{
 		Version:   Version,

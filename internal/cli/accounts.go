@@ -12,14 +12,9 @@ import (
 )
 
 func newAccountsCmd(f *Factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "accounts",
-		Short: "Manage accounts and their plans (operator, on the database)",
-		Args:  noArgs,
-	}
-	cmd.AddCommand(newAccountsCreateCmd(f, nil), newAccountsListCmd(f, nil), newAccountsSetPlanCmd(f, nil),
+	return groupCmd(&cobra.Command{Use: "accounts", Short: "Manage accounts and their plans (operator, on the database)"},
+		newAccountsCreateCmd(f, nil), newAccountsListCmd(f, nil), newAccountsSetPlanCmd(f, nil),
 		newAccountsSuspendCmd(f, true, nil), newAccountsSuspendCmd(f, false, nil), newAccountsSetPasswordCmd(f, nil))
-	return cmd
 }
 
 // printAccounts prints accounts with their plan limits.
@@ -67,15 +62,7 @@ account has no password until vds accounts set-password gives it one.`,
 		Example: `  vds accounts create --email ann@example.com --plan developer
   printf '%s\n' "$PASSWORD" | vds accounts create --email ann@example.com --password-stdin`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := requireFlag("email", opts.Email); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return accountsCreateRun(cmd.Context(), f, opts)
-		},
+		RunE: runCmd(f, opts, runF, accountsCreateRun, required("email", &opts.Email)),
 	}
 	cmd.Flags().StringVar(&opts.Email, "email", "", "email address (required)")
 	cmd.Flags().StringVar(&opts.Plan, "plan", "free", "plan: "+planList())
@@ -124,12 +111,7 @@ func newAccountsListCmd(f *Factory, runF func(*accountsListOptions) error) *cobr
 		Use:   "list",
 		Short: "List accounts with their plans",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return accountsListRun(cmd.Context(), f, opts)
-		},
+		RunE:  runCmd(f, opts, runF, accountsListRun),
 	}
 }
 
@@ -156,13 +138,7 @@ func newAccountsSetPlanCmd(f *Factory, runF func(*accountsSetPlanOptions) error)
 		Use:   "set-plan EMAIL PLAN",
 		Short: "Move an account to another plan",
 		Args:  exactArgs("EMAIL", "PLAN"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Email, opts.Plan = args[0], args[1]
-			if runF != nil {
-				return runF(opts)
-			}
-			return accountsSetPlanRun(cmd.Context(), f, opts)
-		},
+		RunE:  runCmd(f, opts, runF, accountsSetPlanRun, argsTo(&opts.Email, &opts.Plan)),
 	}
 }
 
@@ -194,13 +170,7 @@ func newAccountsSuspendCmd(f *Factory, suspend bool, runF func(*accountsSuspendO
 		Use:   use,
 		Short: short,
 		Args:  exactArgs("EMAIL"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Email = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return accountsSuspendRun(cmd.Context(), f, opts)
-		},
+		RunE:  runCmd(f, opts, runF, accountsSuspendRun, argsTo(&opts.Email)),
 	}
 }
 

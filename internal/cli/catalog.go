@@ -10,13 +10,7 @@ import (
 )
 
 func newCatalogCmd(f *Factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "catalog",
-		Short: "Inspect the stored catalog",
-		Args:  noArgs,
-	}
-	cmd.AddCommand(newCatalogStatsCmd(f, nil))
-	return cmd
+	return groupCmd(&cobra.Command{Use: "catalog", Short: "Inspect the stored catalog"}, newCatalogStatsCmd(f, nil))
 }
 
 type catalogStatsOptions struct{}
@@ -27,12 +21,7 @@ func newCatalogStatsCmd(f *Factory, runF func(*catalogStatsOptions) error) *cobr
 		Use:   "stats",
 		Short: "Print the record count per type and the catalog version",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return catalogStatsRun(cmd.Context(), f, opts)
-		},
+		RunE:  runCmd(f, opts, runF, catalogStatsRun),
 	}
 }
 

@@ -132,12 +132,13 @@ func newAPIClient(baseURL, token string) *client.Client {
 	return client.New(baseURL, token, client.WithUserAgent("vds-cli/"+buildinfo.Get().Version))
 }
 
-// addClientFlags gives a client command its --url and --token flags.
-func addClientFlags(f *Factory, cmd *cobra.Command) {
+// clientCmd gives a client command its --url and --token flags.
+func clientCmd(f *Factory, cmd *cobra.Command) *cobra.Command {
 	cmd.Flags().StringVar(&f.flagURL, "url", "", "server URL (env VDS_URL; default: the stored one, else "+defaultURL+")")
 	cmd.Flags().StringVar(&f.flagToken, "token", "", "API token (env VDS_TOKEN; default: the one stored for the URL)")
 	_ = cmd.RegisterFlagCompletionFunc("url", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("token", cobra.NoFileCompletions)
+	return cmd
 }
 
 // ----- login -----
@@ -149,7 +150,7 @@ type loginOptions struct {
 
 func newLoginCmd(f *Factory, runF func(*loginOptions) error) *cobra.Command {
 	opts := &loginOptions{}
-	cmd := &cobra.Command{
+	return clientCmd(f, &cobra.Command{
 		Use:   "login [--url URL]",
 		Short: "Check a token against a server and store both for the client commands",
 		Long: `Store a server URL and an API token in $XDG_CONFIG_HOME/vds/credentials
@@ -163,16 +164,8 @@ already stored, else ` + defaultURL + `.`,
 		Example: `  vds login --url https://vds.example.com
   vds tokens create --email ann@example.com | vds login`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.Token = f.flagToken
-			if runF != nil {
-				return runF(opts)
-			}
-			return loginRun(cmd.Context(), f, opts)
-		},
-	}
-	addClientFlags(f, cmd)
-	return cmd
+		RunE: runCmd(f, opts, runF, loginRun, func([]string) error { opts.Token = f.flagToken; return nil }),
+	})
 }
 
 func loginRun(ctx context.Context, f *Factory, opts *loginOptions) error {
@@ -271,16 +264,11 @@ func newLogoutCmd(f *Factory, runF func(*logoutOptions) error) *cobra.Command {
 later vds login asks only for a token. The token itself stays valid on the
 server: revoke it with vds tokens revoke (operator) if it leaked.`,
 		Args: noArgs,
-		RunE: func(*cobra.Command, []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return logoutRun(f, opts)
-		},
+		RunE: runCmd(f, opts, runF, logoutRun),
 	}
 }
 
-func logoutRun(f *Factory, _ *logoutOptions) error {
+func logoutRun(_ context.Context, f *Factory, _ *logoutOptions) error {
 	path := credentialsPath()
 	creds, err := credentials.Load(path)
 	if err != nil {
@@ -314,19 +302,12 @@ type whoamiOptions struct{}
 
 func newWhoamiCmd(f *Factory, runF func(*whoamiOptions) error) *cobra.Command {
 	opts := &whoamiOptions{}
-	cmd := &cobra.Command{
+	return clientCmd(f, &cobra.Command{
 		Use:   "whoami",
 		Short: "Show the account, plan, usage and where the URL and token come from",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return whoamiRun(cmd.Context(), f, opts)
-		},
-	}
-	addClientFlags(f, cmd)
-	return cmd
+		RunE:  runCmd(f, opts, runF, whoamiRun),
+	})
 }
 
 func whoamiRun(ctx context.Context, f *Factory, _ *whoamiOptions) error {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 
@@ -8,13 +9,7 @@ import (
 )
 
 func newConfigCmd(f *Factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "config",
-		Short: "Inspect the effective configuration",
-		Args:  noArgs,
-	}
-	cmd.AddCommand(newConfigShowCmd(f, nil))
-	return cmd
+	return groupCmd(&cobra.Command{Use: "config", Short: "Inspect the effective configuration"}, newConfigShowCmd(f, nil))
 }
 
 type configShowOptions struct{}
@@ -27,16 +22,11 @@ func newConfigShowCmd(f *Factory, runF func(*configShowOptions) error) *cobra.Co
 		Long: `Print every setting as vds sees it after merging flags, VDS_* environment
 variables, the config file and defaults. Passwords in the database URL are masked.`,
 		Args: noArgs,
-		RunE: func(*cobra.Command, []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return configShowRun(f, opts)
-		},
+		RunE: runCmd(f, opts, runF, configShowRun),
 	}
 }
 
-func configShowRun(f *Factory, _ *configShowOptions) error {
+func configShowRun(_ context.Context, f *Factory, _ *configShowOptions) error {
 	c := *f.Config()
 	c.Database.URL = maskURL(c.Database.URL)
 	if f.JSON {

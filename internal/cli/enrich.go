@@ -36,15 +36,12 @@ the enrichment.`,
 		Example: `  vds enrich
   vds enrich --epa-csv vehicles.csv.zip --verbose`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: runCmd(f, opts, runF, enrichRun, func([]string) error {
 			if opts.Source == "" {
 				opts.Source = f.Config().Upstream.EPAURL
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return enrichRun(cmd.Context(), f, opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().StringVar(&opts.Source, "epa-csv", "", "vehicles.csv or vehicles.csv.zip: a file or an http(s) URL (default upstream.epa_url)")
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "list the cars that matched no EPA row")

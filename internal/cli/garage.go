@@ -13,22 +13,15 @@ type garageOptions struct{}
 
 func newGarageCmd(f *Factory, runF func(*garageOptions) error) *cobra.Command {
 	opts := &garageOptions{}
-	cmd := &cobra.Command{
+	return clientCmd(f, &cobra.Command{
 		Use:   "garage",
 		Short: "Show your saved vehicle lists",
 		Long: `Show the saved lists of the token's account ("My garage" and any others)
 with each item's type, uuid, vehicle and note. An item whose record has
 left the catalog is kept and marked "missing from catalog".`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return garageRun(cmd.Context(), f, opts)
-		},
-	}
-	addClientFlags(f, cmd)
-	return cmd
+		RunE: runCmd(f, opts, runF, garageRun),
+	})
 }
 
 func garageRun(ctx context.Context, f *Factory, _ *garageOptions) error {

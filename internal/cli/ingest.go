@@ -51,18 +51,15 @@ the same checks, and writes nothing.`,
   vds ingest --source cars.csv --source tire_sizes.json
   vds ingest --dry-run --source cars.csv`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: runCmd(f, opts, runF, ingestRun, func([]string) error {
 			if len(opts.Sources) == 0 {
 				opts.Sources = []string{demoSource}
 			}
 			if slices.Contains(opts.Sources, demoSource) && len(opts.Sources) > 1 {
 				return usageErrorf(fmt.Errorf("--source demo cannot be combined with files"))
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return ingestRun(cmd.Context(), f, opts)
-		},
+			return nil
+		}),
 	}
 	cmd.Flags().StringSliceVar(&opts.Sources, "source", nil, "demo, or catalog files (repeat or comma-separate)")
 	cmd.Flags().BoolVar(&opts.AllowRemovals, "allow-removals", false, "accept removing more than 10% of a record type")

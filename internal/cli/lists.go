@@ -12,16 +12,13 @@ import (
 )
 
 func newListsCmd(f *Factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return groupCmd(&cobra.Command{
 		Use:   "lists",
 		Short: "Curate an account's saved vehicles (operator, on the database)",
 		Long: `Show and edit an account's lists. Items added here go to the account's
 default list, "My garage". An item stays in the list when its record later
 leaves the catalog; it is then reported as missing.`,
-		Args: noArgs,
-	}
-	cmd.AddCommand(newListsShowCmd(f, nil), newListsItemCmd(f, true, nil), newListsItemCmd(f, false, nil))
-	return cmd
+	}, newListsShowCmd(f, nil), newListsItemCmd(f, true, nil), newListsItemCmd(f, false, nil))
 }
 
 type listItemOptions struct {
@@ -37,13 +34,8 @@ type listItemOptions struct {
 	ID   uuid.UUID
 }
 
-// parse checks the flags and fills Kind and ID.
-func (o *listItemOptions) parse() error {
-	for name, v := range map[string]string{"email": o.Email, "type": o.Type, "uuid": o.UUID} {
-		if err := requireFlag(name, v); err != nil {
-			return err
-		}
-	}
+// parse fills Kind and ID from the flags.
+func (o *listItemOptions) parse([]string) error {
 	kind, err := catalog.ParseKind(o.Type)
 	if err != nil {
 		return usageErrorf(err)
@@ -66,15 +58,8 @@ func newListsItemCmd(f *Factory, add bool, runF func(*listItemOptions) error) *c
 		Use:   use,
 		Short: short,
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := opts.parse(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return listsItemRun(cmd.Context(), f, opts)
-		},
+		RunE: runCmd(f, opts, runF, listsItemRun,
+			required("email", &opts.Email), required("type", &opts.Type), required("uuid", &opts.UUID), opts.parse),
 	}
 	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
 	cmd.Flags().StringVar(&opts.Type, "type", "", "record type: car, motorcycle, boat or tire_size (required)")
@@ -118,12 +103,7 @@ func newListsShowCmd(f *Factory, runF func(*listsShowOptions) error) *cobra.Comm
 		Use:   "show --email EMAIL",
 		Short: "Show an account's lists and their items",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return listsShowRun(cmd.Context(), f, opts)
-		},
+		RunE:  runCmd(f, opts, runF, listsShowRun),
 	}
 	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
 	return cmd

@@ -18,12 +18,7 @@ func newMigrateCmd(f *Factory, runF func(*migrateOptions) error) *cobra.Command 
 Commands that use the database also migrate on start-up; run this on its own
 to upgrade a database before starting new servers.`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return migrateRun(cmd.Context(), f, opts)
-		},
+		RunE: runCmd(f, opts, runF, migrateRun),
 	}
 }
 

@@ -73,13 +73,7 @@ sign in again; API tokens are not affected.`,
 		Example: `  vds accounts set-password ann@example.com
   printf '%s\n' "$NEW_PASSWORD" | vds accounts set-password ann@example.com`,
 		Args: exactArgs("EMAIL"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Email = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return accountsSetPasswordRun(cmd.Context(), f, opts)
-		},
+		RunE: runCmd(f, opts, runF, accountsSetPasswordRun, argsTo(&opts.Email)),
 	}
 }
 

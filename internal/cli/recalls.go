@@ -18,7 +18,7 @@ type recallsOptions struct {
 
 func newRecallsCmd(f *Factory, runF func(*recallsOptions) error) *cobra.Command {
 	opts := &recallsOptions{}
-	cmd := &cobra.Command{
+	return clientCmd(f, &cobra.Command{
 		Use:   "recalls TYPE UUID",
 		Short: "Show NHTSA recalls (and, for cars, NCAP crash ratings) of a catalog vehicle",
 		Long: `Show the NHTSA recall campaigns of a car or motorcycle of the catalog, and
@@ -36,26 +36,13 @@ Piped, recall rows start with "recall" and rating rows with "rating".`,
 			}
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			k, err := parseType(args[0])
-			if err != nil {
-				return err
+		RunE: runCmd(f, opts, runF, recallsRun, kindArg(&opts.Kind), func([]string) error {
+			if opts.Kind != client.KindCar && opts.Kind != client.KindMotorcycle {
+				return usageErrorf(fmt.Errorf("recalls are known for cars and motorcycles, not %s", kindNoun(opts.Kind)))
 			}
-			if k != client.KindCar && k != client.KindMotorcycle {
-				return usageErrorf(fmt.Errorf("recalls are known for cars and motorcycles, not %s", kindNoun(k)))
-			}
-			if err := checkUUID(args[1]); err != nil {
-				return err
-			}
-			opts.Kind, opts.UUID = k, args[1]
-			if runF != nil {
-				return runF(opts)
-			}
-			return recallsRun(cmd.Context(), f, opts)
-		},
-	}
-	addClientFlags(f, cmd)
-	return cmd
+			return nil
+		}, uuidArg(1, &opts.UUID)),
+	})
 }
 
 func recallsRun(ctx context.Context, f *Factory, opts *recallsOptions) error {

@@ -1,7 +1,8 @@
 // Package cli builds the vds command tree. Each command is an xxxOptions
 // struct; a newXxxCmd(f, runF) constructor that parses flags and arguments
-// into it and hands it to runF when a test passes one; and an xxxRun
-// function that does the work against dependencies taken from the Factory.
+// into it and hands it to runF when a test passes one (runCmd builds that
+// RunE); and an xxxRun function that does the work against dependencies
+// taken from the Factory.
 // Group commands (accounts, tokens, lists, catalog, config) only hold
 // subcommands.
 package cli

@@ -42,12 +42,7 @@ this server's URL in $XDG_CONFIG_HOME/vds/credentials for the client commands.`,
 		Example: `  vds serve --demo
   VDS_DATABASE_URL=postgres://vds@db/vds vds serve --addr 0.0.0.0:8080`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return serveRun(cmd.Context(), f, opts)
-		},
+		RunE: runCmd(f, opts, runF, serveRun),
 	}
 	cmd.Flags().String("addr", "", "listen address (default 127.0.0.1:8080, config server.addr)")
 	_ = f.v.BindPFlag("server.addr", cmd.Flags().Lookup("addr"))

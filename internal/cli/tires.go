@@ -28,9 +28,26 @@ type tiresOutput struct {
 	Fitments []client.FitmentGeometry `json:"fitments"`
 }
 
+// bind takes a UUID or --make and --model (and --year), never both.
+func (o *tiresOptions) bind(args []string) error {
+	byVehicle := o.Make != "" || o.Model != "" || o.Year != 0
+	switch {
+	case len(args) == 1 && byVehicle:
+		return usageErrorf(errors.New("give a UUID or --make/--model/--year, not both"))
+	case len(args) == 1:
+		if err := checkUUID(args[0]); err != nil {
+			return err
+		}
+		o.UUID = args[0]
+	case o.Make == "" || o.Model == "":
+		return usageErrorf(errors.New("give a tire fitment or car UUID, or --make and --model (and --year)"))
+	}
+	return nil
+}
+
 func newTiresCmd(f *Factory, runF func(*tiresOptions) error) *cobra.Command {
 	opts := &tiresOptions{}
-	cmd := &cobra.Command{
+	cmd := clientCmd(f, &cobra.Command{
 		Use:   "tires (UUID | --make MAKE --model MODEL [--year YEAR])",
 		Short: "Show tire fitments with the geometry of the OEM and alternate sizes",
 		Long: `Show tire fitments: for each, a table of the OEM size (and the rear size of
@@ -51,26 +68,8 @@ UUID is a tire fitment's (as vds search tire or vds vin list) or a car's
 			return nil
 		},
 		ValidArgsFunction: cobra.NoFileCompletions,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			byVehicle := opts.Make != "" || opts.Model != "" || opts.Year != 0
-			switch {
-			case len(args) == 1 && byVehicle:
-				return usageErrorf(errors.New("give a UUID or --make/--model/--year, not both"))
-			case len(args) == 1:
-				if err := checkUUID(args[0]); err != nil {
-					return err
-				}
-				opts.UUID = args[0]
-			case opts.Make == "" || opts.Model == "":
-				return usageErrorf(errors.New("give a tire fitment or car UUID, or --make and --model (and --year)"))
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return tiresRun(cmd.Context(), f, opts)
-		},
-	}
-	addClientFlags(f, cmd)
+		RunE:              runCmd(f, opts, runF, tiresRun, opts.bind),
+	})
 	cmd.Flags().StringVar(&opts.Make, "make", "", "make of the vehicle")
 	cmd.Flags().StringVar(&opts.Model, "model", "", "model of the vehicle")
 	cmd.Flags().IntVar(&opts.Year, "year", 0, "model year of the vehicle")

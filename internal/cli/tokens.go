@@ -11,15 +11,12 @@ import (
 )
 
 func newTokensCmd(f *Factory) *cobra.Command {
-	cmd := &cobra.Command{
+	return groupCmd(&cobra.Command{
 		Use:   "tokens",
 		Short: "Manage API tokens (operator, on the database)",
 		Long: `Create, list, rotate and revoke API tokens. A token's secret is printed once,
 when it is created or rotated, and stored only as a SHA-256 hash.`,
-		Args: noArgs,
-	}
-	cmd.AddCommand(newTokensCreateCmd(f, nil), newTokensListCmd(f, nil), newTokensRotateCmd(f, nil), newTokensRevokeCmd(f, nil))
-	return cmd
+	}, newTokensCreateCmd(f, nil), newTokensListCmd(f, nil), newTokensRotateCmd(f, nil), newTokensRevokeCmd(f, nil))
 }
 
 // issuedToken is the --json output of create and rotate.
@@ -54,12 +51,7 @@ func newTokensCreateCmd(f *Factory, runF func(*tokensCreateOptions) error) *cobr
 		Short:   "Create a token and print its secret once",
 		Example: "  vds tokens create --email ann@example.com --name laptop --json",
 		Args:    noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return tokensCreateRun(cmd.Context(), f, opts)
-		},
+		RunE:    runCmd(f, opts, runF, tokensCreateRun),
 	}
 	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
 	cmd.Flags().StringVar(&opts.Name, "name", "", "a name to recognise the token by")
@@ -88,12 +80,7 @@ func newTokensListCmd(f *Factory, runF func(*tokensListOptions) error) *cobra.Co
 		Use:   "list --email EMAIL",
 		Short: "List an account's tokens (never their secrets)",
 		Args:  noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return tokensListRun(cmd.Context(), f, opts)
-		},
+		RunE:  runCmd(f, opts, runF, tokensListRun),
 	}
 	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
 	return cmd
@@ -145,13 +132,7 @@ func newTokensRotateCmd(f *Factory, runF func(*tokensRotateOptions) error) *cobr
 		Use:   "rotate ID",
 		Short: "Issue a new token in place of ID and revoke ID at once",
 		Args:  exactArgs("ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ID = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return tokensRotateRun(cmd.Context(), f, opts)
-		},
+		RunE:  runCmd(f, opts, runF, tokensRotateRun, argsTo(&opts.ID)),
 	}
 }
 
@@ -177,13 +158,7 @@ func newTokensRevokeCmd(f *Factory, runF func(*tokensRevokeOptions) error) *cobr
 		Use:   "revoke ID",
 		Short: "Revoke a token at once",
 		Args:  exactArgs("ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ID = args[0]
-			if runF != nil {
-				return runF(opts)
-			}
-			return tokensRevokeRun(cmd.Context(), f, opts)
-		},
+		RunE:  runCmd(f, opts, runF, tokensRevokeRun, argsTo(&opts.ID)),
 	}
 }
 

@@ -13,7 +13,7 @@ type tuiOptions struct{}
 // newTUICmd builds `vds tui`, the full-screen browser over the API.
 func newTUICmd(f *Factory, runF func(*tuiOptions) error) *cobra.Command {
 	opts := &tuiOptions{}
-	cmd := &cobra.Command{
+	return clientCmd(f, &cobra.Command{
 		Use:   "tui",
 		Short: "Browse the catalog in a terminal UI",
 		Long: `Browse the catalog full-screen: pick a record type, its makes (type / to
@@ -30,20 +30,15 @@ The TUI talks to the server like the other client commands: --url and
 --token, VDS_URL and VDS_TOKEN, or what vds login stored. NO_COLOR turns
 colour off.`,
 		Args: noArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: runCmd(f, opts, runF, tuiRun, func([]string) error {
 			// A full-screen program on a pipe would write escape codes
 			// into a file; scripts want the vehicle commands instead.
 			if !f.IO.OutTTY {
 				return usageErrorf(errors.New("vds tui needs a terminal on stdout"))
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return tuiRun(cmd.Context(), f, opts)
-		},
-	}
-	addClientFlags(f, cmd)
-	return cmd
+			return nil
+		}),
+	})
 }
 
 func tuiRun(ctx context.Context, f *Factory, _ *tuiOptions) error {

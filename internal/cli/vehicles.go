@@ -19,26 +19,14 @@ type makesOptions struct {
 
 func newMakesCmd(f *Factory, runF func(*makesOptions) error) *cobra.Command {
 	opts := &makesOptions{}
-	cmd := &cobra.Command{
+	return clientCmd(f, &cobra.Command{
 		Use:               "makes TYPE",
 		Short:             "List the makes of a record type with their record counts",
 		Example:           "  vds makes car\n  vds makes boats --json",
 		Args:              exactArgs("TYPE"),
 		ValidArgsFunction: completeType,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			k, err := parseType(args[0])
-			if err != nil {
-				return err
-			}
-			opts.Kind = k
-			if runF != nil {
-				return runF(opts)
-			}
-			return makesRun(cmd.Context(), f, opts)
-		},
-	}
-	addClientFlags(f, cmd)
-	return cmd
+		RunE:              runCmd(f, opts, runF, makesRun, kindArg(&opts.Kind)),
+	})
 }
 
 func makesRun(ctx context.Context, f *Factory, opts *makesOptions) error {
@@ -65,28 +53,14 @@ type modelsOptions struct {
 
 func newModelsCmd(f *Factory, runF func(*modelsOptions) error) *cobra.Command {
 	opts := &modelsOptions{}
-	cmd := &cobra.Command{
+	cmd := clientCmd(f, &cobra.Command{
 		Use:               "models TYPE --make MAKE",
 		Short:             "List the models of a make with their record counts and model years",
 		Example:           "  vds models car --make Toyota",
 		Args:              exactArgs("TYPE"),
 		ValidArgsFunction: completeType,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			k, err := parseType(args[0])
-			if err != nil {
-				return err
-			}
-			if err := requireFlag("make", opts.Make); err != nil {
-				return err
-			}
-			opts.Kind = k
-			if runF != nil {
-				return runF(opts)
-			}
-			return modelsRun(cmd.Context(), f, opts)
-		},
-	}
-	addClientFlags(f, cmd)
+		RunE:              runCmd(f, opts, runF, modelsRun, kindArg(&opts.Kind), required("make", &opts.Make)),
+	})
 	cmd.Flags().StringVar(&opts.Make, "make", "", "make, e.g. Toyota (required)")
 	_ = cmd.RegisterFlagCompletionFunc("make", completeMake(f, ""))
 	return cmd
@@ -216,7 +190,7 @@ func (sf *searchFlags) query(cmd *cobra.Command, k client.Kind) any {
 func newSearchCmd(f *Factory, runF func(*searchOptions) error) *cobra.Command {
 	opts := &searchOptions{}
 	sf := &searchFlags{}
-	cmd := &cobra.Command{
+	cmd := clientCmd(f, &cobra.Command{
 		Use:   "search TYPE [--make M] [--model M] [--year Y | --year-min Y --year-max Y] [--q TEXT] [filters]",
 		Short: "Search the catalog: one page of records matching the filters",
 		Long: `Search one record type. The server asks every search to narrow the
@@ -239,21 +213,16 @@ Filters by TYPE:
 		Args:              exactArgs("TYPE"),
 		ValidArgsFunction: completeType,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			k, err := parseType(args[0])
-			if err != nil {
-				return err
+			bindQuery := func([]string) error {
+				if err := checkTypeFlags(cmd, opts.Kind); err != nil {
+					return err
+				}
+				opts.Query = sf.query(cmd, opts.Kind)
+				return nil
 			}
-			if err := checkTypeFlags(cmd, k); err != nil {
-				return err
-			}
-			opts.Kind, opts.Query = k, sf.query(cmd, k)
-			if runF != nil {
-				return runF(opts)
-			}
-			return inFlagTerms(searchRun(cmd.Context(), f, opts), cmd)
+			return inFlagTerms(runCmd(f, opts, runF, searchRun, kindArg(&opts.Kind), bindQuery)(cmd, args), cmd)
 		},
-	}
-	addClientFlags(f, cmd)
+	})
 	fl := cmd.Flags()
 	fl.StringVar(&sf.make, "make", "", "make, exact and case-insensitive")
 	fl.StringVar(&sf.model, "model", "", "model, exact and case-insensitive")
@@ -394,29 +363,14 @@ func checkUUID(s string) error {
 
 func newGetCmd(f *Factory, runF func(*getOptions) error) *cobra.Command {
 	opts := &getOptions{}
-	cmd := &cobra.Command{
+	return clientCmd(f, &cobra.Command{
 		Use:               "get TYPE UUID",
 		Short:             "Show one catalog record",
 		Example:           "  vds get car 0b6f7c1e-5c55-4c36-9a2d-1c3f2f0e9a11",
 		Args:              exactArgs("TYPE", "UUID"),
 		ValidArgsFunction: completeType,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			k, err := parseType(args[0])
-			if err != nil {
-				return err
-			}
-			if err := checkUUID(args[1]); err != nil {
-				return err
-			}
-			opts.Kind, opts.UUID = k, args[1]
-			if runF != nil {
-				return runF(opts)
-			}
-			return getRun(cmd.Context(), f, opts)
-		},
-	}
-	addClientFlags(f, cmd)
-	return cmd
+		RunE:              runCmd(f, opts, runF, getRun, kindArg(&opts.Kind), uuidArg(1, &opts.UUID)),
+	})
 }
 
 func getRun(ctx context.Context, f *Factory, opts *getOptions) error {

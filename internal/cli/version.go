@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -17,16 +18,11 @@ func newVersionCmd(f *Factory, runF func(*versionOptions) error) *cobra.Command 
 		Args:  noArgs,
 		// No config needed: version works even with a broken config file.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
-		RunE: func(*cobra.Command, []string) error {
-			if runF != nil {
-				return runF(opts)
-			}
-			return versionRun(f, opts)
-		},
+		RunE:              runCmd(f, opts, runF, versionRun),
 	}
 }
 
-func versionRun(f *Factory, _ *versionOptions) error {
+func versionRun(_ context.Context, f *Factory, _ *versionOptions) error {
 	info := buildinfo.Get()
 	if f.JSON {
 		return f.IO.writeJSON(info)

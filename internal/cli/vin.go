@@ -30,7 +30,7 @@ type vinOutput struct {
 
 func newVINCmd(f *Factory, runF func(*vinOptions) error) *cobra.Command {
 	opts := &vinOptions{}
-	cmd := &cobra.Command{
+	cmd := clientCmd(f, &cobra.Command{
 		Use:   "vin VIN",
 		Short: "Decode a VIN and show the catalog cars and tire fitments it links to",
 		Long: `Decode a 17-character VIN: the server's local checks (check digit, model
@@ -45,18 +45,14 @@ VIN whose manufacturer nobody knows exits 1.`,
   vds vin 1FTMW1T88MFA00001 | awk -F'\t' '$1 == "car" {print $2}'`,
 		Args:              exactArgs("VIN"),
 		ValidArgsFunction: cobra.NoFileCompletions,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: runCmd(f, opts, runF, vinRun, func(args []string) error {
 			opts.VIN = strings.TrimSpace(args[0])
 			if opts.VIN == "" {
 				return usageErrorf(fmt.Errorf("empty VIN"))
 			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return vinRun(cmd.Context(), f, opts)
-		},
-	}
-	addClientFlags(f, cmd)
+			return nil
+		}),
+	})
 	cmd.Flags().BoolVar(&opts.NoLinks, "no-links", false, "do not fetch the linked catalog records")
 	return cmd
 }

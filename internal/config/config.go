@@ -1,6 +1,5 @@
-// Package config holds the typed configuration of vds and loads it from a
-// viper instance: flags > VDS_* environment > config file > defaults.
-// Only this package and internal/cli import viper.
+// Package config holds the typed configuration of vds and loads it from viper
+// (flags > VDS_* > file > defaults); keys are in docs/operations.md.
 package config
 
 import (
@@ -31,73 +30,44 @@ type Config struct {
 
 // Server configures `vds serve`.
 type Server struct {
-	// Addr is the listen address of the REST API (and MCP, dashboard).
-	Addr string `mapstructure:"addr"`
-	// MCPAddr, when set, is a second listen address that serves MCP
-	// (POST /mcp) and /healthz only; MCP stays on Addr as well.
-	MCPAddr string `mapstructure:"mcp_addr"`
-	// CatalogPoll is how often the server checks for a new catalog version.
+	Addr        string        `mapstructure:"addr"`
+	MCPAddr     string        `mapstructure:"mcp_addr"`
 	CatalogPoll time.Duration `mapstructure:"catalog_poll"`
-	// UsageFlush is how often quota counts are written to the database;
-	// it bounds the quota overshoot across replicas.
+	// UsageFlush bounds the quota overshoot across replicas.
 	UsageFlush time.Duration `mapstructure:"usage_flush"`
-	// AuthCacheTTL is how long a token check is reused; it bounds how long
-	// a revoked token keeps working on a replica.
-	AuthCacheTTL time.Duration `mapstructure:"auth_cache_ttl"`
-	// ShutdownTimeout bounds a graceful shutdown.
-	ShutdownTimeout time.Duration `mapstructure:"shutdown_timeout"`
-	// ReadHeaderTimeout, ReadTimeout, WriteTimeout and IdleTimeout are
-	// the http.Server timeouts.
+	// AuthCacheTTL bounds how long a revoked token keeps working on a replica.
+	AuthCacheTTL      time.Duration `mapstructure:"auth_cache_ttl"`
+	ShutdownTimeout   time.Duration `mapstructure:"shutdown_timeout"`
 	ReadHeaderTimeout time.Duration `mapstructure:"read_header_timeout"`
 	ReadTimeout       time.Duration `mapstructure:"read_timeout"`
 	WriteTimeout      time.Duration `mapstructure:"write_timeout"`
 	IdleTimeout       time.Duration `mapstructure:"idle_timeout"`
 }
 
-// Upstream locates the outside data sources. Tests point them at fakes.
+// Upstream locates the outside data sources; tests point them at fakes.
 type Upstream struct {
-	// VPICURL is the NHTSA vPIC API root (VIN decoding).
-	VPICURL string `mapstructure:"vpic_url"`
-	// NHTSAURL is the NHTSA API root (recalls, NCAP safety ratings).
-	NHTSAURL string `mapstructure:"nhtsa_url"`
-	// EPAURL is the EPA vehicles.csv download, the default of vds enrich.
-	EPAURL string `mapstructure:"epa_url"`
-	// Timeout is the budget of one upstream answer: every attempt and
-	// retry, and the whole NCAP ratings walk. At least UpstreamMargin
-	// below server.write_timeout.
-	Timeout time.Duration `mapstructure:"timeout"`
-	// CacheTTL is how long a successful answer is served without asking again.
+	VPICURL  string        `mapstructure:"vpic_url"`
+	NHTSAURL string        `mapstructure:"nhtsa_url"`
+	EPAURL   string        `mapstructure:"epa_url"`
+	Timeout  time.Duration `mapstructure:"timeout"`
 	CacheTTL time.Duration `mapstructure:"cache_ttl"`
 }
 
-// UpstreamMargin is how much shorter than server.write_timeout
-// upstream.timeout must be: the time left to write the answer (a 503 when
-// NHTSA hangs) after the upstream budget is spent.
+// UpstreamMargin is how much shorter than server.write_timeout upstream.timeout
+// must be: time left to write the answer (a 503 when NHTSA hangs).
 const UpstreamMargin = 2 * time.Second
 
 // Database selects the store.
 type Database struct {
-	// URL is sqlite:PATH or postgres://...; empty means the SQLite file
-	// under the user's data directory.
 	URL string `mapstructure:"url"`
 }
 
 // Dashboard configures the web dashboard served at /dashboard/.
 type Dashboard struct {
-	// Signup lets visitors create free accounts themselves; when false,
-	// only an operator creates accounts (vds accounts create).
-	Signup bool `mapstructure:"signup"`
-	// SessionTTL is how long a sign-in lasts; 0 means the default, 168h.
-	SessionTTL time.Duration `mapstructure:"session_ttl"`
-	// SecureCookies is "auto" (Secure, with the __Host- prefix, when the
-	// request came over TLS or with X-Forwarded-Proto: https), "always" or
-	// "never"; empty means auto.
-	SecureCookies string `mapstructure:"secure_cookies"`
-	// PublicURL, when set, is the instance's address as clients reach it
-	// (https://vds.example.com), shown on the Connect page and trusted as
-	// a form origin; empty means derive it from each request's Host and
-	// X-Forwarded-Proto.
-	PublicURL string `mapstructure:"public_url"`
+	Signup        bool          `mapstructure:"signup"`
+	SessionTTL    time.Duration `mapstructure:"session_ttl"`
+	SecureCookies string        `mapstructure:"secure_cookies"`
+	PublicURL     string        `mapstructure:"public_url"`
 }
 
 // Secure-cookie modes of dashboard.secure_cookies.
@@ -110,9 +80,7 @@ const (
 // DefaultSessionTTL is the sign-in lifetime when none is configured.
 const DefaultSessionTTL = 168 * time.Hour
 
-// CookieMode returns secure_cookies normalised to auto, always or never;
-// the YAML booleans true and false (which viper hands over as strings)
-// mean always and never.
+// CookieMode normalises secure_cookies; YAML true and false reach viper as strings.
 func (d Dashboard) CookieMode() string {
 	switch strings.ToLower(strings.TrimSpace(d.SecureCookies)) {
 	case "", SecureCookiesAuto:
@@ -138,8 +106,7 @@ type PlanLimits struct {
 	APIAccess     bool `mapstructure:"api_access"`
 }
 
-// DefaultPlans are the plans of docs/api.md#limits-and-quotas. Config may
-// change them and add more.
+// DefaultPlans are the plans of docs/api.md#limits-and-quotas; config may change and add.
 var DefaultPlans = map[string]PlanLimits{
 	"free":       {RatePerMinute: 10, MonthlyQuota: 100, APIAccess: true},
 	"pro":        {RatePerMinute: 60, MonthlyQuota: 1000, APIAccess: true},
@@ -147,8 +114,7 @@ var DefaultPlans = map[string]PlanLimits{
 	"enterprise": {RatePerMinute: 600, MonthlyQuota: 250000, APIAccess: true},
 }
 
-// SetDefaults registers every key's default on v. Registering each key is
-// also what lets viper's AutomaticEnv find VDS_* variables for it.
+// SetDefaults registers every key's default, so AutomaticEnv finds its VDS_* variable.
 func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.addr", "127.0.0.1:8080")
 	v.SetDefault("server.mcp_addr", "")
@@ -179,10 +145,8 @@ func SetDefaults(v *viper.Viper) {
 	}
 }
 
-// Load reads the configuration out of v and validates it. A
-// VDS_DATABASE_URL_FILE variable, when set, supplies the database URL from
-// a file (for secrets mounted as files); an explicit --database flag or
-// VDS_DATABASE_URL still wins.
+// Load reads and validates the configuration. VDS_DATABASE_URL_FILE supplies
+// the database URL from a mounted secret unless --database or VDS_DATABASE_URL says otherwise.
 func Load(v *viper.Viper) (Config, error) {
 	var c Config
 	if err := v.Unmarshal(&c); err != nil {
@@ -291,8 +255,7 @@ func (c *Config) PlanNames() []string {
 	return names
 }
 
-// DataDir is where vds keeps its default SQLite file: $XDG_DATA_HOME/vds,
-// else ~/.local/share/vds.
+// DataDir holds the default SQLite file: $XDG_DATA_HOME/vds, else ~/.local/share/vds.
 func DataDir() string {
 	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
 		return filepath.Join(d, "vds")
@@ -303,8 +266,7 @@ func DataDir() string {
 	return "vds-data"
 }
 
-// ConfigDir is where vds looks for config.yaml: $XDG_CONFIG_HOME/vds, else
-// the platform's user config directory.
+// ConfigDir holds config.yaml: $XDG_CONFIG_HOME/vds, else the platform's config directory.
 func ConfigDir() string {
 	if d, err := os.UserConfigDir(); err == nil {
 		return filepath.Join(d, "vds")

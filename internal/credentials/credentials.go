@@ -1,5 +1,4 @@
-// Package credentials stores the client side's server URL and token:
-// $XDG_CONFIG_HOME/vds/credentials, YAML, readable by its owner only.
+// Package credentials stores the client's server URL and token in an owner-only YAML file.
 package credentials
 
 import (
@@ -37,8 +36,7 @@ func Load(path string) (Credentials, error) {
 	return c, nil
 }
 
-// Save writes the credentials with mode 0600, replacing the file atomically
-// so a crash never leaves half a token behind.
+// Save writes with mode 0600, atomically, so a crash never leaves half a token.
 func Save(path string, c Credentials) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("save credentials: %w", err)

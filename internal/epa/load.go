@@ -14,25 +14,20 @@ import (
 	"time"
 )
 
-// DefaultURL is the EPA's download address of the full vehicles.csv, zipped.
+// DefaultURL is EPA's download of the full vehicles.csv, zipped.
 const DefaultURL = "https://www.fueleconomy.gov/feg/epadata/vehicles.csv.zip"
 
-// MaxDownloadBytes caps a download. The real zip is about 2 MiB and the plain
-// CSV about 21 MiB; the cap only stops a misconfigured URL from filling the
-// disk.
+// MaxDownloadBytes stops a misconfigured URL from filling the disk (the real zip is ~2 MiB).
 const MaxDownloadBytes = 200 << 20
 
-// maxCSVBytes caps the uncompressed CSV read from a zip, so that a zip bomb
-// cannot make enrich read forever.
+// maxCSVBytes stops a zip bomb.
 const maxCSVBytes = 1 << 30
 
-// DownloadTimeout bounds a whole download when the caller passes no client.
+// DownloadTimeout bounds a download when the caller passes no client.
 const DownloadTimeout = 5 * time.Minute
 
-// Load reads the EPA table from src, a local path or an http(s) URL, zipped or
-// plain (see Open), and parses it (see Parse). progress, when not nil, gets
-// the bytes done and the total (-1 when unknown): of the download for a URL,
-// of the CSV being parsed for a local file.
+// Load opens src (see Open) and parses it; progress gets bytes done and total
+// (-1 when unknown) of the download, or of the parse for a local file.
 func Load(ctx context.Context, src string, httpClient *http.Client, progress func(done, total int64)) (*Table, error) {
 	rc, name, err := open(ctx, src, httpClient, progress, MaxDownloadBytes)
 	if err != nil {
@@ -45,12 +40,8 @@ func Load(ctx context.Context, src string, httpClient *http.Client, progress fun
 	return t, err
 }
 
-// Open returns a reader of the vehicles.csv rows from a local file or an
-// http(s) URL, zipped (a .zip name, or detected by the PK magic) or plain.
-// A download goes to a temporary file first, because a zip needs random
-// access; it is bounded by the client's timeout (DownloadTimeout when
-// httpClient is nil), ctx and MaxDownloadBytes, and reports its progress.
-// Closing the reader removes the temporary file.
+// Open returns a reader of the CSV rows of a file or URL, zipped or plain. A
+// download goes to a temporary file (a zip needs random access), removed on Close.
 func Open(ctx context.Context, src string, httpClient *http.Client, progress func(done, total int64)) (io.ReadCloser, error) {
 	rc, _, err := open(ctx, src, httpClient, progress, MaxDownloadBytes)
 	return rc, err
@@ -61,7 +52,6 @@ func isURL(src string) bool {
 	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
 }
 
-// open returns the CSV reader and the name errors should carry.
 func open(ctx context.Context, src string, client *http.Client, progress func(done, total int64), limit int64) (io.ReadCloser, string, error) {
 	if src == "" {
 		return nil, "", errors.New("no EPA source: give a vehicles.csv file or URL")
@@ -77,7 +67,6 @@ func open(ctx context.Context, src string, client *http.Client, progress func(do
 			return nil, "", err
 		}
 		cleanup = func() { _ = os.Remove(f.Name()) }
-		// The download already reported progress; parsing is fast.
 		progress = nil
 	} else {
 		f, err = os.Open(src)
@@ -101,7 +90,6 @@ func open(ctx context.Context, src string, client *http.Client, progress func(do
 	}}, name, nil
 }
 
-// fromFile returns the CSV inside f, unzipping when it is a zip.
 func fromFile(f *os.File, src string, progress func(done, total int64)) (io.ReadCloser, string, error) {
 	st, err := f.Stat()
 	if err != nil {
@@ -161,7 +149,7 @@ func csvMember(zr *zip.Reader) (*zip.File, error) {
 	return nil, fmt.Errorf("no vehicles.csv in the archive (%d other .csv members)", len(csvs))
 }
 
-// urlPath strips a query or fragment so that "x.zip?dl=1" still counts as .zip.
+// urlPath drops a query, so "x.zip?dl=1" still counts as .zip.
 func urlPath(src string) string {
 	if i := strings.IndexAny(src, "?#"); i >= 0 && isURL(src) {
 		return src[:i]
@@ -169,7 +157,6 @@ func urlPath(src string) string {
 	return src
 }
 
-// download fetches url into a temporary file, positioned at its start.
 func download(ctx context.Context, url string, client *http.Client, progress func(done, total int64), limit int64) (*os.File, error) {
 	if client == nil {
 		client = &http.Client{Timeout: DownloadTimeout}
@@ -212,7 +199,6 @@ func download(ctx context.Context, url string, client *http.Client, progress fun
 	return f, nil
 }
 
-// counter reports the bytes read through it.
 type counter struct {
 	r        io.Reader
 	done     int64
@@ -229,8 +215,7 @@ func (c *counter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// capped fails, rather than truncating like io.LimitReader, once more than
-// left bytes come through: a silently cut CSV would load as a smaller table.
+// capped fails instead of truncating like io.LimitReader: a cut CSV would load as a smaller table.
 type capped struct {
 	r    io.Reader
 	left int64
@@ -239,7 +224,6 @@ type capped struct {
 
 func (c *capped) Read(p []byte) (int, error) {
 	if c.left <= 0 {
-		// Probe for one more byte: exactly the cap is fine.
 		var one [1]byte
 		n, err := c.r.Read(one[:])
 		if n > 0 {
@@ -255,7 +239,6 @@ func (c *capped) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// closer pairs a reader with the function that releases what it reads from.
 type closer struct {
 	io.Reader
 	close func() error

@@ -17,25 +17,18 @@ type Score struct {
 	Displacement bool
 	Cylinders    bool
 	Transmission bool
-	// TrimWords counts the words of the car's trim that EPA's model text
-	// also has ("Performance" in "Model 3 Performance AWD"). It only ranks
-	// rows that agree on all five facts above, which is common: EPA files
-	// trims with the same engine and drive as separate rows.
+	// TrimWords counts the car's trim words in EPA's model text; it ranks rows
+	// EPA files separately with the same engine and drive.
 	TrimWords int
-	// Prefix is true when the row was found through the model-prefix
-	// fallback rather than through its baseModel.
+	// Prefix marks a row found by the model-prefix fallback.
 	Prefix bool
 }
 
-// maxTrimWords bounds TrimWords in Points so it never carries into the bits
-// of the five facts.
+// maxTrimWords keeps TrimWords from carrying into the facts' bits.
 const maxTrimWords = 15
 
-// Points ranks a score; a higher one is a better match. The ranking is
-// lexicographic (fuel, drive, displacement, cylinders, transmission, then
-// trim words): each fact is a bit above all the lesser ones, so no number of
-// minor agreements outweighs a major one. Prefix does not count: it only
-// says how the family was found.
+// Points ranks a score lexicographically: each fact is a bit above all lesser
+// ones, so no number of minor agreements outweighs a major one.
 func (s Score) Points() int {
 	p := 0
 	for _, f := range []bool{s.Fuel, s.Drive, s.Displacement, s.Cylinders, s.Transmission} {
@@ -47,16 +40,14 @@ func (s Score) Points() int {
 	return p<<4 | min(s.TrimWords, maxTrimWords)
 }
 
-// Match picks the EPA row for one car by the rule in the package
-// documentation, or returns ok=false when no row of the car's make, model
-// family and year has its fuel class.
+// Match picks the EPA row for one car (docs/data.md, EPA matching); ok is
+// false when no row of its make, family and year has its fuel class.
 func (t *Table) Match(c *catalog.Car) (Row, Score, bool) {
 	mk := fold(c.Make)
 	if i, s, ok := t.best(t.byFamily[familyKey{mk, fold(c.Model), c.Year}], c, nil); ok {
 		return t.Rows[i], s, true
 	}
-	// The fallback: EPA files a few families under a longer baseModel
-	// (or none), but their model text still starts with the family name.
+	// The fallback: a few families are filed under a longer baseModel, or none.
 	target := fold(c.Model)
 	if target == "" {
 		return Row{}, Score{}, false
@@ -69,8 +60,7 @@ func (t *Table) Match(c *catalog.Car) (Row, Score, bool) {
 	return Row{}, Score{}, false
 }
 
-// best returns the highest-scoring eligible candidate. idx is in ascending
-// EPA id, so keeping the first of equal scores breaks ties by the lowest id.
+// best keeps the first of equal scores; idx ascends by EPA id, so the lowest id wins ties.
 func (t *Table) best(idx []int, c *catalog.Car, keep func(*Row) bool) (int, Score, bool) {
 	drive := catalogDrive(c.DriveType)
 	trim := words(c.Trim)
@@ -99,8 +89,7 @@ func (t *Table) best(idx []int, c *catalog.Car, keep func(*Row) bool) (int, Scor
 	return bestI, bestS, found
 }
 
-// sameDispl compares litres within 0.05 (EPA rounds to one decimal, catalogs
-// sometimes to two); no engine on both sides is equal too (EVs).
+// sameDispl allows 0.05 l (EPA rounds to one decimal); no engine on both sides is equal.
 func sameDispl(car *float64, epa float64) bool {
 	if car == nil || *car == 0 {
 		return epa == 0
@@ -115,9 +104,7 @@ func sameCylinders(car *int, epa int) bool {
 	return *car == epa
 }
 
-// fold is the comparison form of makes and model families: lower case with
-// every character that is not a letter or a digit dropped, so punctuation and
-// spacing differences ("F-150", "F150", "Mercedes Benz") do not matter.
+// fold drops case and all but letters and digits: "F-150" and "F150" are one family.
 func fold(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -134,8 +121,7 @@ func fold(s string) string {
 	return b.String()
 }
 
-// words splits s into folded words at every character that is not a letter
-// or a digit ("XLE/SE" is xle and se), without repeats.
+// words splits at non-alphanumerics ("XLE/SE" is xle and se), folded, without repeats.
 func words(s string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
@@ -147,7 +133,6 @@ func words(s string) []string {
 	return out
 }
 
-// common counts the words of a that b has too.
 func common(a, b []string) int {
 	n := 0
 	for _, w := range a {
@@ -158,11 +143,9 @@ func common(a, b []string) int {
 	return n
 }
 
-// collapse trims s and turns runs of space into one.
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// hasWordPrefix reports whether the first words of model, folded, equal
-// target. Word boundaries keep "M3" from finding "M340i".
+// hasWordPrefix matches at word boundaries, so "M3" never finds "M340i".
 func hasWordPrefix(model, target string) bool {
 	acc := ""
 	for _, w := range strings.Fields(model) {
@@ -177,7 +160,6 @@ func hasWordPrefix(model, target string) bool {
 	return false
 }
 
-// driveMask is a set of catalog drives.
 type driveMask uint8
 
 const (
@@ -201,9 +183,7 @@ func catalogDrive(d string) driveMask {
 	return 0
 }
 
-// epaDrives maps EPA's drive text to the catalog drives it stands for. The
-// two umbrella values are EPA's own: older trucks are filed as
-// "2-Wheel Drive", and many SUVs as "4-Wheel or All-Wheel Drive".
+// epaDrives maps EPA's drive text to catalog drives, its umbrella values to two each.
 func epaDrives(d string) driveMask {
 	switch strings.ToLower(collapse(d)) {
 	case "front-wheel drive":
@@ -222,8 +202,7 @@ func epaDrives(d string) driveMask {
 	return 0
 }
 
-// fuelClass maps a row's atvType (or, for plain combustion rows, fuelType1)
-// to the catalog fuel type; "" means the catalog has no such fuel.
+// fuelClass maps atvType (else fuelType1) to the catalog fuel type, "" for none.
 func fuelClass(atvType, fuelType1 string) string {
 	switch strings.ToLower(collapse(atvType)) {
 	case "hybrid":
@@ -251,13 +230,11 @@ func fuelClass(atvType, fuelType1 string) string {
 			return catalog.FuelFCEV
 		}
 	}
-	// CNG, LPG and bi-fuel rows: the catalog has no such fuel.
 	return ""
 }
 
-// Economy converts an EPA row into a car's fuel-economy fields. Zero
-// figures mean "not given" in the file and stay null, except a zero tailpipe
-// CO2 of an electric or fuel-cell row, which is the real value.
+// Economy converts a row into a car's fields; zero figures stay null, except
+// the real zero tailpipe CO2 of an electric or fuel-cell car.
 func Economy(r Row) catalog.FuelEconomy {
 	var fe catalog.FuelEconomy
 	pos := func(v float64) *float64 {
@@ -287,18 +264,15 @@ func Economy(r Row) catalog.FuelEconomy {
 	return fe
 }
 
-// Result is the outcome of Enrich.
+// Result is the outcome of Enrich: new fields and EPA id per matched car, and
+// the unmatched cars in input order.
 type Result struct {
-	// Matched holds the new fuel-economy fields of every matched car.
-	Matched map[uuid.UUID]catalog.FuelEconomy
-	// MatchedRows holds the EPA id each matched car took its values from.
+	Matched     map[uuid.UUID]catalog.FuelEconomy
 	MatchedRows map[uuid.UUID]int
-	// Unmatched lists the cars without an EPA row, in input order.
-	Unmatched []catalog.Car
+	Unmatched   []catalog.Car
 }
 
-// Enrich matches every car and computes its fuel-economy fields. It does not
-// modify cars: publishing the result is the caller's (all-or-nothing) step.
+// Enrich matches every car; publishing the result is the caller's all-or-nothing step.
 func Enrich(t *Table, cars []catalog.Car) Result {
 	res := Result{
 		Matched:     make(map[uuid.UUID]catalog.FuelEconomy, len(cars)),

@@ -12,34 +12,30 @@ import (
 	"strings"
 )
 
-// Row is one EPA vehicle configuration: one make, model, year, engine,
-// transmission and drive. Numbers that are empty (or NA) in the file are 0.
+// Row is one EPA configuration; numbers empty or NA in the file are 0.
 type Row struct {
 	ID        int
 	Year      int
 	Make      string
 	BaseModel string
-	// Model carries EPA's variant text, e.g. "F150 Pickup 4WD".
 	Model     string
 	Drive     string
 	FuelType  string
 	FuelType1 string
 	ATVType   string
 	Trany     string
-	// Displ is the displacement in litres, 0 when absent (EVs).
 	Displ     float64
 	Cylinders int
 	// City08, Highway08 and Comb08 are MPG for fuelType1 (MPGe for EVs).
-	City08    float64
-	Highway08 float64
-	Comb08    float64
-	// Range is the EPA range in miles, 0 for most combustion rows.
+	City08         float64
+	Highway08      float64
+	Comb08         float64
 	Range          int
 	FuelCost08     int
 	CO2TailpipeGpm float64
 }
 
-// FormatError is a problem with the CSV itself or with one cell of it.
+// FormatError is a problem with the CSV or one cell of it.
 type FormatError struct {
 	File  string
 	Line  int    // 0 when the problem is not on one line
@@ -62,10 +58,8 @@ func (e *FormatError) Error() string {
 
 func (e *FormatError) Unwrap() error { return e.Err }
 
-// Table is a parsed vehicles.csv with indexes for matching. It is immutable
-// once built, so Match is safe for concurrent use.
+// Table is a parsed vehicles.csv indexed for matching; immutable, so Match is concurrency-safe.
 type Table struct {
-	// Rows are in file order.
 	Rows []Row
 
 	facts      []rowFacts          // parallel to Rows: derived facts used when scoring
@@ -74,8 +68,7 @@ type Table struct {
 	byMakeYear map[makeYearKey][]int
 }
 
-// rowFacts are a row's values in catalog terms, computed once at load time
-// because Match runs them for every candidate of every car.
+// rowFacts are a row's values in catalog terms, computed once for every Match.
 type rowFacts struct {
 	fuel   string    // catalog fuel constant, "" when the catalog has none
 	drives driveMask // the catalog drives the EPA drive text stands for
@@ -103,9 +96,8 @@ func (t *Table) Row(id int) (Row, bool) {
 	return t.Rows[i], true
 }
 
-// columns of vehicles.csv that Parse reads, by header name. The required ones
-// make a file recognisable as vehicles.csv: without them an HTML error page
-// or another CSV would load as an empty table and unmatch every car.
+// Columns Parse reads; the required ones keep an HTML page or another CSV
+// from loading as an empty table.
 const (
 	colID        = "id"
 	colYear      = "year"
@@ -132,8 +124,7 @@ var requiredColumns = []string{colID, colYear, colMake, colModel, colCity, colHi
 var optionalColumns = []string{colBaseModel, colDrive, colFuelType, colFuelType1, colATVType, colTrany,
 	colDispl, colCylinders, colRange, colFuelCost, colCO2}
 
-// Parse reads vehicles.csv rows from r; name labels errors (a path or URL).
-// It checks ctx between rows so that a cancelled enrich stops promptly.
+// Parse reads vehicles.csv rows from r; name labels errors.
 func Parse(ctx context.Context, r io.Reader, name string) (*Table, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1 // tolerate ragged rows; a short row reads as empty cells
@@ -215,7 +206,6 @@ func csvError(name string, err error) error {
 	return &FormatError{File: name, Err: err}
 }
 
-// index derives the per-row facts and the lookup maps.
 func (t *Table) index() {
 	t.facts = make([]rowFacts, len(t.Rows))
 	t.byFamily = map[familyKey][]int{}
@@ -230,8 +220,7 @@ func (t *Table) index() {
 		myk := makeYearKey{mk, r.Year}
 		t.byMakeYear[myk] = append(t.byMakeYear[myk], i)
 	}
-	// Ascending EPA id inside every bucket makes "first best wins" the
-	// documented tie-break, whatever the file's row order.
+	// Ascending EPA id in every bucket makes the documented tie-break hold.
 	byID := func(idx []int) {
 		sort.Slice(idx, func(a, b int) bool { return t.Rows[idx[a]].ID < t.Rows[idx[b]].ID })
 	}
@@ -243,7 +232,6 @@ func (t *Table) index() {
 	}
 }
 
-// rowParser converts one record, keeping the first error.
 type rowParser struct {
 	rec   []string
 	cols  map[string]int
@@ -251,9 +239,7 @@ type rowParser struct {
 	file  string
 	line  int
 	err   error
-	// intern shares one copy of each distinct text. It matters for memory,
-	// not just speed: csv.Reader returns the cells of a record as slices of
-	// one string, so keeping a cell as is would pin the whole 400-byte line.
+	// intern keeps one copy of each text: a cell slice would pin its whole 400-byte line.
 	intern map[string]string
 }
 
@@ -308,8 +294,7 @@ func (p *rowParser) text(col string, required bool) string {
 	return c
 }
 
-// absent reports whether a numeric cell holds no value. Besides empty cells,
-// the real file writes "NA" for a few 1985 engines.
+// absent: empty, or "NA" as the file has for a few 1985 engines.
 func absent(s string) bool {
 	return s == "" || strings.EqualFold(s, "NA") || strings.EqualFold(s, "N/A")
 }
@@ -327,8 +312,7 @@ func (p *rowParser) number(col string) float64 {
 	return f
 }
 
-// integer also accepts integral decimals ("4.0"), which spreadsheet
-// round-trips of the file produce.
+// integer accepts "4.0", which spreadsheet round-trips produce.
 func (p *rowParser) integer(col string, required bool) int {
 	s := p.cell(col)
 	if absent(s) {

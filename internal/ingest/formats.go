@@ -4,10 +4,8 @@ import (
 	"github.com/vds-dev/vds/internal/catalog"
 )
 
-// The input records of each kind. Their json tags are the field names of the
-// JSON format and the column names of the CSV format, so the two formats
-// cannot drift apart. Pointer fields are optional (an empty CSV cell or a
-// JSON null); the others are required.
+// The input records of each kind. Their json tags name both the JSON fields
+// and the CSV columns, so the formats cannot drift; pointer fields are optional.
 
 type carInput struct {
 	Make          string   `json:"make"`

@@ -1,6 +1,5 @@
-// Package ingest loads catalog records from the embedded demo catalog or
-// from JSON and CSV files, validates all of them, and replaces the stored
-// catalog in one transaction: one invalid record and nothing is written.
+// Package ingest loads catalog records from the demo catalog or JSON and CSV
+// files and replaces the stored catalog all or nothing (docs/data.md).
 package ingest
 
 import (
@@ -56,9 +55,8 @@ func readAll(fsys fs.FS, names []string, label string) ([]Source, error) {
 	return out, nil
 }
 
-// Parse reads and validates every source. It returns the catalog they
-// describe and the kinds they carry, or an *InvalidError listing every
-// problem with its file, line and field.
+// Parse reads and validates every source, returning the catalog and the kinds
+// it carries, or an *InvalidError listing every problem.
 func Parse(sources []Source) (*catalog.Catalog, []catalog.Kind, error) {
 	var (
 		c     catalog.Catalog
@@ -93,8 +91,7 @@ func Parse(sources []Source) (*catalog.Catalog, []catalog.Kind, error) {
 	return &c, kinds, nil
 }
 
-// collect parses one source into dst and reports duplicates: two records
-// with the same natural key would get the same uuid.
+// collect refuses duplicates: two records with one natural key would share a uuid.
 func collect[I any, R any](src Source, ext string, dst *[]R, probs []RecordError, dups map[uuid.UUID]RecordError,
 	conv func(*I) R, norm func(*R) catalog.FieldErrors, id func(*R) uuid.UUID) []RecordError {
 	recs, ps := parseFile(src.Name, ext, src.Data, conv, norm)
@@ -117,36 +114,26 @@ func collect[I any, R any](src Source, ext string, dst *[]R, probs []RecordError
 type Result struct {
 	Changes catalog.Changes
 	Version catalog.Version
-	// Published is true when the ingest changed the catalog and so published
-	// Version; false when the input equalled the stored catalog, or on a
-	// dry run.
+	// Published is false when nothing changed, or on a dry run.
 	Published bool
 }
 
 // Options are the settings of one Run.
 type Options struct {
-	// Source labels the version published.
 	Source string
-	// Files are the names of the input files, for the removal guard's
-	// message.
-	Files []string
-	// Progress, when not nil, is called with the number of records written.
-	Progress func(done, total int)
-	// AllowRemovals lifts the removal guard.
+	// Files name the inputs in the removal guard's message.
+	Files         []string
+	Progress      func(done, total int)
 	AllowRemovals bool
-	// DryRun computes and checks the changes but writes nothing.
-	DryRun bool
+	DryRun        bool
 }
 
-// MaxRemovalPercent is the share of a type's stored records an ingest may
-// remove without AllowRemovals: more is far likelier a truncated or wrong
-// file than a real change, and removed records vanish from saved lists.
+// MaxRemovalPercent of a type's records may go without AllowRemovals: more is
+// likelier a truncated file than a change, and removed records leave saved lists.
 const MaxRemovalPercent = 10
 
-// RemovalError refuses an ingest that would remove more than
-// MaxRemovalPercent of a record type. Nothing is written when it happens.
+// RemovalError refuses an ingest removing more than MaxRemovalPercent of a type.
 type RemovalError struct {
-	// Files are the input files of Kind.
 	Files            []string
 	Kind             catalog.Kind
 	Removed, Current int
@@ -165,8 +152,6 @@ var plurals = map[catalog.Kind]string{
 	catalog.KindCar: "cars", catalog.KindMotorcycle: "motorcycles", catalog.KindBoat: "boats", catalog.KindTireSize: "tire sizes",
 }
 
-// checkRemovals is the removal guard: it refuses changes that remove more
-// than MaxRemovalPercent of any type's stored records.
 func checkRemovals(ch *catalog.Changes, files []string) error {
 	var errs []error
 	for _, s := range ch.Summaries() {
@@ -185,8 +170,7 @@ func checkRemovals(ch *catalog.Changes, files []string) error {
 	return errors.Join(errs...)
 }
 
-// Run replaces the stored records of the parsed kinds with c, unless that
-// would remove too many records (see RemovalError). The check runs inside
+// Run replaces the stored records of kinds with c; the removal guard runs in
 // the store's write transaction, so it holds under concurrent ingests.
 func Run(ctx context.Context, st store.CatalogStore, c *catalog.Catalog, kinds []catalog.Kind, opts Options) (Result, error) {
 	ro := store.ReplaceOptions{Source: opts.Source, Progress: opts.Progress, DryRun: opts.DryRun}

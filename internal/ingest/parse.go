@@ -35,12 +35,10 @@ func (e RecordError) Error() string {
 	return fmt.Sprintf("%s:%d: field %s: %s", e.File, e.Line, e.Field, e.Reason)
 }
 
-// maxReported bounds the problems listed in one error; a file with a
-// systematic mistake would otherwise print thousands of lines.
+// maxReported keeps a systematic mistake from printing thousands of lines.
 const maxReported = 20
 
-// InvalidError is returned when any input record is invalid. Nothing is
-// written when it happens.
+// InvalidError lists the invalid input records; nothing is written.
 type InvalidError struct {
 	Problems []RecordError
 }
@@ -59,9 +57,7 @@ func (e *InvalidError) Error() string {
 	return b.String()
 }
 
-// KindOfFile infers the record kind from a file name: its base name must
-// start with cars, motorcycles, boats or tire_sizes (tire-sizes), and end in
-// .csv or .json, e.g. cars.csv or boats-2024.json.
+// KindOfFile infers the kind from a name such as cars.csv or boats-2024.json.
 func KindOfFile(name string) (catalog.Kind, string, error) {
 	base := strings.ToLower(filepath.Base(name))
 	ext := filepath.Ext(base)
@@ -83,14 +79,11 @@ func KindOfFile(name string) (catalog.Kind, string, error) {
 	return "", "", fmt.Errorf("%s: cannot tell the record type: name the file cars, motorcycles, boats or tire_sizes (.csv or .json), e.g. cars-2024.csv", name)
 }
 
-// parsed is one record with the line it came from.
 type parsed[R any] struct {
 	rec  R
 	line int
 }
 
-// parseFile reads the records of one file into input structs of type I,
-// converts each to R with conv, and validates it with norm.
 func parseFile[I any, R any](name, ext string, data []byte, conv func(*I) R, norm func(*R) catalog.FieldErrors) ([]parsed[R], []RecordError) {
 	var (
 		inputs []I
@@ -103,14 +96,12 @@ func parseFile[I any, R any](name, ext string, data []byte, conv func(*I) R, nor
 		inputs, lines, probs = decodeJSON[I](name, data)
 	}
 	if len(inputs) == 0 && len(probs) == 0 {
-		// Ingest makes a type's records exactly the input, so an empty file
-		// would remove them all: never what a file of that name means.
+		// An empty file would remove every record of its type: never what it means.
 		return nil, []RecordError{{File: name, Line: 1, Reason: "no records: an empty file would remove every record of its type and is always refused"}}
 	}
 	out := make([]parsed[R], 0, len(inputs))
 	for i := range inputs {
-		// Text is checked before normalizing, which would fold tabs and
-		// line breaks into spaces and so hide them.
+		// Before normalizing, which folds tabs and line breaks into spaces.
 		if fes := checkText(reflect.ValueOf(&inputs[i]).Elem()); len(fes) > 0 {
 			for _, fe := range fes {
 				probs = append(probs, RecordError{File: name, Line: lines[i], Field: fe.Field, Reason: fe.Reason})
@@ -126,13 +117,11 @@ func parseFile[I any, R any](name, ext string, data []byte, conv func(*I) R, nor
 	return out, probs
 }
 
-// fieldName is the JSON field and CSV column name of an input struct field.
 func fieldName(f reflect.StructField) string {
 	tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 	return tag
 }
 
-// columns maps a struct's json tags to its field indexes.
 func columns(t reflect.Type) map[string]int {
 	m := make(map[string]int, t.NumField())
 	for i := range t.NumField() {
@@ -141,9 +130,7 @@ func columns(t reflect.Type) map[string]int {
 	return m
 }
 
-// checkText applies textcheck.Line to every string of an input struct
-// (string, *string and []string fields), so no format can carry a NUL byte,
-// a control character or invalid UTF-8 into the store.
+// checkText applies textcheck.Line to every string of an input struct.
 func checkText(v reflect.Value) catalog.FieldErrors {
 	var errs catalog.FieldErrors
 	check := func(field, s string) {
@@ -236,7 +223,6 @@ func csvError(name string, err error) RecordError {
 	return RecordError{File: name, Line: 1, Reason: err.Error()}
 }
 
-// setField parses one CSV cell into a field of the input struct.
 func setField(f reflect.Value, cell string) error {
 	if f.Kind() == reflect.Pointer {
 		if cell == "" {
@@ -266,8 +252,7 @@ func setField(f reflect.Value, cell string) error {
 			return errors.New("is required")
 		}
 		x, err := strconv.ParseFloat(cell, 64)
-		// ParseFloat reads "NaN" and "Inf" as numbers and turns an overflow
-		// into ±Inf: none of them is a measurement, and JSON cannot carry them.
+		// NaN, Inf and overflows are no measurement, and JSON cannot carry them.
 		if errors.Is(err, strconv.ErrRange) || (err == nil && (math.IsNaN(x) || math.IsInf(x, 0))) {
 			return fmt.Errorf("%q is not a finite number", cell)
 		}
@@ -299,8 +284,7 @@ func sortedKeys(m map[string]int) []string {
 	return keys
 }
 
-// decodeJSON reads a JSON array of objects, recording the line each object
-// starts on so errors can point at it.
+// decodeJSON records the line each object starts on, for errors.
 func decodeJSON[I any](name string, data []byte) ([]I, []int, []RecordError) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -323,8 +307,7 @@ func decodeJSON[I any](name string, data []byte) ([]I, []int, []RecordError) {
 			start++
 		}
 		line := lineAt(int64(start))
-		// Each record is read raw first: the decoder would replace invalid
-		// UTF-8 with U+FFFD, silently changing the text.
+		// Raw first: the decoder would turn invalid UTF-8 into U+FFFD silently.
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			// After a syntax error the decoder cannot resume.

@@ -5,16 +5,14 @@ import (
 	"strings"
 )
 
-// Location is a parsed database URL: the backend and what to open.
+// Location is a parsed database URL: Backend "sqlite" or "postgres", and
+// Target, the file path or the connection URL.
 type Location struct {
-	// Backend is "sqlite" or "postgres".
 	Backend string
-	// Target is the file path (sqlite) or the connection URL (postgres).
-	Target string
+	Target  string
 }
 
-// ParseURL reads a database URL: postgres://... or postgresql://... for
-// PostgreSQL, sqlite:PATH (or sqlite://PATH) for SQLite.
+// ParseURL reads postgres://..., postgresql://..., sqlite:PATH or sqlite://PATH.
 func ParseURL(u string) (Location, error) {
 	switch {
 	case strings.HasPrefix(u, "postgres://"), strings.HasPrefix(u, "postgresql://"):

@@ -1,8 +1,5 @@
-// Package textcheck refuses text that no person types: invalid UTF-8 and
-// control characters. Every boundary that takes text from outside (query
-// strings, dashboard forms, ingest files, command flags) runs it, so both
-// stores see the same strings: PostgreSQL rejects NUL bytes and invalid
-// UTF-8 outright while SQLite stores them, and neither belongs in a name.
+// Package textcheck refuses invalid UTF-8 and control characters at every
+// boundary, so both stores see the same strings (PostgreSQL rejects NUL).
 package textcheck
 
 import (
@@ -24,19 +21,16 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("control character %U at byte %d", e.Rune, e.Offset)
 }
 
-// Line refuses invalid UTF-8 and every control character, tabs and line
-// breaks included: for names, identifiers and single-line fields.
+// Line refuses invalid UTF-8 and every control character: for single-line fields.
 func Line(s string) error { return check(s, false) }
 
-// Multiline is Line but accepts tabs and line breaks (LF, CR): for
-// free-text fields such as notes.
+// Multiline also accepts tabs, LF and CR: for notes.
 func Multiline(s string) error { return check(s, true) }
 
 func check(s string, multiline bool) error {
 	for i, r := range s {
 		switch {
 		case r == utf8.RuneError:
-			// A literal U+FFFD is valid text; only a failed decode is not.
 			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
 				return &Error{Offset: i, Rune: utf8.RuneError}
 			}

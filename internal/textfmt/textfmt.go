@@ -1,6 +1,5 @@
-// Package textfmt holds the small text helpers that layers which must not
-// import each other (the REST and MCP transports, the dashboard, the TUI)
-// share: digit grouping for people and typo distance for suggestions.
+// Package textfmt holds text helpers shared by layers that must not import
+// each other: digit grouping and typo distance.
 package textfmt
 
 import (
@@ -25,11 +24,8 @@ func Thousands(n int64) string {
 	return b.String()
 }
 
-// Closest returns the candidate within edit distance 2 of s (compared in
-// lower case), or "" when none is that close; further than that a
-// suggestion is more noise than help. Ties go to the earlier candidate.
-// Values longer than 32 bytes are never close to a name and are not
-// compared, which bounds the work a hostile value can cause.
+// Closest returns the candidate within edit distance 2 of s, case folded, or
+// ""; ties go to the earlier one, and values over 32 bytes are not compared.
 func Closest(s string, candidates []string) string {
 	if len(s) > 32 {
 		return ""
@@ -44,8 +40,7 @@ func Closest(s string, candidates []string) string {
 	return best
 }
 
-// EditDistance is the optimal string alignment distance of a and b: the
-// edits of Levenshtein plus swapping two adjacent bytes, the commonest typo.
+// EditDistance is the optimal string alignment distance: Levenshtein plus adjacent swaps.
 func EditDistance(a, b string) int {
 	before := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)

@@ -7,40 +7,24 @@ const (
 	inchesPerMile = 63360
 )
 
-// FitmentWindowPct is the largest overall-diameter difference, in
-// percent of the OEM diameter, at which an alternate size is considered
-// a fit. Beyond it speedometer error and clearance changes are
-// generally unacceptable.
+// FitmentWindowPct is the largest overall-diameter difference, in percent of
+// the OEM diameter, at which an alternate size fits.
 const FitmentWindowPct = 3.0
 
-// windowSlackPct absorbs floating-point error in diameters derived
-// through unit conversions, so an alternate that is exactly at the
-// window edge on paper is not excluded by a last-bit rounding artefact.
+// windowSlackPct keeps a size exactly at the window edge from falling out by a last-bit error.
 const windowSlackPct = 1e-9
 
-// Geometry is the unrounded physical geometry of an unloaded tire,
-// in both inches and millimetres.
+// Geometry is the unrounded geometry of an unloaded tire, in inches and millimetres.
 type Geometry struct {
-	// WidthMM and WidthIn are the section width.
-	WidthMM, WidthIn float64
-	// SidewallMM and SidewallIn are the sidewall height, from rim to
-	// tread.
-	SidewallMM, SidewallIn float64
-	// DiameterIn and DiameterMM are the overall diameter.
-	DiameterIn, DiameterMM float64
-	// CircumferenceIn and CircumferenceMM are the overall
-	// circumference.
+	WidthMM, WidthIn                 float64
+	SidewallMM, SidewallIn           float64
+	DiameterIn, DiameterMM           float64
 	CircumferenceIn, CircumferenceMM float64
-	// RevsPerMile is the number of revolutions the tire makes per mile,
-	// ignoring deflection under load; 0 when the diameter is not
-	// positive.
+	// RevsPerMile ignores deflection; 0 when the diameter is not positive.
 	RevsPerMile float64
 }
 
-// Geometry derives the geometry of s. Metric sizes derive the diameter
-// from width and aspect ratio; flotation sizes state it and derive the
-// sidewall instead. A Size whose Kind is neither Metric nor Flotation
-// yields the zero Geometry.
+// Geometry derives the geometry of s; the zero Geometry for a Size of no Kind.
 func (s Size) Geometry() Geometry {
 	var g Geometry
 	switch s.Kind {
@@ -60,32 +44,22 @@ func (s Size) Geometry() Geometry {
 	g.DiameterMM = g.DiameterIn * mmPerInch
 	g.CircumferenceIn = math.Pi * g.DiameterIn
 	g.CircumferenceMM = math.Pi * g.DiameterMM
-	// Guarded so a hand-built zero Size cannot yield +Inf, which JSON
-	// encoding rejects.
+	// A zero Size must not yield +Inf, which JSON encoding rejects.
 	if g.CircumferenceIn > 0 {
 		g.RevsPerMile = inchesPerMile / g.CircumferenceIn
 	}
 	return g
 }
 
-// Comparison describes how an alternate tire's overall diameter differs
-// from the OEM tire's.
+// Comparison is how an alternate's overall diameter differs from the OEM's.
 type Comparison struct {
-	// DiameterDiffIn is the alternate diameter minus the OEM diameter,
-	// in inches.
-	DiameterDiffIn float64
-	// DiameterDiffPct is DiameterDiffIn as a percentage of the OEM
-	// diameter.
+	DiameterDiffIn  float64
 	DiameterDiffPct float64
-	// WithinWindow reports whether |DiameterDiffPct| is at most
-	// FitmentWindowPct.
-	WithinWindow bool
+	WithinWindow    bool
 }
 
-// Compare compares an alternate tire's geometry against the OEM tire's.
-// If the OEM diameter is not positive the percentage is meaningless, so
-// DiameterDiffPct is 0 and WithinWindow is false rather than a NaN or
-// infinity leaking into API responses.
+// Compare compares alt against oem. A non-positive OEM diameter gives 0% and
+// not within the window, rather than NaN or infinity in API responses.
 func Compare(oem, alt Geometry) Comparison {
 	c := Comparison{DiameterDiffIn: alt.DiameterIn - oem.DiameterIn}
 	if !(oem.DiameterIn > 0) {
@@ -96,9 +70,7 @@ func Compare(oem, alt Geometry) Comparison {
 	return c
 }
 
-// Round rounds v to the given number of decimal places, halves away
-// from zero; negative places round to tens, hundreds and so on. NaN and
-// infinities are returned unchanged.
+// Round rounds v to places decimals, halves away from zero; NaN and infinities stay.
 func Round(v float64, places int) float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return v
@@ -108,7 +80,6 @@ func Round(v float64, places int) float64 {
 		p := math.Pow10(places)
 		x := v * p
 		if math.IsInf(p, 0) || math.IsInf(x, 0) {
-			// Too many places to change a float64's value.
 			return v
 		}
 		r = math.Round(x) / p
@@ -119,12 +90,10 @@ func Round(v float64, places int) float64 {
 		}
 		r = math.Round(v/p) * p
 		if math.IsInf(r, 0) {
-			// Rounding up near MaxFloat64 overflowed.
 			return v
 		}
 	}
-	// Normalise -0, which JSON encodes as "-0", for tiny negatives such
-	// as a diameter difference that rounds away.
+	// No "-0" in JSON for a tiny negative that rounds away.
 	if r == 0 {
 		return 0
 	}

@@ -8,59 +8,37 @@ import (
 	"strings"
 )
 
-// Kind identifies the notation a tire size was written in, which
-// determines how its geometry is derived.
+// Kind is the notation a size was written in: Metric (225/45R17) or Flotation (33x12.50R15).
 type Kind string
 
 const (
-	// Metric sizes state section width in millimetres and sidewall
-	// height as a percentage of it, e.g. 225/45R17.
-	Metric Kind = "metric"
-	// Flotation sizes state overall diameter and section width in
-	// inches, e.g. 33x12.50R15.
+	Metric    Kind = "metric"
 	Flotation Kind = "flotation"
 )
 
-// ErrSyntax is wrapped by every error Parse returns, so callers can
-// tell a malformed size (a client error) from other failures with
-// errors.Is.
+// ErrSyntax is wrapped by every error Parse returns.
 var ErrSyntax = errors.New("invalid tire size")
 
-// Size is a parsed tire size designation. Sizes returned by Parse are
-// comparable with ==: equal sizes have equal canonical strings.
+// Size is a parsed tire size; sizes from Parse are comparable with ==.
 type Size struct {
-	// Kind is the notation the size was written in.
 	Kind Kind
-	// Service is the service-type marker: "", "P" or "LT" for metric
-	// sizes (a prefix), "" or "LT" for flotation sizes.
+	// Service is "", "P" or "LT" (a metric prefix, or the flotation LT suffix).
 	Service string
-	// WidthMM is the section width in millimetres. Flotation widths
-	// are stored converted from inches so that both kinds can be
-	// compared on one field.
+	// WidthMM holds flotation widths converted too, so both kinds compare on one field.
 	WidthMM float64
-	// AspectRatio is the sidewall height as a percentage of the
-	// section width for metric sizes; 0 for flotation sizes.
+	// AspectRatio is 0 for flotation sizes.
 	AspectRatio int
-	// Construction is "R" (radial), "ZR" (radial, high speed),
-	// "D" (diagonal) or "B" (belted bias).
+	// Construction is "R", "ZR", "D" (diagonal) or "B" (belted bias).
 	Construction string
-	// RimIn is the rim diameter in inches; half-inch rims such as
-	// 16.5 occur on flotation sizes.
-	RimIn float64
-	// DiameterIn is the stated overall diameter in inches for
-	// flotation sizes; 0 for metric sizes, whose diameter is derived.
+	RimIn        float64
+	// DiameterIn is stated by flotation sizes only; metric diameters are derived.
 	DiameterIn float64
-	// LoadIndex is the load index, or 0 when the size did not state
-	// one.
-	LoadIndex int
-	// SpeedRating is the speed rating letter, or "" when the size did
-	// not state one. It is present exactly when LoadIndex is.
+	// LoadIndex and SpeedRating are both given or both zero.
+	LoadIndex   int
 	SpeedRating string
 }
 
-// Plausibility limits. They are wider than the range of production
-// passenger and light-truck tires so that unusual real sizes parse,
-// yet narrow enough to catch transposed or mistyped digits.
+// Plausibility limits: wider than production tires, narrow enough to catch typos.
 const (
 	minWidthMM, maxWidthMM         = 105, 455
 	minAspect, maxAspect           = 20, 95
@@ -68,28 +46,18 @@ const (
 	minLoadIndex, maxLoadIndex     = 60, 150
 	minFlotDiamIn, maxFlotDiamIn   = 20, 50
 	minFlotWidthIn, maxFlotWidthIn = 6, 20
-	// Flotation sizes have no stated aspect ratio, so an implied one
-	// (sidewall / width) guards against impossible combinations such
-	// as 50x6R10. The upper bound exceeds the metric one because tall
-	// narrow flotation sizes (e.g. 33x9.50R15, 95%) are real.
+	// The sidewall a flotation size implies; 33x9.50R15 is 95%.
 	minFlotAspect, maxFlotAspect = 20, 120
 )
 
-// speedRatings holds the single-letter speed symbols used on passenger
-// and light-truck tires.
 const speedRatings = "LMNPQRSTUHVWYZ"
 
-// metricLTSuffix answers a common mix-up between the flotation suffix
-// and the metric prefix, from both places it can be detected.
 const metricLTSuffix = `"LT" suffix is only valid on flotation sizes; metric sizes take an LT prefix`
 
-// maxInputLen bounds the work done for, and the size of errors echoing,
-// hostile input. Valid sizes are under 30 bytes; the slack allows for
-// padding whitespace.
+// maxInputLen bounds the work done for hostile input; valid sizes are under 30 bytes.
 const maxInputLen = 256
 
-// maxQuotedLen bounds how much of the input is echoed in an error
-// message so a long request body cannot produce a long error.
+// maxQuotedLen bounds how much input an error message echoes.
 const maxQuotedLen = 40
 
 type syntaxError struct {
@@ -115,11 +83,8 @@ func (p *parser) errf(format string, args ...any) error {
 	return &syntaxError{input: in, msg: fmt.Sprintf(format, args...)}
 }
 
-// Parse parses a metric or flotation tire size, such as
-// "P225/45R17 94W" or "35x12.50R17 LT". Letter case and whitespace
-// between, before and after the parts are not significant; everything
-// else is checked strictly. Errors wrap ErrSyntax and name the part of
-// the size that is wrong.
+// Parse parses a metric or flotation size such as "P225/45R17 94W" or
+// "35x12.50R17 LT"; errors wrap ErrSyntax and name the wrong part.
 func Parse(s string) (Size, error) {
 	p := parser{input: s}
 	if len(s) > maxInputLen {
@@ -144,9 +109,7 @@ func Parse(s string) (Size, error) {
 	return sz, nil
 }
 
-// size parses the first whitespace-separated token, which carries the
-// dimensions; the separator after the leading number tells the two
-// notations apart.
+// size parses the dimensions token; the separator after the first number tells the notations apart.
 func (p *parser) size(tok string) (Size, error) {
 	sc := scanner{s: tok}
 	prefix := sc.letters()
@@ -205,8 +168,7 @@ func (p *parser) flotation(prefix, diameter string, sc *scanner) (Size, error) {
 	switch prefix {
 	case "":
 	case "LT":
-		// Catalogues often write LT35x12.50R20; it means the same
-		// as the suffix form, so accept it rather than reject data.
+		// Catalogues often write LT35x12.50R20, meaning the suffix form.
 		sz.Service = "LT"
 	case "P":
 		return Size{}, p.errf(`"P" prefix is not valid on flotation sizes`)
@@ -246,8 +208,6 @@ func (p *parser) flotation(prefix, diameter string, sc *scanner) (Size, error) {
 	return sz, nil
 }
 
-// suffix parses one token after the dimensions: a flotation LT marker
-// or a load index with speed rating.
 func (p *parser) suffix(sz *Size, tok string) error {
 	if tok == "LT" {
 		switch {
@@ -272,9 +232,7 @@ func (p *parser) suffix(sz *Size, tok string) error {
 	}
 	switch sr := sc.rest(); {
 	case strings.HasPrefix(sr, "/"):
-		// LT tires often carry single/dual indexes (123/120S); Size
-		// has room for one, and silently dropping the other would
-		// misreport the tire.
+		// Size holds one load index; dropping the dual one would misreport the tire.
 		return p.errf("dual load index %q is not supported; give the single-tire index", tok)
 	case sr == "":
 		return p.errf("missing speed rating after load index %d", li)
@@ -286,9 +244,7 @@ func (p *parser) suffix(sz *Size, tok string) error {
 	return nil
 }
 
-// plausible rejects sizes whose parts are each in range but do not
-// describe a tire that can exist, which only flotation sizes can do
-// since their diameter and rim are stated independently.
+// plausible rejects flotation sizes whose stated diameter and rim imply no real sidewall.
 func (p *parser) plausible(sz Size) error {
 	g := sz.Geometry()
 	if !(g.DiameterIn > sz.RimIn) {
@@ -305,9 +261,7 @@ func (p *parser) plausible(sz Size) error {
 	return nil
 }
 
-// integer validates an unsigned decimal of minDigits..maxDigits digits
-// in lo..hi. Leading zeros are rejected so that each value has exactly
-// one spelling.
+// integer checks a decimal of minDigits..maxDigits digits in lo..hi, without leading zeros.
 func (p *parser) integer(name, lit string, minDigits, maxDigits, lo, hi int) (int, error) {
 	if lit == "" {
 		return 0, p.errf("missing %s", name)
@@ -328,8 +282,7 @@ func (p *parser) integer(name, lit string, minDigits, maxDigits, lo, hi int) (in
 	return n, nil
 }
 
-// halfInch validates a two-digit inch value optionally ending in ".5",
-// the only fraction used for flotation diameters and rims (16.5, 17.5).
+// halfInch checks a two-digit inch value, optionally ending in ".5".
 func (p *parser) halfInch(name, lit string, lo, hi int) (float64, error) {
 	if lit == "" {
 		return 0, p.errf("missing %s", name)
@@ -345,12 +298,8 @@ func (p *parser) halfInch(name, lit string, lo, hi int) (float64, error) {
 	return v, nil
 }
 
-// widthHundredths validates a flotation section width such as 12.50 or
-// 10.5 and returns it in hundredths of an inch. The format is checked by
-// hand because strconv.ParseFloat also accepts exponents, hex, "inf"
-// and "nan"; returning an integer lets the caller convert to millimetres
-// with a single rounding, so that 12.50 in becomes exactly the float64
-// nearest 317.5 mm regardless of how the width was spelled.
+// widthHundredths checks a width such as 12.50 by hand (ParseFloat takes "inf"
+// and exponents) and returns hundredths, so mm conversion rounds once.
 func (p *parser) widthHundredths(lit string) (int, error) {
 	const name = "section width"
 	if lit == "" {
@@ -373,9 +322,7 @@ func (p *parser) widthHundredths(lit string) (int, error) {
 	return h, nil
 }
 
-// String returns the canonical form of s, e.g. "P225/45R17 94W",
-// "245/40ZR18" or "35x12.50R17 LT". Parsing the result yields s again.
-// It returns "" for a Size whose Kind is neither Metric nor Flotation.
+// String returns the canonical form of s, which parses back to s; "" for a Size of no Kind.
 func (s Size) String() string {
 	var b strings.Builder
 	switch s.Kind {
@@ -410,10 +357,7 @@ func formatNumber(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// formatWidthIn writes a width in millimetres as flotation inches the
-// way sidewalls do (12.50, not 12.5). Flotation widths are whole
-// hundredths of an inch, so rounding to hundredths only removes the
-// error of the round trip through millimetres.
+// formatWidthIn writes flotation inches as sidewalls do (12.50, not 12.5).
 func formatWidthIn(mm float64) string {
 	h := int64(math.Round(mm * 1000 / 254))
 	if h%100 == 0 {
@@ -422,9 +366,7 @@ func formatWidthIn(mm float64) string {
 	return fmt.Sprintf("%d.%02d", h/100, h%100)
 }
 
-// asciiUpper upper-cases ASCII letters only: strings.ToUpper would turn
-// look-alikes such as U+017F (long s) into ASCII letters and so accept
-// sizes that were never written in the notation.
+// asciiUpper leaves non-ASCII alone: strings.ToUpper would turn "ſ" into "S".
 func asciiUpper(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' {
@@ -443,8 +385,7 @@ func allDigits(s string) bool {
 	return true
 }
 
-// scanner splits a size token into runs of letters and numbers; the
-// parser then validates each run, which lets errors name the part.
+// scanner splits a size token into runs of letters and numbers, so errors name the part.
 type scanner struct {
 	s string
 	i int
@@ -466,15 +407,11 @@ func (sc *scanner) digits() string {
 	return sc.run(func(c byte) bool { return c >= '0' && c <= '9' })
 }
 
-// number takes digits and dots together so that a malformed value such
-// as "12..5" is reported whole by the field validator.
 func (sc *scanner) number() string {
 	return sc.run(func(c byte) bool { return c >= '0' && c <= '9' || c == '.' })
 }
 
-// construction takes everything up to the rim diameter, so a bias
-// dash or a stray character is reported as the construction it
-// replaced rather than as a missing one.
+// construction takes all up to the rim, so a stray character is reported as the construction.
 func (sc *scanner) construction() string {
 	return sc.run(func(c byte) bool { return (c < '0' || c > '9') && c != '.' })
 }

@@ -8,16 +8,12 @@ import (
 	"github.com/vds-dev/vds/client"
 )
 
-// This file holds every fetch: each returns a tea.Cmd, which bubbletea runs
-// off the update loop, so a slow server never freezes the screen. The
-// commands capture the Client and context, not the model, because the
-// model may have moved on by the time they run.
+// Every fetch is a tea.Cmd run off the update loop, capturing the Client and
+// context, not the model, which may have moved on by then.
 
-// perPage is the records page size: the API's maximum, so that paging
-// costs as few charged calls as possible.
+// perPage is the API's maximum, so paging costs the fewest charged calls.
 const perPage = 10
 
-// fail wraps a fetch error for the status line.
 func fail(id pageID, what string, err error) tea.Msg {
 	return errMsg{addr: addr{id}, err: fmt.Errorf("%s: %w", what, err)}
 }
@@ -42,7 +38,6 @@ func fetchModels(ctx context.Context, c Client, id pageID, kind client.Kind, mk 
 	}
 }
 
-// fillPage copies one API page of any record type into msg.
 func fillPage[T any](msg *recordsMsg, p *client.Page[T], err error, wrap func(*T) record) error {
 	if err != nil {
 		return err
@@ -54,7 +49,6 @@ func fillPage[T any](msg *recordsMsg, p *client.Page[T], err error, wrap func(*T
 	return nil
 }
 
-// fetchRecords loads one API page of a make and model's records.
 func fetchRecords(ctx context.Context, c Client, id pageID, kind client.Kind, mk, model string, page int) tea.Cmd {
 	return func() tea.Msg {
 		msg := recordsMsg{addr: addr{id}, page: page}
@@ -82,8 +76,7 @@ func fetchRecords(ctx context.Context, c Client, id pageID, kind client.Kind, mk
 	}
 }
 
-// fetchRecord loads one record by kind and uuid, for the pages that only
-// know a uuid (VIN links, the garage).
+// fetchRecord serves the pages that know only a uuid (VIN links, the garage).
 func fetchRecord(ctx context.Context, c Client, id pageID, kind client.Kind, uuid string) tea.Cmd {
 	return func() tea.Msg {
 		rec := record{kind: kind}
@@ -107,8 +100,7 @@ func fetchRecord(ctx context.Context, c Client, id pageID, kind client.Kind, uui
 	}
 }
 
-// fetchTires loads the tire screen of a record: a car's fitments, or a
-// fitment's own geometry.
+// fetchTires loads a car's fitments, or a fitment's own geometry.
 func fetchTires(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
 	return func() tea.Msg {
 		switch rec.kind {
@@ -117,20 +109,18 @@ func fetchTires(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
 			if err != nil {
 				return fail(id, "load tire fitments", err)
 			}
-			return tiresMsg{addr: addr{id}, tires: tireReport{title: rec.title(), match: t.Match, fitments: t.Fitments}}
+			return reportMsg[tireReport]{addr: addr{id}, report: tireReport{title: rec.title(), match: t.Match, fitments: t.Fitments}}
 		case client.KindTireSize:
 			g, err := c.TireGeometry(ctx, rec.uuid())
 			if err != nil {
 				return fail(id, "load tire geometry", err)
 			}
-			return tiresMsg{addr: addr{id}, tires: tireReport{title: rec.title(), fitments: []client.FitmentGeometry{*g}}}
+			return reportMsg[tireReport]{addr: addr{id}, report: tireReport{title: rec.title(), fitments: []client.FitmentGeometry{*g}}}
 		}
 		return fail(id, "load tires", fmt.Errorf("a %s has no tire fitments", kindName(rec.kind)))
 	}
 }
 
-// fetchRecalls loads a car's recalls and crash ratings, or a motorcycle's
-// recalls.
 func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
 	return func() tea.Msg {
 		switch rec.kind {
@@ -139,7 +129,7 @@ func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd 
 			if err != nil {
 				return fail(id, "load recalls", err)
 			}
-			return recallsMsg{addr: addr{id}, recalls: recallReport{
+			return reportMsg[recallReport]{addr: addr{id}, report: recallReport{
 				title: rec.title(), coverage: r.Coverage, recalls: r.Recalls, ratings: r.Ratings,
 				stale: r.Stale, fetchedAt: r.FetchedAt,
 			}}
@@ -148,7 +138,7 @@ func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd 
 			if err != nil {
 				return fail(id, "load recalls", err)
 			}
-			return recallsMsg{addr: addr{id}, recalls: recallReport{
+			return reportMsg[recallReport]{addr: addr{id}, report: recallReport{
 				title: rec.title(), coverage: r.Coverage, note: r.Note, recalls: r.Recalls,
 				stale: r.Stale, fetchedAt: r.FetchedAt,
 			}}
@@ -177,7 +167,6 @@ func fetchGarage(ctx context.Context, c Client, id pageID) tea.Cmd {
 	}
 }
 
-// open returns the command that pushes p.
 func open(p page) tea.Cmd {
 	return func() tea.Msg { return openMsg{p: p} }
 }

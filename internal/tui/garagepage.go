@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/list"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/vds-dev/vds/client"
 )
@@ -10,9 +8,7 @@ import (
 // garagePage lists the records saved in the user's lists, the same lists
 // the dashboard and the my_garage agent tool show.
 type garagePage struct {
-	pageBase
-	list   list.Model
-	loaded bool
+	listPage
 }
 
 // garageItem is a saved record, the value of a garage row.
@@ -23,7 +19,7 @@ type garageItem struct {
 }
 
 func newGaragePage(c *common) *garagePage {
-	return &garagePage{list: newList(c, "saved vehicle", "saved vehicles", true)}
+	return &garagePage{listPage{list: newList(c, "saved vehicle", "saved vehicles", true)}}
 }
 
 func (p *garagePage) state() state  { return stateGarage }
@@ -34,18 +30,8 @@ func (p *garagePage) init(c *common) tea.Cmd {
 	return fetchGarage(c.ctx, c.client, p.id)
 }
 
-func (p *garagePage) setSize(c *common, w, h int) {
-	p.pageBase.setSize(c, w, h)
-	p.list.SetSize(w, max(1, h-1))
-}
-
-func (p *garagePage) captures(msg tea.KeyMsg) bool { return listCaptures(p.list, msg) }
-func (p *garagePage) typing() bool                 { return p.list.FilterState() == list.Filtering }
-
 func (p *garagePage) update(c *common, msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case garageMsg:
-		p.loading, p.loaded = "", true
+	if msg, ok := msg.(garageMsg); ok {
 		var rows []row
 		for _, l := range msg.lists {
 			for _, it := range l.Items {
@@ -60,41 +46,19 @@ func (p *garagePage) update(c *common, msg tea.Msg) tea.Cmd {
 				})
 			}
 		}
-		return setRows(&p.list, rows)
-	case errMsg:
-		p.loading = ""
-		return nil
-	case tea.KeyMsg:
-		if p.list.FilterState() != list.Filtering && key.Matches(msg, c.keys.Select) {
-			v, ok := selected(p.list)
-			if !ok {
-				return nil
-			}
-			it := v.(garageItem)
-			if it.missing {
-				return func() tea.Msg {
-					return statusMsg("That record has left the catalog; the list keeps it so you can see what you saved.")
-				}
-			}
-			return open(newRecordRef(it.kind, it.uuid))
-		}
+		return p.show(rows)
 	}
-	var cmd tea.Cmd
-	p.list, cmd = p.list.Update(msg)
-	return cmd
+	return p.updateList(c, msg, func(v any) tea.Cmd {
+		it := v.(garageItem)
+		if it.missing {
+			return func() tea.Msg {
+				return statusMsg("That record has left the catalog; the list keeps it so you can see what you saved.")
+			}
+		}
+		return open(newRecordRef(it.kind, it.uuid))
+	})
 }
 
 func (p *garagePage) view(c *common) string {
-	title := c.styles.Title.Render("My garage")
-	switch {
-	case !p.loaded && p.loading != "":
-		return title + "\n" + loadingView(c, p.loading)
-	case !p.loaded:
-		return title
-	}
-	return title + "\n" + listView(c, p.list, "Nothing saved yet: save vehicles from the dashboard and they show up here.")
+	return p.listView(c, c.styles.Title.Render("My garage"), "Nothing saved yet: save vehicles from the dashboard and they show up here.")
 }
-
-func (p *garagePage) help(c *common) []key.Binding { return listHelp(c, p.list) }
-
-func (p *garagePage) moreHelp(*common) []key.Binding { return listMoreHelp(p.list) }

@@ -2,9 +2,7 @@ package tui
 
 import "github.com/charmbracelet/bubbles/key"
 
-// KeyMap is every binding the TUI reacts to. The root handles the global
-// ones (quit, back, help, VIN, garage) before a page sees the key, unless
-// the page is taking text: then q, v, g and backspace are letters.
+// KeyMap is every binding the TUI reacts to; the root handles the global ones first.
 type KeyMap struct {
 	// Global.
 	Quit      key.Binding
@@ -28,8 +26,7 @@ type KeyMap struct {
 	Tires   key.Binding
 	Recalls key.Binding
 
-	// Scroll is shown in the help of the scrolling pages (record, tires,
-	// recalls); the viewport bubble's own key map does the scrolling.
+	// Scroll is help text only: the viewport's own key map scrolls.
 	Scroll key.Binding
 
 	// VIN screen.
@@ -38,8 +35,7 @@ type KeyMap struct {
 	Cancel  key.Binding
 }
 
-// DefaultKeyMap returns the bindings. The list bubble's own g/G (go to
-// start or end) are rebound to home/end so that g can open the garage.
+// DefaultKeyMap returns the bindings.
 func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
@@ -63,25 +59,19 @@ func DefaultKeyMap() *KeyMap {
 	}
 }
 
-// helpKeys is what the help shows: the page's bindings, then the global
-// ones that apply. The pinned ones (back, help, quit) stay on the one-line
-// help however narrow the terminal; the rest give way first. It implements
-// help.KeyMap.
+// helpKeys is the page's bindings, then the global ones that apply; pinned
+// ones stay on the one-line help however narrow the terminal.
 type helpKeys struct {
-	page []key.Binding
-	// more are page keys for the full help only.
+	page   []key.Binding
 	more   []key.Binding
 	global []key.Binding
 	pinned []key.Binding
 }
 
-// ShortHelp is the one-line help, always on screen.
 func (h helpKeys) ShortHelp() []key.Binding {
 	return append(append(append([]key.Binding{}, h.page...), h.global...), h.pinned...)
 }
 
-// FullHelp is the expanded help that ? toggles: page keys and global keys
-// in two columns.
 func (h helpKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		append(append([]key.Binding{}, h.page...), h.more...),

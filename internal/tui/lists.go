@@ -14,26 +14,21 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// row is one line of a list screen: a title, a right-aligned detail and
-// the value that selecting it acts on.
+// row is one line of a list screen: title, detail and the value selecting acts on.
 type row struct {
 	title, detail string
 	value         any
 }
 
-// FilterValue implements list.Item. It is the title, because the match
-// positions the filter returns are used to highlight the title.
+// FilterValue is the title, whose matches the delegate highlights.
 func (r row) FilterValue() string { return r.title }
 
-// rowDelegate draws rows on one line each: a cursor, the title with the
-// filter's matches underlined, and the detail flush right.
 type rowDelegate struct{ st *Styles }
 
 func (d rowDelegate) Height() int                         { return 1 }
 func (d rowDelegate) Spacing() int                        { return 0 }
 func (d rowDelegate) Update(tea.Msg, *list.Model) tea.Cmd { return nil }
 
-// Render implements list.ItemDelegate.
 func (d rowDelegate) Render(w io.Writer, m list.Model, index int, it list.Item) {
 	r, ok := it.(row)
 	if !ok {
@@ -56,11 +51,8 @@ func (d rowDelegate) Render(w io.Writer, m list.Model, index int, it list.Item) 
 	fmt.Fprint(w, ansi.Truncate(line, m.Width(), "…"))
 }
 
-// substringFilter is the lists' filter: a case-insensitive substring
-// match, names starting with the term first, each group in list order.
-// The list bubble's default fuzzy match makes "toy" match every name with
-// a t, an o and a y in that order, which is not what someone typing a make
-// expects.
+// substringFilter matches case-insensitive substrings, prefixes first: the
+// default fuzzy match makes "toy" match any name with t, o and y in order.
 func substringFilter(term string, targets []string) []list.Rank {
 	t := lowerRunes(strings.TrimSpace(term))
 	var prefix, inner []list.Rank
@@ -83,8 +75,7 @@ func substringFilter(term string, targets []string) []list.Rank {
 	return append(prefix, inner...)
 }
 
-// lowerRunes lower-cases rune by rune, so that match positions stay rune
-// positions of the original (strings.ToLower may change the rune count).
+// lowerRunes keeps match positions rune positions of the original.
 func lowerRunes(s string) []rune {
 	rs := []rune(s)
 	for i, r := range rs {
@@ -93,7 +84,6 @@ func lowerRunes(s string) []rune {
 	return rs
 }
 
-// runeIndex is strings.Index on runes.
 func runeIndex(s, sub []rune) int {
 	for i := 0; i+len(sub) <= len(s); i++ {
 		match := true
@@ -110,9 +100,8 @@ func runeIndex(s, sub []rune) int {
 	return -1
 }
 
-// newList returns a list bubble set up for the TUI: our delegate, styles
-// and filter, no title or help of its own (the root draws both), and no
-// quit keys, since q and esc mean quit and back at the root.
+// newList sets up a list bubble without title, help or quit keys of its own:
+// the root draws those, and q and esc mean quit and back there.
 func newList(c *common, singular, plural string, filtering bool) list.Model {
 	l := list.New(nil, rowDelegate{c.styles}, 0, 0)
 	l.SetShowTitle(false)
@@ -122,20 +111,18 @@ func newList(c *common, singular, plural string, filtering bool) list.Model {
 	l.DisableQuitKeybindings()
 	l.Styles = c.styles.listStyles()
 	l.Filter = substringFilter
-	// g and G would jump to the ends; g opens the garage here.
+	// g would jump to the start; g opens the garage here.
 	l.KeyMap.GoToStart = key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first"))
 	l.KeyMap.GoToEnd = key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last"))
 	l.KeyMap.AcceptWhileFiltering.SetHelp("enter", "apply filter")
 	l.KeyMap.CancelWhileFiltering.SetHelp("esc", "cancel filter")
 	c.styles.styleInput(&l.FilterInput)
 	l.FilterInput.Prompt = "Filter: "
-	// A blinking cursor repaints the screen twice a second for nothing.
+	// A blinking cursor repaints twice a second for nothing.
 	l.FilterInput.Cursor.SetMode(cursor.CursorStatic)
 	return l
 }
 
-// listHelp is the help of a list screen: filtering keys while filtering,
-// else moving, opening and filtering, plus the screen's extra keys.
 func listHelp(c *common, l list.Model, extra ...key.Binding) []key.Binding {
 	if l.FilterState() == list.Filtering {
 		return []key.Binding{l.KeyMap.AcceptWhileFiltering, l.KeyMap.CancelWhileFiltering}
@@ -148,8 +135,6 @@ func listHelp(c *common, l list.Model, extra ...key.Binding) []key.Binding {
 	return append(kb, l.KeyMap.Filter, l.KeyMap.ClearFilter)
 }
 
-// listMoreHelp is the full help's extra keys of a list screen: paging
-// within the list, when it has more than one screen of rows.
 func listMoreHelp(l list.Model) []key.Binding {
 	if l.FilterState() == list.Filtering {
 		return nil
@@ -159,14 +144,10 @@ func listMoreHelp(l list.Model) []key.Binding {
 	return []key.Binding{page, l.KeyMap.GoToStart, l.KeyMap.GoToEnd}
 }
 
-// listCaptures reports whether a list screen takes a key before the root:
-// every key while the filter is being typed, and esc while a filter is
-// applied (it clears the filter before it goes back).
 func listCaptures(l list.Model, msg tea.KeyMsg) bool {
 	return l.FilterState() == list.Filtering || key.Matches(msg, l.KeyMap.ClearFilter)
 }
 
-// selected returns the value of the list's selected row, if any.
 func selected(l list.Model) (any, bool) {
 	r, ok := l.SelectedItem().(row)
 	if !ok {
@@ -175,10 +156,8 @@ func selected(l list.Model) (any, bool) {
 	return r.value, true
 }
 
-// setRows replaces a list's rows. The size is set again afterwards
-// because the list sizes its pages with the pagination line of the old
-// row count: going from one page to several, the first page would be one
-// row too long and push the page dots off the screen.
+// setRows sets the size again: the list sizes pages by the old row count's
+// pagination line, and the first page would be a row too long.
 func setRows(l *list.Model, rows []row) tea.Cmd {
 	items := make([]list.Item, len(rows))
 	for i, r := range rows {
@@ -189,8 +168,7 @@ func setRows(l *list.Model, rows []row) tea.Cmd {
 	return cmd
 }
 
-// listView renders a list, or empty instead when it has no rows: the
-// list bubble would say so twice, in its status bar and its body.
+// listView shows empty instead of a list with no rows, which says so twice.
 func listView(c *common, l list.Model, empty string) string {
 	if len(l.Items()) == 0 {
 		return c.styles.Subtle.Render(empty)
@@ -198,7 +176,62 @@ func listView(c *common, l list.Model, empty string) string {
 	return l.View()
 }
 
-// loadingView is a page body while its first data is on the way.
-func loadingView(c *common, what string) string {
-	return c.spin + c.styles.Subtle.Render(" Loading "+what+"…")
+// unloaded is the view of a page before its first data: the title, and what
+// it waits for.
+func (b *pageBase) unloaded(c *common, title string) string {
+	if b.loading == "" {
+		return title
+	}
+	return title + "\n" + c.spin + c.styles.Subtle.Render(" Loading "+b.loading+"…")
+}
+
+// listPage is what the filterable list screens (makes, models, garage) share.
+type listPage struct {
+	pageBase
+	list   list.Model
+	loaded bool
+}
+
+func (p *listPage) setSize(c *common, w, h int) {
+	p.pageBase.setSize(c, w, h)
+	p.list.SetSize(w, max(1, h-1))
+}
+
+func (p *listPage) captures(msg tea.KeyMsg) bool   { return listCaptures(p.list, msg) }
+func (p *listPage) typing() bool                   { return p.list.FilterState() == list.Filtering }
+func (p *listPage) help(c *common) []key.Binding   { return listHelp(c, p.list) }
+func (p *listPage) moreHelp(*common) []key.Binding { return listMoreHelp(p.list) }
+
+// show puts the page's first data on screen.
+func (p *listPage) show(rows []row) tea.Cmd {
+	p.loading, p.loaded = "", true
+	return setRows(&p.list, rows)
+}
+
+// updateList handles what the page's own data message leaves: a failed
+// fetch, the select key (open gets the selected row's value) and list keys.
+func (p *listPage) updateList(c *common, msg tea.Msg, open func(value any) tea.Cmd) tea.Cmd {
+	switch msg := msg.(type) {
+	case errMsg:
+		p.loading = ""
+		return nil
+	case tea.KeyMsg:
+		if p.list.FilterState() != list.Filtering && key.Matches(msg, c.keys.Select) {
+			if v, ok := selected(p.list); ok {
+				return open(v)
+			}
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	p.list, cmd = p.list.Update(msg)
+	return cmd
+}
+
+// listView is the page's title and list, or what it waits for.
+func (p *listPage) listView(c *common, title, empty string) string {
+	if !p.loaded {
+		return p.unloaded(c, title)
+	}
+	return title + "\n" + listView(c, p.list, empty)
 }

@@ -11,10 +11,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// state names the screen on top of the stack.
 type state int
 
-// The screens.
 const (
 	stateTypes state = iota
 	stateMakes
@@ -27,7 +25,6 @@ const (
 	stateGarage
 )
 
-// String returns the screen's name, for tests and debugging.
 func (s state) String() string {
 	switch s {
 	case stateTypes:
@@ -52,58 +49,45 @@ func (s state) String() string {
 	return "unknown"
 }
 
-// common is what every page needs. Pages get it as an argument rather than
-// keeping a copy, so that a resize or a new style reaches them all.
+// common is what every page needs, passed in rather than copied so a resize reaches all.
 type common struct {
-	// ctx bounds every request, so that quitting cancels what is in
-	// flight; bubbletea models have no other place to keep it.
-	ctx    context.Context
-	client Client
-	styles *Styles
-	keys   *KeyMap
-	// width and height are the terminal's.
+	// ctx bounds every request, so quitting cancels what is in flight.
+	ctx           context.Context
+	client        Client
+	styles        *Styles
+	keys          *KeyMap
 	width, height int
-	// spin is the spinner's current frame, filled in for View only.
+	// spin is the spinner's frame, filled in for View only.
 	spin string
 }
 
-// page is one screen. Pages are pointers owned by the root's stack and
-// change only inside update.
+// page is one screen, owned by the root's stack and changed only in update.
 type page interface {
-	// base gives the root the fields it manages: id, size, loading.
 	base() *pageBase
 	state() state
-	// crumb is the page's part of the breadcrumb in the header.
 	crumb() string
-	// init returns the page's first fetch, run when it is pushed.
+	// init returns the page's first fetch.
 	init(c *common) tea.Cmd
 	update(c *common, msg tea.Msg) tea.Cmd
 	view(c *common) string
-	// help lists the page's own bindings for the help line.
 	help(c *common) []key.Binding
-	// captures reports whether the page takes the key before the global
-	// bindings: every key while it is typing, esc while a filter is
-	// applied (esc clears it before it goes back).
+	// captures takes keys before the global bindings: all while typing, esc
+	// while a filter is applied.
 	captures(msg tea.KeyMsg) bool
-	// typing reports whether a text input has focus: q, v, g and
-	// backspace are then text, and the help line says so.
+	// typing: a text input has focus, so q, v, g and backspace are text.
 	typing() bool
-	// setSize gives the page the body's size.
 	setSize(c *common, w, h int)
 }
 
-// moreHelper is a page with keys for the full help only, such as a
-// list's paging keys.
+// moreHelper is a page with keys for the full help only.
 type moreHelper interface {
 	moreHelp(c *common) []key.Binding
 }
 
-// pageBase holds what all pages share and default implementations.
 type pageBase struct {
 	id            pageID
 	width, height int
-	// loading says what the page waits for ("makes"); "" when idle. The
-	// root shows the spinner while any page on the stack is loading.
+	// loading says what the page waits for ("makes"); "" when idle.
 	loading string
 }
 
@@ -113,21 +97,17 @@ func (b *pageBase) captures(tea.KeyMsg) bool    { return false }
 func (b *pageBase) typing() bool                { return false }
 func (b *pageBase) init(*common) tea.Cmd        { return nil }
 
-// statusMsg puts an informational line in the status bar.
 type statusMsg string
 
-// Model is the root bubbletea model: the shared state, a stack of pages
-// (the top one is on screen), the spinner, the help line and the status
-// line. Successive values returned by Update share their pages, as
-// bubbletea models that hold pointers do: keep using the latest one.
+// Model is the root bubbletea model. Successive values returned by Update
+// share their pages: keep using the latest one.
 type Model struct {
 	common
-	stack    []page
-	nextID   pageID
-	spinner  spinner.Model
-	spinning bool
-	help     help.Model
-	// status is the status line's text; statusErr makes it an error.
+	stack     []page
+	nextID    pageID
+	spinner   spinner.Model
+	spinning  bool
+	help      help.Model
 	status    string
 	statusErr bool
 	quitting  bool
@@ -141,13 +121,11 @@ func WithContext(ctx context.Context) Option {
 	return func(m *Model) { m.ctx = ctx }
 }
 
-// WithRenderer renders the styles for r's output (colour profile,
-// NO_COLOR) instead of stdout's.
+// WithRenderer renders the styles for r's output instead of stdout's.
 func WithRenderer(r *lipgloss.Renderer) Option {
 	return func(m *Model) { m.styles = NewStyles(r) }
 }
 
-// Default size until the terminal reports its own.
 const (
 	defaultWidth  = 80
 	defaultHeight = 24
@@ -171,8 +149,7 @@ func New(c Client, opts ...Option) Model {
 	return m
 }
 
-// dots is spinner.Dot without the space after each frame, so that the
-// spinner lines up with the text after it.
+// dots is spinner.Dot without the trailing space, to line up with the text.
 func dots() spinner.Spinner {
 	sp := spinner.Dot
 	sp.Frames = make([]string, len(spinner.Dot.Frames))
@@ -182,22 +159,18 @@ func dots() spinner.Spinner {
 	return sp
 }
 
-// Init implements tea.Model. The first screen needs no data.
+// Init implements tea.Model; the first screen needs no data.
 func (m Model) Init() tea.Cmd { return nil }
 
-// top returns the page on screen.
 func (m Model) top() page { return m.stack[len(m.stack)-1] }
 
-// state returns the screen on top.
 func (m Model) state() state { return m.top().state() }
 
-// Update implements tea.Model: global keys and window size here, the rest
-// to the page it concerns.
+// Update implements tea.Model: global keys and size here, the rest to its page.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
 	m.layout()
-	// Start the spinner when something began loading; it stops itself
-	// (see spinner.TickMsg) once nothing is.
+	// The spinner stops itself once nothing loads.
 	if !m.spinning && m.loading() != "" {
 		m.spinning = true
 		cmd = tea.Batch(cmd, m.spinner.Tick)
@@ -234,24 +207,19 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case addressed:
 		p := m.find(msg.target())
 		if p == nil {
-			// The page that asked is gone: the user moved on.
 			return nil
 		}
 		if e, ok := msg.(errMsg); ok {
 			m.status, m.statusErr = e.err.Error(), true
 		} else if p == m.top() && m.statusErr {
-			// Fresh data for the screen in view supersedes an old error.
 			m.status, m.statusErr = "", false
 		}
 		return p.update(&m.common, msg)
 	}
-	// Component messages (list filter results, cursor blinks) belong to
-	// the page on screen.
 	return m.top().update(&m.common, msg)
 }
 
-// key handles a key press: ctrl+c always quits; a page taking text gets
-// every other key; otherwise the global bindings come first.
+// key: ctrl+c always quits; a typing page gets the rest; else global bindings first.
 func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	k := m.keys
 	if key.Matches(msg, k.ForceQuit) {
@@ -284,7 +252,6 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	return top.update(&m.common, msg)
 }
 
-// push puts p on screen and starts its first fetch.
 func (m *Model) push(p page) tea.Cmd {
 	m.nextID++
 	p.base().id = m.nextID
@@ -302,7 +269,6 @@ func (m *Model) pop() {
 	}
 }
 
-// find returns the page with id, or nil when it has left the stack.
 func (m *Model) find(id pageID) page {
 	for _, p := range m.stack {
 		if p.base().id == id {
@@ -312,7 +278,6 @@ func (m *Model) find(id pageID) page {
 	return nil
 }
 
-// loading returns what the top-most loading page waits for, or "".
 func (m *Model) loading() string {
 	for i := len(m.stack) - 1; i >= 0; i-- {
 		if l := m.stack[i].base().loading; l != "" {
@@ -322,8 +287,7 @@ func (m *Model) loading() string {
 	return ""
 }
 
-// layout gives the page on screen the body's size, which depends on the
-// help's height and so on the page and on ? as well as the window.
+// layout sizes the page, which depends on the help's height too.
 func (m *Model) layout() {
 	w, h := m.width, m.bodyHeight()
 	if b := m.top().base(); b.width != w || b.height != h {
@@ -331,14 +295,10 @@ func (m *Model) layout() {
 	}
 }
 
-// bodyHeight is what remains for the page under the header and above the
-// status and help lines.
 func (m *Model) bodyHeight() int {
 	return max(1, m.height-2-lipgloss.Height(m.helpView()))
 }
 
-// helpKeys combines the page's bindings with the global ones that apply.
-// While a page takes text only ctrl+c is global.
 func (m *Model) helpKeys() helpKeys {
 	top, k := m.top(), m.keys
 	h := helpKeys{page: top.help(&m.common)}
@@ -362,9 +322,8 @@ func (m *Model) helpKeys() helpKeys {
 	return h
 }
 
-// helpView renders the help: the full columns after ?, else one line
-// whose pinned keys are drawn first and whose other keys get the width
-// left, so that a narrow terminal loses "g garage" before "q quit".
+// helpView renders the full help after ?, else one line whose pinned keys
+// come first, so a narrow terminal loses "g garage" before "q quit".
 func (m *Model) helpView() string {
 	hk := m.helpKeys()
 	if m.help.ShowAll {
@@ -380,10 +339,8 @@ func (m *Model) helpView() string {
 	return rest + sep + pinned
 }
 
-// shortHelp renders bindings on one line of at most width cells (0: no
-// limit), dropping those that do not fit. The help bubble's own
-// ShortHelpView stops truncating when its ellipsis does not fit either,
-// and then overflows.
+// shortHelp drops bindings that do not fit width: the help bubble's own
+// truncation overflows once its ellipsis does not fit.
 func (m *Model) shortHelp(bindings []key.Binding, width int) string {
 	st := m.styles.Help
 	sep := st.ShortSeparator.Render(m.help.ShortSeparator)
@@ -418,14 +375,11 @@ func (m Model) View() string {
 	bodyH := max(1, m.height-2-lipgloss.Height(helpView))
 	body := lipgloss.NewStyle().Height(bodyH).MaxHeight(bodyH).Render(m.top().view(&c))
 	out := strings.Join([]string{m.headerView(), body, m.statusView(), helpView}, "\n")
-	// The final clamp is what guarantees the frame fits the terminal,
-	// whatever a page renders.
+	// The clamp guarantees the frame fits, whatever a page renders.
 	return lipgloss.NewStyle().MaxWidth(m.width).MaxHeight(m.height).Render(out)
 }
 
-// headerView is the brand and the breadcrumb of the stack. When it is
-// too wide the oldest crumbs give way, since the newest say where the user
-// is.
+// headerView drops the oldest crumbs first when too wide: the newest say where the user is.
 func (m Model) headerView() string {
 	st := m.styles
 	sep := st.CrumbSep.Render(" › ")
@@ -446,14 +400,11 @@ func (m Model) headerView() string {
 	return brand
 }
 
-// statusView is the spinner while the screen loads, else the last error
-// or note.
 func (m Model) statusView() string {
 	st := m.styles
 	switch {
 	case m.top().base().loading != "":
-		// Only the screen in view: a page further down that is still
-		// loading would make this line talk about something not shown.
+		// Only the screen in view: a loading page below is not shown.
 		return m.spinner.View() + st.StatusInfo.Render(" Loading "+m.top().base().loading+"…")
 	case m.statusErr:
 		return st.StatusError.Render("✗ " + m.status)

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+	"github.com/vds-dev/vds/client"
 )
 
 // plainRenderer renders without colour or attributes, so that tests can
@@ -158,6 +159,15 @@ func TestStateString(t *testing.T) {
 				t.Errorf("String() = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestKindPlural(t *testing.T) {
+	for k, want := range map[client.Kind]string{client.KindCar: "Cars", client.KindMotorcycle: "Motorcycles",
+		client.KindBoat: "Boats", client.KindTireSize: "Tire fitments"} {
+		if got := kindPlural(k); got != want {
+			t.Errorf("kindPlural(%s) = %q, want %q", k, got, want)
+		}
 	}
 }
 

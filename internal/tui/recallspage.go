@@ -4,53 +4,21 @@ import (
 	"fmt"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 )
 
-// recallsPage shows a car's or motorcycle's NHTSA recall campaigns, and a
+// newRecallsPage shows a car's or motorcycle's NHTSA recall campaigns, and a
 // car's crash ratings.
-type recallsPage struct {
-	pageBase
-	rec    record
-	report recallReport
-	scrollView
+func newRecallsPage(rec record) *reportPage[recallReport] {
+	return newReportPage(rec, reportKind[recallReport]{
+		screen: stateRecalls, name: "Recalls", what: "recalls", fetch: fetchRecalls, content: recallsContent,
+		subtitle: func(r recallReport) string { return dash(r.coverage) },
+	})
 }
 
-func newRecallsPage(rec record) *recallsPage {
-	return &recallsPage{rec: rec, scrollView: newScrollView()}
-}
-
-func (p *recallsPage) state() state  { return stateRecalls }
-func (p *recallsPage) crumb() string { return "Recalls" }
-
-func (p *recallsPage) init(c *common) tea.Cmd {
-	p.loading = "recalls"
-	return fetchRecalls(c.ctx, c.client, p.id, p.rec)
-}
-
-func (p *recallsPage) setSize(c *common, w, h int) {
-	p.pageBase.setSize(c, w, h)
-	p.resize(w, h, p.content(c))
-}
-
-func (p *recallsPage) update(c *common, msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case recallsMsg:
-		p.loading, p.report = "", msg.recalls
-		p.show(p.content(c))
-		return nil
-	case errMsg:
-		p.loading = ""
-		return nil
-	}
-	return p.scroll(msg)
-}
-
-// content renders ratings then recalls, wrapped to the page's width.
-func (p *recallsPage) content(c *common) string {
-	st, r := c.styles, p.report
-	wrap := lipgloss.NewStyle().Width(max(20, p.width-4))
+// recallsContent renders ratings then recalls, wrapped to width.
+func recallsContent(st *Styles, r recallReport, width int) string {
+	wrap := lipgloss.NewStyle().Width(max(20, width-4))
 	var b strings.Builder
 	if r.stale {
 		b.WriteString(st.Warn.Render("NHTSA is unavailable: showing data cached "+r.fetchedAt.UTC().Format("2006-01-02 15:04")+" UTC.") + "\n\n")
@@ -101,16 +69,4 @@ func (p *recallsPage) content(c *common) string {
 // indent prefixes every line of s.
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
-}
-
-func (p *recallsPage) view(c *common) string {
-	st := c.styles
-	title := st.Title.Render("Recalls: " + p.rec.title())
-	if !p.loaded {
-		if p.loading != "" {
-			return title + "\n" + loadingView(c, p.loading)
-		}
-		return title
-	}
-	return title + "\n" + st.Subtle.Render(dash(p.report.coverage)) + "\n" + p.vp.View()
 }

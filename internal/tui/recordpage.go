@@ -96,11 +96,7 @@ func (p *recordPage) update(c *common, msg tea.Msg) tea.Cmd {
 
 func (p *recordPage) view(c *common) string {
 	if !p.rec.loaded() {
-		title := c.styles.Title.Render(kindName(p.kind) + " " + p.uuid)
-		if p.loading != "" {
-			return title + "\n" + loadingView(c, p.loading)
-		}
-		return title
+		return p.unloaded(c, c.styles.Title.Render(kindName(p.kind)+" "+p.uuid))
 	}
 	return c.styles.Title.Render(p.rec.title()) + c.styles.Subtle.Render("  "+kindName(p.kind)) + "\n\n" + p.vp.View()
 }

@@ -10,8 +10,7 @@ import (
 	"github.com/vds-dev/vds/internal/textfmt"
 )
 
-// record is one catalog record of any kind, so that the list, record and
-// navigation code is written once. Exactly one of the pointers is set.
+// record is one catalog record of any kind, exactly one pointer set.
 type record struct {
 	kind client.Kind
 	car  *client.Car
@@ -20,7 +19,6 @@ type record struct {
 	tire *client.TireFitment
 }
 
-// kindName is a kind's singular display name.
 func kindName(k client.Kind) string {
 	switch k {
 	case client.KindCar:
@@ -35,22 +33,12 @@ func kindName(k client.Kind) string {
 	return string(k)
 }
 
-// kindPlural is a kind's plural display name, capitalised for titles.
+// kindPlural is a kind's capitalised plural, for titles: "Tire fitments".
 func kindPlural(k client.Kind) string {
-	switch k {
-	case client.KindCar:
-		return "Cars"
-	case client.KindMotorcycle:
-		return "Motorcycles"
-	case client.KindBoat:
-		return "Boats"
-	case client.KindTireSize:
-		return "Tire fitments"
-	}
-	return string(k)
+	n := kindName(k) + "s"
+	return strings.ToUpper(n[:1]) + n[1:]
 }
 
-// uuid returns the record's uuid.
 func (r record) uuid() string {
 	switch {
 	case r.car != nil:
@@ -65,10 +53,8 @@ func (r record) uuid() string {
 	return ""
 }
 
-// loaded reports whether the record holds data.
 func (r record) loaded() bool { return r.uuid() != "" }
 
-// title names the record: "2021 Toyota Camry LE".
 func (r record) title() string {
 	switch {
 	case r.car != nil:
@@ -83,7 +69,6 @@ func (r record) title() string {
 	return ""
 }
 
-// summary is the short detail a record list shows next to the title.
 func (r record) summary() string {
 	switch {
 	case r.car != nil:
@@ -102,12 +87,9 @@ func (r record) summary() string {
 	return ""
 }
 
-// field is one labelled line of a record.
 type field struct{ label, value string }
 
-// fields lists the record in full, in display order. Unknown values show
-// as "—" rather than being left out, so every record of a kind has the
-// same shape.
+// fields shows unknown values as "—", so every record of a kind has one shape.
 func (r record) fields() []field {
 	switch {
 	case r.car != nil:
@@ -159,24 +141,20 @@ func (r record) fields() []field {
 	return nil
 }
 
-// hasTires reports whether the record has a tire screen: a car (its
-// fitments) or a fitment (its own geometry).
+// hasTires: a car (its fitments) or a fitment (its geometry).
 func (r record) hasTires() bool { return r.kind == client.KindCar || r.kind == client.KindTireSize }
 
-// hasRecalls reports whether NHTSA recalls can be looked up for the record.
 func (r record) hasRecalls() bool {
 	return r.kind == client.KindCar || r.kind == client.KindMotorcycle
 }
 
-// tireReport is the tire screen's data, from a car (several fitments and
-// how they matched its year) or from one fitment.
+// tireReport is a car's fitments and how they matched its year, or one fitment.
 type tireReport struct {
 	title    string
 	match    string
 	fitments []client.FitmentGeometry
 }
 
-// recallReport is the recall screen's data for a car or a motorcycle.
 type recallReport struct {
 	title     string
 	coverage  string
@@ -187,9 +165,6 @@ type recallReport struct {
 	fetchedAt time.Time
 }
 
-// ----- formatting helpers -----
-
-// vehicleName joins a year and name parts, skipping empty ones.
 func vehicleName(year int, parts ...string) string {
 	s := joinNonEmpty(" ", parts...)
 	if year > 0 {
@@ -222,7 +197,6 @@ func str(p *string) string {
 	return dash(*p)
 }
 
-// optInt formats an optional int with a unit suffix and an optional prefix.
 func optInt(p *int, suffix string, prefix ...string) string {
 	if p == nil {
 		return "—"
@@ -262,7 +236,6 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// stars renders an NCAP rating: "★★★★☆", or "—" when not rated.
 func stars(p *int) string {
 	if p == nil {
 		return "—"
@@ -271,5 +244,4 @@ func stars(p *int) string {
 	return strings.Repeat("★", n) + strings.Repeat("☆", 5-n)
 }
 
-// signedPct formats a percentage with its sign: "+1.2%", "-0.4%".
 func signedPct(v float64) string { return fmt.Sprintf("%+.1f%%", v) }

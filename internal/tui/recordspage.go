@@ -92,10 +92,7 @@ func (p *recordsPage) view(c *common) string {
 	st := c.styles
 	title := st.Title.Render(p.make + " " + p.model + ": " + kindName(p.kind) + " records")
 	if !p.loaded {
-		if p.loading != "" {
-			return title + "\n" + loadingView(c, p.loading)
-		}
-		return title
+		return p.unloaded(c, title)
 	}
 	info := fmt.Sprintf("page %d of %d · %s records", p.page, max(1, p.meta.TotalPages), textfmt.Thousands(int64(p.meta.Total)))
 	if p.meta.Truncated {

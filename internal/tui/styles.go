@@ -7,41 +7,24 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// Styles holds every style the TUI renders with. All of them come from one
-// lipgloss.Renderer, whose colour profile follows the output it was made
-// for: NO_COLOR, a pipe or a dumb terminal give plain text, so the UI
-// never depends on colour alone (in/out of the tire window also reads as
-// ✓/✗ and [ ]).
-//
-// The colours are fixed ANSI-256 ones rather than adaptive: an adaptive
-// colour makes lipgloss ask the terminal for its background, a round trip
-// on the terminal the program is about to take over.
+// Styles holds every style, from one lipgloss.Renderer: NO_COLOR or a pipe
+// give plain text, so meaning never rests on colour alone. Colours are fixed
+// ANSI-256: an adaptive one would query the terminal's background.
 type Styles struct {
-	// Header is the top line; Crumb and CrumbSep the breadcrumb in it.
-	Header, Brand, Crumb, CrumbSep lipgloss.Style
-	// Title heads a page; Subtle is secondary text.
-	Title, Subtle lipgloss.Style
-	// Label and Value are the two columns of a record.
-	Label, Value lipgloss.Style
-	// Cursor marks the selected row; Selected is its text; Match the
-	// characters a filter matched; Detail the right-hand column of a row.
+	Header, Brand, Crumb, CrumbSep          lipgloss.Style
+	Title, Subtle                           lipgloss.Style
+	Label, Value                            lipgloss.Style
 	Cursor, Selected, Normal, Match, Detail lipgloss.Style
-	// StatusError and StatusInfo fill the status line.
-	StatusError, StatusInfo lipgloss.Style
-	// Spinner is the loading indicator.
-	Spinner lipgloss.Style
-	// Good, Bad and Warn colour verdicts: in the window, out of it, a
-	// recall to act on.
+	StatusError, StatusInfo                 lipgloss.Style
+	Spinner                                 lipgloss.Style
+	// Good, Bad and Warn colour verdicts: in the window, out of it, a recall to act on.
 	Good, Bad, Warn lipgloss.Style
-	// BarTrack is the tire bar's scale, BarWindow the ±window part of it,
-	// BarAxis its zero mark; BarIn and BarOut the fill.
+	// BarWindow is the ±window part of the tire bar's track, BarAxis its 0 mark.
 	BarTrack, BarWindow, BarAxis, BarIn, BarOut lipgloss.Style
-	// Help is the help bubble's styles.
-	Help help.Styles
+	Help                                        help.Styles
 }
 
-// NewStyles returns the styles rendered by r. A nil r means lipgloss's
-// default renderer, which looks at stdout.
+// NewStyles returns the styles rendered by r (nil: stdout's).
 func NewStyles(r *lipgloss.Renderer) *Styles {
 	if r == nil {
 		r = lipgloss.DefaultRenderer()
@@ -93,9 +76,7 @@ func NewStyles(r *lipgloss.Renderer) *Styles {
 	}
 }
 
-// listStyles adapts the list bubble's styles, which otherwise come from
-// lipgloss's global renderer and pad the title bar for a title we don't
-// show.
+// listStyles would otherwise come from lipgloss's global renderer.
 func (st *Styles) listStyles() list.Styles {
 	ls := list.DefaultStyles()
 	ls.TitleBar = st.Normal
@@ -115,7 +96,6 @@ func (st *Styles) listStyles() list.Styles {
 	return ls
 }
 
-// styleInput applies the styles to a text input.
 func (st *Styles) styleInput(ti *textinput.Model) {
 	ti.PromptStyle = st.Selected
 	ti.TextStyle = st.Normal

@@ -6,18 +6,10 @@ import (
 	"strings"
 )
 
-// diffBar draws an alternate tire size's diameter difference on a
-// horizontal scale of ±2×window percent, cells wide (made odd so that 0%
-// has a cell of its own):
-//
-//	·····[─────│███──]·····   +1.5%, inside a ±3% window
-//	·····[─────│─────]███▶·   +9.0%, beyond the scale
-//
-// The window is bracketed, 0% is │, and the fill runs from 0% to the
-// value, in the in-window style when within is true and the out style
-// otherwise. within is the server's verdict, judged on the unrounded
-// difference, so a value printed as 3.0% still gets the right colour. The
-// shape alone tells in from out, for NO_COLOR terminals.
+// diffBar draws a diameter difference on a ±2×window scale, cells wide (odd,
+// so 0% has a cell):  ·····[─────│███──]·····  is +1.5% in a ±3% window.
+// within is the server's verdict on the unrounded value; the shape alone
+// tells in from out on NO_COLOR terminals.
 func diffBar(st *Styles, pct, window float64, cells int, within bool) string {
 	if window <= 0 {
 		window = 3
@@ -28,9 +20,7 @@ func diffBar(st *Styles, pct, window float64, cells int, within bool) string {
 	}
 	scale := 2 * window
 	center := (cells - 1) / 2
-	// pos maps a percentage to a cell, clamped to the bar. It rounds the
-	// offset from 0% rather than the cell index so that -x and +x land
-	// symmetrically (math.Round rounds halves away from zero).
+	// Rounding the offset from 0% keeps -x and +x symmetric.
 	pos := func(v float64) int {
 		i := center + int(math.Round(v/scale*float64(center)))
 		return min(max(i, 0), cells-1)
@@ -65,7 +55,6 @@ func diffBar(st *Styles, pct, window float64, cells int, within bool) string {
 	return b.String()
 }
 
-// barScale is the label line above the bars: the scale's ends and 0.
 func barScale(window float64, cells int) string {
 	if window <= 0 {
 		window = 3
@@ -89,7 +78,6 @@ func barScale(window float64, cells int) string {
 	return string(line)
 }
 
-// pctLabel formats a window bound: "3", "2.5".
 func pctLabel(v float64) string {
 	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 }

@@ -4,48 +4,16 @@ import (
 	"fmt"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/vds-dev/vds/client"
 )
 
-// tiresPage shows tire fitments with their geometry: per fitment the OEM
-// (and rear) size, then each alternate with a bar of its diameter
-// difference against the fitment window.
-type tiresPage struct {
-	pageBase
-	rec    record
-	report tireReport
-	scrollView
-}
-
-func newTiresPage(rec record) *tiresPage {
-	return &tiresPage{rec: rec, scrollView: newScrollView()}
-}
-
-func (p *tiresPage) state() state  { return stateTires }
-func (p *tiresPage) crumb() string { return "Tires" }
-
-func (p *tiresPage) init(c *common) tea.Cmd {
-	p.loading = "tire fitments"
-	return fetchTires(c.ctx, c.client, p.id, p.rec)
-}
-
-func (p *tiresPage) setSize(c *common, w, h int) {
-	p.pageBase.setSize(c, w, h)
-	p.resize(w, h, p.content(c))
-}
-
-func (p *tiresPage) update(c *common, msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
-	case tiresMsg:
-		p.loading, p.report = "", msg.tires
-		p.show(p.content(c))
-		return nil
-	case errMsg:
-		p.loading = ""
-		return nil
-	}
-	return p.scroll(msg)
+// newTiresPage shows tire fitments with their geometry: per fitment the OEM
+// (and rear) size, then each alternate with a bar of its diameter difference
+// against the fitment window.
+func newTiresPage(rec record) *reportPage[tireReport] {
+	return newReportPage(rec, reportKind[tireReport]{
+		screen: stateTires, name: "Tires", what: "tire fitments", fetch: fetchTires, content: tiresContent, subtitle: tiresSubtitle,
+	})
 }
 
 // matchNote explains how a car's fitments were matched to its year.
@@ -61,22 +29,21 @@ func matchNote(match string) string {
 	return ""
 }
 
-// content renders the report for the page's width.
-func (p *tiresPage) content(c *common) string {
-	st := c.styles
+// tiresContent renders the report to width.
+func tiresContent(st *Styles, r tireReport, width int) string {
 	var b strings.Builder
-	if len(p.report.fitments) == 0 {
+	if len(r.fitments) == 0 {
 		b.WriteString(st.Subtle.Render("No tire fitments."))
 		return b.String()
 	}
 	// Columns: "  " size(12) " " diameter(8) "  " pct(6) "  " bar "  " verdict.
 	const fixed = 2 + 12 + 1 + 8 + 2 + 6 + 2 + 2
 	verdictIn, verdictOut := "✓ in window", "✗ outside"
-	if p.width-fixed-len(verdictIn) < 21 {
+	if width-fixed-len(verdictIn) < 21 {
 		verdictIn, verdictOut = "✓", "✗"
 	}
-	cells := min(max(p.width-fixed-len([]rune(verdictIn)), 11), 41)
-	for i, f := range p.report.fitments {
+	cells := min(max(width-fixed-len([]rune(verdictIn)), 11), 41)
+	for i, f := range r.fitments {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
@@ -114,22 +81,15 @@ func sizeLine(st *Styles, label string, g client.SizeGeometry) string {
 			formatFloat(g.SidewallMM, 1), formatFloat(g.RevsPerMile, 1))))
 }
 
-func (p *tiresPage) view(c *common) string {
-	st := c.styles
-	title := st.Title.Render("Tires: " + p.rec.title())
-	if !p.loaded {
-		if p.loading != "" {
-			return title + "\n" + loadingView(c, p.loading)
-		}
-		return title
-	}
+// tiresSubtitle says how a car's fitments matched its year and what the bars span.
+func tiresSubtitle(r tireReport) string {
 	sub := ""
-	if p.report.match != "" {
-		sub = matchNote(p.report.match)
+	if r.match != "" {
+		sub = matchNote(r.match)
 	}
-	if len(p.report.fitments) > 0 {
-		w := p.report.fitments[0].WindowPct
+	if len(r.fitments) > 0 {
+		w := r.fitments[0].WindowPct
 		sub = joinNonEmpty(" · ", sub, "bars span ±"+pctLabel(2*w)+"% of the OEM diameter, [ ] is the ±"+pctLabel(w)+"% window")
 	}
-	return title + "\n" + st.Subtle.Render(sub) + "\n" + p.vp.View()
+	return sub
 }

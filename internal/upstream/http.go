@@ -11,10 +11,8 @@ import (
 	"github.com/go-resty/resty/v2"
 )
 
-// newRestyClient builds the shared HTTP client. It sets no timeout of its
-// own: the context of each call carries the deadline of Config.Timeout,
-// which bounds every attempt and the backoff between them together, so
-// that retries can never take an answer past the server's write timeout.
+// newRestyClient sets no timeout: each call's context carries Config.Timeout
+// over all attempts and backoff, so retries never outlast the server's write timeout.
 func newRestyClient(cfg Config, log *slog.Logger) *resty.Client {
 	hc := &http.Client{Transport: newHTTPTransport()}
 	return resty.NewWithClient(hc).
@@ -28,10 +26,7 @@ func newRestyClient(cfg Config, log *slog.Logger) *resty.Client {
 		SetLogger(restyLogger{log})
 }
 
-// shouldRetry decides whether resty tries again. Only failures that a later
-// attempt can fix are retried: network errors and timeouts, and 5xx answers.
-// A 4xx, an oversized body or malformed JSON would fail identically again,
-// and a 429 asks us to slow down, not to insist.
+// shouldRetry retries network errors and 5xx; a 429 asks us to slow down, not to insist.
 func shouldRetry(resp *resty.Response, err error) bool {
 	if err != nil {
 		return !errors.Is(err, resty.ErrResponseBodyTooLarge) && !errors.Is(err, context.Canceled)
@@ -39,8 +34,7 @@ func shouldRetry(resp *resty.Response, err error) bool {
 	return resp != nil && resp.StatusCode() >= http.StatusInternalServerError
 }
 
-// get fetches rawURL (with the query, if any) and returns the body of a 2xx
-// answer. Every failure is an *Error classified for the HTTP layer.
+// get returns the body of a 2xx answer; every failure is a classified *Error.
 func (c *Client) get(ctx context.Context, upstream, rawURL string, query url.Values) ([]byte, error) {
 	req := c.http.R().SetContext(ctx)
 	if len(query) > 0 {
@@ -55,7 +49,6 @@ func (c *Client) get(ctx context.Context, upstream, rawURL string, query url.Val
 		if errors.Is(err, resty.ErrResponseBodyTooLarge) {
 			return nil, bad(upstream, status, fmt.Errorf("answer larger than %d bytes", MaxBodyBytes))
 		}
-		// Timeouts, refused connections, DNS failures, resets, cancellation.
 		return nil, unavailable(upstream, 0, err)
 	}
 	switch {
@@ -67,8 +60,21 @@ func (c *Client) get(ctx context.Context, upstream, rawURL string, query url.Val
 	return resp.Body(), nil
 }
 
-// restyLogger routes resty's own messages (one per failed attempt) to slog
-// at debug level; the outcome of a fetch is logged once by the caller.
+// fetch gets rawURL and parses the body; an answer parse refuses is ErrUpstreamBad.
+func fetch[T any](ctx context.Context, c *Client, upstream, rawURL string, query url.Values, parse func([]byte) (T, error)) (T, error) {
+	var zero T
+	body, err := c.get(ctx, upstream, rawURL, query)
+	if err != nil {
+		return zero, err
+	}
+	v, err := parse(body)
+	if err != nil {
+		return zero, bad(upstream, 200, err)
+	}
+	return v, nil
+}
+
+// restyLogger logs resty's per-attempt messages at debug; the caller logs the outcome.
 type restyLogger struct{ log *slog.Logger }
 
 func (l restyLogger) Errorf(format string, v ...any) { l.log.Debug(fmt.Sprintf(format, v...)) }

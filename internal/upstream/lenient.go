@@ -1,16 +1,9 @@
 package upstream
 
-// A small, forgiving decoding layer for NHTSA answers.
-//
-// The NHTSA services are inconsistent with themselves: the list key is
-// "Results" on vPIC and the ratings API but "results" on today's recalls API;
-// numbers come as strings ("2021"), numbers (2021) or empty strings; a missing
-// value may be "", null, "Not Rated" or "Not Applicable"; dates are
-// DD/MM/YYYY today and "/Date(ms-0500)/" in older answers; one historic field
-// name is misspelt ("Conequence"). Rather than one Go struct per observed
-// shape, answers are decoded into records with case-insensitive look-ups and
-// typed accessors that treat anything unusable as absent. Unknown fields are
-// ignored by construction.
+// A forgiving decoding layer for NHTSA answers, which disagree with themselves
+// ("Results" or "results", numbers as strings, "Not Rated", several date
+// formats, a misspelt "Conequence"): records with case-insensitive look-ups and
+// accessors that treat anything unusable as absent (docs/data.md, Sources).
 
 import (
 	"bytes"
@@ -24,15 +17,12 @@ import (
 	"time"
 )
 
-// record is one JSON object from an upstream answer, keyed by lower-cased
-// field name so that look-ups ignore case.
+// record is one JSON object keyed by lower-cased field name.
 type record map[string]json.RawMessage
 
-// errShape is wrapped into ErrUpstreamBad when an answer parses as JSON but
-// does not have the structure we need.
+// errShape is wrapped into ErrUpstreamBad for valid JSON of the wrong structure.
 var errShape = errors.New("unexpected answer shape")
 
-// decodeRecord decodes a JSON object into a record.
 func decodeRecord(raw json.RawMessage) (record, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -44,8 +34,7 @@ func decodeRecord(raw json.RawMessage) (record, error) {
 	r := make(record, len(m))
 	for k, v := range m {
 		lk := strings.ToLower(k)
-		// When two keys differ only in case ("Results" and "results"), keep
-		// the one with a value.
+		// Of two keys differing only in case, keep the one with a value.
 		old, dup := r[lk]
 		if !dup || isNull(old) {
 			r[lk] = v
@@ -61,9 +50,8 @@ type envelope struct {
 	results []record
 }
 
-// decodeEnvelope parses an NHTSA answer body. It accepts "Results" in any
-// letter case, treats a null list as empty, and accepts a missing list only
-// when Count says there is nothing (some endpoints then omit it).
+// decodeEnvelope accepts "Results" in any case and a null list; a missing one
+// only when Count says there is nothing.
 func decodeEnvelope(body []byte) (envelope, error) {
 	var env envelope
 	body = bytes.TrimSpace(body)
@@ -108,7 +96,6 @@ func isNull(raw json.RawMessage) bool {
 	return len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null"
 }
 
-// get returns the first of names present with a non-null value.
 func (r record) get(names ...string) (json.RawMessage, bool) {
 	for _, n := range names {
 		if v, ok := r[strings.ToLower(n)]; ok && !isNull(v) {
@@ -118,8 +105,7 @@ func (r record) get(names ...string) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// str returns the value as trimmed text: strings as they are, numbers and
-// booleans as their literal; objects, arrays, null and absence give "".
+// str gives strings trimmed, numbers and booleans as literals, anything else "".
 func (r record) str(names ...string) string {
 	raw, ok := r.get(names...)
 	if !ok {
@@ -147,7 +133,7 @@ func rawText(raw json.RawMessage) string {
 	}
 }
 
-// optStr is str with "" as nil, because vds answers null for absent values.
+// optStr is str with "" as nil: vds answers null for absent values.
 func (r record) optStr(names ...string) *string {
 	s := r.str(names...)
 	if s == "" {
@@ -156,8 +142,7 @@ func (r record) optStr(names ...string) *string {
 	return &s
 }
 
-// optInt parses an integer sent as a number or a string ("2021", 2021,
-// "2021.0"); anything else ("", "Not Rated", 3.5) is nil.
+// optInt reads 2021, "2021" or "2021.0"; "", "Not Rated" or 3.5 give nil.
 func (r record) optInt(names ...string) *int {
 	return parseInt(r.str(names...))
 }
@@ -177,7 +162,6 @@ func parseInt(s string) *int {
 	return &n
 }
 
-// optFloat parses a decimal sent as a number or a string; "" and text are nil.
 func (r record) optFloat(names ...string) *float64 {
 	s := r.str(names...)
 	if s == "" {
@@ -190,10 +174,8 @@ func (r record) optFloat(names ...string) *float64 {
 	return &f
 }
 
-// boolean reads a flag sent as a JSON boolean, a number, or a string such as
-// "true", "Yes", "Y" or "1". Absent or unrecognised means false: for the
-// recall flags (park it, park outside, over-the-air) false is what NHTSA
-// means by leaving them out.
+// boolean reads true, 1, "Yes", "Y"...; absent is false, which is what NHTSA
+// means by leaving a recall flag out.
 func (r record) boolean(names ...string) bool {
 	switch strings.ToLower(r.str(names...)) {
 	case "true", "yes", "y", "1":
@@ -202,8 +184,7 @@ func (r record) boolean(names ...string) bool {
 	return false
 }
 
-// date reads a date in any format NHTSA has used and returns it as ISO 8601
-// "YYYY-MM-DD", or nil.
+// date returns any NHTSA date as "YYYY-MM-DD", or nil.
 func (r record) date(names ...string) *string {
 	d, ok := parseDate(r.str(names...))
 	if !ok {
@@ -213,19 +194,15 @@ func (r record) date(names ...string) *string {
 }
 
 var (
-	// "/Date(977115600000-0500)/": milliseconds since the epoch (UTC) plus
-	// the offset of the zone the date was recorded in (WCF JSON dates).
+	// "/Date(977115600000-0500)/": epoch milliseconds plus the recorded zone (WCF).
 	msDateRE  = regexp.MustCompile(`^/?Date\((-?\d+)([+-]\d{4})?\)/?$`)
 	slashRE   = regexp.MustCompile(`^(\d{1,2})/(\d{1,2})/(\d{4})$`)
 	isoRE     = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})`)
 	compactRE = regexp.MustCompile(`^(\d{4})(\d{2})(\d{2})$`)
 )
 
-// parseDate converts an NHTSA date to "YYYY-MM-DD".
-//
-// Slash dates are DD/MM/YYYY (every current api.nhtsa.gov answer seen uses
-// that order); when that reading is impossible but MM/DD/YYYY is valid, the
-// latter is taken rather than dropping the date.
+// parseDate reads slash dates as DD/MM/YYYY (today's NHTSA), falling back to
+// MM/DD/YYYY when only that is valid.
 func parseDate(s string) (string, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -238,8 +215,7 @@ func parseDate(s string) (string, bool) {
 		}
 		t := time.UnixMilli(ms).UTC()
 		if m[2] != "" {
-			// The calendar date is the one in the recorded zone: 977115600000
-			// is 2000-12-18T05:00Z, i.e. midnight on the 18th at -0500.
+			// The date in the recorded zone: 977115600000 is midnight on the 18th at -0500.
 			h, _ := strconv.Atoi(m[2][1:3])
 			mi, _ := strconv.Atoi(m[2][3:5])
 			off := h*3600 + mi*60
@@ -274,8 +250,7 @@ func parseDate(s string) (string, bool) {
 	return "", false
 }
 
-// validDate formats y-m-d, refusing dates that time.Date would normalise
-// (31/02 becoming 03/03), because those are misreadings, not dates.
+// validDate refuses dates time.Date would normalise (31/02): misreadings.
 func validDate(y, m, d int) (string, bool) {
 	if y < 1900 || y > 2200 || m < 1 || m > 12 || d < 1 || d > 31 {
 		return "", false

@@ -10,19 +10,13 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// maxVariants bounds the second step of the ratings walk. A model year
-// rarely has more than a dozen rated variants; the bound keeps one request
-// from turning into hundreds of upstream calls if NHTSA ever answers with a
-// much longer list.
+// maxVariants keeps one request from fanning out to hundreds of NHTSA calls.
 const maxVariants = 32
 
-// variantConcurrency is how many variant look-ups run at once: enough to keep
-// the walk about as fast as one call, few enough to be polite to NHTSA.
+// variantConcurrency is about as fast as one call, and polite to NHTSA.
 const variantConcurrency = 4
 
-// Rating is the NCAP star rating of one variant of a vehicle (a body style,
-// drive or trim that NHTSA rated separately). Stars are 1–5, nil when NHTSA
-// says "Not Rated" or gives nothing.
+// Rating is the NCAP rating of one variant NHTSA rated separately; stars 1-5, nil when not rated.
 type Rating struct {
 	VehicleID   int     `json:"vehicle_id"`
 	Description *string `json:"description"`
@@ -32,12 +26,8 @@ type Rating struct {
 	Rollover    *int    `json:"rollover"`
 }
 
-// SafetyRatings returns the NCAP ratings of every variant NHTSA lists for a
-// make, model and model year. It walks NHTSA's two steps: the variants
-// (SafetyRatings/modelyear/{y}/make/{make}/model/{model}) and then each
-// variant's ratings (SafetyRatings/VehicleId/{id}). An unknown vehicle gives
-// an empty, non-nil list. If any step fails the whole call fails (and nothing
-// is cached), so a partial list is never stored as if it were complete.
+// SafetyRatings walks NHTSA's variants of a make, model and year, then each
+// variant's ratings. Any failed step fails the call, so a partial list is never cached.
 func (c *Client) SafetyRatings(ctx context.Context, vehicleMake, model string, year int) ([]Rating, Meta, error) {
 	vehicleMake, model = clean(vehicleMake), clean(model)
 	if vehicleMake == "" || model == "" || year <= 0 {
@@ -52,13 +42,9 @@ func (c *Client) SafetyRatings(ctx context.Context, vehicleMake, model string, y
 func (c *Client) fetchRatings(ctx context.Context, vehicleMake, model string, year int) ([]Rating, error) {
 	u := fmt.Sprintf("%s/SafetyRatings/modelyear/%d/make/%s/model/%s",
 		c.cfg.NHTSAURL, year, url.PathEscape(vehicleMake), url.PathEscape(model))
-	body, err := c.get(ctx, UpstreamNHTSA, u, nil)
+	variants, err := fetch(ctx, c, UpstreamNHTSA, u, nil, parseVariants)
 	if err != nil {
 		return nil, err
-	}
-	variants, err := parseVariants(body)
-	if err != nil {
-		return nil, bad(UpstreamNHTSA, 200, err)
 	}
 	if len(variants) > maxVariants {
 		c.log.Warn("safety ratings: too many variants, keeping the first ones",
@@ -72,16 +58,9 @@ func (c *Client) fetchRatings(ctx context.Context, vehicleMake, model string, ye
 	for i, v := range variants {
 		g.Go(func() error {
 			u := fmt.Sprintf("%s/SafetyRatings/VehicleId/%d", c.cfg.NHTSAURL, v.VehicleID)
-			body, err := c.get(gctx, UpstreamNHTSA, u, nil)
-			if err != nil {
-				return err
-			}
-			r, err := parseRating(body, v)
-			if err != nil {
-				return bad(UpstreamNHTSA, 200, err)
-			}
+			r, err := fetch(gctx, c, UpstreamNHTSA, u, nil, func(body []byte) (Rating, error) { return parseRating(body, v) })
 			out[i] = r
-			return nil
+			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -90,9 +69,7 @@ func (c *Client) fetchRatings(ctx context.Context, vehicleMake, model string, ye
 	return out, nil
 }
 
-// parseVariants reads the first step: [{VehicleDescription, VehicleId}].
-// Entries without a usable VehicleId are skipped (NHTSA's menus use 0 for
-// "not a vehicle"), and repeated ids are listed once.
+// parseVariants skips ids of 0 (NHTSA's "not a vehicle") and repeats.
 func parseVariants(body []byte) ([]Rating, error) {
 	env, err := decodeEnvelope(body)
 	if err != nil {
@@ -111,9 +88,7 @@ func parseVariants(body []byte) ([]Rating, error) {
 	return out, nil
 }
 
-// parseRating reads the second step for one variant. An empty answer keeps
-// the variant with no stars rather than dropping it: NHTSA listed it, so
-// users should see that it exists but has no ratings.
+// parseRating keeps a variant with an empty answer, unrated: NHTSA listed it.
 func parseRating(body []byte, variant Rating) (Rating, error) {
 	env, err := decodeEnvelope(body)
 	if err != nil {
@@ -134,8 +109,6 @@ func parseRating(body []byte, variant Rating) (Rating, error) {
 	return out, nil
 }
 
-// stars reads a star rating: "1".."5" (or a number); "Not Rated", "" and
-// anything outside 1–5 are nil.
 func stars(r record, name string) *int {
 	n := r.optInt(name)
 	if n == nil || *n < 1 || *n > 5 {

@@ -9,8 +9,7 @@ import (
 	"unicode"
 )
 
-// VINResult is the normalised answer of a vPIC VIN decode. Values vPIC does
-// not know are nil (JSON null), never empty strings.
+// VINResult is a normalised vPIC decode; unknown values are nil, never "".
 type VINResult struct {
 	Make         *string `json:"make"`
 	Model        *string `json:"model"`
@@ -21,11 +20,9 @@ type VINResult struct {
 	Manufacturer *string `json:"manufacturer"`
 	Engine       Engine  `json:"engine"`
 	Plant        Plant   `json:"plant"`
-	// ErrorCodes are vPIC's numeric codes ("0" = decoded clean; "1" = check
-	// digit wrong, "6" = incomplete VIN, ...). Never nil.
+	// ErrorCodes are vPIC's numeric codes ("0" clean, "1" check digit...); never nil.
 	ErrorCodes []string `json:"error_codes"`
-	// ErrorText is vPIC's explanation of ErrorCodes.
-	ErrorText *string `json:"error_text"`
+	ErrorText  *string  `json:"error_text"`
 }
 
 // Engine is the engine part of a VINResult.
@@ -43,16 +40,12 @@ type Plant struct {
 	Country *string `json:"country"`
 }
 
-// Identified reports whether vPIC recognised the manufacturer. A VIN whose
-// make and manufacturer are both unknown is answered 422 vin_not_decodable:
-// vPIC still answers 200 for it, with only error codes filled in.
+// Identified reports whether vPIC knew the manufacturer; it answers 200 either way.
 func (r VINResult) Identified() bool {
 	return r.Make != nil || r.Manufacturer != nil
 }
 
-// DecodeVIN decodes a VIN with vPIC's DecodeVinValues. The VIN should have
-// been validated by the caller; it is upper-cased here so that the cache key
-// does not depend on the letter case used by the client.
+// DecodeVIN decodes a validated VIN with vPIC's DecodeVinValues.
 func (c *Client) DecodeVIN(ctx context.Context, vin string) (VINResult, Meta, error) {
 	vin = strings.ToUpper(strings.TrimSpace(vin))
 	if vin == "" {
@@ -60,22 +53,13 @@ func (c *Client) DecodeVIN(ctx context.Context, vin string) (VINResult, Meta, er
 	}
 	return load(ctx, c, UpstreamVPIC, "vpic:decode:"+vin, func(ctx context.Context) (VINResult, error) {
 		u := c.cfg.VPICURL + "/vehicles/DecodeVinValues/" + url.PathEscape(vin)
-		// format=json is required: vPIC answers XML by default.
-		body, err := c.get(ctx, UpstreamVPIC, u, url.Values{"format": {"json"}})
-		if err != nil {
-			return VINResult{}, err
-		}
-		res, err := parseDecode(body)
-		if err != nil {
-			return VINResult{}, bad(UpstreamVPIC, 200, err)
-		}
-		return res, nil
+		// vPIC answers XML by default.
+		return fetch(ctx, c, UpstreamVPIC, u, url.Values{"format": {"json"}}, parseDecode)
 	})
 }
 
-// parseDecode reads a DecodeVinValues answer (one flat row). It also accepts
-// the DecodeVin shape (one {Variable, Value} row per field), which older
-// captures and mirrors of vPIC serve, by folding it into a flat row first.
+// parseDecode reads DecodeVinValues (one flat row) and folds the older
+// DecodeVin shape (a {Variable, Value} row per field) into one.
 func parseDecode(body []byte) (VINResult, error) {
 	env, err := decodeEnvelope(body)
 	if err != nil {
@@ -115,17 +99,14 @@ func parseDecode(body []byte) (VINResult, error) {
 	}
 	code := row.str("ErrorCode")
 	res.ErrorCodes = splitErrorCodes(code)
-	// Older vPIC answers put the whole message in ErrorCode
-	// ("5 - VIN has errors in few positions.") and leave ErrorText null.
+	// Older answers put the message in ErrorCode ("5 - VIN has errors...").
 	if res.ErrorText == nil && strings.IndexFunc(code, unicode.IsLetter) >= 0 {
 		res.ErrorText = &code
 	}
 	return res, nil
 }
 
-// splitErrorCodes turns "1,4,14", "0" or "11- Incorrect Model Year, decoded
-// data may not be accurate!" into the list of numeric codes. Pieces that do
-// not start with a number are text that happened to contain a comma.
+// splitErrorCodes keeps the numeric codes of "1,4,14" or "11- Incorrect Model Year, ...".
 func splitErrorCodes(s string) []string {
 	codes := []string{}
 	for part := range strings.SplitSeq(s, ",") {
@@ -141,8 +122,6 @@ func splitErrorCodes(s string) []string {
 	return codes
 }
 
-// variableKeys maps DecodeVin variable names to DecodeVinValues keys where
-// they differ by more than spaces.
 var variableKeys = map[string]string{
 	"manufacturer name":          "manufacturer",
 	"engine number of cylinders": "enginecylinders",
@@ -152,8 +131,6 @@ var variableKeys = map[string]string{
 	"engine brake (hp) from":     "enginehp",
 }
 
-// foldVariables turns DecodeVin rows ({"Variable":"Model Year","Value":"2021"})
-// into one flat record ({"modelyear":"2021"}).
 func foldVariables(rows []record) record {
 	flat := record{}
 	for _, r := range rows {

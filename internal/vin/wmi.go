@@ -2,7 +2,6 @@ package vin
 
 import "strings"
 
-// Region names, as reported in Decoded.Region.
 const (
 	regionAfrica       = "Africa"
 	regionAsia         = "Asia"
@@ -12,13 +11,10 @@ const (
 	regionSouthAmerica = "South America"
 )
 
-// wmiOrder is the order of second characters within a first character's
-// block in ISO 3780: letters first, then digits with 0 last. Ranges such as
-// "3X"–"37" are read in this order.
+// wmiOrder orders second characters within a block (ISO 3780): letters, then digits, 0 last.
 const wmiOrder = "ABCDEFGHJKLMNPRSTUVWXYZ1234567890"
 
-// regionOf gives the region a WMI's first character is assigned to
-// (ISO 3780). 0 has no region.
+// regionOf gives the region of a WMI's first character (ISO 3780).
 func regionOf(c byte) string {
 	switch {
 	case 'A' <= c && c <= 'H':
@@ -37,30 +33,22 @@ func regionOf(c byte) string {
 	return ""
 }
 
-// countryRange assigns the WMIs whose first two characters lie in
-// from..to (inclusive, in wmiOrder) to a country. from and to share the
-// first character. region, when set, overrides regionOf: a block can be
-// handed to a country outside the region of its first character.
+// countryRange assigns the WMIs from..to (in wmiOrder, same first character)
+// to a country; region, when set, overrides regionOf.
 type countryRange struct {
 	from, to string
 	country  string
 	region   string
 }
 
-// countries is the ISO 3780 / SAE country table, limited to allocations
-// that are well known and stable, so that every row can be checked against
-// the published table and against makers' real WMIs (the comments name a
-// few). Blocks not listed, and blocks whose meaning changed (VX–V2 went
-// from Yugoslavia to French makers), give the region of the first
-// character and no country, which is better than a wrong one.
+// countries holds well-known, stable ISO 3780 / SAE blocks only: a block not
+// listed gives no country, which is better than a wrong one.
 var countries = []countryRange{
-	// Africa
 	{from: "AA", to: "AH", country: "South Africa"},
 	{from: "BF", to: "BK", country: "Kenya"},
 	{from: "DA", to: "DE", country: "Egypt"},
 	{from: "DF", to: "DK", country: "Morocco"},
 
-	// Asia
 	{from: "JA", to: "J0", country: "Japan"}, // JHM Honda, JT Toyota
 	{from: "KA", to: "KE", country: "Sri Lanka"},
 	{from: "KF", to: "KK", country: "Israel"},
@@ -78,7 +66,6 @@ var countries = []countryRange{
 	{from: "RF", to: "RK", country: "Taiwan"},
 	{from: "RL", to: "RR", country: "Vietnam"},
 
-	// Europe
 	{from: "SA", to: "SM", country: "United Kingdom"}, // SAJ Jaguar, SAL Land Rover
 	{from: "SN", to: "ST", country: "Germany"},        // allocated to East Germany
 	{from: "SU", to: "SZ", country: "Poland"},
@@ -114,7 +101,6 @@ var countries = []countryRange{
 	{from: "ZX", to: "Z2", country: "Slovenia"},
 	{from: "Z3", to: "Z5", country: "Lithuania"},
 
-	// North America
 	{from: "1A", to: "10", country: "United States"}, // 1FT Ford, 1G1 Chevrolet
 	{from: "2A", to: "20", country: "Canada"},        // 2T1 Toyota, 2HG Honda
 	{from: "3A", to: "3W", country: "Mexico"},        // 3VW Volkswagen, 3N1 Nissan
@@ -122,14 +108,11 @@ var countries = []countryRange{
 	{from: "4A", to: "40", country: "United States"}, // 4T1 Toyota, 4S4 Subaru
 	{from: "5A", to: "50", country: "United States"}, // 5YJ Tesla, 5NP Hyundai
 
-	// Oceania
 	{from: "6A", to: "6W", country: "Australia"}, // 6G1 Holden
 	{from: "7A", to: "7E", country: "New Zealand"},
-	// SAE gave the rest of block 7 to the United States when 1, 4 and 5
-	// began to run out; those vehicles are North American.
+	// The rest of block 7 went to the United States when 1, 4 and 5 ran short.
 	{from: "7F", to: "70", country: "United States", region: regionNorthAmerica}, // 7SA Tesla, 7FC Rivian
 
-	// South America
 	{from: "8A", to: "8E", country: "Argentina"},
 	{from: "8F", to: "8K", country: "Chile"},
 	{from: "8L", to: "8R", country: "Ecuador"},
@@ -143,8 +126,7 @@ var countries = []countryRange{
 	{from: "93", to: "99", country: "Brazil"}, // 93H Honda, 94D Nissan
 }
 
-// lookupWMI returns the region and country of a WMI from its first two
-// characters. The country is "" when the table does not know the block.
+// lookupWMI returns the region and country ("" when unknown) of a WMI.
 func lookupWMI(c1, c2 byte) (region, country string) {
 	i := strings.IndexByte(wmiOrder, c2)
 	for _, r := range countries {

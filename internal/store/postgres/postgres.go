@@ -1,6 +1,5 @@
-// Package postgres opens the PostgreSQL store through pgx/v5. Several vds
-// replicas may share one database: migrations take an advisory lock, and
-// catalog writes lock the version table.
+// Package postgres opens the PostgreSQL store through pgx/v5, which several
+// replicas may share (migrations and catalog writes take locks).
 package postgres
 
 import (
@@ -21,7 +20,7 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// Open connects to the database at url (postgres://...). Call Migrate before use.
+// Open connects to url (postgres://...). Call Migrate before use.
 func Open(ctx context.Context, url string) (*sqldb.DB, error) {
 	// The URL may hold a password: keep it out of the error.
 	cfg, err := pgx.ParseConfig(url)

@@ -16,7 +16,7 @@ import (
 
 const accountCols = `id, email, plan, suspended, created_at`
 
-func scanAccount(row interface{ Scan(...any) error }) (account.Account, error) {
+func scanAccount(row rowScanner) (account.Account, error) {
 	var a account.Account
 	err := row.Scan(&a.ID, &a.Email, &a.Plan, &a.Suspended, &a.CreatedAt)
 	a.CreatedAt = a.CreatedAt.UTC()
@@ -54,20 +54,7 @@ func (s *DB) AccountByEmail(ctx context.Context, email string) (account.Account,
 
 // ListAccounts returns every account, oldest first.
 func (s *DB) ListAccounts(ctx context.Context) ([]account.Account, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+accountCols+` FROM accounts ORDER BY created_at, email`)
-	if err != nil {
-		return nil, fmt.Errorf("list accounts: %w", err)
-	}
-	defer rows.Close()
-	var out []account.Account
-	for rows.Next() {
-		a, err := scanAccount(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list accounts: %w", err)
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, "list accounts", scanAccount, `SELECT `+accountCols+` FROM accounts ORDER BY created_at, email`)
 }
 
 // SetPlan changes an account's plan.
@@ -82,7 +69,7 @@ func (s *DB) SetSuspended(ctx context.Context, accountID string, suspended bool)
 
 const tokenCols = `id, account_id, name, prefix, hash, scopes, created_at, last_used_at, revoked_at`
 
-func scanToken(row interface{ Scan(...any) error }) (account.Token, error) {
+func scanToken(row rowScanner) (account.Token, error) {
 	var t account.Token
 	var scopes string
 	var lastUsed, revoked sql.NullTime
@@ -167,20 +154,8 @@ func (s *DB) TokenByHash(ctx context.Context, hash string) (account.Token, error
 
 // Tokens lists an account's tokens, newest first.
 func (s *DB) Tokens(ctx context.Context, accountID string) ([]account.Token, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+tokenCols+` FROM tokens WHERE account_id = $1 ORDER BY created_at DESC, id`, accountID)
-	if err != nil {
-		return nil, fmt.Errorf("list tokens: %w", err)
-	}
-	defer rows.Close()
-	var out []account.Token
-	for rows.Next() {
-		t, err := scanToken(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list tokens: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.db, "list tokens", scanToken,
+		`SELECT `+tokenCols+` FROM tokens WHERE account_id = $1 ORDER BY created_at DESC, id`, accountID)
 }
 
 const revokeSQL = `UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`

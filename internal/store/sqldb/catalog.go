@@ -23,7 +23,7 @@ type table[T any] struct {
 	cols   []string
 	args   func(*T) []any
 	load   string
-	scan   func(*sql.Rows) (T, error)
+	scan   func(rowScanner) (T, error)
 	id     func(*T) uuid.UUID
 	delta  func(*catalog.Changes) *catalog.KindChanges[T]
 	record func(*catalog.Catalog) *[]T
@@ -37,7 +37,7 @@ var carTable = table[catalog.Car]{
 	},
 	load: `SELECT uuid, make, model, year, trim, body, fuel_type, drive_type, transmission, displacement_l, cylinders,
 		mpg_city, mpg_highway, mpg_combined, epa_range_miles, annual_fuel_cost, co2_gpm FROM cars ORDER BY make, model, year DESC, trim, uuid`,
-	scan: func(r *sql.Rows) (catalog.Car, error) {
+	scan: func(r rowScanner) (catalog.Car, error) {
 		var c catalog.Car
 		var id string
 		err := r.Scan(&id, &c.Make, &c.Model, &c.Year, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &c.DisplacementL, &c.Cylinders,
@@ -62,7 +62,7 @@ var motorcycleTable = table[catalog.Motorcycle]{
 	},
 	load: `SELECT uuid, make, model, year, motorcycle_type, vehicle_type, displacement_cc, engine_type, power_hp
 		FROM motorcycles ORDER BY make, model, year DESC, uuid`,
-	scan: func(r *sql.Rows) (catalog.Motorcycle, error) {
+	scan: func(r rowScanner) (catalog.Motorcycle, error) {
 		var m catalog.Motorcycle
 		var id string
 		if err := r.Scan(&id, &m.Make, &m.Model, &m.Year, &m.MotorcycleType, &m.VehicleType, &m.DisplacementCC, &m.EngineType, &m.PowerHP); err != nil {
@@ -85,7 +85,7 @@ var boatTable = table[catalog.Boat]{
 	},
 	load: `SELECT uuid, make, model, year, model_type, length_ft, beam_ft, dry_weight_lbs, engine_count, hp, hull_type, fuel_type
 		FROM boats ORDER BY make, model, year DESC, uuid`,
-	scan: func(r *sql.Rows) (catalog.Boat, error) {
+	scan: func(r rowScanner) (catalog.Boat, error) {
 		var b catalog.Boat
 		var id string
 		if err := r.Scan(&id, &b.Make, &b.Model, &b.Year, &b.ModelType, &b.LengthFt, &b.BeamFt, &b.DryWeightLbs, &b.EngineCount, &b.HP, &b.HullType, &b.FuelType); err != nil {
@@ -111,7 +111,7 @@ var tireTable = table[catalog.TireFitment]{
 	},
 	load: `SELECT uuid, make, model, year, trim, tire_size, rear_tire_size, alternate_sizes
 		FROM tire_fitments ORDER BY make, model, year DESC, trim, uuid`,
-	scan: func(r *sql.Rows) (catalog.TireFitment, error) {
+	scan: func(r rowScanner) (catalog.TireFitment, error) {
 		var t catalog.TireFitment
 		var id, alts string
 		if err := r.Scan(&id, &t.Make, &t.Model, &t.Year, &t.Trim, &t.TireSize, &t.RearTireSize, &alts); err != nil {
@@ -135,20 +135,9 @@ type queryer interface {
 }
 
 func loadAll[T any](ctx context.Context, q queryer, t table[T], c *catalog.Catalog) error {
-	rows, err := q.QueryContext(ctx, t.load)
-	if err != nil {
-		return fmt.Errorf("load %s: %w", t.name, err)
-	}
-	defer rows.Close()
-	out := t.record(c)
-	for rows.Next() {
-		r, err := t.scan(rows)
-		if err != nil {
-			return fmt.Errorf("load %s: %w", t.name, err)
-		}
-		*out = append(*out, r)
-	}
-	return rows.Err()
+	rs, err := queryAll(ctx, q, "load "+t.name, t.scan, t.load)
+	*t.record(c) = rs
+	return err
 }
 
 func loadCatalog(ctx context.Context, q queryer) (*catalog.Catalog, error) {

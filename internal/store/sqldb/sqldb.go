@@ -1,8 +1,6 @@
-// Package sqldb implements the store interfaces on database/sql. SQLite
-// (modernc.org/sqlite) and PostgreSQL (pgx/v5 through its stdlib adapter)
-// both accept `$n` placeholders, ON CONFLICT and RETURNING, so one set of
-// queries serves both; what differs between them (migrations, locking) is a
-// Dialect supplied by the store/sqlite and store/postgres packages.
+// Package sqldb implements the store interfaces on database/sql once for both
+// SQLite and PostgreSQL (both take $n, ON CONFLICT and RETURNING); what differs
+// is a Dialect from store/sqlite or store/postgres.
 package sqldb
 
 import (
@@ -21,11 +19,8 @@ import (
 
 // Dialect is what differs between the two SQL backends.
 type Dialect struct {
-	// Name is "sqlite" or "postgres".
-	Name string
-	// Goose is the migration dialect.
-	Goose goose.Dialect
-	// Migrations holds the *.sql migration files at its root.
+	Name       string
+	Goose      goose.Dialect
 	Migrations fs.FS
 	// Locker, when set, serialises migrations of replicas starting together.
 	Locker lock.SessionLocker
@@ -36,8 +31,7 @@ type Dialect struct {
 	// ForUpdate is appended to a SELECT that must lock its row until the
 	// transaction ends (" FOR UPDATE"); empty when transactions already
 	// exclude each other.
-	ForUpdate string
-	// IsConflict reports whether err is a unique-constraint violation.
+	ForUpdate  string
 	IsConflict func(error) bool
 	// RowAtATime inserts with one prepared single-row statement instead of
 	// multi-row INSERTs. Right for SQLite, which runs in-process (no round
@@ -73,7 +67,6 @@ func (s *DB) Check(ctx context.Context) error {
 	return err
 }
 
-// Close closes the database handle.
 func (s *DB) Close() error { return s.db.Close() }
 
 // Migrate applies pending migrations.
@@ -119,6 +112,27 @@ func (s *DB) mapErr(err error) error {
 		return fmt.Errorf("%w: %v", store.ErrConflict, err)
 	}
 	return err
+}
+
+// rowScanner is the Scan of *sql.Row and *sql.Rows.
+type rowScanner interface{ Scan(dest ...any) error }
+
+// queryAll scans every row of query; what prefixes the errors.
+func queryAll[T any](ctx context.Context, q queryer, what string, scan func(rowScanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		r, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // expectOne returns ErrNotFound when an UPDATE or DELETE touched no row.

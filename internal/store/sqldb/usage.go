@@ -75,21 +75,12 @@ func (s *DB) Usage(ctx context.Context, accountID, period string) (int64, error)
 
 // DailyUsage returns daily counters, oldest first.
 func (s *DB) DailyUsage(ctx context.Context, accountID, fromDay, toDay string) ([]store.DailyUsage, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT day, channel, calls FROM usage_daily
-		WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day, channel`, accountID, fromDay, toDay)
-	if err != nil {
-		return nil, fmt.Errorf("read daily usage: %w", err)
-	}
-	defer rows.Close()
-	var out []store.DailyUsage
-	for rows.Next() {
+	return queryAll(ctx, s.db, "read daily usage", func(r rowScanner) (store.DailyUsage, error) {
 		var u store.DailyUsage
-		if err := rows.Scan(&u.Day, &u.Channel, &u.Calls); err != nil {
-			return nil, fmt.Errorf("read daily usage: %w", err)
-		}
-		out = append(out, u)
-	}
-	return out, rows.Err()
+		err := r.Scan(&u.Day, &u.Channel, &u.Calls)
+		return u, err
+	}, `SELECT day, channel, calls FROM usage_daily
+		WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day, channel`, accountID, fromDay, toDay)
 }
 
 // TouchTokens updates last_used_at, never moving it backwards.

@@ -1,6 +1,5 @@
-// Package sqlite opens the embedded default store: a single SQLite file in
-// WAL mode, through the pure-Go modernc.org/sqlite driver, so vds needs no
-// C toolchain and no database server.
+// Package sqlite opens the embedded default store: one SQLite file in WAL
+// mode through the pure-Go modernc.org/sqlite driver (no cgo, no server).
 package sqlite
 
 import (
@@ -23,18 +22,15 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// Open opens (creating if needed) the database file at path. Call Migrate
-// before use.
+// Open opens (creating if needed) the database file at path. Call Migrate before use.
 func Open(path string) (*sqldb.DB, error) {
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("create database directory: %w", err)
 		}
 	}
-	// busy_timeout lets writers from several processes (serve and ingest)
-	// wait for each other instead of failing; _txlock=immediate takes the
-	// write lock at BEGIN so a read-then-write transaction cannot deadlock
-	// on lock upgrade; _time_format stores times in SQLite's own format.
+	// busy_timeout lets serve and ingest wait for each other; _txlock=immediate
+	// takes the write lock at BEGIN, so no read-then-write deadlock.
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")
@@ -69,10 +65,8 @@ func Open(path string) (*sqldb.DB, error) {
 	}), nil
 }
 
-// sameFile reports, as store.ErrFileChanged, when the file at path is no
-// longer the one opened: the connections keep writing to the file they
-// have open, which nothing opens again once the path names another file
-// or none.
+// sameFile reports store.ErrFileChanged when path no longer names the file
+// the connections keep writing to.
 func sameFile(path string, opened os.FileInfo) error {
 	now, err := os.Stat(path)
 	switch {

@@ -1,7 +1,5 @@
-// Package upstreamtest is a fake NHTSA (vPIC, recalls, NCAP ratings) for
-// tests of the layers above the upstream clients. It replays the answers
-// captured from the real services in ../shared/data, and can be told to
-// fail, stall or answer garbage.
+// Package upstreamtest is a fake NHTSA for tests: it replays the captures in
+// ../shared/data and can be told to fail, stall or answer garbage.
 package upstreamtest
 
 import (
@@ -24,7 +22,6 @@ const KnownVIN = "1FTMW1T88MFA00001"
 // Mode is how the fake answers.
 type Mode int32
 
-// Modes.
 const (
 	Normal    Mode = iota
 	Fail           // 500 Internal Server Error
@@ -46,9 +43,8 @@ type Fake struct {
 	ratings json.RawMessage
 }
 
-// DataDir returns ../shared/data as seen from a package directory two
-// levels below the repository root (internal/x), or fails the test: a
-// missing directory must not turn the tests that replay it into passes.
+// DataDir returns ../shared/data seen from internal/x, or fails the test: a
+// missing directory must not turn replaying tests into passes.
 func DataDir(t testing.TB, depth int) string {
 	t.Helper()
 	parts := []string{}
@@ -98,8 +94,7 @@ func (f *Fake) SetMode(m Mode, delay time.Duration) {
 	f.delay.Store(int64(delay))
 }
 
-// Hits returns how many requests reached paths starting with prefix, e.g.
-// "/vehicles/DecodeVinValues/", "/recalls/", "/SafetyRatings/".
+// Hits counts the requests to paths starting with prefix, e.g. "/recalls/".
 func (f *Fake) Hits(prefix string) int64 {
 	v, ok := f.hits.Load(prefix)
 	if !ok {
