@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
+	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/textcheck"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -70,4 +72,60 @@ func badPair(raw string) string {
 func query(r *http.Request) url.Values {
 	q, _ := r.Context().Value(queryKey{}).(url.Values)
 	return q
+}
+
+// listParams holds each kind's list parameters, sorted, read once.
+var listParams = func() map[catalog.Kind][]string {
+	m := map[catalog.Kind][]string{}
+	for _, k := range catalog.Kinds {
+		m[k] = vehicle.AcceptedParams(k)
+	}
+	return m
+}()
+
+// modelsParams is what /{type}/models accepts.
+var modelsParams = []string{"make"}
+
+// listQuery reads a list route's parameters into the service's query. Of
+// several bad values the alphabetically first is reported, so errors are
+// stable whatever the map order.
+func listQuery(kind catalog.Kind, params url.Values) (vehicle.Query, error) {
+	q := vehicle.Query{Kind: kind}
+	if err := checkNames(kind, listParams[kind], params); err != nil {
+		return q, err
+	}
+	var bad error
+	var badName string
+	for name, vals := range params {
+		if err := q.Set(name, vals[0]); err != nil && (bad == nil || name < badName) {
+			bad, badName = err, name
+		}
+	}
+	return q, bad
+}
+
+// checkNames rejects unknown and repeated parameters before any value is
+// read: a typo must never silently widen a query. Map order is random, so
+// the alphabetically first offender is reported.
+func checkNames(kind catalog.Kind, accepted []string, params url.Values) error {
+	var unknown, dup string
+	for name, vals := range params {
+		if !slices.Contains(accepted, name) {
+			if unknown == "" || name < unknown {
+				unknown = name
+			}
+			continue
+		}
+		if len(vals) > 1 && (dup == "" || name < dup) {
+			dup = name
+		}
+	}
+	if unknown != "" {
+		return vehicle.UnknownParam(kind, unknown, slices.Clone(accepted))
+	}
+	if dup != "" {
+		return &vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: dup,
+			Message: fmt.Sprintf("%s is given %d times: give each parameter at most once", dup, len(params[dup]))}
+	}
+	return nil
 }

@@ -16,7 +16,12 @@ import (
 func (h *Handler) list(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		q := query(r)
-		page, err := h.svc.Search(kind, q)
+		in, err := listQuery(kind, q)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		page, err := h.svc.Search(in)
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -152,7 +157,12 @@ func (h *Handler) makes(kind catalog.Kind) http.HandlerFunc {
 
 func (h *Handler) models(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		models, err := h.svc.Models(kind, query(r))
+		q := query(r)
+		if err := checkNames(kind, modelsParams, q); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		models, err := h.svc.Models(kind, q.Get("make"))
 		if err != nil {
 			writeError(w, r, err)
 			return

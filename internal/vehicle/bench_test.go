@@ -26,10 +26,10 @@ func big(b *testing.B) (*catalog.Catalog, *vehicle.Service) {
 }
 
 func benchSearch(b *testing.B, svc *vehicle.Service, kind catalog.Kind, kv ...string) {
-	params := vals(kv...)
+	params := kv
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := svc.Search(kind, params); err != nil {
+		if _, err := find(svc, kind, params); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -104,7 +104,7 @@ func BenchmarkTaxonomy(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		svc.Makes(catalog.KindCar)
-		if _, err := svc.Models(catalog.KindCar, vals("make", "Toyota")); err != nil {
+		if _, err := svc.Models(catalog.KindCar, "Toyota"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -94,9 +94,9 @@ func Echo(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// unknownParam builds the unknown_parameter error, suggesting the accepted
-// name closest to the typo because that is by far the common cause.
-func unknownParam(kind catalog.Kind, name string, accepted []string) *Error {
+// UnknownParam is the unknown_parameter error for name, suggesting the
+// accepted name closest to it: a typo is by far the common cause.
+func UnknownParam(kind catalog.Kind, name string, accepted []string) *Error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "unknown parameter %s for %s", Echo(name), noun(kind))
 	if s := textfmt.Closest(name, accepted); s != "" {

@@ -2,7 +2,6 @@ package vehicle
 
 import (
 	"encoding/json"
-	"net/url"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -76,23 +75,20 @@ func newMeta(page, perPage, total int) Meta {
 	}
 }
 
-// Search runs a list query for a kind. params are raw query parameters
-// (REST passes r.URL.Query(); MCP tools convert their typed arguments to the
-// same strings), so both apply exactly one set of rules: unknown and
-// repeated parameters, bad values, out-of-range paging and queries that
-// fail the narrowing rule are *Error values. A page past the last match
-// (but within 1..40) is an empty page, not an error.
-func (s *Service) Search(kind catalog.Kind, params url.Values) (Page, error) {
-	r, err := rulesFor(kind)
+// Search validates a list query (see Query) and runs it. Bad values,
+// filters the kind does not have and queries that fail the narrowing rule
+// are *Error values; a page past the last match is an empty page.
+func (s *Service) Search(in Query) (Page, error) {
+	r, err := rulesFor(in.Kind)
 	if err != nil {
 		return Page{}, err
 	}
 	snap := s.Snapshot()
-	q, err := parseQuery(r, params, snap.vocab(kind))
+	q, err := r.validate(&in, snap.vocab(in.Kind))
 	if err != nil {
 		return Page{}, err
 	}
-	switch kind {
+	switch in.Kind {
 	case catalog.KindCar:
 		return searchTable(snap.cars, &q), nil
 	case catalog.KindMotorcycle:
@@ -215,21 +211,14 @@ func (s *Service) Makes(kind catalog.Kind) []MakeCount {
 	return []MakeCount{}
 }
 
-// modelsParams is what /{type}/models accepts.
-var modelsParams = []string{"make"}
-
 // Models returns the models of one make with their counts and year ranges,
-// sorted by name case-insensitively. params must hold make and nothing else
-// (missing_parameter, unknown_parameter otherwise); a make the catalog does
-// not have gives an empty list, the same answer a search for it would give.
-func (s *Service) Models(kind catalog.Kind, params url.Values) ([]ModelRange, error) {
+// sorted by name case-insensitively; missing_parameter without a make. A
+// make the catalog does not have gives an empty list, as a search would.
+func (s *Service) Models(kind catalog.Kind, mk string) ([]ModelRange, error) {
 	if _, err := rulesFor(kind); err != nil {
 		return nil, err
 	}
-	if err := checkNames(kind, modelsParams, params); err != nil {
-		return nil, err
-	}
-	mk := paramReader{params}.get("make")
+	mk = strings.TrimSpace(mk)
 	if mk == "" {
 		return nil, paramError(CodeMissingParameter, "make",
 			"make is required: list the makes of %s first, then ask for the models of one, e.g. make=Toyota", noun(kind))
