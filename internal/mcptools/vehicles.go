@@ -106,10 +106,10 @@ func (v vehicleTools) search(_ context.Context, in SearchVehiclesInput) (*mcp.Ca
 	page, err := v.svc.Search(vehicle.Query{
 		Kind: kind, Make: in.Make, Model: in.Model, Q: in.Q,
 		Year: in.Year, YearMin: in.YearMin, YearMax: in.YearMax, Page: in.Page, PerPage: in.PerPage,
-		Filters: map[string]string{
-			"body": in.Body, "fuel_type": in.FuelType, "drive_type": in.DriveType,
-			"motorcycle_type": in.MotorcycleType, "vehicle_type": in.VehicleType,
-			"hull_type": in.HullType, "model_type": in.ModelType, "tire_size": in.TireSize,
+		Filters: vehicle.Filters{
+			Body: in.Body, FuelType: in.FuelType, DriveType: in.DriveType,
+			MotorcycleType: in.MotorcycleType, VehicleType: in.VehicleType,
+			HullType: in.HullType, ModelType: in.ModelType, TireSize: in.TireSize,
 		},
 		EVOnly: in.EVOnly, HPMin: in.HPMin, HPMax: in.HPMax, LengthMin: in.LengthMin, LengthMax: in.LengthMax,
 	})

@@ -133,14 +133,12 @@ func noun(kind catalog.Kind) string {
 // its form. Nil pointers and empty strings are absent; Search validates the
 // whole of it (see docs/api.md for the parameters).
 type Query struct {
-	Kind           catalog.Kind
-	Make, Model, Q string
-	Year           *int
-	YearMin        *int
-	YearMax        *int
-	// Filters holds the kind's string filters by parameter name (body,
-	// fuel_type, hull_type, tire_size, ...).
-	Filters              map[string]string
+	Kind                 catalog.Kind
+	Make, Model, Q       string
+	Year                 *int
+	YearMin              *int
+	YearMax              *int
+	Filters              Filters
 	EVOnly               *bool
 	HPMin, HPMax         *int
 	LengthMin, LengthMax *float64
@@ -150,9 +148,32 @@ type Query struct {
 	evText string
 }
 
+// Filters are the string filters; each kind takes some (AcceptedParams).
+type Filters struct {
+	Body, FuelType, DriveType   string
+	MotorcycleType, VehicleType string
+	HullType, ModelType         string
+	TireSize                    string
+}
+
+// filterNames and intNames are the parameters of the fields filters and
+// ints return, in the same order.
+var (
+	filterNames = [...]string{"body", "fuel_type", "drive_type", "motorcycle_type", "vehicle_type", "hull_type", "model_type", "tire_size"}
+	intNames    = [...]string{"year", "year_min", "year_max", "page", "per_page", "hp_min", "hp_max"}
+)
+
+func (f *Filters) fields() [len(filterNames)]*string {
+	return [...]*string{&f.Body, &f.FuelType, &f.DriveType, &f.MotorcycleType, &f.VehicleType, &f.HullType, &f.ModelType, &f.TireSize}
+}
+
+func (q *Query) ints() [len(intNames)]**int {
+	return [...]**int{&q.Year, &q.YearMin, &q.YearMax, &q.Page, &q.PerPage, &q.HPMin, &q.HPMax}
+}
+
 // Set reads one parameter from its text, trimmed; an empty value leaves it
 // absent. It refuses text that is not a value of the parameter's type and
-// files a name it does not know as a string filter, which Search checks.
+// refuses a name that no kind takes as unknown_parameter.
 func (q *Query) Set(name, value string) error {
 	v := strings.TrimSpace(value)
 	if v == "" {
@@ -181,33 +202,15 @@ func (q *Query) Set(name, value string) error {
 		}
 		q.EVOnly, q.evText = &b, v
 	default:
-		if p := q.intField(name); p != nil {
-			*p, err = wholeNumber(name, v)
-			return err
+		if i := slices.Index(intNames[:], name); i >= 0 {
+			*q.ints()[i], err = wholeNumber(name, v)
+		} else if i := slices.Index(filterNames[:], name); i >= 0 {
+			*q.Filters.fields()[i] = v
+		} else {
+			err = UnknownParam(q.Kind, name, AcceptedParams(q.Kind))
 		}
-		if q.Filters == nil {
-			q.Filters = map[string]string{}
-		}
-		q.Filters[name] = v
 	}
 	return err
-}
-
-// intField is the field of an integer parameter, or nil for another name.
-func (q *Query) intField(name string) **int {
-	fields := [...]struct {
-		name string
-		p    **int
-	}{
-		{"year", &q.Year}, {"year_min", &q.YearMin}, {"year_max", &q.YearMax}, {"page", &q.Page},
-		{"per_page", &q.PerPage}, {"hp_min", &q.HPMin}, {"hp_max", &q.HPMax},
-	}
-	for _, f := range fields {
-		if f.name == name {
-			return f.p
-		}
-	}
-	return nil
 }
 
 // Hints end the messages about a number parameter with a valid example.
@@ -304,9 +307,9 @@ func (r *kindRules) unknownFilter(in *Query) error {
 			first = name
 		}
 	}
-	for name, v := range in.Filters {
-		if v != "" && !slices.Contains(r.attrs, name) {
-			note(name)
+	for i, v := range in.Filters.fields() {
+		if *v != "" && !slices.Contains(r.attrs, filterNames[i]) {
+			note(filterNames[i])
 		}
 	}
 	for _, f := range [...]struct {
@@ -363,8 +366,9 @@ func (r *kindRules) validate(in *Query, vocab *[maxAttrs][]string) (query, error
 		}
 	}
 	filtered := false
+	filters := in.Filters.fields()
 	for slot, name := range r.attrs {
-		v := strings.TrimSpace(in.Filters[name])
+		v := strings.TrimSpace(*filters[slices.Index(filterNames[:], name)])
 		if v == "" {
 			continue
 		}
