@@ -82,9 +82,11 @@ func TestKnownFilterValuesAccepted(t *testing.T) {
 	}
 	// The vocabulary follows the snapshot: a value outside the catalog's
 	// lists that a loaded record holds is accepted too.
-	c := demo(t)
+	// A copy, so that the demo catalog other tests share keeps its bodies.
+	c := *demo(t)
+	c.Cars = slices.Clone(c.Cars)
 	c.Cars[0].Body = "Roadster"
-	svc = vehicle.NewService(snapshot(t, c, catalog.Version{}))
+	svc = vehicle.NewService(snapshot(t, &c, catalog.Version{}))
 	page, err := find(svc, catalog.KindCar, []string{"body", "roadster"})
 	if err != nil || page.Meta.Total != 1 {
 		t.Fatalf("body=roadster on a snapshot holding it: %+v, %v", page.Meta, err)

@@ -12,48 +12,37 @@ import (
 	"github.com/vds-dev/vds/internal/tire"
 )
 
-// Limits of list queries: 10 records a page, 40 pages, so at most 400
-// records can be reached by paging; beyond that a query must be narrowed.
+// Limits of list queries (docs/api.md): beyond MaxReachable records a
+// query must be narrowed.
 const (
 	DefaultPerPage = 10
 	MaxPerPage     = 10
 	MaxPage        = 40
-	// MaxReachable is the number of matches that paging can reach; Meta.Truncated
-	// reports totals above it.
-	MaxReachable = MaxPerPage * MaxPage
-	// MaxYearWindow is the widest year_min..year_max window, in model years
-	// inclusive, that narrows a query on its own.
+	MaxReachable   = MaxPerPage * MaxPage
+	// MaxYearWindow is the widest year window, inclusive, that narrows alone.
 	MaxYearWindow = 10
-	// MinQueryYear and MaxQueryYear bound the years a query may name. They
-	// are fixed rather than following the calendar so that a URL valid
-	// today stays valid.
+	// The year bounds are fixed, not the calendar's, so a valid URL stays valid.
 	MinQueryYear = catalog.MinCarYear
 	MaxQueryYear = 2100
 )
 
-// commonParams are accepted by every list endpoint.
 var commonParams = []string{"make", "model", "year", "year_min", "year_max", "q", "per_page", "page"}
 
 // maxAttrs is the most string filters any kind has (cars and boats have three).
 const maxAttrs = 3
 
-// kindRules describes the list parameters of one kind.
 type kindRules struct {
 	kind catalog.Kind
 	// attrs are the exact-match string filters, in index slot order.
 	attrs []string
-	// vocab holds, by slot, the values a closed filter takes, in the
-	// catalog's spelling and order; nil for an open one (tire_size). A
-	// snapshot adds any other value its records hold (see vocabulary).
+	// vocab holds, by slot, a closed filter's values in catalog order; nil
+	// for tire_size. A snapshot adds the others its records hold.
 	vocab [maxAttrs][]string
-	// accepted is commonParams plus every type-specific parameter, sorted,
-	// as the unknown_parameter error reports it.
+	// accepted is every parameter, sorted, as unknown_parameter lists them.
 	accepted []string
-	// hint names the filters in too-broad messages.
-	hint string
+	hint     string
 }
 
-// filter is a string filter and, when it is closed, its vocabulary.
 type filter struct {
 	name  string
 	vocab []string
@@ -83,8 +72,6 @@ var (
 	tireRules = newRules(catalog.KindTireSize, []filter{{name: "tire_size"}}, nil, "tire_size")
 )
 
-// rulesFor returns the rules of a kind, or an invalid_parameter error for a
-// kind the catalog does not have.
 func rulesFor(kind catalog.Kind) (*kindRules, error) {
 	switch kind {
 	case catalog.KindCar:
@@ -103,8 +90,7 @@ func badKind(kind catalog.Kind) *Error {
 	return invalidf("type", "type %s is not a record type: use car, motorcycle, boat or tire_size", Echo(string(kind)))
 }
 
-// AcceptedParams returns the sorted list parameters of a kind, for
-// documentation and tool schemas; nil for an unknown kind.
+// AcceptedParams returns the sorted list parameters of a kind; nil for an unknown kind.
 func AcceptedParams(kind catalog.Kind) []string {
 	r, err := rulesFor(kind)
 	if err != nil {
@@ -113,7 +99,6 @@ func AcceptedParams(kind catalog.Kind) []string {
 	return slices.Clone(r.accepted)
 }
 
-// noun names a kind's records in messages.
 func noun(kind catalog.Kind) string {
 	switch kind {
 	case catalog.KindCar:
@@ -128,10 +113,8 @@ func noun(kind catalog.Kind) string {
 	return string(kind)
 }
 
-// Query is one list query as the edges hand it to Search: REST reads it
-// from the query string, MCP from its typed arguments, the dashboard from
-// its form. Nil pointers and empty strings are absent; Search validates the
-// whole of it (see docs/api.md for the parameters).
+// Query is a list query as each edge builds it from its own input; nil and
+// "" fields are absent, and Search validates it (parameters: docs/api.md).
 type Query struct {
 	Kind                 catalog.Kind
 	Make, Model, Q       string
@@ -156,8 +139,6 @@ type Filters struct {
 	TireSize                    string
 }
 
-// filterNames and intNames are the parameters of the fields filters and
-// ints return, in the same order.
 var (
 	filterNames = [...]string{"body", "fuel_type", "drive_type", "motorcycle_type", "vehicle_type", "hull_type", "model_type", "tire_size"}
 	intNames    = [...]string{"year", "year_min", "year_max", "page", "per_page", "hp_min", "hp_max"}
@@ -171,9 +152,8 @@ func (q *Query) ints() [len(intNames)]**int {
 	return [...]**int{&q.Year, &q.YearMin, &q.YearMax, &q.Page, &q.PerPage, &q.HPMin, &q.HPMax}
 }
 
-// Set reads one parameter from its text, trimmed; an empty value leaves it
-// absent. It refuses text that is not a value of the parameter's type and
-// refuses a name that no kind takes as unknown_parameter.
+// Set reads one parameter from text, trimmed; a blank value stays absent.
+// Text that is not of the parameter's type and unknown names are refused.
 func (q *Query) Set(name, value string) error {
 	v := strings.TrimSpace(value)
 	if v == "" {
@@ -213,7 +193,6 @@ func (q *Query) Set(name, value string) error {
 	return err
 }
 
-// Hints end the messages about a number parameter with a valid example.
 const (
 	perPageHint = "ask for 1 to 10 records per page and page through the rest"
 	pageHint    = "pages run from 1 to 40, so at most 400 records can be paged through; narrow the query to reach the rest"
@@ -241,7 +220,7 @@ func wholeNumber(name, v string) (*int, error) {
 	return &n, nil
 }
 
-// length parses a length in feet; ParseFloat alone would also take "NaN" and "Inf".
+// length refuses "NaN" and "Inf", which ParseFloat alone would take.
 func length(name, v string) (*float64, error) {
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil || !lengthOK(f) {
@@ -266,17 +245,13 @@ func badLength(name, v string) *Error {
 	return invalidf(name, "%s %s is not a length in feet: give a number of 0 or more such as %s=20.5", name, Echo(v), name)
 }
 
-// query is a validated Query. Its strings are lowercased once so the
-// per-record checks are plain comparisons.
+// query is a validated Query, lowercased once for plain comparisons.
 type query struct {
-	make, model string
-	// year, yearMin and yearMax are 0 when absent.
+	make, model            string
 	year, yearMin, yearMax int
 	words                  []string
-	// attrs holds the wanted lowercase value per attribute slot; "" when absent.
-	attrs [maxAttrs]string
-	// sizeFull is the lowercase canonical tire size when the filter stated a
-	// load index and speed rating, which must then match too.
+	attrs                  [maxAttrs]string
+	// sizeFull is set when tire_size states a load index and speed rating.
 	sizeFull string
 	evOnly   bool
 
@@ -287,7 +262,6 @@ type query struct {
 	page, perPage        int
 }
 
-// intIn checks an integer against lo..hi; def stands for an absent one.
 func intIn(name string, p *int, lo, hi, def int) (int, bool, error) {
 	if p == nil {
 		return def, false, nil
@@ -298,8 +272,7 @@ func intIn(name string, p *int, lo, hi, def int) (int, bool, error) {
 	return *p, true, nil
 }
 
-// unknownFilter refuses, as an unknown parameter, a filter the kind does
-// not have; of several, the alphabetically first, so errors are stable.
+// unknownFilter reports the alphabetically first filter the kind lacks, so errors are stable.
 func (r *kindRules) unknownFilter(in *Query) error {
 	first := ""
 	note := func(name string) {
@@ -329,9 +302,8 @@ func (r *kindRules) unknownFilter(in *Query) error {
 	return UnknownParam(r.kind, first, slices.Clone(r.accepted))
 }
 
-// validate checks a query against the kind's rules, the narrowing rule
-// last, and compiles it for the index. vocab holds the values each closed
-// filter accepts in the snapshot the query will run on.
+// validate is the one check of a list query, the narrowing rule last;
+// vocab is what each closed filter accepts in the snapshot it will run on.
 func (r *kindRules) validate(in *Query, vocab *[maxAttrs][]string) (query, error) {
 	var q query
 	if err := r.unknownFilter(in); err != nil {
@@ -396,10 +368,8 @@ func (r *kindRules) validate(in *Query, vocab *[maxAttrs][]string) (query, error
 	return q, nil
 }
 
-// attrValue turns a string filter into the lowercase value its index
-// holds. A closed filter (vocab not nil) takes only the values of its
-// vocabulary, in any case, and for car fuel_type the codes of carFuelCodes:
-// anything else would match nothing and read as "no such vehicles".
+// attrValue returns a filter's index key. A closed filter refuses values
+// outside its vocabulary, which would read as "no such vehicles".
 func attrValue(kind catalog.Kind, name, v string, vocab []string, q *query) (string, error) {
 	if name == "tire_size" {
 		sz, err := tire.Parse(v)
@@ -426,16 +396,13 @@ func attrValue(kind catalog.Kind, name, v string, vocab []string, q *query) (str
 	return "", unknownValue(kind, name, v, vocab, codes)
 }
 
-// sizeKey is the index key of a tire size: its canonical form without load
-// index and speed rating, so tire_size=235/55R19 finds a fitment listed as
-// "235/55R19 101V" (the same tire dimensions).
+// sizeKey drops load index and speed rating, so 235/55R19 finds "235/55R19 101V".
 func sizeKey(sz tire.Size) string {
 	sz.LoadIndex, sz.SpeedRating = 0, ""
 	return strings.ToLower(sz.String())
 }
 
-// carFuelCodes are the short fuel codes people type, accepted for car
-// fuel_type besides the names; carFuelNames holds the name of each.
+// carFuelCodes are also accepted for car fuel_type; carFuelNames maps them.
 var (
 	carFuelCodes = []string{"gas", "gasoline", "diesel", "ffv", "hev", "phev", "bev", "fcev"}
 	carFuelNames = []string{catalog.FuelGasoline, catalog.FuelGasoline, catalog.FuelDiesel, catalog.FuelFlex,
@@ -466,8 +433,7 @@ func boatBounds(in *Query, q *query) error {
 	return nil
 }
 
-// tooBroad explains what the caller can add, naming the year bound that
-// made the query look narrowed when there is one.
+// tooBroad names the year bound that made the query look narrowed, if any.
 func tooBroad(r *kindRules, in *Query, hasMin, hasMax bool, yearMin, yearMax int) *Error {
 	narrow := fmt.Sprintf("narrow by make, model, q or a filter (%s)", r.hint)
 	switch {
@@ -494,8 +460,7 @@ func tooBroad(r *kindRules, in *Query, hasMin, hasMax bool, yearMin, yearMax int
 	return paramError(CodeQueryTooBroad, "", "%s", msg)
 }
 
-// queryWords splits q into lowercase words on anything that is not a letter
-// or digit, the same boundaries the record tokens use.
+// queryWords splits q on the boundaries the record tokens use.
 func queryWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
