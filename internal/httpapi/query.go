@@ -74,7 +74,6 @@ func query(r *http.Request) url.Values {
 	return q
 }
 
-// listParams holds each kind's list parameters, sorted, read once.
 var listParams = func() map[catalog.Kind][]string {
 	m := map[catalog.Kind][]string{}
 	for _, k := range catalog.Kinds {
@@ -83,12 +82,10 @@ var listParams = func() map[catalog.Kind][]string {
 	return m
 }()
 
-// modelsParams is what /{type}/models accepts.
 var modelsParams = []string{"make"}
 
-// listQuery reads a list route's parameters into the service's query. Of
-// several bad values the alphabetically first is reported, so errors are
-// stable whatever the map order.
+// listQuery reads a list route's parameters into a vehicle.Query,
+// reporting the alphabetically first bad value, whatever the map order.
 func listQuery(kind catalog.Kind, params url.Values) (vehicle.Query, error) {
 	q := vehicle.Query{Kind: kind}
 	if err := checkNames(kind, listParams[kind], params); err != nil {
@@ -104,15 +101,15 @@ func listQuery(kind catalog.Kind, params url.Values) (vehicle.Query, error) {
 	return q, bad
 }
 
-// checkNames rejects unknown and repeated parameters before any value is
-// read: a typo must never silently widen a query. Map order is random, so
-// the alphabetically first offender is reported.
+// checkNames refuses unknown and repeated names (the alphabetically first)
+// before any value is read: a typo must never silently widen a query.
 func checkNames(kind catalog.Kind, accepted []string, params url.Values) error {
 	var unknown, dup string
+	hasUnknown := false // the empty name can be unknown too
 	for name, vals := range params {
 		if !slices.Contains(accepted, name) {
-			if unknown == "" || name < unknown {
-				unknown = name
+			if !hasUnknown || name < unknown {
+				unknown, hasUnknown = name, true
 			}
 			continue
 		}
@@ -120,7 +117,7 @@ func checkNames(kind catalog.Kind, accepted []string, params url.Values) error {
 			dup = name
 		}
 	}
-	if unknown != "" {
+	if hasUnknown {
 		return vehicle.UnknownParam(kind, unknown, slices.Clone(accepted))
 	}
 	if dup != "" {

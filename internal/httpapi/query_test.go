@@ -2,12 +2,14 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/store/storetest"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -26,6 +28,7 @@ func TestListQuery(t *testing.T) {
 		{"unknown with empty value", "foo=", catalog.KindCar, unknown, "foo", "accepted parameters are body, drive_type"},
 		{"filter of another kind", "make=Honda&body=SUV", catalog.KindMotorcycle, unknown, "body", "for motorcycles"},
 		{"first unknown alphabetically", "zeta=1&alpha=1&mid=1", catalog.KindCar, unknown, "alpha", ""},
+		{"the empty name comes first", "1=a&=b", catalog.KindCar, unknown, "", `unknown parameter ""`},
 		{"unknown wins over duplicate", "make=a&make=b&zzz=1", catalog.KindCar, unknown, "zzz", ""},
 		{"unknown wins over a bad value", "year=x&zzz=1", catalog.KindCar, unknown, "zzz", ""},
 		{"duplicate", "make=Toyota&make=Honda", catalog.KindCar, invalid, "make", "make is given 2 times"},
@@ -83,4 +86,49 @@ func TestModelsParams(t *testing.T) {
 			t.Errorf("%s: param %q, accepted %v; want year and [make]", raw, e.Param, e.Accepted)
 		}
 	}
+}
+
+// FuzzListQueryParse feeds arbitrary query strings through the REST parser
+// and the service: neither panics, every refusal is a *vehicle.Error with a
+// code, and the same query gets the same answer whatever the map order.
+func FuzzListQueryParse(f *testing.F) {
+	_, cat := storetest.DemoSQLite(f, false)
+	snap, err := vehicle.NewSnapshot(cat, catalog.Version{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	svc := vehicle.NewService(snap)
+	for _, seed := range []string{"make=Toyota", "year=x&hp_min=y&zzz=1", "make=a&make=b", "body=Truck&ev_only=0",
+		"length_min=-1.0&length_max=NaN", "tire_size=235/55R19+101V", "year_min=2015&year_max=2030&page=41"} {
+		for k := range catalog.Kinds {
+			f.Add(uint8(k), seed)
+		}
+	}
+	f.Fuzz(func(t *testing.T, k uint8, raw string) {
+		params, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		kind := catalog.Kinds[int(k)%len(catalog.Kinds)]
+		run := func() (vehicle.Meta, error) {
+			q, err := listQuery(kind, params)
+			if err != nil {
+				return vehicle.Meta{}, err
+			}
+			p, err := svc.Search(q)
+			return p.Meta, err
+		}
+		meta, err := run()
+		if err != nil {
+			var e *vehicle.Error
+			if !errors.As(err, &e) || e.Code == "" || e.Message == "" {
+				t.Fatalf("%s?%s: %#v is not a service error", kind, raw, err)
+			}
+		}
+		for range 3 {
+			if m, again := run(); m != meta || fmt.Sprint(again) != fmt.Sprint(err) {
+				t.Fatalf("%s?%s: %v then %v", kind, raw, err, again)
+			}
+		}
+	})
 }

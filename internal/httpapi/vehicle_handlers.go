@@ -64,9 +64,8 @@ func writeRawList(w http.ResponseWriter, raw []json.RawMessage, m vehicle.Meta) 
 	send(w, http.StatusOK, "application/json", buf)
 }
 
-// writeRawRecord writes {"data": rec} around a record encoded in advance,
-// without passing its bytes through encoding/json again (which would scan
-// and compact them on every request).
+// writeRawRecord keeps rec out of encoding/json, which would scan and
+// compact it on every request.
 func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -77,9 +76,8 @@ func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
 	send(w, http.StatusOK, "application/json", buf)
 }
 
-// linkHeader builds the RFC 8288 first/prev/next/last links of a page,
-// keeping every other query parameter as the client sent it. The query is
-// encoded once; only the page number differs between the links.
+// linkHeader builds the RFC 8288 links of a page, keeping every other
+// parameter as sent; the query is encoded once.
 func linkHeader(u *url.URL, q url.Values, m vehicle.Meta) string {
 	if m.MaxPage == 0 {
 		return ""

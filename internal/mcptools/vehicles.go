@@ -12,15 +12,13 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// vehicleTools are the catalog tools; each calls the vehicle.Service
-// method its REST twin calls.
+// vehicleTools call the vehicle.Service methods their REST twins call.
 type vehicleTools struct {
 	svc *vehicle.Service
 }
 
-// SearchVehiclesInput is the arguments of search_vehicles. Every field but
-// Type is the query parameter of GET /v1/{type} with the same name, and
-// vehicle.Service.Search validates both alike.
+// SearchVehiclesInput is the arguments of search_vehicles: the query
+// parameters of GET /v1/{type}, validated alike by vehicle.Service.Search.
 type SearchVehiclesInput struct {
 	Type    string `json:"type" jsonschema:"Which records to search: car, motorcycle (also ATVs, UTVs, snowmobiles, scooters, personal watercraft, golf carts), boat (power boats) or tire_size (tire fitments: a vehicle with its OEM and alternate tire sizes)."`
 	Make    string `json:"make,omitempty" jsonschema:"Manufacturer, matched exactly but case-insensitively, e.g. Toyota. list_makes gives the catalog's spellings."`
@@ -116,7 +114,6 @@ func (v vehicleTools) search(_ context.Context, in SearchVehiclesInput) (*mcp.Ca
 	if err != nil {
 		return serviceError(err, "")
 	}
-	// The records are the snapshot's pre-encoded JSON, as REST writes them.
 	b, err := json.Marshal(struct {
 		Data []json.RawMessage `json:"data"`
 		Meta vehicle.Meta      `json:"meta"`
@@ -127,7 +124,6 @@ func (v vehicleTools) search(_ context.Context, in SearchVehiclesInput) (*mcp.Ca
 	return structured(b), nil
 }
 
-// closedText ends the description of a filter with a closed vocabulary.
 const closedText = " Matched case-insensitively; any other value is refused with the accepted values and the closest one."
 
 // orList renders values as "a, b or c".
@@ -138,8 +134,8 @@ func orList(vals []string) string {
 	return strings.Join(vals[:len(vals)-1], ", ") + " or " + vals[len(vals)-1]
 }
 
-// parseKind accepts the four type names the schemas list, exactly. The
-// schema enforces them already; this keeps a handler safe without it.
+// parseKind accepts exactly the type names the schemas list, which keeps a
+// handler safe without the schema.
 func parseKind(s string) (catalog.Kind, error) {
 	k, err := catalog.ParseKind(s)
 	if err != nil || string(k) != s {
