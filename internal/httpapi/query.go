@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 
-	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/textcheck"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -72,57 +70,4 @@ func badPair(raw string) string {
 func query(r *http.Request) url.Values {
 	q, _ := r.Context().Value(queryKey{}).(url.Values)
 	return q
-}
-
-var listParams = func() map[catalog.Kind][]string {
-	m := map[catalog.Kind][]string{}
-	for _, k := range catalog.Kinds {
-		m[k] = vehicle.AcceptedParams(k)
-	}
-	return m
-}()
-
-var modelsParams = []string{"make"}
-
-// listQuery reads a list route's parameters into a vehicle.Query,
-// reporting the alphabetically first bad value, whatever the map order.
-func listQuery(kind catalog.Kind, params url.Values) (vehicle.Query, error) {
-	q := vehicle.Query{Kind: kind}
-	if err := checkNames(kind, listParams[kind], params); err != nil {
-		return q, err
-	}
-	var bad error
-	var badName string
-	for name, vals := range params {
-		if err := q.Set(name, vals[0]); err != nil && (bad == nil || name < badName) {
-			bad, badName = err, name
-		}
-	}
-	return q, bad
-}
-
-// checkNames refuses unknown and repeated names (the alphabetically first)
-// before any value is read: a typo must never silently widen a query.
-func checkNames(kind catalog.Kind, accepted []string, params url.Values) error {
-	var unknown, dup string
-	hasUnknown := false // the empty name can be unknown too
-	for name, vals := range params {
-		if !slices.Contains(accepted, name) {
-			if !hasUnknown || name < unknown {
-				unknown, hasUnknown = name, true
-			}
-			continue
-		}
-		if len(vals) > 1 && (dup == "" || name < dup) {
-			dup = name
-		}
-	}
-	if hasUnknown {
-		return vehicle.UnknownParam(kind, unknown, slices.Clone(accepted))
-	}
-	if dup != "" {
-		return &vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: dup,
-			Message: fmt.Sprintf("%s is given %d times: give each parameter at most once", dup, len(params[dup]))}
-	}
-	return nil
 }
