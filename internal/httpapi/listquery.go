@@ -19,6 +19,22 @@ var listParams = func() map[catalog.Kind][]string {
 
 var modelsParams = []string{"make"}
 
+// search runs a list route's query; modelsOf answers /{type}/models.
+func (h *Handler) search(kind catalog.Kind, params url.Values) (vehicle.Page, error) {
+	q, err := listQuery(kind, params)
+	if err != nil {
+		return vehicle.Page{}, err
+	}
+	return h.svc.Search(q)
+}
+
+func (h *Handler) modelsOf(kind catalog.Kind, params url.Values) ([]vehicle.ModelRange, error) {
+	if err := checkNames(kind, modelsParams, params); err != nil {
+		return nil, err
+	}
+	return h.svc.Models(kind, params.Get("make"))
+}
+
 // listQuery reads a list route's parameters into a vehicle.Query,
 // reporting the alphabetically first bad value, whatever the map order.
 func listQuery(kind catalog.Kind, params url.Values) (vehicle.Query, error) {

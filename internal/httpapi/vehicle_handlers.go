@@ -16,12 +16,7 @@ import (
 func (h *Handler) list(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		q := query(r)
-		in, err := listQuery(kind, q)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		page, err := h.svc.Search(in)
+		page, err := h.search(kind, q)
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -155,12 +150,7 @@ func (h *Handler) makes(kind catalog.Kind) http.HandlerFunc {
 
 func (h *Handler) models(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		q := query(r)
-		if err := checkNames(kind, modelsParams, q); err != nil {
-			writeError(w, r, err)
-			return
-		}
-		models, err := h.svc.Models(kind, q.Get("make"))
+		models, err := h.modelsOf(kind, query(r))
 		if err != nil {
 			writeError(w, r, err)
 			return
