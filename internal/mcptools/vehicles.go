@@ -101,16 +101,7 @@ func (v vehicleTools) search(_ context.Context, in SearchVehiclesInput) (*mcp.Ca
 	if err != nil {
 		return serviceError(err, "")
 	}
-	page, err := v.svc.Search(vehicle.Query{
-		Kind: kind, Make: in.Make, Model: in.Model, Q: in.Q,
-		Year: in.Year, YearMin: in.YearMin, YearMax: in.YearMax, Page: in.Page, PerPage: in.PerPage,
-		Filters: vehicle.Filters{
-			Body: in.Body, FuelType: in.FuelType, DriveType: in.DriveType,
-			MotorcycleType: in.MotorcycleType, VehicleType: in.VehicleType,
-			HullType: in.HullType, ModelType: in.ModelType, TireSize: in.TireSize,
-		},
-		EVOnly: in.EVOnly, HPMin: in.HPMin, HPMax: in.HPMax, LengthMin: in.LengthMin, LengthMax: in.LengthMax,
-	})
+	page, err := v.svc.Search(in.query(kind))
 	if err != nil {
 		return serviceError(err, "")
 	}
@@ -122,6 +113,19 @@ func (v vehicleTools) search(_ context.Context, in SearchVehiclesInput) (*mcp.Ca
 		return nil, fmt.Errorf("encode page: %w", err)
 	}
 	return structured(b), nil
+}
+
+func (in SearchVehiclesInput) query(kind catalog.Kind) vehicle.Query {
+	return vehicle.Query{
+		Kind: kind, Make: in.Make, Model: in.Model, Q: in.Q,
+		Year: in.Year, YearMin: in.YearMin, YearMax: in.YearMax, Page: in.Page, PerPage: in.PerPage,
+		Filters: vehicle.Filters{
+			Body: in.Body, FuelType: in.FuelType, DriveType: in.DriveType,
+			MotorcycleType: in.MotorcycleType, VehicleType: in.VehicleType,
+			HullType: in.HullType, ModelType: in.ModelType, TireSize: in.TireSize,
+		},
+		EVOnly: in.EVOnly, HPMin: in.HPMin, HPMax: in.HPMax, LengthMin: in.LengthMin, LengthMax: in.LengthMax,
+	}
 }
 
 const closedText = " Matched case-insensitively; any other value is refused with the accepted values and the closest one."

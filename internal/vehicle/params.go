@@ -116,16 +116,14 @@ func noun(kind catalog.Kind) string {
 // Query is a list query as each edge builds it from its own input; nil and
 // "" fields are absent, and Search validates it (parameters: docs/api.md).
 type Query struct {
-	Kind                 catalog.Kind
-	Make, Model, Q       string
-	Year                 *int
-	YearMin              *int
-	YearMax              *int
-	Filters              Filters
-	EVOnly               *bool
-	HPMin, HPMax         *int
-	LengthMin, LengthMax *float64
-	Page, PerPage        *int
+	Kind                   catalog.Kind
+	Make, Model, Q         string
+	Year, YearMin, YearMax *int
+	Filters                Filters
+	EVOnly                 *bool
+	HPMin, HPMax           *int
+	LengthMin, LengthMax   *float64
+	Page, PerPage          *int
 
 	// evText is ev_only as Set read it; the narrowing message repeats it.
 	evText string
