@@ -275,7 +275,7 @@ func (h *Handler) addVehicle(w http.ResponseWriter, r *http.Request, s *session)
 	}
 	if d.Step == "make" && q.Get("make") != "" {
 		d.Make = q.Get("make")
-		models, err := h.vehicles.Models(d.Kind, url.Values{"make": {d.Make}})
+		models, err := h.vehicles.Models(d.Kind, d.Make)
 		if err != nil {
 			fail(sentence(err.Error()))
 			return
@@ -304,7 +304,7 @@ func (h *Handler) addVehicle(w http.ResponseWriter, r *http.Request, s *session)
 	}
 	if d.Step == "year" && q.Get("year") != "" {
 		d.Year = q.Get("year")
-		recs, err := h.scan(d.Kind, url.Values{"make": {d.Make}, "model": {d.Model}, "year": {d.Year}})
+		recs, err := h.scan(vehicle.Query{Kind: d.Kind, Make: d.Make, Model: d.Model}, d.Year)
 		if err != nil {
 			fail(sentence(err.Error()))
 			return
@@ -326,14 +326,18 @@ type scanned struct {
 	truncated bool
 }
 
-// scan pages through a search (as a client would, up to the API's page
-// limit) and returns the records found.
-func (h *Handler) scan(kind catalog.Kind, params url.Values) (scanned, error) {
+// scan pages through a search of the form's year (as a client would, up
+// to the API's page limit) and returns the records found.
+func (h *Handler) scan(q vehicle.Query, year string) (scanned, error) {
 	var out scanned
+	if err := q.Set("year", year); err != nil {
+		return out, err
+	}
+	perPage := vehicle.MaxPerPage
+	q.PerPage = &perPage
 	for page := 1; page <= maxPagesScanned; page++ {
-		params.Set("page", strconv.Itoa(page))
-		params.Set("per_page", strconv.Itoa(vehicle.MaxPerPage))
-		p, err := h.vehicles.Search(kind, params)
+		q.Page = &page
+		p, err := h.vehicles.Search(q)
 		if err != nil {
 			return out, err
 		}

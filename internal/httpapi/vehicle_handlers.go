@@ -17,7 +17,7 @@ import (
 func (h *Handler) list(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		q := query(r)
-		page, err := h.svc.Search(kind, q)
+		page, err := h.search(kind, q)
 		if err != nil {
 			edge.WriteError(w, r, err)
 			return
@@ -60,9 +60,8 @@ func writeRawList(w http.ResponseWriter, raw []json.RawMessage, m vehicle.Meta) 
 	edge.Send(w, http.StatusOK, "application/json", buf.Bytes())
 }
 
-// writeRawRecord writes {"data": rec} around a record encoded in advance,
-// without passing its bytes through encoding/json again (which would scan
-// and compact them on every request).
+// writeRawRecord keeps rec out of encoding/json, which would scan and
+// compact it on every request.
 func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -73,9 +72,8 @@ func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
 	edge.Send(w, http.StatusOK, "application/json", buf.Bytes())
 }
 
-// linkHeader builds the RFC 8288 first/prev/next/last links of a page,
-// keeping every other query parameter as the client sent it. The query is
-// encoded once; only the page number differs between the links.
+// linkHeader builds the RFC 8288 links of a page, keeping every other
+// parameter as sent; the query is encoded once.
 func linkHeader(u *url.URL, q url.Values, m vehicle.Meta) string {
 	if m.MaxPage == 0 {
 		return ""
@@ -153,7 +151,7 @@ func (h *Handler) makes(kind catalog.Kind) http.HandlerFunc {
 
 func (h *Handler) models(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		models, err := h.svc.Models(kind, query(r))
+		models, err := h.modelsOf(kind, query(r))
 		if err != nil {
 			edge.WriteError(w, r, err)
 			return

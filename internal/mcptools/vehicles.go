@@ -4,10 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
-	"reflect"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -16,17 +12,13 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// vehicleTools are the catalog tools; each calls the vehicle.Service
-// method its REST twin calls.
+// vehicleTools call the vehicle.Service methods their REST twins call.
 type vehicleTools struct {
 	svc *vehicle.Service
 }
 
-// SearchVehiclesInput is the arguments of search_vehicles. Every field but
-// Type is the query parameter of GET /v1/{type} with the same name: the
-// arguments are converted to those parameters and run through
-// vehicle.Service.Search, so the narrowing rule, the paging limits and the
-// error messages are REST's.
+// SearchVehiclesInput is the arguments of search_vehicles: the query
+// parameters of GET /v1/{type}, validated alike by vehicle.Service.Search.
 type SearchVehiclesInput struct {
 	Type    string `json:"type" jsonschema:"Which records to search: car, motorcycle (also ATVs, UTVs, snowmobiles, scooters, personal watercraft, golf carts), boat (power boats) or tire_size (tire fitments: a vehicle with its OEM and alternate tire sizes)."`
 	Make    string `json:"make,omitempty" jsonschema:"Manufacturer, matched exactly but case-insensitively, e.g. Toyota. list_makes gives the catalog's spellings."`
@@ -109,11 +101,10 @@ func (v vehicleTools) search(_ context.Context, in SearchVehiclesInput) (*mcp.Ca
 	if err != nil {
 		return serviceError(err, "")
 	}
-	page, err := v.svc.Search(kind, queryValues(in, "type"))
+	page, err := v.svc.Search(in.query(kind))
 	if err != nil {
 		return serviceError(err, "")
 	}
-	// The records are the snapshot's pre-encoded JSON, as REST writes them.
 	b, err := json.Marshal(struct {
 		Data []json.RawMessage `json:"data"`
 		Meta vehicle.Meta      `json:"meta"`
@@ -124,7 +115,19 @@ func (v vehicleTools) search(_ context.Context, in SearchVehiclesInput) (*mcp.Ca
 	return structured(b), nil
 }
 
-// closedText ends the description of a filter with a closed vocabulary.
+func (in SearchVehiclesInput) query(kind catalog.Kind) vehicle.Query {
+	return vehicle.Query{
+		Kind: kind, Make: in.Make, Model: in.Model, Q: in.Q,
+		Year: in.Year, YearMin: in.YearMin, YearMax: in.YearMax, Page: in.Page, PerPage: in.PerPage,
+		Filters: vehicle.Filters{
+			Body: in.Body, FuelType: in.FuelType, DriveType: in.DriveType,
+			MotorcycleType: in.MotorcycleType, VehicleType: in.VehicleType,
+			HullType: in.HullType, ModelType: in.ModelType, TireSize: in.TireSize,
+		},
+		EVOnly: in.EVOnly, HPMin: in.HPMin, HPMax: in.HPMax, LengthMin: in.LengthMin, LengthMax: in.LengthMax,
+	}
+}
+
 const closedText = " Matched case-insensitively; any other value is refused with the accepted values and the closest one."
 
 // orList renders values as "a, b or c".
@@ -135,56 +138,15 @@ func orList(vals []string) string {
 	return strings.Join(vals[:len(vals)-1], ", ") + " or " + vals[len(vals)-1]
 }
 
-// queryValues converts typed arguments to the query parameters REST would
-// receive, by their JSON names, so that vehicle.Service applies one set of
-// rules to both. Unset pointers and empty strings are left out; skip names
-// arguments that are not query parameters.
-func queryValues(in any, skip ...string) url.Values {
-	out := url.Values{}
-	rv := reflect.ValueOf(in)
-	rt := rv.Type()
-	for i := range rt.NumField() {
-		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
-		if name == "" || name == "-" || slices.Contains(skip, name) {
-			continue
-		}
-		f := rv.Field(i)
-		if f.Kind() == reflect.Pointer {
-			if f.IsNil() {
-				continue
-			}
-			f = f.Elem()
-		}
-		var s string
-		switch f.Kind() {
-		case reflect.String:
-			s = f.String()
-		case reflect.Int, reflect.Int64:
-			s = strconv.FormatInt(f.Int(), 10)
-		case reflect.Float64:
-			s = strconv.FormatFloat(f.Float(), 'f', -1, 64)
-		case reflect.Bool:
-			s = strconv.FormatBool(f.Bool())
-		default:
-			panic("mcptools: no query form for argument " + name)
-		}
-		if s != "" {
-			out.Set(name, s)
-		}
-	}
-	return out
-}
-
-// parseKind accepts the four type names the schemas list. The schema
-// enforces them already; this keeps a handler safe if called without it.
+// parseKind accepts exactly the type names the schemas list, which keeps a
+// handler safe without the schema.
 func parseKind(s string) (catalog.Kind, error) {
-	for _, k := range catalog.Kinds {
-		if s == string(k) {
-			return k, nil
-		}
+	k, err := catalog.ParseKind(s)
+	if err != nil || string(k) != s {
+		return "", &vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "type",
+			Message: fmt.Sprintf("type %q is not a record type: use car, motorcycle, boat or tire_size", s)}
 	}
-	return "", &vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "type",
-		Message: fmt.Sprintf("type %q is not a record type: use car, motorcycle, boat or tire_size", s)}
+	return k, nil
 }
 
 // GetVehicleInput is the arguments of get_vehicle.
@@ -360,7 +322,7 @@ func (v vehicleTools) models(_ context.Context, in ListModelsInput) (*mcp.CallTo
 	if err != nil {
 		return serviceError(err, "")
 	}
-	models, err := v.svc.Models(kind, queryValues(in, "type"))
+	models, err := v.svc.Models(kind, in.Make)
 	if err != nil {
 		return serviceError(err, "")
 	}

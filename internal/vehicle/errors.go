@@ -13,8 +13,7 @@ import (
 	"github.com/vds-dev/vds/internal/textfmt"
 )
 
-// Error codes. They are part of the public API (the problem document's
-// "code" extension and MCP error text), so they never change once shipped.
+// Error codes are public API (docs/api.md), so they never change once shipped.
 const (
 	CodeInvalidParameter = "invalid_parameter"
 	CodeUnknownParameter = "unknown_parameter"
@@ -24,21 +23,15 @@ const (
 	CodeNotFound         = "not_found"
 )
 
-// Error is every error the service returns for bad input or a missing
-// record. The HTTP layer maps Code to a status (404 for not_found, 400 for
-// the rest); Message is written for the caller, human or model, and says
-// what to change.
+// Error is every refusal of the service; Message tells the caller, human or
+// model, what to change.
 type Error struct {
-	// Code is one of the Code* constants.
-	Code string
-	// Param names the offending query parameter, when there is one.
-	Param string
-	// Message is one sentence the caller can act on.
+	Code    string
+	Param   string
 	Message string
-	// Accepted lists the accepted parameter names, sorted, for unknown_parameter.
+	// Accepted lists the parameter names, sorted, for unknown_parameter.
 	Accepted []string
-	// AcceptedValues lists the values a closed filter accepts, for a value
-	// outside them; Suggestion is the one closest to what was sent.
+	// AcceptedValues and Suggestion answer a value outside a closed filter.
 	AcceptedValues []string
 	Suggestion     string
 }
@@ -46,14 +39,12 @@ type Error struct {
 // Error returns the message: it already names the parameter and value.
 func (e *Error) Error() string { return e.Message }
 
-// Is matches any *Error with the same code, so callers can write
-// errors.Is(err, vehicle.ErrNotFound) without caring which record was missing.
+// Is matches any *Error with the same code, as errors.Is(err, ErrNotFound).
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Code == e.Code
 }
 
-// ErrNotFound matches, through errors.Is, every not_found error of the service.
 var ErrNotFound = &Error{Code: CodeNotFound, Message: "record not found"}
 
 // CodeOf returns the code of the *Error in err's chain, or "" when there is none.
@@ -77,12 +68,11 @@ func notFound(kind catalog.Kind, id uuid.UUID) *Error {
 	return &Error{Code: CodeNotFound, Message: fmt.Sprintf("no %s with uuid %s in the catalog", noun(kind), id)}
 }
 
-// maxEcho bounds how much of a caller's value is repeated in a message, so
-// a hostile query string cannot make the error document large.
+// maxEcho bounds a caller's value in a message, so a hostile one cannot
+// make the error document large.
 const maxEcho = 40
 
-// Echo quotes a caller-supplied value for a message, shortened at a rune
-// boundary when it is long.
+// Echo quotes a caller's value for a message, cut at a rune boundary.
 func Echo(s string) string {
 	if len(s) > maxEcho {
 		cut := maxEcho
@@ -94,9 +84,9 @@ func Echo(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// unknownParam builds the unknown_parameter error, suggesting the accepted
-// name closest to the typo because that is by far the common cause.
-func unknownParam(kind catalog.Kind, name string, accepted []string) *Error {
+// UnknownParam is the unknown_parameter error for name, suggesting the
+// accepted name closest to it: a typo is by far the common cause.
+func UnknownParam(kind catalog.Kind, name string, accepted []string) *Error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "unknown parameter %s for %s", Echo(name), noun(kind))
 	if s := textfmt.Closest(name, accepted); s != "" {
@@ -106,9 +96,8 @@ func unknownParam(kind catalog.Kind, name string, accepted []string) *Error {
 	return &Error{Code: CodeUnknownParameter, Param: Clip(name), Message: b.String(), Accepted: accepted}
 }
 
-// Clip bounds a caller-supplied parameter name for the param field of an
-// error as Echo bounds it in messages: no accepted name is anywhere near
-// that long, and the field must be valid UTF-8 to be encoded faithfully.
+// Clip bounds a caller's parameter name for an error's param field, as
+// valid UTF-8.
 func Clip(name string) string {
 	if len(name) > maxEcho {
 		name = name[:maxEcho]
@@ -116,8 +105,6 @@ func Clip(name string) string {
 	return strings.ToValidUTF8(name, "")
 }
 
-// unknownValue builds the error for a value outside a closed filter's
-// vocabulary, naming the closest accepted value (or code) and listing all.
 func unknownValue(kind catalog.Kind, name, v string, vocab, codes []string) *Error {
 	candidates := slices.Concat(vocab, codes)
 	guess := nearest(v, candidates)
@@ -136,10 +123,9 @@ func unknownValue(kind catalog.Kind, name, v string, vocab, codes []string) *Err
 		AcceptedValues: slices.Clone(vocab), Suggestion: guess}
 }
 
-// synonyms are words people use for a catalog value (the first one the
-// filter accepts wins) that spelling alone cannot find ("petrol" is nearer DIESEL than GASOLINE). They only steer the
-// suggestion: the value itself stays refused, so a query never widens or
-// changes meaning behind the caller's back.
+// synonyms steer the suggestion where spelling cannot ("petrol" is nearer
+// DIESEL than GASOLINE); the value stays refused, so a query never changes
+// meaning behind the caller's back.
 var synonyms = map[string][]string{
 	"petrol":    {catalog.FuelGasoline, "Gas"},
 	"gasolina":  {catalog.FuelGasoline, "Gas"},
@@ -156,11 +142,9 @@ var synonyms = map[string][]string{
 	"4x4":       {"4WD"},
 }
 
-// nearest returns the candidate closest to s, case-insensitively: one that
-// contains s (three letters or more: "yacht" for Motor Yacht) counts as one
-// edit away. Ties go to the earlier candidate, so the catalog's order
-// decides. Only the first 64 bytes of s are compared, which bounds the work
-// a hostile value can cause.
+// nearest returns the candidate closest to s, ignoring case; containing s
+// ("yacht" in Motor Yacht) is one edit, ties go to catalog order, and only
+// 64 bytes of s are compared, to bound a hostile value's work.
 func nearest(s string, candidates []string) string {
 	ls := strings.ToLower(s[:min(len(s), 64)])
 	best, bestD := "", math.MaxInt

@@ -36,7 +36,7 @@ func TestUnknownFilterValuesRefused(t *testing.T) {
 		// A car fuel code is not a boat fuel.
 		{catalog.KindBoat, "fuel_type", "bev", catalog.BoatFuels, "", "Gas, Diesel, Electric"},
 	} {
-		_, err := svc.Search(tc.kind, vals("make", "Toyota", tc.param, tc.v))
+		_, err := find(svc, tc.kind, []string{"make", "Toyota", tc.param, tc.v})
 		e := wantError(t, err, vehicle.CodeInvalidParameter, tc.param)
 		if !slices.Equal(e.AcceptedValues, tc.accepted) {
 			t.Errorf("%s=%s: accepted values %q, want %q", tc.param, tc.v, e.AcceptedValues, tc.accepted)
@@ -74,7 +74,7 @@ func TestKnownFilterValuesAccepted(t *testing.T) {
 	} {
 		for _, v := range tc.vals {
 			for _, spelling := range []string{v, strings.ToLower(v), strings.ToUpper(v), " " + v + " "} {
-				if _, err := svc.Search(tc.kind, vals(tc.param, spelling)); err != nil {
+				if _, err := find(svc, tc.kind, []string{tc.param, spelling}); err != nil {
 					t.Errorf("%s %s=%q: %v", tc.kind, tc.param, spelling, err)
 				}
 			}
@@ -82,20 +82,22 @@ func TestKnownFilterValuesAccepted(t *testing.T) {
 	}
 	// The vocabulary follows the snapshot: a value outside the catalog's
 	// lists that a loaded record holds is accepted too.
-	c := demo(t)
+	// A copy, so that the demo catalog other tests share keeps its bodies.
+	c := *demo(t)
+	c.Cars = slices.Clone(c.Cars)
 	c.Cars[0].Body = "Roadster"
-	svc = vehicle.NewService(snapshot(t, c, catalog.Version{}))
-	page, err := svc.Search(catalog.KindCar, vals("body", "roadster"))
+	svc = vehicle.NewService(snapshot(t, &c, catalog.Version{}))
+	page, err := find(svc, catalog.KindCar, []string{"body", "roadster"})
 	if err != nil || page.Meta.Total != 1 {
 		t.Fatalf("body=roadster on a snapshot holding it: %+v, %v", page.Meta, err)
 	}
-	_, err = svc.Search(catalog.KindCar, vals("body", "truck"))
+	_, err = find(svc, catalog.KindCar, []string{"body", "truck"})
 	e := wantError(t, err, vehicle.CodeInvalidParameter, "body")
 	if want := append(slices.Clone(catalog.Bodies), "Roadster"); !slices.Equal(e.AcceptedValues, want) {
 		t.Errorf("accepted values %q, want %q", e.AcceptedValues, want)
 	}
 	// An empty snapshot (a server before its first load) accepts the lists.
-	if _, err := vehicle.NewService(nil).Search(catalog.KindBoat, vals("hull_type", "wood")); err != nil {
+	if _, err := find(vehicle.NewService(nil), catalog.KindBoat, []string{"hull_type", "wood"}); err != nil {
 		t.Errorf("hull_type=wood on an empty snapshot: %v", err)
 	}
 }

@@ -3,8 +3,8 @@ package vehicle_test
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -44,13 +44,16 @@ func demoService(tb testing.TB) *vehicle.Service {
 	return vehicle.NewService(snapshot(tb, demo(tb), catalog.Version{Number: 1, Source: "demo"}))
 }
 
-// vals builds query parameters from name, value pairs; a name may repeat.
-func vals(kv ...string) url.Values {
-	v := url.Values{}
+// find runs a search whose parameters are read from name, value pairs
+// through Query.Set, as an edge reads text; the first bad value fails it.
+func find(svc *vehicle.Service, kind catalog.Kind, kv []string) (vehicle.Page, error) {
+	q := vehicle.Query{Kind: kind}
 	for i := 0; i+1 < len(kv); i += 2 {
-		v.Add(kv[i], kv[i+1])
+		if err := q.Set(kv[i], kv[i+1]); err != nil {
+			return vehicle.Page{}, err
+		}
 	}
-	return v
+	return svc.Search(q)
 }
 
 // wantError checks that err is a *vehicle.Error with the code and param.
@@ -146,17 +149,12 @@ func pageRecs(t *testing.T, data any) []rec {
 
 // searchAll pages through every reachable page of a query (per_page 10)
 // and returns the total and the records seen, checking each page's meta.
-func searchAll(t *testing.T, svc *vehicle.Service, kind catalog.Kind, params url.Values) (int, []rec) {
+func searchAll(t *testing.T, svc *vehicle.Service, kind catalog.Kind, params []string) (int, []rec) {
 	t.Helper()
 	var all []rec
 	total := -1
 	for page := 1; ; page++ {
-		p := url.Values{}
-		for k, v := range params {
-			p[k] = v
-		}
-		p.Set("page", fmt.Sprint(page))
-		res, err := svc.Search(kind, p)
+		res, err := find(svc, kind, append(slices.Clone(params), "page", fmt.Sprint(page)))
 		if err != nil {
 			t.Fatalf("search %v page %d: %v", params, page, err)
 		}
@@ -174,7 +172,7 @@ func searchAll(t *testing.T, svc *vehicle.Service, kind catalog.Kind, params url
 
 // checkSearch compares a query's results against the brute-force expectation:
 // the same total, and the same records in the same order as far as paging reaches.
-func checkSearch(t *testing.T, svc *vehicle.Service, kind catalog.Kind, params url.Values, want []rec) {
+func checkSearch(t *testing.T, svc *vehicle.Service, kind catalog.Kind, params []string, want []rec) {
 	t.Helper()
 	total, got := searchAll(t, svc, kind, params)
 	if total != len(want) {

@@ -27,19 +27,16 @@ type fields struct {
 	length   float64
 }
 
-// span is a contiguous run of positions, lo..hi-1.
 type span struct{ lo, hi int32 }
 
-// makeEntry indexes one lowercase make. Records are sorted by make and then
-// model, so a make and a make+model are each one contiguous span: no
-// posting list is needed for the two most common constraints.
+// makeEntry indexes one lowercase make. Records are sorted by make and
+// model, so both are spans and need no posting list.
 type makeEntry struct {
 	span
 	models map[string]span
 }
 
-// index holds one kind's records' searchable values by position in the
-// result order, plus the lookup structures over them.
+// index holds one kind's searchable columns by position in result order.
 type index struct {
 	n             int
 	lmake, lmodel []string
@@ -60,24 +57,19 @@ type index struct {
 	text      textIndex
 }
 
-// table is one kind's records in result order with their index.
 type table[T any] struct {
 	recs []T
-	// raw holds each record's JSON, encoded once when the snapshot is
-	// built: encoding is most of the cost of answering a list, and records
-	// never change within a snapshot.
-	raw  []json.RawMessage
-	byID map[uuid.UUID]int32
-	idx  index
-	// vocab holds, by slot, the values each closed filter accepts: see vocabulary.
+	// raw holds each record's JSON: encoding is most of a list's cost.
+	raw   []json.RawMessage
+	byID  map[uuid.UUID]int32
+	idx   index
 	vocab [maxAttrs][]string
 	// taxonomy, precomputed at build time.
 	makes  []MakeCount
 	models map[string][]ModelRange
 }
 
-// interner shares one lowercase copy of each distinct string: a catalog
-// repeats the same makes, models and enum values across many records.
+// interner shares one lowercase copy of each distinct string.
 type interner map[string]string
 
 func (in interner) lower(s string) string {
@@ -103,8 +95,7 @@ func isLowerASCII(s string) bool {
 	return true
 }
 
-// memo is a one-entry cache in front of the interner for one field: records
-// in catalog or result order mostly repeat the previous record's value.
+// memo caches the last value of a field: neighbours mostly repeat it.
 type memo struct {
 	in        interner
 	last, out string
@@ -118,9 +109,8 @@ func (m *memo) lower(s string) string {
 	return m.out
 }
 
-// grouper gives each distinct value of a column an id and, at the end,
-// lays out every value's positions in one flat array (see carve), which
-// avoids the copying of growing one slice per value.
+// grouper lays out every value's positions in one flat array (see carve)
+// rather than growing one slice per value.
 type grouper struct {
 	ids    map[string]int32
 	keys   []string
@@ -146,8 +136,7 @@ func (g *grouper) add(key string) {
 	g.of = append(g.of, g.lastID)
 }
 
-// lists returns each value's ascending positions; the empty value, which
-// no query asks for, is left out.
+// lists returns each value's ascending positions, except the empty value's.
 func (g *grouper) lists() map[string][]int32 {
 	counts := make([]int, len(g.keys))
 	for _, id := range g.of {
@@ -166,8 +155,7 @@ func (g *grouper) lists() map[string][]int32 {
 	return m
 }
 
-// sortKey is a record's place in the result order: make, model
-// (case-insensitive), year descending, trim, uuid.
+// sortKey orders results: make, model (ignoring case), year descending, trim, uuid.
 type sortKey struct {
 	make, model, trim string
 	year              int
@@ -190,10 +178,9 @@ func compareKeys(a, b *sortKey) int {
 	return bytes.Compare(a.id[:], b.id[:])
 }
 
-// newTable copies and sorts the records and builds every index. extract is
-// called twice per record (before and after sorting) rather than keeping
-// all extracted fields alive, which would double peak memory on big catalogs.
-// vocab is the catalog's vocabulary of each closed filter (kindRules.vocab).
+// newTable copies and sorts the records and builds every index. extract
+// runs twice per record rather than keeping all fields alive, which would
+// double peak memory on big catalogs.
 func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]string) (*table[T], error) {
 	n := len(in)
 	lower := interner{}
@@ -253,7 +240,6 @@ func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]strin
 	for a := range attrs {
 		ix.byAttr[a] = attrs[a].lists()
 		if len(ix.byAttr[a]) == 0 {
-			// The kind has no filter in this slot.
 			ix.attrs[a], ix.byAttr[a] = nil, nil
 		}
 	}
@@ -281,12 +267,9 @@ func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]strin
 	return t, nil
 }
 
-// vocabulary returns the values filter slot a accepts: known, in its
-// order, then any other value the records hold, in the spelling of its
-// first record, sorted. The catalog's validation keeps records within
-// known, so the extras only appear for a catalog loaded from elsewhere;
-// known values no record has stay accepted (they answer an empty page, as
-// the body-types endpoint lists them with a count of 0).
+// vocabulary returns what filter slot a accepts: known, in order, then
+// any other value the records hold, sorted. Known values no record has
+// stay accepted and answer an empty page.
 func (t *table[T]) vocabulary(a int, known []string, extract func(*T, *fields)) []string {
 	out := slices.Clone(known)
 	var extra []string
@@ -302,8 +285,7 @@ func (t *table[T]) vocabulary(a int, known []string, extract func(*T, *fields)) 
 	return append(out, extra...)
 }
 
-// encodeJSON encodes v as the API writes it: without HTML escaping, and
-// without the trailing newline of json.Encoder.
+// encodeJSON encodes v without HTML escaping or a trailing newline.
 func encodeJSON(v any) (json.RawMessage, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -314,8 +296,6 @@ func encodeJSON(v any) (json.RawMessage, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// indexMakes records the span of every make and make+model. Records are
-// sorted by both, so each is one run and the maps are touched once per run.
 func (ix *index) indexMakes() {
 	ix.makes = map[string]*makeEntry{}
 	start := 0
@@ -334,8 +314,7 @@ func (ix *index) indexMakes() {
 	}
 }
 
-// indexYears builds the year posting lists, counted first so that each is
-// allocated once at its final size.
+// indexYears counts first so that each list is allocated once.
 func (ix *index) indexYears() {
 	if ix.n == 0 {
 		ix.yearPosts.finish()
@@ -359,8 +338,7 @@ func (ix *index) indexYears() {
 	ix.yearPosts.finish()
 }
 
-// addValues stores the kind-specific filter values of the record at k,
-// allocating the columns on first use so kinds without a filter pay nothing.
+// addValues allocates a filter's column on first use, so kinds without it pay nothing.
 func (ix *index) addValues(k int, f *fields, size *memo) {
 	if f.sizeFull != "" {
 		if ix.sizeFull == nil {

@@ -5,8 +5,7 @@ import (
 	"slices"
 )
 
-// Constraint bits: which per-record checks a query still needs after its
-// candidate source has been chosen.
+// Constraint bits: the per-record checks a query needs beyond its source.
 const (
 	bMake uint32 = 1 << iota
 	bModel
@@ -27,7 +26,6 @@ const (
 // wordRange is the token id range a q word prefix-matches.
 type wordRange struct{ lo, hi int32 }
 
-// sourceKind says how a candidate source enumerates positions.
 type sourceKind uint8
 
 const (
@@ -36,38 +34,32 @@ const (
 	srcUnion                   // the union of several posting lists, via a bitmap
 )
 
-// source is the set of candidate positions a query scans. Every source is
-// confined to the query's window (see plan), so make and make+model cost
-// nothing extra whichever source wins.
+// source is the set of candidate positions a query scans, confined to the
+// query's window (see plan).
 type source struct {
-	kind sourceKind
-	// span is the window: all candidates lie in it.
+	kind  sourceKind
 	span  span
 	list  []int32
 	lists [][]int32
 	// cost estimates the candidates to visit; the cheapest source wins.
 	cost int
-	// covers are the constraint bits the source guarantees, and word the
-	// q word it guarantees (-1 for none), so they need no per-record check.
+	// covers and word (-1 for none) need no per-record check.
 	covers uint32
 	word   int
 }
 
-// clip returns the part of an ascending list inside the span.
 func clip(l []int32, w span) []int32 {
 	lo, _ := slices.BinarySearch(l, w.lo)
 	n, _ := slices.BinarySearch(l[lo:], w.hi)
 	return l[lo : lo+n]
 }
 
-// maxClippedLists bounds how many lists a union clips just to price itself;
-// beyond it the unclipped total is a good enough estimate.
+// maxClippedLists bounds the lists a union clips to price itself.
 const maxClippedLists = 64
 
 // maxInlineWords is how many q words a query plans without allocating.
 const maxInlineWords = 8
 
-// matcher holds one query's plan; it lives on the stack of match.
 type matcher struct {
 	ix       *index
 	q        *query
@@ -76,7 +68,6 @@ type matcher struct {
 	skipWord int
 }
 
-// active returns the constraint bits a query sets.
 func (q *query) active() uint32 {
 	var c uint32
 	set := func(on bool, bit uint32) {
@@ -101,15 +92,11 @@ func (q *query) active() uint32 {
 	return c
 }
 
-// plan picks the cheapest candidate source among the query's indexed
-// constraints, and appends each q word's token range to words. ok is false
-// when some constraint matches nothing at all, which answers the query
-// without scanning. It is a function of its arguments only (not a matcher
-// method) so that escape analysis keeps the caller's buffers on the stack.
-//
-// Records are sorted by make and model, so make (or make+model) is a span,
-// the window. Every posting list is clipped to the window by binary search
-// before it is priced: make=X&body=Y visits only the Y records of make X.
+// plan picks the cheapest candidate source and appends each q word's token
+// range to words; !ok means some constraint matches nothing. It is not a
+// method so that escape analysis keeps the caller's buffers on the stack.
+// Make (or make+model) is a span, the window, and every posting list is
+// clipped to it before pricing: make=X&body=Y visits only X's Y records.
 func (ix *index) plan(q *query, words []wordRange) (best source, _ []wordRange, ok bool) {
 	win := span{0, int32(ix.n)}
 	var winCovers uint32
@@ -129,8 +116,7 @@ func (ix *index) plan(q *query, words []wordRange) (best source, _ []wordRange, 
 	}
 	best = source{kind: srcSpan, span: win, cost: int(win.hi - win.lo), covers: winCovers, word: -1}
 	clipped := winCovers != 0
-	// list and union build the candidate sources of a posting list and of a
-	// union of lists; an empty one means the query has no match.
+	// An empty list or union means the query has no match.
 	list := func(l []int32, covers uint32, word int) bool {
 		if clipped {
 			l = clip(l, win)
@@ -196,8 +182,7 @@ func (ix *index) plan(q *query, words []wordRange) (best source, _ []wordRange, 
 	return best, words, true
 }
 
-// ok reports whether the record at i passes every check the source did not
-// already guarantee. It reads only precomputed columns and never allocates.
+// ok runs the checks the source did not guarantee, without allocating.
 func (m *matcher) ok(i int32) bool {
 	ix, q, c := m.ix, m.q, m.checks
 	if c != 0 {
@@ -244,8 +229,7 @@ func (ix *index) lengthAt(i int32) float64 {
 	return ix.length[i]
 }
 
-// pageBuf holds the positions of one page; returned by value so that a
-// query's page never needs the heap.
+// pageBuf is returned by value so that a page never needs the heap.
 type pageBuf struct {
 	pos [MaxPerPage]int32
 	n   int
@@ -253,7 +237,6 @@ type pageBuf struct {
 
 func (p *pageBuf) positions() []int32 { return p.pos[:p.n] }
 
-// collector counts matches and keeps the positions of the requested page.
 type collector struct {
 	total, from, to int
 	page            pageBuf
@@ -267,9 +250,8 @@ func (c *collector) add(i int32) {
 	c.total++
 }
 
-// match runs q and returns the number of matches and the positions of
-// matches off..off+limit-1 (limit <= MaxPerPage). Positions ascend in the
-// result order, so scanning candidates in position order needs no sort.
+// match returns the number of matches and the positions of matches
+// off..off+limit-1; positions are result order, so nothing is sorted.
 func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 	var wbuf [maxInlineWords]wordRange
 	src, words, ok := ix.plan(q, wbuf[:0])
@@ -281,8 +263,7 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 	m.skipWord = src.word
 	col := collector{from: off, to: off + limit}
 
-	// When the source alone is the answer, its size is the total and the
-	// page is a slice of it: the common make or make+model query costs O(page).
+	// When the source alone is the answer, make or make+model costs O(page).
 	exact := m.checks == 0 && (len(m.words) == 0 || len(m.words) == 1 && src.word == 0)
 	switch src.kind {
 	case srcSpan:

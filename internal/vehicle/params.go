@@ -3,7 +3,6 @@ package vehicle
 import (
 	"fmt"
 	"math"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,48 +12,37 @@ import (
 	"github.com/vds-dev/vds/internal/tire"
 )
 
-// Limits of list queries: 10 records a page, 40 pages, so at most 400
-// records can be reached by paging; beyond that a query must be narrowed.
+// Limits of list queries (docs/api.md): beyond MaxReachable records a
+// query must be narrowed.
 const (
 	DefaultPerPage = 10
 	MaxPerPage     = 10
 	MaxPage        = 40
-	// MaxReachable is the number of matches that paging can reach; Meta.Truncated
-	// reports totals above it.
-	MaxReachable = MaxPerPage * MaxPage
-	// MaxYearWindow is the widest year_min..year_max window, in model years
-	// inclusive, that narrows a query on its own.
+	MaxReachable   = MaxPerPage * MaxPage
+	// MaxYearWindow is the widest year window, inclusive, that narrows alone.
 	MaxYearWindow = 10
-	// MinQueryYear and MaxQueryYear bound the years a query may name. They
-	// are fixed rather than following the calendar so that a URL valid
-	// today stays valid.
+	// The year bounds are fixed, not the calendar's, so a valid URL stays valid.
 	MinQueryYear = catalog.MinCarYear
 	MaxQueryYear = 2100
 )
 
-// commonParams are accepted by every list endpoint.
 var commonParams = []string{"make", "model", "year", "year_min", "year_max", "q", "per_page", "page"}
 
 // maxAttrs is the most string filters any kind has (cars and boats have three).
 const maxAttrs = 3
 
-// kindRules describes the list parameters of one kind.
 type kindRules struct {
 	kind catalog.Kind
 	// attrs are the exact-match string filters, in index slot order.
 	attrs []string
-	// vocab holds, by slot, the values a closed filter takes, in the
-	// catalog's spelling and order; nil for an open one (tire_size). A
-	// snapshot adds any other value its records hold (see vocabulary).
+	// vocab holds, by slot, a closed filter's values in catalog order; nil
+	// for tire_size. A snapshot adds the others its records hold.
 	vocab [maxAttrs][]string
-	// accepted is commonParams plus every type-specific parameter, sorted,
-	// as the unknown_parameter error reports it.
+	// accepted is every parameter, sorted, as unknown_parameter lists them.
 	accepted []string
-	// hint names the filters in too-broad messages.
-	hint string
+	hint     string
 }
 
-// filter is a string filter and, when it is closed, its vocabulary.
 type filter struct {
 	name  string
 	vocab []string
@@ -84,8 +72,6 @@ var (
 	tireRules = newRules(catalog.KindTireSize, []filter{{name: "tire_size"}}, nil, "tire_size")
 )
 
-// rulesFor returns the rules of a kind, or an invalid_parameter error for a
-// kind the catalog does not have.
 func rulesFor(kind catalog.Kind) (*kindRules, error) {
 	switch kind {
 	case catalog.KindCar:
@@ -104,8 +90,7 @@ func badKind(kind catalog.Kind) *Error {
 	return invalidf("type", "type %s is not a record type: use car, motorcycle, boat or tire_size", Echo(string(kind)))
 }
 
-// AcceptedParams returns the sorted list parameters of a kind, for
-// documentation and tool schemas; nil for an unknown kind.
+// AcceptedParams returns the sorted list parameters of a kind; nil for an unknown kind.
 func AcceptedParams(kind catalog.Kind) []string {
 	r, err := rulesFor(kind)
 	if err != nil {
@@ -114,7 +99,6 @@ func AcceptedParams(kind catalog.Kind) []string {
 	return slices.Clone(r.accepted)
 }
 
-// noun names a kind's records in messages.
 func noun(kind catalog.Kind) string {
 	switch kind {
 	case catalog.KindCar:
@@ -129,18 +113,143 @@ func noun(kind catalog.Kind) string {
 	return string(kind)
 }
 
-// query is a validated list request. String values are lowercased once
-// here so the per-record checks are plain comparisons.
+// Query is a list query as each edge builds it from its own input; nil and
+// "" fields are absent, and Search validates it (parameters: docs/api.md).
+type Query struct {
+	Kind                   catalog.Kind
+	Make, Model, Q         string
+	Year, YearMin, YearMax *int
+	Filters                Filters
+	EVOnly                 *bool
+	HPMin, HPMax           *int
+	LengthMin, LengthMax   *float64
+	Page, PerPage          *int
+
+	// evText is ev_only as Set read it; the narrowing message repeats it.
+	evText string
+}
+
+// Filters are the string filters; each kind takes some (AcceptedParams).
+type Filters struct {
+	Body, FuelType, DriveType   string
+	MotorcycleType, VehicleType string
+	HullType, ModelType         string
+	TireSize                    string
+}
+
+var (
+	filterNames = [...]string{"body", "fuel_type", "drive_type", "motorcycle_type", "vehicle_type", "hull_type", "model_type", "tire_size"}
+	intNames    = [...]string{"year", "year_min", "year_max", "page", "per_page", "hp_min", "hp_max"}
+)
+
+func (f *Filters) fields() [len(filterNames)]*string {
+	return [...]*string{&f.Body, &f.FuelType, &f.DriveType, &f.MotorcycleType, &f.VehicleType, &f.HullType, &f.ModelType, &f.TireSize}
+}
+
+func (q *Query) ints() [len(intNames)]**int {
+	return [...]**int{&q.Year, &q.YearMin, &q.YearMax, &q.Page, &q.PerPage, &q.HPMin, &q.HPMax}
+}
+
+// Set reads one parameter from text, trimmed; a blank value stays absent.
+// Text that is not of the parameter's type and unknown names are refused.
+func (q *Query) Set(name, value string) error {
+	v := strings.TrimSpace(value)
+	if v == "" {
+		return nil
+	}
+	var err error
+	switch name {
+	case "make":
+		q.Make = v
+	case "model":
+		q.Model = v
+	case "q":
+		q.Q = v
+	case "length_min":
+		q.LengthMin, err = length(name, v)
+	case "length_max":
+		q.LengthMax, err = length(name, v)
+	case "ev_only":
+		var b bool
+		switch strings.ToLower(v) {
+		case "1", "true":
+			b = true
+		case "0", "false":
+		default:
+			return invalidf(name, "%s %s is not a boolean: send %s=1 (or true) to keep only BEV, PHEV and HEV, or 0 (false) for all", name, Echo(v), name)
+		}
+		q.EVOnly, q.evText = &b, v
+	default:
+		if i := slices.Index(intNames[:], name); i >= 0 {
+			*q.ints()[i], err = wholeNumber(name, v)
+		} else if i := slices.Index(filterNames[:], name); i >= 0 {
+			*q.Filters.fields()[i] = v
+		} else {
+			err = UnknownParam(q.Kind, name, AcceptedParams(q.Kind))
+		}
+	}
+	return err
+}
+
+const (
+	perPageHint = "ask for 1 to 10 records per page and page through the rest"
+	pageHint    = "pages run from 1 to 40, so at most 400 records can be paged through; narrow the query to reach the rest"
+	yearHint    = "give a four-digit model year such as 2020"
+	hpHint      = "give horsepower as a whole number of 0 or more, such as 250"
+)
+
+func hintOf(name string) string {
+	switch name {
+	case "per_page":
+		return perPageHint
+	case "page":
+		return pageHint
+	case "hp_min", "hp_max":
+		return hpHint
+	}
+	return yearHint
+}
+
+func wholeNumber(name, v string) (*int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return nil, invalidf(name, "%s %s is not a whole number: %s", name, Echo(v), hintOf(name))
+	}
+	return &n, nil
+}
+
+// length refuses "NaN" and "Inf", which ParseFloat alone would take.
+func length(name, v string) (*float64, error) {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !lengthOK(f) {
+		return nil, badLength(name, v)
+	}
+	return &f, nil
+}
+
+func lengthOK(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) && f >= 0 }
+
+func lengthIn(name string, p *float64) (float64, bool, error) {
+	if p == nil {
+		return 0, false, nil
+	}
+	if !lengthOK(*p) {
+		return 0, false, badLength(name, strconv.FormatFloat(*p, 'f', -1, 64))
+	}
+	return *p, true, nil
+}
+
+func badLength(name, v string) *Error {
+	return invalidf(name, "%s %s is not a length in feet: give a number of 0 or more such as %s=20.5", name, Echo(v), name)
+}
+
+// query is a validated Query, lowercased once for plain comparisons.
 type query struct {
-	make, model string
-	// year, yearMin and yearMax are 0 when absent.
+	make, model            string
 	year, yearMin, yearMax int
-	// words are the lowercase words of q.
-	words []string
-	// attrs holds the wanted lowercase value per attribute slot; "" when absent.
-	attrs [maxAttrs]string
-	// sizeFull is the lowercase canonical tire size when the filter stated a
-	// load index and speed rating, which must then match too.
+	words                  []string
+	attrs                  [maxAttrs]string
+	// sizeFull is set when tire_size states a load index and speed rating.
 	sizeFull string
 	evOnly   bool
 
@@ -151,118 +260,85 @@ type query struct {
 	page, perPage        int
 }
 
-// paramReader reads single, trimmed values; empty values count as absent.
-type paramReader struct {
-	params url.Values
-}
-
-func (p paramReader) get(name string) string {
-	vs := p.params[name]
-	if len(vs) == 0 {
-		return ""
-	}
-	return strings.TrimSpace(vs[0])
-}
-
-// intParam parses an integer in lo..hi; def is returned when it is absent.
-// hint ends both error messages with what a valid value looks like.
-func (p paramReader) intParam(name string, lo, hi, def int, hint string) (int, bool, error) {
-	v := p.get(name)
-	if v == "" {
+func intIn(name string, p *int, lo, hi, def int) (int, bool, error) {
+	if p == nil {
 		return def, false, nil
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, false, invalidf(name, "%s %s is not a whole number: %s", name, Echo(v), hint)
+	if n := *p; n < lo || n > hi {
+		return 0, false, invalidf(name, "%s=%d is outside %d..%d: %s", name, n, lo, hi, hintOf(name))
 	}
-	if n < lo || n > hi {
-		return 0, false, invalidf(name, "%s=%d is outside %d..%d: %s", name, n, lo, hi, hint)
-	}
-	return n, true, nil
+	return *p, true, nil
 }
 
-// floatParam parses a non-negative finite number; ParseFloat alone would
-// also take "NaN" and "Inf".
-func (p paramReader) floatParam(name string) (float64, bool, error) {
-	v := p.get(name)
-	if v == "" {
-		return 0, false, nil
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
-		return 0, false, invalidf(name, "%s %s is not a length in feet: give a number of 0 or more such as %s=20.5", name, Echo(v), name)
-	}
-	return f, true, nil
-}
-
-// checkNames rejects unknown and repeated parameters before any value is
-// read: a typo must never silently widen a query. Map order is random, so
-// the alphabetically first offender is reported to keep errors stable.
-func checkNames(kind catalog.Kind, accepted []string, params url.Values) error {
-	var unknown, dup string
-	for name, vals := range params {
-		if !slices.Contains(accepted, name) {
-			if unknown == "" || name < unknown {
-				unknown = name
-			}
-			continue
-		}
-		if len(vals) > 1 && (dup == "" || name < dup) {
-			dup = name
+// unknownFilter reports the alphabetically first filter the kind lacks, so errors are stable.
+func (r *kindRules) unknownFilter(in *Query) error {
+	first := ""
+	note := func(name string) {
+		if first == "" || name < first {
+			first = name
 		}
 	}
-	if unknown != "" {
-		return unknownParam(kind, unknown, slices.Clone(accepted))
+	for i, v := range in.Filters.fields() {
+		if *v != "" && !slices.Contains(r.attrs, filterNames[i]) {
+			note(filterNames[i])
+		}
 	}
-	if dup != "" {
-		return invalidf(dup, "%s is given %d times: give each parameter at most once", dup, len(params[dup]))
+	for _, f := range [...]struct {
+		name string
+		set  bool
+	}{
+		{"ev_only", in.EVOnly != nil}, {"hp_min", in.HPMin != nil}, {"hp_max", in.HPMax != nil},
+		{"length_min", in.LengthMin != nil}, {"length_max", in.LengthMax != nil},
+	} {
+		if f.set && !slices.Contains(r.accepted, f.name) {
+			note(f.name)
+		}
 	}
-	return nil
+	if first == "" {
+		return nil
+	}
+	return UnknownParam(r.kind, first, slices.Clone(r.accepted))
 }
 
-// parseQuery validates list parameters against a kind's rules, including
-// the narrowing rule, and returns the query to run. vocab holds the values
-// each closed filter accepts in the snapshot the query will run on.
-func parseQuery(r *kindRules, params url.Values, vocab *[maxAttrs][]string) (query, error) {
+// validate is the one check of a list query, the narrowing rule last;
+// vocab is what each closed filter accepts in the snapshot it will run on.
+func (r *kindRules) validate(in *Query, vocab *[maxAttrs][]string) (query, error) {
 	var q query
-	if err := checkNames(r.kind, r.accepted, params); err != nil {
+	if err := r.unknownFilter(in); err != nil {
 		return q, err
 	}
-	p := paramReader{params}
 	var err error
-	if q.perPage, _, err = p.intParam("per_page", 1, MaxPerPage, DefaultPerPage,
-		"ask for 1 to 10 records per page and page through the rest"); err != nil {
+	if q.perPage, _, err = intIn("per_page", in.PerPage, 1, MaxPerPage, DefaultPerPage); err != nil {
 		return q, err
 	}
-	if q.page, _, err = p.intParam("page", 1, MaxPage, 1,
-		"pages run from 1 to 40, so at most 400 records can be paged through; narrow the query to reach the rest"); err != nil {
+	if q.page, _, err = intIn("page", in.Page, 1, MaxPage, 1); err != nil {
 		return q, err
 	}
-	const yearHint = "give a four-digit model year such as 2020"
 	var hasMin, hasMax bool
-	if q.year, _, err = p.intParam("year", MinQueryYear, MaxQueryYear, 0, yearHint); err != nil {
+	if q.year, _, err = intIn("year", in.Year, MinQueryYear, MaxQueryYear, 0); err != nil {
 		return q, err
 	}
-	if q.yearMin, hasMin, err = p.intParam("year_min", MinQueryYear, MaxQueryYear, 0, yearHint); err != nil {
+	if q.yearMin, hasMin, err = intIn("year_min", in.YearMin, MinQueryYear, MaxQueryYear, 0); err != nil {
 		return q, err
 	}
-	if q.yearMax, hasMax, err = p.intParam("year_max", MinQueryYear, MaxQueryYear, 0, yearHint); err != nil {
+	if q.yearMax, hasMax, err = intIn("year_max", in.YearMax, MinQueryYear, MaxQueryYear, 0); err != nil {
 		return q, err
 	}
 	if hasMin && hasMax && q.yearMin > q.yearMax {
 		return q, invalidf("year_min", "year_min=%d is greater than year_max=%d: swap the bounds", q.yearMin, q.yearMax)
 	}
-	q.make = strings.ToLower(p.get("make"))
-	q.model = strings.ToLower(p.get("model"))
-	if raw := p.get("q"); raw != "" {
+	q.make = strings.ToLower(strings.TrimSpace(in.Make))
+	q.model = strings.ToLower(strings.TrimSpace(in.Model))
+	if raw := strings.TrimSpace(in.Q); raw != "" {
 		q.words = queryWords(raw)
 		if len(q.words) == 0 {
 			return q, invalidf("q", "q %s has no letters or digits to search for", Echo(raw))
 		}
 	}
 	filtered := false
+	filters := in.Filters.fields()
 	for slot, name := range r.attrs {
-		v := p.get(name)
+		v := strings.TrimSpace(*filters[slices.Index(filterNames[:], name)])
 		if v == "" {
 			continue
 		}
@@ -271,15 +347,13 @@ func parseQuery(r *kindRules, params url.Values, vocab *[maxAttrs][]string) (que
 		}
 		filtered = true
 	}
-	if r.kind == catalog.KindCar {
-		if q.evOnly, err = boolParam(p, "ev_only"); err != nil {
-			return q, err
-		}
+	if in.EVOnly != nil {
 		// ev_only=0 asks for nothing in particular, so it does not narrow.
+		q.evOnly = *in.EVOnly
 		filtered = filtered || q.evOnly
 	}
 	if r.kind == catalog.KindBoat {
-		if err := parseBoatBounds(p, &q); err != nil {
+		if err := boatBounds(in, &q); err != nil {
 			return q, err
 		}
 		filtered = filtered || q.hasHPMin || q.hasHPMax || q.hasLenMin || q.hasLenMax
@@ -287,15 +361,13 @@ func parseQuery(r *kindRules, params url.Values, vocab *[maxAttrs][]string) (que
 	narrowed := filtered || q.make != "" || q.model != "" || len(q.words) > 0 || q.year != 0 ||
 		(hasMin && hasMax && q.yearMax-q.yearMin <= MaxYearWindow-1)
 	if !narrowed {
-		return q, tooBroad(r, params, hasMin, hasMax, q.yearMin, q.yearMax)
+		return q, tooBroad(r, in, hasMin, hasMax, q.yearMin, q.yearMax)
 	}
 	return q, nil
 }
 
-// attrValue turns a string filter into the lowercase value its index
-// holds. A closed filter (vocab not nil) takes only the values of its
-// vocabulary, in any case, and for car fuel_type the codes of carFuelCodes:
-// anything else would match nothing and read as "no such vehicles".
+// attrValue returns a filter's index key. A closed filter refuses values
+// outside its vocabulary, which would read as "no such vehicles".
 func attrValue(kind catalog.Kind, name, v string, vocab []string, q *query) (string, error) {
 	if name == "tire_size" {
 		sz, err := tire.Parse(v)
@@ -322,51 +394,34 @@ func attrValue(kind catalog.Kind, name, v string, vocab []string, q *query) (str
 	return "", unknownValue(kind, name, v, vocab, codes)
 }
 
-// sizeKey is the index key of a tire size: its canonical form without load
-// index and speed rating, so tire_size=235/55R19 finds a fitment listed as
-// "235/55R19 101V" (the same tire dimensions).
+// sizeKey drops load index and speed rating, so 235/55R19 finds "235/55R19 101V".
 func sizeKey(sz tire.Size) string {
 	sz.LoadIndex, sz.SpeedRating = 0, ""
 	return strings.ToLower(sz.String())
 }
 
-// carFuelCodes are the short fuel codes people type, accepted for car
-// fuel_type besides the names; carFuelNames holds the name of each.
+// carFuelCodes are also accepted for car fuel_type; carFuelNames maps them.
 var (
 	carFuelCodes = []string{"gas", "gasoline", "diesel", "ffv", "hev", "phev", "bev", "fcev"}
 	carFuelNames = []string{catalog.FuelGasoline, catalog.FuelGasoline, catalog.FuelDiesel, catalog.FuelFlex,
 		catalog.FuelHEV, catalog.FuelPHEV, catalog.FuelBEV, catalog.FuelFCEV}
 )
 
-func boolParam(p paramReader, name string) (bool, error) {
-	switch v := p.get(name); strings.ToLower(v) {
-	case "":
-		return false, nil
-	case "1", "true":
-		return true, nil
-	case "0", "false":
-		return false, nil
-	default:
-		return false, invalidf(name, "%s %s is not a boolean: send %s=1 (or true) to keep only BEV, PHEV and HEV, or 0 (false) for all", name, Echo(v), name)
-	}
-}
-
-func parseBoatBounds(p paramReader, q *query) error {
-	const hpHint = "give horsepower as a whole number of 0 or more, such as 250"
+func boatBounds(in *Query, q *query) error {
 	var err error
-	if q.hpMin, q.hasHPMin, err = p.intParam("hp_min", 0, math.MaxInt32, 0, hpHint); err != nil {
+	if q.hpMin, q.hasHPMin, err = intIn("hp_min", in.HPMin, 0, math.MaxInt32, 0); err != nil {
 		return err
 	}
-	if q.hpMax, q.hasHPMax, err = p.intParam("hp_max", 0, math.MaxInt32, 0, hpHint); err != nil {
+	if q.hpMax, q.hasHPMax, err = intIn("hp_max", in.HPMax, 0, math.MaxInt32, 0); err != nil {
 		return err
 	}
 	if q.hasHPMin && q.hasHPMax && q.hpMin > q.hpMax {
 		return invalidf("hp_min", "hp_min=%d is greater than hp_max=%d: swap the bounds", q.hpMin, q.hpMax)
 	}
-	if q.lenMin, q.hasLenMin, err = p.floatParam("length_min"); err != nil {
+	if q.lenMin, q.hasLenMin, err = lengthIn("length_min", in.LengthMin); err != nil {
 		return err
 	}
-	if q.lenMax, q.hasLenMax, err = p.floatParam("length_max"); err != nil {
+	if q.lenMax, q.hasLenMax, err = lengthIn("length_max", in.LengthMax); err != nil {
 		return err
 	}
 	if q.hasLenMin && q.hasLenMax && q.lenMin > q.lenMax {
@@ -376,9 +431,8 @@ func parseBoatBounds(p paramReader, q *query) error {
 	return nil
 }
 
-// tooBroad explains what the caller can add, naming the year bound that
-// made the query look narrowed when there is one.
-func tooBroad(r *kindRules, params url.Values, hasMin, hasMax bool, yearMin, yearMax int) *Error {
+// tooBroad names the year bound that made the query look narrowed, if any.
+func tooBroad(r *kindRules, in *Query, hasMin, hasMax bool, yearMin, yearMax int) *Error {
 	narrow := fmt.Sprintf("narrow by make, model, q or a filter (%s)", r.hint)
 	switch {
 	case hasMin && hasMax:
@@ -394,14 +448,17 @@ func tooBroad(r *kindRules, params url.Values, hasMin, hasMax bool, yearMin, yea
 	}
 	msg := fmt.Sprintf("this query would list every one of the %s: %s, or give year or a year_min..year_max window of at most %d years",
 		noun(r.kind), narrow, MaxYearWindow)
-	if ev := (paramReader{params}).get("ev_only"); ev != "" {
+	if in.EVOnly != nil {
+		ev := in.evText
+		if ev == "" {
+			ev = strconv.FormatBool(*in.EVOnly)
+		}
 		msg = "ev_only=" + ev + " keeps every car, so it does not narrow the query; " + msg
 	}
 	return paramError(CodeQueryTooBroad, "", "%s", msg)
 }
 
-// queryWords splits q into lowercase words on anything that is not a letter
-// or digit, the same boundaries the record tokens use.
+// queryWords splits q on the boundaries the record tokens use.
 func queryWords(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)

@@ -47,13 +47,13 @@ func TestUnvalidatedRecords(t *testing.T) {
 		}
 	})
 	t.Run("ev_only follows the fuel type", func(t *testing.T) {
-		res, err := svc.Search(catalog.KindCar, vals("ev_only", "1"))
+		res, err := find(svc, catalog.KindCar, []string{"ev_only", "1"})
 		if err != nil || res.Meta.Total != 1 || res.Data.([]catalog.Car)[0].UUID != id(2) {
 			t.Errorf("ev_only=1: %+v, %v", res, err)
 		}
 	})
 	t.Run("records sharing make, model, year and trim order by uuid", func(t *testing.T) {
-		_, got := searchAll(t, svc, catalog.KindCar, vals("make", "zil"))
+		_, got := searchAll(t, svc, catalog.KindCar, []string{"make", "zil"})
 		if len(got) != 3 || got[0].id != id(1) || got[1].id != id(2) || got[2].id != id(3) {
 			t.Errorf("order = %v", got)
 		}
@@ -68,7 +68,7 @@ func TestUnvalidatedRecords(t *testing.T) {
 			{[]string{"length_max", "0"}, 1},
 			{[]string{"length_min", "0.1"}, 0},
 		} {
-			res, err := svc.Search(catalog.KindBoat, vals(tt.params...))
+			res, err := find(svc, catalog.KindBoat, tt.params)
 			if err != nil || res.Meta.Total != tt.want {
 				t.Errorf("%v: total %d, %v; want %d", tt.params, res.Meta.Total, err, tt.want)
 			}
@@ -87,7 +87,7 @@ func TestUnvalidatedRecords(t *testing.T) {
 				t.Errorf("alternate %+v compared against an unknown OEM size", a)
 			}
 		}
-		res, err := svc.Search(catalog.KindTireSize, vals("q", "bogus"))
+		res, err := find(svc, catalog.KindTireSize, []string{"q", "bogus"})
 		if err != nil || res.Meta.Total != 1 {
 			t.Errorf("q=bogus: %+v, %v", res.Meta, err)
 		}
@@ -106,7 +106,7 @@ func TestUnvalidatedRecords(t *testing.T) {
 			{catalog.KindTireSize, []string{"tire_size", "235/75R15 109T"}},
 			{catalog.KindMotorcycle, []string{"q", "anything"}},
 		} {
-			res, err := empty.Search(tt.kind, vals(tt.params...))
+			res, err := find(empty, tt.kind, tt.params)
 			if err != nil || res.Meta.Total != 0 {
 				t.Errorf("%s %v: %+v, %v; want no matches", tt.kind, tt.params, res.Meta, err)
 			}
@@ -115,7 +115,7 @@ func TestUnvalidatedRecords(t *testing.T) {
 }
 
 func TestErrorText(t *testing.T) {
-	_, err := demoService(t).Search(catalog.KindCar, vals("year", "1"+strings.Repeat("é", 30)))
+	_, err := find(demoService(t), catalog.KindCar, []string{"year", "1" + strings.Repeat("é", 30)})
 	e := wantError(t, err, vehicle.CodeInvalidParameter, "year")
 	if err.Error() != e.Message {
 		t.Errorf("Error() = %q, want the message %q", err.Error(), e.Message)

@@ -64,7 +64,7 @@ func TestSearchCars(t *testing.T) {
 			if len(want) == 0 && !strings.Contains(tt.name, "unknown") && !strings.Contains(tt.name, "without records") {
 				t.Fatalf("no demo car matches %v", tt.params)
 			}
-			checkSearch(t, svc, catalog.KindCar, vals(tt.params...), want)
+			checkSearch(t, svc, catalog.KindCar, tt.params, want)
 		})
 	}
 }
@@ -78,7 +78,7 @@ func TestSearchEveryMake(t *testing.T) {
 	}
 	for mk, n := range counts {
 		t.Run(mk, func(t *testing.T) {
-			res, err := svc.Search(catalog.KindCar, vals("make", mk))
+			res, err := find(svc, catalog.KindCar, []string{"make", mk})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +113,7 @@ func TestSearchMotorcycles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			checkSearch(t, svc, catalog.KindMotorcycle, vals(tt.params...), filterRecs(c.Motorcycles, motoRec, tt.pred))
+			checkSearch(t, svc, catalog.KindMotorcycle, tt.params, filterRecs(c.Motorcycles, motoRec, tt.pred))
 		})
 	}
 }
@@ -147,7 +147,7 @@ func TestSearchBoats(t *testing.T) {
 			if len(want) == 0 {
 				t.Fatalf("no demo boat matches %v: the case would pass vacuously", tt.params)
 			}
-			checkSearch(t, svc, catalog.KindBoat, vals(tt.params...), want)
+			checkSearch(t, svc, catalog.KindBoat, tt.params, want)
 		})
 	}
 }
@@ -191,7 +191,7 @@ func TestSearchTireSizes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			checkSearch(t, svc, catalog.KindTireSize, vals(tt.params...), filterRecs(c.TireSizes, tireRec, tt.pred))
+			checkSearch(t, svc, catalog.KindTireSize, tt.params, filterRecs(c.TireSizes, tireRec, tt.pred))
 		})
 	}
 	if n := len(filterRecs(c.TireSizes, tireRec, tests[2].pred)); n <= len(filterRecs(c.TireSizes, tireRec, tests[3].pred)) {
@@ -258,7 +258,7 @@ func TestSearchFreeText(t *testing.T) {
 			case catalog.KindTireSize:
 				want = filterRecs(c.TireSizes, tireRec, func(r catalog.TireFitment) bool { return oracleMatch(tt.q, toks[r.UUID]) })
 			}
-			checkSearch(t, svc, tt.kind, vals("q", tt.q), want)
+			checkSearch(t, svc, tt.kind, []string{"q", tt.q}, want)
 		})
 	}
 
@@ -268,10 +268,10 @@ func TestSearchFreeText(t *testing.T) {
 		if len(want) == 0 {
 			t.Fatal("demo has no Camry")
 		}
-		checkSearch(t, svc, catalog.KindCar, vals("q", "toyota cam"), want)
+		checkSearch(t, svc, catalog.KindCar, []string{"q", "toyota cam"}, want)
 	})
 	t.Run("f150 finds F150 and F-150 Lightning", func(t *testing.T) {
-		total, got := searchAll(t, svc, catalog.KindCar, vals("q", "f150"))
+		total, got := searchAll(t, svc, catalog.KindCar, []string{"q", "f150"})
 		models := map[string]bool{}
 		for _, r := range got {
 			models[r.model] = true
@@ -285,7 +285,7 @@ func TestSearchFreeText(t *testing.T) {
 		// Crosstrek hybrid "vehicle"); crv is the joined model name only.
 		n := len(filterRecs(c.Cars, carRec, func(r catalog.Car) bool { return r.Model == "CR-V" }))
 		for _, q := range []string{"cr-v", "crv", "CR-V"} {
-			_, got := searchAll(t, svc, catalog.KindCar, vals("q", q))
+			_, got := searchAll(t, svc, catalog.KindCar, []string{"q", q})
 			crvs := 0
 			for _, r := range got {
 				if r.model == "CR-V" {
@@ -298,9 +298,9 @@ func TestSearchFreeText(t *testing.T) {
 		}
 	})
 	t.Run("words are ANDed", func(t *testing.T) {
-		honda, _ := searchAll(t, svc, catalog.KindCar, vals("q", "honda"))
-		hybrid, _ := searchAll(t, svc, catalog.KindCar, vals("q", "hybrid"))
-		both, recs := searchAll(t, svc, catalog.KindCar, vals("q", "honda hybrid"))
+		honda, _ := searchAll(t, svc, catalog.KindCar, []string{"q", "honda"})
+		hybrid, _ := searchAll(t, svc, catalog.KindCar, []string{"q", "hybrid"})
+		both, recs := searchAll(t, svc, catalog.KindCar, []string{"q", "honda hybrid"})
 		if both == 0 || both >= honda || both >= hybrid {
 			t.Errorf("honda %d, hybrid %d, both %d: want 0 < both < each", honda, hybrid, both)
 		}
@@ -312,14 +312,14 @@ func TestSearchFreeText(t *testing.T) {
 	})
 	t.Run("q combines with filters", func(t *testing.T) {
 		want := filterRecs(c.Cars, carRec, func(r catalog.Car) bool { return r.Year == 2020 && oracleMatch("toyota", toks[r.UUID]) })
-		checkSearch(t, svc, catalog.KindCar, vals("q", "toyota", "year", "2020"), want)
+		checkSearch(t, svc, catalog.KindCar, []string{"q", "toyota", "year", "2020"}, want)
 	})
 }
 
 func TestSearchOrder(t *testing.T) {
 	svc := demoService(t)
 	// A query spanning many makes, models and years, paged through in full.
-	_, got := searchAll(t, svc, catalog.KindCar, vals("year_min", "2019", "year_max", "2021"))
+	_, got := searchAll(t, svc, catalog.KindCar, []string{"year_min", "2019", "year_max", "2021"})
 	if len(got) < 30 {
 		t.Fatalf("only %d records: too few to check ordering", len(got))
 	}
@@ -358,7 +358,7 @@ func TestPaginationMeta(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := tt.svc.Search(catalog.KindCar, vals(tt.params...))
+			res, err := find(tt.svc, catalog.KindCar, tt.params)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -372,7 +372,7 @@ func TestPaginationMeta(t *testing.T) {
 		})
 	}
 	t.Run("empty data encodes as []", func(t *testing.T) {
-		res, err := demoSvc.Search(catalog.KindBoat, vals("make", "Nobody"))
+		res, err := find(demoSvc, catalog.KindBoat, []string{"make", "Nobody"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -384,7 +384,7 @@ func TestPaginationMeta(t *testing.T) {
 	t.Run("truncated boundary", func(t *testing.T) {
 		for _, n := range []int{400, 401} {
 			s := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: synthCars(n, 1)}, catalog.Version{}))
-			res, err := s.Search(catalog.KindCar, vals("make", "make00"))
+			res, err := find(s, catalog.KindCar, []string{"make", "make00"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -395,7 +395,7 @@ func TestPaginationMeta(t *testing.T) {
 	})
 	t.Run("page 40 of truncated results are records 391..400", func(t *testing.T) {
 		want := filterRecs(cars, carRec, func(catalog.Car) bool { return true })[390:400]
-		res, err := svc.Search(catalog.KindCar, vals("make", "Make00", "page", "40"))
+		res, err := find(svc, catalog.KindCar, []string{"make", "Make00", "page", "40"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -452,7 +452,7 @@ func TestSearchScaling(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			checkSearch(t, svc, catalog.KindCar, vals(tt.params...), filterRecs(cars, carRec, tt.pred))
+			checkSearch(t, svc, catalog.KindCar, tt.params, filterRecs(cars, carRec, tt.pred))
 		})
 	}
 }

@@ -2,7 +2,6 @@ package vehicle
 
 import (
 	"encoding/json"
-	"net/url"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -11,18 +10,16 @@ import (
 	"github.com/vds-dev/vds/internal/catalog"
 )
 
-// Service answers catalog queries from the current snapshot. It is safe for
-// concurrent use: every call loads the snapshot once, so it sees a single
-// catalog version even while Swap publishes the next.
+// Service answers catalog queries. Each call loads the snapshot once, so it
+// sees one catalog version even while Swap publishes the next.
 type Service struct {
 	cur atomic.Pointer[Snapshot]
 }
 
-// NewService returns a service answering from s; a nil s starts it with an
-// empty catalog, so a server can listen before the first load completes.
+// NewService answers from s; a nil s is an empty catalog, so a server can
+// listen before the first load completes.
 func NewService(s *Snapshot) *Service {
 	if s == nil {
-		// An empty catalog has no record that could fail to encode.
 		s, _ = NewSnapshot(nil, catalog.Version{})
 	}
 	svc := &Service{}
@@ -30,9 +27,8 @@ func NewService(s *Snapshot) *Service {
 	return svc
 }
 
-// Swap makes next the snapshot that later calls answer from; calls already
-// running finish on the one they loaded. A nil next is ignored, so a failed
-// reload can never leave the service empty.
+// Swap publishes next; a nil next is ignored, so a failed reload never
+// leaves the service empty.
 func (s *Service) Swap(next *Snapshot) {
 	if next != nil {
 		s.cur.Store(next)
@@ -44,27 +40,22 @@ func (s *Service) Snapshot() *Snapshot { return s.cur.Load() }
 
 // Page is one page of a list query.
 type Page struct {
-	// Data is a []catalog.Car, []catalog.Motorcycle, []catalog.Boat or
-	// []catalog.TireFitment; never nil, so it encodes as [] when empty.
+	// Data is a never-nil slice of the kind's catalog records.
 	Data any
-	// Raw holds the JSON of each record of Data, in order, encoded when the
-	// snapshot was built, for callers that write JSON on the hot path.
+	// Raw holds each record's JSON, encoded when the snapshot was built.
 	Raw  []json.RawMessage
 	Meta Meta
 }
 
 // Meta is the pagination metadata of a list response.
 type Meta struct {
-	Page    int `json:"page"`
-	PerPage int `json:"per_page"`
-	// Total counts all matches, including those paging cannot reach.
-	Total int `json:"total"`
-	// TotalPages is ceil(Total/PerPage).
+	Page       int `json:"page"`
+	PerPage    int `json:"per_page"`
+	Total      int `json:"total"`
 	TotalPages int `json:"total_pages"`
-	// MaxPage is the last page that can be requested: min(TotalPages, 40).
+	// MaxPage is min(TotalPages, 40).
 	MaxPage int `json:"max_page"`
-	// Truncated is true when Total exceeds the 400 records paging reaches:
-	// the rest can only be seen by narrowing the query.
+	// Truncated: more matched than paging reaches.
 	Truncated bool `json:"truncated"`
 }
 
@@ -76,23 +67,19 @@ func newMeta(page, perPage, total int) Meta {
 	}
 }
 
-// Search runs a list query for a kind. params are raw query parameters
-// (REST passes r.URL.Query(); MCP tools convert their typed arguments to the
-// same strings), so both apply exactly one set of rules: unknown and
-// repeated parameters, bad values, out-of-range paging and queries that
-// fail the narrowing rule are *Error values. A page past the last match
-// (but within 1..40) is an empty page, not an error.
-func (s *Service) Search(kind catalog.Kind, params url.Values) (Page, error) {
-	r, err := rulesFor(kind)
+// Search validates a list query and runs it; refusals are *Error values,
+// and a page past the last match is empty.
+func (s *Service) Search(in Query) (Page, error) {
+	r, err := rulesFor(in.Kind)
 	if err != nil {
 		return Page{}, err
 	}
 	snap := s.Snapshot()
-	q, err := parseQuery(r, params, snap.vocab(kind))
+	q, err := r.validate(&in, snap.vocab(in.Kind))
 	if err != nil {
 		return Page{}, err
 	}
-	switch kind {
+	switch in.Kind {
 	case catalog.KindCar:
 		return searchTable(snap.cars, &q), nil
 	case catalog.KindMotorcycle:
@@ -116,9 +103,8 @@ func searchTable[T any](t *table[T], q *query) Page {
 	return Page{Data: data, Raw: raw, Meta: newMeta(q.page, q.perPage, total)}
 }
 
-// ParseUUID parses a record uuid in its canonical 36-character form, in
-// either case. The other spellings uuid.Parse accepts (braces, urn:uuid:,
-// 32 bare hex digits) are refused so that each record has one URL.
+// ParseUUID takes only the 36-character form, in either case, so that each
+// record has one URL.
 func ParseUUID(s string) (uuid.UUID, error) {
 	id, err := uuid.Parse(s)
 	if err != nil || len(s) != 36 {
@@ -181,8 +167,7 @@ func getRaw[T any](t *table[T], kind catalog.Kind, id uuid.UUID) (json.RawMessag
 	return t.raw[p], nil
 }
 
-// Get returns one record of any kind as a catalog.Car, catalog.Motorcycle,
-// catalog.Boat or catalog.TireFitment, for callers that take the kind as data.
+// Get returns one record of any kind as its catalog type.
 func (s *Service) Get(kind catalog.Kind, id uuid.UUID) (any, error) {
 	switch kind {
 	case catalog.KindCar:
@@ -197,9 +182,8 @@ func (s *Service) Get(kind catalog.Kind, id uuid.UUID) (any, error) {
 	return nil, badKind(kind)
 }
 
-// Makes returns every make of a kind with its record count, sorted by name
-// case-insensitively; empty for an unknown kind. Spellings that differ only
-// in case are one make. The slice is a copy the caller may keep.
+// Makes returns a copy of a kind's makes (spellings that differ in case are
+// one) with their record counts, sorted case-insensitively.
 func (s *Service) Makes(kind catalog.Kind) []MakeCount {
 	snap := s.Snapshot()
 	switch kind {
@@ -215,21 +199,13 @@ func (s *Service) Makes(kind catalog.Kind) []MakeCount {
 	return []MakeCount{}
 }
 
-// modelsParams is what /{type}/models accepts.
-var modelsParams = []string{"make"}
-
-// Models returns the models of one make with their counts and year ranges,
-// sorted by name case-insensitively. params must hold make and nothing else
-// (missing_parameter, unknown_parameter otherwise); a make the catalog does
-// not have gives an empty list, the same answer a search for it would give.
-func (s *Service) Models(kind catalog.Kind, params url.Values) ([]ModelRange, error) {
+// Models returns a make's models with counts and year ranges, sorted by
+// name; an unknown make gives an empty list, as a search would.
+func (s *Service) Models(kind catalog.Kind, mk string) ([]ModelRange, error) {
 	if _, err := rulesFor(kind); err != nil {
 		return nil, err
 	}
-	if err := checkNames(kind, modelsParams, params); err != nil {
-		return nil, err
-	}
-	mk := paramReader{params}.get("make")
+	mk = strings.TrimSpace(mk)
 	if mk == "" {
 		return nil, paramError(CodeMissingParameter, "make",
 			"make is required: list the makes of %s first, then ask for the models of one, e.g. make=Toyota", noun(kind))
@@ -253,9 +229,8 @@ func (s *Service) Models(kind catalog.Kind, params url.Values) ([]ModelRange, er
 	return out, nil
 }
 
-// ModelYears returns the model years of a make and model with their record
-// counts, newest first, matching make and model as a search does (trimmed,
-// ignoring case). It is empty when the catalog has no such model or kind.
+// ModelYears returns a model's years with record counts, newest first,
+// matching make and model as a search does.
 func (s *Service) ModelYears(kind catalog.Kind, mk, model string) []YearCount {
 	snap := s.Snapshot()
 	lmake, lmodel := strings.ToLower(strings.TrimSpace(mk)), strings.ToLower(strings.TrimSpace(model))
@@ -272,22 +247,17 @@ func (s *Service) ModelYears(kind catalog.Kind, mk, model string) []YearCount {
 	return []YearCount{}
 }
 
-// BodyTypes returns every car body type with its record count: the known
-// types in catalog.Bodies order (zero counts included), then any other.
+// BodyTypes counts cars by body: catalog.Bodies in order (zeros included), then any other.
 func (s *Service) BodyTypes() []NameCount { return slices.Clone(s.Snapshot().bodyTypes) }
 
-// MotorcycleTypes returns all nine riding types in catalog.MotorcycleTypes
-// order with their vehicle class and record count, which may be 0.
+// MotorcycleTypes counts motorcycles by riding type, with its vehicle class.
 func (s *Service) MotorcycleTypes() []TypeCount { return slices.Clone(s.Snapshot().motoTypes) }
 
-// HullTypes returns every boat hull type with its record count: the known
-// types in catalog.HullTypes order (zero counts included), then any other.
+// HullTypes counts boats by hull, as BodyTypes counts cars.
 func (s *Service) HullTypes() []NameCount { return slices.Clone(s.Snapshot().hullTypes) }
 
-// TiresForCar returns the tire fitments of a car's make and model with
-// their geometry, preferring the car's model year and falling back to the
-// nearest year(s). A car without fitments gets match "none" and an empty
-// list, not an error; an unknown car is not_found.
+// TiresForCar returns the fitments of a car's make and model with their
+// geometry, from its year or the nearest; match "none" when there are none.
 func (s *Service) TiresForCar(id uuid.UUID) (CarTires, error) {
 	snap := s.Snapshot()
 	c, err := get(snap.cars, catalog.KindCar, id)
@@ -301,9 +271,7 @@ func (s *Service) TiresForCar(id uuid.UUID) (CarTires, error) {
 	}, nil
 }
 
-// TiresForVehicle is TiresForCar by make, model and year, for callers that
-// know the vehicle but not a catalog uuid (the tire_sizes_for_vehicle tool,
-// VIN decodes).
+// TiresForVehicle is TiresForCar by make, model and year.
 func (s *Service) TiresForVehicle(vehicleMake, model string, year int) (VehicleTires, error) {
 	if err := checkVehicle(vehicleMake, model, year); err != nil {
 		return VehicleTires{}, err
@@ -312,8 +280,7 @@ func (s *Service) TiresForVehicle(vehicleMake, model string, year int) (VehicleT
 	return VehicleTires{Match: match, Fitments: fits}, nil
 }
 
-// TiresFor returns the fitment records TiresForVehicle matches, without
-// geometry; the list is empty (not an error) when nothing matches.
+// TiresFor returns the records TiresForVehicle matches, without geometry.
 func (s *Service) TiresFor(vehicleMake, model string, year int) ([]catalog.TireFitment, error) {
 	vt, err := s.TiresForVehicle(vehicleMake, model, year)
 	if err != nil {

@@ -33,7 +33,7 @@ func TestSwap(t *testing.T) {
 
 	total := func(mk string) int {
 		t.Helper()
-		res, err := svc.Search(catalog.KindCar, vals("make", mk))
+		res, err := find(svc, catalog.KindCar, []string{"make", mk})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestSwap(t *testing.T) {
 func TestNewServiceNil(t *testing.T) {
 	svc := vehicle.NewService(nil)
 	for _, kind := range catalog.Kinds {
-		res, err := svc.Search(kind, vals("make", "Any"))
+		res, err := find(svc, kind, []string{"make", "Any"})
 		if err != nil || res.Meta.Total != 0 || res.Data == nil {
 			t.Errorf("%s: %+v, %v; want an empty page", kind, res, err)
 		}
@@ -122,7 +122,7 @@ func TestConcurrentSwap(t *testing.T) {
 	for range 8 {
 		readers.Go(func() {
 			for range 300 {
-				res, err := svc.Search(catalog.KindCar, vals("make", "shared", "page", "4"))
+				res, err := find(svc, catalog.KindCar, []string{"make", "shared", "page", "4"})
 				if err != nil {
 					errs <- err.Error()
 					return

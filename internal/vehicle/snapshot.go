@@ -10,9 +10,7 @@ import (
 	"github.com/vds-dev/vds/internal/tire"
 )
 
-// Snapshot is an immutable, indexed view of one catalog version. Everything
-// a query needs (sort order, indexes, taxonomy, tire geometry) is computed
-// once here, so the hot path only reads.
+// Snapshot is an immutable, indexed catalog version; the hot path only reads it.
 type Snapshot struct {
 	version catalog.Version
 	cars    *table[catalog.Car]
@@ -23,31 +21,24 @@ type Snapshot struct {
 	bodyTypes []NameCount
 	motoTypes []TypeCount
 	hullTypes []NameCount
-	// geometry is each fitment's geometry, by position in tires.
-	geometry []FitmentGeometry
-	// families maps a squashed make and model to fitment positions, for
-	// matching cars to fitments ("F-150" and "F150" are one family).
+	geometry  []FitmentGeometry
+	// families maps a squashed make and model to fitment positions.
 	families map[string][]int32
 	// carFamilies is the same for cars, for VIN links.
 	carFamilies map[string][]int32
-	// makeNames maps a squashed make to the catalog's spelling.
-	makeNames map[string]string
+	makeNames   map[string]string
 }
 
-// NewSnapshot indexes a catalog. It copies the record slices (so sorting
-// never reorders the caller's), but records share pointer fields with c,
-// which must not be modified afterwards. v.Counts is set from c. A nil c
-// gives an empty snapshot. It fails, naming the record, when a record
-// cannot be encoded as JSON (a NaN or infinite number): a server keeps
-// answering from the snapshot it has rather than serve a broken one.
+// NewSnapshot indexes a catalog, which must not be modified afterwards (a
+// nil c is empty). It fails, naming the record, when a record cannot be
+// encoded as JSON, so a server keeps its old snapshot rather than serve it.
 func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 	if c == nil {
 		c = &catalog.Catalog{}
 	}
 	v.Counts = c.Counts()
 	s := &Snapshot{version: v}
-	// The kinds share nothing, so they are indexed in parallel: on a large
-	// catalog this is what bounds the pause before a new version serves.
+	// The kinds share nothing, so they are indexed in parallel.
 	var (
 		wg                                sync.WaitGroup
 		carErr, motoErr, boatErr, tireErr error
@@ -120,7 +111,6 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 	return s, nil
 }
 
-// kindError prefixes err, when there is one, with the record kind.
 func kindError(kind catalog.Kind, err error) error {
 	if err == nil {
 		return nil
@@ -128,7 +118,6 @@ func kindError(kind catalog.Kind, err error) error {
 	return fmt.Errorf("%s %w", kind, err)
 }
 
-// vocab returns the values each closed filter of a kind accepts.
 func (s *Snapshot) vocab(kind catalog.Kind) *[maxAttrs][]string {
 	switch kind {
 	case catalog.KindCar:

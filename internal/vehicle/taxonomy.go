@@ -38,9 +38,8 @@ type TypeCount struct {
 	Count       int    `json:"count"`
 }
 
-// spelling picks the display name of a case-insensitive group: the most
-// frequent spelling, ties to the first in byte order, so "Leaf" and "LEAF"
-// show as one model whose count matches what model=leaf returns.
+// spelling names a case-insensitive group by its most frequent spelling,
+// ties to the first in byte order.
 type spelling map[string]int
 
 func (s spelling) best() string {
@@ -53,8 +52,7 @@ func (s spelling) best() string {
 	return name
 }
 
-// buildTaxonomy derives makes and models from the sorted records in one
-// pass: a make, and a model within it, is a contiguous run.
+// buildTaxonomy reads makes and models off their runs in one pass.
 func (t *table[T]) buildTaxonomy(makeNames, modelNames []string) {
 	ix := &t.idx
 	t.makes = make([]MakeCount, 0, len(ix.makes))
@@ -80,8 +78,6 @@ func (t *table[T]) buildTaxonomy(makeNames, modelNames []string) {
 	}
 }
 
-// modelYears reads the years of a make and model off its contiguous run,
-// which is sorted newest year first.
 func (ix *index) modelYears(lmake, lmodel string) []YearCount {
 	out := []YearCount{}
 	me := ix.makes[lmake]
@@ -103,10 +99,8 @@ func (ix *index) modelYears(lmake, lmodel string) []YearCount {
 	return out
 }
 
-// countBy counts records by a field value, case-insensitively, listing the
-// known values first in their documented order (zero counts included, so
-// clients see the whole vocabulary) and any other value found after them,
-// sorted.
+// countBy counts by a field, ignoring case: known values first (zeros
+// included), then any other, sorted.
 func countBy(values []string, known []string) []NameCount {
 	counts := map[string]int{}
 	names := map[string]spelling{}

@@ -7,13 +7,11 @@ import (
 	"unicode"
 )
 
-// postingSet holds sorted keys, each with the ascending record positions
-// that carry it. The running totals in cum let a query price the union of a
-// key range (a year window, a q prefix) in O(1) before deciding to use it.
+// postingSet holds sorted keys with their positions; cum prices the union
+// of a key range (a year window, a q prefix) in O(1).
 type postingSet struct {
 	posts [][]int32
-	// cum[i] is the number of positions in posts[:i].
-	cum []int
+	cum   []int
 }
 
 func (p *postingSet) finish() {
@@ -23,13 +21,10 @@ func (p *postingSet) finish() {
 	}
 }
 
-// size is the number of positions in posts[lo:hi], duplicates included.
 func (p *postingSet) size(lo, hi int) int { return p.cum[hi] - p.cum[lo] }
 
-// textIndex is the free-text index: tokens sorted so that every token with a
-// given prefix lies in one contiguous id range found by binary search, and
-// each record's token ids so that a word can be checked on a candidate with
-// integer comparisons only.
+// textIndex sorts tokens so that a prefix is one id range, and keeps each
+// record's token ids so that a candidate is checked by integer comparisons.
 type textIndex struct {
 	tokens []string
 	postingSet
@@ -38,15 +33,13 @@ type textIndex struct {
 	recOff []int32
 }
 
-// prefixRange returns the ids of the tokens that start with w.
 func (t *textIndex) prefixRange(w string) (lo, hi int) {
 	lo = sort.SearchStrings(t.tokens, w)
 	hi = lo + sort.Search(len(t.tokens)-lo, func(j int) bool { return !strings.HasPrefix(t.tokens[lo+j], w) })
 	return lo, hi
 }
 
-// has reports whether record i has a token with an id in lo..hi-1. A
-// record's ids ascend, so the first id at or above lo decides.
+// has reports whether record i has a token id in lo..hi-1.
 func (t *textIndex) has(i int32, lo, hi int32) bool {
 	for _, id := range t.recTok[t.recOff[i]:t.recOff[i+1]] {
 		if id >= lo {
@@ -58,11 +51,9 @@ func (t *textIndex) has(i int32, lo, hi int32) bool {
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// appendTokens appends the tokens of a lowercase field: every run of letters
-// and digits; the letter and digit parts of a run that mixes them, so that
-// q=f-150 finds "F150" just as q=f150 finds "F-150"; and, when joined is
-// set (make and model), all runs concatenated, so that q=crv finds "CR-V".
-// Tokens are substrings of s, so they share its memory.
+// appendTokens appends every letter-and-digit run of a lowercase field, the
+// parts of a mixed run (q=f-150 finds "F150") and, when joined, all runs
+// concatenated (q=crv finds "CR-V"). Tokens share s's memory.
 func appendTokens(dst []string, s string, joined bool) []string {
 	runs := 0
 	start := -1
@@ -94,7 +85,6 @@ func appendTokens(dst []string, s string, joined bool) []string {
 	return dst
 }
 
-// appendRun appends a run and, when it mixes letters and digits, its parts.
 func appendRun(dst []string, run string) []string {
 	dst = append(dst, run)
 	start, digit := 0, false
@@ -113,20 +103,16 @@ func appendRun(dst []string, run string) []string {
 	return dst
 }
 
-// textBuilder accumulates token ids record by record, in position order.
-// Postings are laid out only at the end, in one flat array: appending to a
-// list per token would allocate and copy each list as it grows, which on a
-// large catalog costs more than everything else in the build.
+// textBuilder lays postings out at the end in one flat array: growing a
+// list per token costs more than the rest of the build on a large catalog.
 type textBuilder struct {
 	ids    map[string]int32
 	tokens []string
 	recTok []int32
 	recOff []int32
-	// cache maps a field value to its token ids, computed once: catalogs
-	// repeat the same make, body and fuel strings thousands of times.
+	// cache: catalogs repeat the same make, body and fuel strings.
 	cache, joinedCache map[string][]int32
-	// last is a one-entry cache per field slot; sorted records repeat the
-	// previous record's make and model, which skips even the map lookup.
+	// last skips even the map lookup for a repeated make or model.
 	last    []lastField
 	scratch []int32
 	toks    []string
@@ -147,8 +133,6 @@ func newTextBuilder(n int) *textBuilder {
 	}
 }
 
-// field adds the tokens of one field value of the current record; slot
-// identifies the field for the one-entry cache.
 func (b *textBuilder) field(slot int, s string, joined bool) {
 	for len(b.last) <= slot {
 		b.last = append(b.last, lastField{})
@@ -180,7 +164,6 @@ func (b *textBuilder) field(slot int, s string, joined bool) {
 	b.scratch = append(b.scratch, ids...)
 }
 
-// endRecord closes the current record.
 func (b *textBuilder) endRecord() {
 	slices.Sort(b.scratch)
 	b.recTok = append(b.recTok, slices.Compact(b.scratch)...)
@@ -188,8 +171,7 @@ func (b *textBuilder) endRecord() {
 	b.scratch = b.scratch[:0]
 }
 
-// index renumbers the tokens in sorted order, which is what makes a prefix
-// a contiguous id range, and lays out the postings.
+// index renumbers the tokens in sorted order and lays out the postings.
 func (b *textBuilder) index() textIndex {
 	order := make([]int32, len(b.tokens))
 	for i := range order {
@@ -221,8 +203,7 @@ func (b *textBuilder) index() textIndex {
 	return t
 }
 
-// carve returns empty lists with the given capacities, cut from one array;
-// capacities are exact, so appends fill the array and never reallocate.
+// carve cuts empty lists of exact capacities from one array.
 func carve(counts []int) [][]int32 {
 	total := 0
 	for _, c := range counts {
@@ -238,8 +219,7 @@ func carve(counts []int) [][]int32 {
 	return lists
 }
 
-// squash lowercases s and drops everything but letters and digits, the key
-// under which "F-150", "F150" and "f 150" are one model family.
+// squash keeps lowercase letters and digits: "F-150" and "f 150" are one family.
 func squash(s string) string {
 	return strings.Map(func(r rune) rune {
 		if isWordRune(r) {

@@ -8,8 +8,7 @@ import (
 	"github.com/vds-dev/vds/internal/tire"
 )
 
-// SizeGeometry is the rounded geometry of one tire size: millimetres to one
-// decimal, inches to two, revolutions per mile to one.
+// SizeGeometry is the rounded geometry of one tire size.
 type SizeGeometry struct {
 	Size            string  `json:"size"`
 	WidthMM         float64 `json:"width_mm"`
@@ -23,29 +22,23 @@ type SizeGeometry struct {
 	RevsPerMile     float64 `json:"revs_per_mile"`
 }
 
-// AlternateGeometry is an alternate size's geometry and how its overall
-// diameter differs from the OEM size's.
+// AlternateGeometry compares an alternate size's diameter with the OEM size's.
 type AlternateGeometry struct {
 	SizeGeometry
-	// DiameterDiffIn is the alternate's diameter minus the OEM's, in inches (2 dp).
-	DiameterDiffIn float64 `json:"diameter_diff_in"`
-	// DiameterDiffPct is that difference in percent of the OEM diameter (2 dp).
+	DiameterDiffIn  float64 `json:"diameter_diff_in"`
 	DiameterDiffPct float64 `json:"diameter_diff_pct"`
-	// WithinWindow is true when |DiameterDiffPct| <= WindowPct, judged on the
-	// unrounded difference.
+	// WithinWindow is judged on the unrounded difference.
 	WithinWindow bool `json:"within_window"`
 }
 
-// FitmentGeometry is the geometry of a fitment's OEM size, its rear size
-// when staggered, and each alternate compared with the OEM size.
+// FitmentGeometry is the geometry of a fitment's sizes.
 type FitmentGeometry struct {
 	Fitment catalog.TireFitment `json:"fitment"`
 	OEM     SizeGeometry        `json:"oem"`
 	// Rear is nil unless the fitment is staggered.
 	Rear       *SizeGeometry       `json:"rear"`
 	Alternates []AlternateGeometry `json:"alternates"`
-	// WindowPct is the accepted fitment window, ± percent of OEM diameter.
-	WindowPct float64 `json:"window_pct"`
+	WindowPct  float64             `json:"window_pct"`
 }
 
 // CarRef identifies the car a tire lookup was made for.
@@ -59,12 +52,9 @@ type CarRef struct {
 
 // Tire match kinds: which fitments a lookup returned.
 const (
-	// MatchExactYear: fitments of the vehicle's own model year.
-	MatchExactYear = "exact_year"
-	// MatchNearestYear: none of its year, so those of the closest year(s).
+	MatchExactYear   = "exact_year"
 	MatchNearestYear = "nearest_year"
-	// MatchNone: no fitment of the make and model at all.
-	MatchNone = "none"
+	MatchNone        = "none"
 )
 
 // CarTires is the answer of /cars/{uuid}/tire-sizes.
@@ -74,16 +64,14 @@ type CarTires struct {
 	Fitments []FitmentGeometry `json:"fitments"`
 }
 
-// VehicleTires is the answer of a make/model/year tire lookup (the
-// tire_sizes_for_vehicle tool): CarTires without the car.
+// VehicleTires is CarTires without the car.
 type VehicleTires struct {
 	Match    string            `json:"match"`
 	Fitments []FitmentGeometry `json:"fitments"`
 }
 
-// sizeGeometry parses and measures one size. A size that does not parse
-// (impossible for a validated catalog) keeps its text with zero geometry
-// rather than failing the whole snapshot.
+// sizeGeometry gives a size that does not parse zero geometry rather than
+// failing the snapshot.
 func sizeGeometry(size string) (SizeGeometry, tire.Geometry, bool) {
 	sz, err := tire.Parse(size)
 	if err != nil {
@@ -129,8 +117,6 @@ func fitmentGeometry(f *catalog.TireFitment) FitmentGeometry {
 	return fg
 }
 
-// familyKey is the make+model key fitments are matched on: case, spaces
-// and punctuation ignored, so a car "F-150" finds fitments "F150".
 func familyKey(mk, model string) string {
 	return squash(mk) + "\x00" + squash(model)
 }
@@ -167,7 +153,6 @@ func absInt(v int) int {
 	return v
 }
 
-// checkVehicle validates the arguments of a make/model/year lookup.
 func checkVehicle(mk, model string, year int) error {
 	switch {
 	case strings.TrimSpace(mk) == "":
