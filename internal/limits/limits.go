@@ -1,27 +1,10 @@
 // Package limits enforces per-minute rate limits and monthly quotas.
 //
-// A quota is shared by every replica through one counter in the store, and
-// that counter never passes the quota: servers lease units from it with a
-// conditional increment (store.LeaseUsage) and admit calls only against
-// units they hold. Leases are small (an eighth of what is left, at most 100)
-// so the hot path needs the database once per lease rather than per call,
-// and units a server did not use are handed back at every flush (each
-// server.usage_flush). Hence:
-//
-//   - no server and no set of replicas ever admits more than the quota;
-//   - near the end of a quota, a replica may refuse a call while another
-//     holds unused units, for at most one flush interval;
-//   - a server that crashes loses its unused leased units (at most 100 per
-//     active account) until the month ends; a graceful shutdown returns them.
-//
-// Plans without a quota count calls locally and add them at each flush.
-//
-// The per-minute rate limit is a sliding window counted per server: each
-// account keeps the times of its last admissions (at most the limit), and a
-// request is admitted only when fewer than the limit fall in the 60 s before
-// it. So no 60 s interval admits more than the limit on one server, even
-// across the turn of a minute, where a fixed window lets through twice the
-// limit.
+// Quotas are shared by every replica through one counter in the store that
+// never passes the quota: servers lease small blocks of units from it and
+// admit calls only against units they hold (docs/architecture.md, "Quota
+// leases"). The rate limit is an exact sliding window counted per server, so
+// no 60 s interval admits more than the limit, even across a minute's turn.
 package limits
 
 import (
@@ -39,7 +22,6 @@ import (
 	"github.com/vds-dev/vds/internal/store"
 )
 
-// Refusal reasons, used as problem codes.
 const (
 	CodeRateLimited   = "rate_limited"
 	CodeQuotaExceeded = "quota_exceeded"
@@ -124,7 +106,6 @@ type entry struct {
 	dropped bool
 }
 
-// New returns a Limiter on st.
 func New(st store.UsageStore, log *slog.Logger) *Limiter {
 	return &Limiter{st: st, log: log, now: time.Now, accounts: map[string]*entry{}, touched: map[string]time.Time{}}
 }
@@ -136,7 +117,6 @@ func monthEnd(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month()+1, 1, 0, 0, 0, 0, time.UTC)
 }
 
-// lockEntry returns the account's entry, locked.
 func (l *Limiter) lockEntry(accountID string) *entry {
 	for {
 		l.mu.Lock()
@@ -174,7 +154,6 @@ func (l *Limiter) load(ctx context.Context, e *entry, accountID string, now time
 	return nil
 }
 
-// consumed is the period's used calls as this server sees them.
 func (e *entry) consumed() int64 {
 	return e.used + e.unflushed - e.balance - e.leasedOut
 }
@@ -198,22 +177,17 @@ func (e *entry) state(plan account.Plan, now time.Time) State {
 	return s
 }
 
-// rateWindow is the span of the per-minute rate limit.
 const rateWindow = time.Minute
 
-// slidingLog is one account's rate window: the times of its admissions in
-// the last rateWindow, oldest first, in a ring that grows as needed up to
-// the plan's limit (an account that calls rarely keeps a few bytes). It is
-// exact: a call is admitted when fewer than limit admissions are less than
-// rateWindow old, which is when the limit-th latest is rateWindow old or
-// older.
+// slidingLog is one account's admissions in the last rateWindow, in a ring
+// that grows up to the plan's limit, so a rarely calling account keeps a few
+// bytes.
 type slidingLog struct {
 	at    []int64 // Unix nanoseconds; a ring whose oldest entry is at start
 	start int
 	n     int
 }
 
-// expire drops the admissions that have left the window ending at now.
 func (s *slidingLog) expire(now time.Time) {
 	edge := now.Add(-rateWindow).UnixNano()
 	for s.n > 0 && s.at[s.start] <= edge {
@@ -241,8 +215,6 @@ func (s *slidingLog) admit(now time.Time, limit int) bool {
 // after all (the store failed).
 func (s *slidingLog) unadmit() { s.n-- }
 
-// reshape moves the admissions, oldest first, into a ring of size slots,
-// which holds them all.
 func (s *slidingLog) reshape(size int) {
 	at := make([]int64, size)
 	for i := range s.n {
@@ -251,8 +223,7 @@ func (s *slidingLog) reshape(size int) {
 	s.at, s.start = at, 0
 }
 
-// freeAt is when the next unit frees up: when the oldest admission in the
-// window leaves it; now when the window is empty.
+// freeAt is when the oldest admission leaves the window; now when it is empty.
 func (s *slidingLog) freeAt(now time.Time) time.Time {
 	if s.n == 0 {
 		return now.UTC()
@@ -310,10 +281,8 @@ func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan
 	return t, e.state(plan, now), nil
 }
 
-// takeUnit charges t to the monthly quota: counted locally for a plan
-// without one, else one leased unit, leasing more from the store when
-// this server holds none. An exhausted quota is a *Refusal with the state;
-// a store failure returns the zero State. Called with e.mu held.
+// takeUnit charges t to the monthly quota. An exhausted quota is a *Refusal
+// with the state; a store failure returns the zero State. Called with e.mu held.
 func (l *Limiter) takeUnit(ctx context.Context, e *entry, t *Ticket, accountID string, plan account.Plan, now time.Time) (State, error) {
 	if plan.MonthlyQuota == 0 {
 		t.counts = true
@@ -337,13 +306,10 @@ func (l *Limiter) takeUnit(ctx context.Context, e *entry, t *Ticket, accountID s
 	return State{}, nil
 }
 
-// Charge takes one unit of the monthly quota for a call inside a request
-// that Admit has already counted against the rate window: an MCP
-// tools/call, admitted with its POST /mcp. It does not count the rate
-// window again, so a tool call costs one request like a REST call.
-// commit(true) charges the call to the MCP channel and commit(false)
-// refunds it; only the first commit counts. An exhausted quota is a
-// *Refusal. It implements mcptools.Charger.
+// Charge takes one quota unit for an MCP tools/call whose POST /mcp Admit
+// already counted against the rate window, so a tool call costs one request
+// like a REST call. commit(true) charges it, commit(false) refunds it; only
+// the first commit counts.
 func (l *Limiter) Charge(ctx context.Context, accountID string, plan account.Plan) (func(success bool), State, error) {
 	now := l.now()
 	e := l.lockEntry(accountID)
@@ -484,9 +450,8 @@ func (l *Limiter) flushLocked(ctx context.Context, e *entry, accountID string) e
 	return nil
 }
 
-// Flush settles every account: unused leases go back, counted calls are
-// added, and the shared counters are read back so /me and the headers see
-// the other replicas' calls. Idle entries are dropped.
+// Flush settles every account and reads back the shared counters, so /me and
+// the headers see the other replicas' calls. Idle entries are dropped.
 func (l *Limiter) Flush(ctx context.Context) error {
 	now := l.now()
 	l.mu.Lock()
