@@ -7,9 +7,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/signin"
 )
 
 // Cookie names. The __Host- prefix makes the browser refuse the cookie
@@ -99,9 +99,9 @@ func (h *Handler) baseURL(r *http.Request) string {
 func (h *Handler) sessionOf(r *http.Request) (*session, error) {
 	secret := h.readCookie(r, sessionCookie)
 	if secret == "" {
-		return nil, access.ErrNoSession
+		return nil, signin.ErrNoSession
 	}
-	ss, a, err := h.acc.Session(r.Context(), secret)
+	ss, a, err := h.signin.Session(r.Context(), secret)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (h *Handler) authed(fn func(w http.ResponseWriter, r *http.Request, s *sess
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		s, err := h.sessionOf(r)
-		if errors.Is(err, access.ErrNoSession) {
+		if errors.Is(err, signin.ErrNoSession) {
 			q := url.Values{}
 			if h.readCookie(r, sessionCookie) != "" {
 				// The cookie named a session that ended: say so, and drop it.

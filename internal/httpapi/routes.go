@@ -11,6 +11,7 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -20,15 +21,15 @@ type Handler struct {
 	svc     *vehicle.Service
 	auth    *access.Authenticator
 	limiter *limits.Limiter
-	access  *access.Service
+	saved   *lists.Service
 	lookup  *lookup.Service
 	log     *slog.Logger
 	openapi []byte
 }
 
 // New returns the API handler.
-func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, acc *access.Service, lk *lookup.Service, log *slog.Logger) *Handler {
-	h := &Handler{svc: svc, auth: auth, limiter: limiter, access: acc, lookup: lk, log: log}
+func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, saved *lists.Service, lk *lookup.Service, log *slog.Logger) *Handler {
+	h := &Handler{svc: svc, auth: auth, limiter: limiter, saved: saved, lookup: lk, log: log}
 	doc, err := BuildOpenAPI(h.Routes())
 	if err != nil {
 		// The route table and its descriptions are compiled in: a mismatch
