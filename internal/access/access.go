@@ -55,7 +55,8 @@ func (s *Service) forget(t account.Token) {
 	}
 }
 
-func (s *Service) checkPlan(plan string) error {
+// CheckPlan refuses a plan name that is not configured (ErrUnknownPlan).
+func (s *Service) CheckPlan(plan string) error {
 	if _, ok := s.plans(plan); !ok {
 		return fmt.Errorf("%w %q: configured plans are %s", ErrUnknownPlan, plan, strings.Join(s.names, ", "))
 	}
@@ -68,7 +69,7 @@ func (s *Service) CreateAccount(ctx context.Context, email, plan string) (accoun
 	if err != nil {
 		return account.Account{}, err
 	}
-	if err := s.checkPlan(plan); err != nil {
+	if err := s.CheckPlan(plan); err != nil {
 		return account.Account{}, err
 	}
 	a := account.Account{ID: account.NewID("acc"), Email: email, Plan: plan, CreatedAt: s.now()}
@@ -101,7 +102,7 @@ func (s *Service) Accounts(ctx context.Context) ([]account.Account, error) {
 
 // SetPlan moves an account to another plan.
 func (s *Service) SetPlan(ctx context.Context, accountID, plan string) error {
-	if err := s.checkPlan(plan); err != nil {
+	if err := s.CheckPlan(plan); err != nil {
 		return err
 	}
 	return s.st.SetPlan(ctx, accountID, plan)

@@ -171,7 +171,14 @@ func newAccountsSetPlanCmd(f *Factory, runF func(*accountsSetPlanOptions) error)
 }
 
 func accountsSetPlanRun(ctx context.Context, f *Factory, opts *accountsSetPlanOptions) error {
-	svc, a, err := f.account(ctx, opts.Email)
+	svc, err := f.Access(ctx)
+	if err != nil {
+		return err
+	}
+	if err := svc.CheckPlan(opts.Plan); err != nil { // before the account, as ever
+		return err
+	}
+	a, err := svc.Account(ctx, opts.Email)
 	if err != nil {
 		return err
 	}
