@@ -20,7 +20,7 @@ type Principal struct {
 	Plan    account.Plan
 }
 
-// Reasons a token is refused. The HTTP layer maps them to 401 and 403.
+// Reasons a token is refused; the edge maps them to 401 and 403.
 var (
 	ErrUnauthorized      = errors.New("the bearer token is missing, malformed, unknown or revoked")
 	ErrAccountSuspended  = errors.New("the account is suspended")
@@ -28,11 +28,8 @@ var (
 	ErrInsufficientScope = errors.New("the token lacks the api:read ability")
 )
 
-// Authenticator resolves bearer tokens to principals. Answers are cached for
-// a short TTL so the hot path rarely reaches the database, while a revoked
-// token, a suspension or a plan change made on any replica takes effect
-// everywhere within that TTL. A token revoked or rotated through this
-// process's Service (WithAuthenticator) is forgotten at once.
+// Authenticator resolves bearer tokens to principals, caching answers for a TTL
+// (a change on any replica holds everywhere within it; see WithAuthenticator).
 type Authenticator struct {
 	st    store.Store
 	plans func(string) (account.Plan, bool)
@@ -41,9 +38,8 @@ type Authenticator struct {
 
 	mu    sync.Mutex
 	cache map[string]cached
-	// forgets counts Forget calls. A lookup caches its answer only if none
-	// happened while it read the database: that answer may predate a
-	// revocation, and caching it would undo the Forget.
+	// forgets counts Forget calls: a lookup that saw one happen while it read
+	// the database does not cache an answer that may predate the revocation.
 	forgets uint64
 }
 
@@ -53,8 +49,7 @@ type cached struct {
 	expires time.Time
 }
 
-// maxCached bounds the cache; past it, expired entries are swept and, if
-// that is not enough, the cache starts over.
+// maxCached bounds the cache: past it, expired entries go, then all of them.
 const maxCached = 50000
 
 // NewAuthenticator returns an Authenticator caching answers for ttl.
@@ -75,8 +70,7 @@ func BearerSecret(header string) (string, bool) {
 	return secret, true
 }
 
-// Authenticate checks a token secret and returns its principal, or one of
-// the errors above.
+// Authenticate returns the principal of a token secret, or why it is refused.
 func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Principal, error) {
 	hash := account.HashSecret(secret)
 	now := a.now()
@@ -110,8 +104,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Princi
 	return p, err
 }
 
-// Forget drops the cached answer for the token with that secret hash, so
-// the next call reads the database. Call it after the change is committed.
+// Forget drops the cached answer for a secret hash, after the change commits.
 func (a *Authenticator) Forget(hash string) {
 	a.mu.Lock()
 	delete(a.cache, hash)

@@ -103,6 +103,10 @@ func randomString(n int) string {
 // NewID returns a random identifier with a type prefix, e.g. "acc_5x3...".
 func NewID(prefix string) string { return prefix + "_" + randomString(10) }
 
+// Now is the time stamped on what is stored: UTC, to the microsecond that
+// both stores keep.
+func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
 // NewSecret returns a fresh token secret ("vds_" and 32 base32 characters,
 // 160 bits of entropy), its hash for storage and its display prefix.
 func NewSecret() (secret, hash, prefix string) {

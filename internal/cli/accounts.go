@@ -89,7 +89,11 @@ func accountsCreateRun(ctx context.Context, f *Factory, opts *accountsCreateOpti
 		return err
 	}
 	if opts.PasswordStdin {
-		if _, err := svc.SetPassword(ctx, a.Email, pw); err != nil {
+		si, err := f.SignIn(ctx)
+		if err == nil {
+			err = si.SetPassword(ctx, a.ID, pw)
+		}
+		if err != nil {
 			return fmt.Errorf("account %s created, but setting its password failed (retry with vds accounts set-password): %w", a.Email, err)
 		}
 	}
@@ -147,10 +151,17 @@ func accountsSetPlanRun(ctx context.Context, f *Factory, opts *accountsSetPlanOp
 	if err != nil {
 		return err
 	}
-	a, err := svc.SetPlan(ctx, opts.Email, opts.Plan)
+	if err := svc.CheckPlan(opts.Plan); err != nil { // before the account, as ever
+		return err
+	}
+	a, err := svc.Account(ctx, opts.Email)
 	if err != nil {
 		return err
 	}
+	if err := svc.SetPlan(ctx, a.ID, opts.Plan); err != nil {
+		return err
+	}
+	a.Plan = opts.Plan
 	return printAccounts(f, []account.Account{a})
 }
 
@@ -175,13 +186,13 @@ func newAccountsSuspendCmd(f *Factory, suspend bool, runF func(*accountsSuspendO
 }
 
 func accountsSuspendRun(ctx context.Context, f *Factory, opts *accountsSuspendOptions) error {
-	svc, err := f.Access(ctx)
+	svc, a, err := f.account(ctx, opts.Email)
 	if err != nil {
 		return err
 	}
-	a, err := svc.SetSuspended(ctx, opts.Email, opts.Suspend)
-	if err != nil {
+	if err := svc.SetSuspended(ctx, a.ID, opts.Suspend); err != nil {
 		return err
 	}
+	a.Suspended = opts.Suspend
 	return printAccounts(f, []account.Account{a})
 }

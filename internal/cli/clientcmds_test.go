@@ -21,10 +21,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
 	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/credentials"
 	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store/storetest"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
@@ -77,12 +79,17 @@ func newTestServer(t *testing.T) *testServer {
 		t.Fatal(err)
 	}
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())
+	var dev account.Account
 	for name, plan := range map[string]string{"dev": "developer", "pro": "pro", "tiny": "tiny", "noapi": "noapi"} {
 		email := name + "@example.com"
-		if _, err := acc.CreateAccount(ctx, email, plan); err != nil {
+		a, err := acc.CreateAccount(ctx, email, plan)
+		if err != nil {
 			t.Fatal(err)
 		}
-		_, secret, err := acc.CreateToken(ctx, email, "test")
+		if name == "dev" {
+			dev = a
+		}
+		_, secret, err := acc.CreateToken(ctx, a.ID, "test")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,8 +98,13 @@ func newTestServer(t *testing.T) *testServer {
 	// dev's garage: the F150 and a car that then leaves the catalog.
 	gone := c.Cars[len(c.Cars)-1]
 	ts.gone = gone.UUID.String()
+	saved := lists.New(st)
+	garage, err := saved.Default(ctx, dev.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, id := range []uuid.UUID{uuid.MustParse(ts.f150), gone.UUID} {
-		if _, err := acc.AddToGarage(ctx, "dev@example.com", catalog.KindCar, id, "test note"); err != nil {
+		if _, err := saved.Add(ctx, dev.ID, garage.ID, catalog.KindCar, id, "test note"); err != nil {
 			t.Fatal(err)
 		}
 	}

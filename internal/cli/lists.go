@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/views"
 )
 
 func newListsCmd(f *Factory) *cobra.Command {
@@ -71,18 +72,26 @@ func newListsItemCmd(f *Factory, add bool, runF func(*listItemOptions) error) *c
 }
 
 func listsItemRun(ctx context.Context, f *Factory, opts *listItemOptions) error {
-	svc, err := f.Access(ctx)
+	_, a, err := f.account(ctx, opts.Email)
+	if err != nil {
+		return err
+	}
+	svc, err := f.Lists(ctx)
+	if err != nil {
+		return err
+	}
+	garage, err := svc.Default(ctx, a.ID)
 	if err != nil {
 		return err
 	}
 	if !opts.Add {
-		if err := svc.RemoveFromGarage(ctx, opts.Email, opts.Kind, opts.ID); err != nil {
+		if err := svc.Remove(ctx, a.ID, garage.ID, opts.Kind, opts.ID); err != nil {
 			return err
 		}
 		_, err = fmt.Fprintf(f.IO.Out, "removed %s %s from %s\n", opts.Kind, opts.ID, account.DefaultListName)
 		return err
 	}
-	item, err := svc.AddToGarage(ctx, opts.Email, opts.Kind, opts.ID, opts.Note)
+	item, err := svc.Add(ctx, a.ID, garage.ID, opts.Kind, opts.ID, opts.Note)
 	if err != nil {
 		return err
 	}
@@ -110,14 +119,14 @@ func newListsShowCmd(f *Factory, runF func(*listsShowOptions) error) *cobra.Comm
 }
 
 func listsShowRun(ctx context.Context, f *Factory, opts *listsShowOptions) error {
-	svc, err := f.accountAccess(ctx, opts.Email)
+	_, a, err := f.flagAccount(ctx, opts.Email)
 	if err != nil {
 		return err
 	}
-	lists, err := svc.Lists(ctx, opts.Email)
-	return f.show(lists, err, func() error {
+	saved, err := showLists(ctx, f, a.ID)
+	return f.show(saved, err, func() error {
 		t := f.IO.newTable("LIST", "TYPE", "UUID", "ADDED", "STATUS", "NOTE")
-		for _, l := range lists {
+		for _, l := range saved {
 			if len(l.Items) == 0 {
 				t.row(l.Name, "-", "(empty)", "-", "-", "-")
 			}
@@ -131,4 +140,27 @@ func listsShowRun(ctx context.Context, f *Factory, opts *listsShowOptions) error
 		}
 		return t.flush()
 	})
+}
+
+// showLists returns the account's lists with the items whose records have
+// left the stored catalog marked missing, as the server marks them.
+func showLists(ctx context.Context, f *Factory, accountID string) ([]account.List, error) {
+	svc, err := f.Lists(ctx)
+	if err != nil {
+		return nil, err
+	}
+	saved, err := svc.Lists(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	vehicles, err := f.Vehicles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i, l := range views.NewLists(saved, vehicles) {
+		for j, it := range l.Items {
+			saved[i].Items[j].Missing = it.Missing
+		}
+	}
+	return saved, nil
 }

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/signin"
 )
 
 // readNewPassword reads a new dashboard password: on a terminal it prompts
@@ -50,7 +50,7 @@ func readNewPassword(ctx context.Context, s *IOStreams) (string, error) {
 	if pw == "" {
 		return "", usageErrorf(errors.New("no password given: type it at the prompt or pipe it on stdin"))
 	}
-	if err := access.CheckPassword(pw); err != nil {
+	if err := signin.CheckPassword(pw); err != nil {
 		return "", usageErrorf(err)
 	}
 	return pw, nil
@@ -78,20 +78,20 @@ sign in again; API tokens are not affected.`,
 }
 
 func accountsSetPasswordRun(ctx context.Context, f *Factory, opts *accountsSetPasswordOptions) error {
-	svc, err := f.Access(ctx)
-	if err != nil {
-		return err
-	}
 	// Fail on an unknown account before asking for a password.
-	if _, err := svc.Account(ctx, opts.Email); err != nil {
+	_, a, err := f.account(ctx, opts.Email)
+	if err != nil {
 		return err
 	}
 	pw, err := readNewPassword(ctx, f.IO)
 	if err != nil {
 		return err
 	}
-	a, err := svc.SetPassword(ctx, opts.Email, pw)
+	svc, err := f.SignIn(ctx)
 	if err != nil {
+		return err
+	}
+	if err := svc.SetPassword(ctx, a.ID, pw); err != nil {
 		return err
 	}
 	return printAccounts(f, []account.Account{a})

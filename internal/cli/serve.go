@@ -141,7 +141,7 @@ func setUpDemo(ctx context.Context, f *Factory, st store.Store, url string) erro
 			return nil
 		}
 	}
-	t, secret, err := svc.CreateToken(ctx, DemoEmail, "demo")
+	t, secret, err := svc.CreateToken(ctx, acct.ID, "demo")
 	if err != nil {
 		return err
 	}

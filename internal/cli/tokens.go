@@ -59,11 +59,11 @@ func newTokensCreateCmd(f *Factory, runF func(*tokensCreateOptions) error) *cobr
 }
 
 func tokensCreateRun(ctx context.Context, f *Factory, opts *tokensCreateOptions) error {
-	svc, err := f.accountAccess(ctx, opts.Email)
+	svc, a, err := f.flagAccount(ctx, opts.Email)
 	if err != nil {
 		return err
 	}
-	t, secret, err := svc.CreateToken(ctx, opts.Email, opts.Name)
+	t, secret, err := svc.CreateToken(ctx, a.ID, opts.Name)
 	if err != nil {
 		return err
 	}
@@ -87,11 +87,11 @@ func newTokensListCmd(f *Factory, runF func(*tokensListOptions) error) *cobra.Co
 }
 
 func tokensListRun(ctx context.Context, f *Factory, opts *tokensListOptions) error {
-	svc, err := f.accountAccess(ctx, opts.Email)
+	svc, a, err := f.flagAccount(ctx, opts.Email)
 	if err != nil {
 		return err
 	}
-	tokens, err := svc.Tokens(ctx, opts.Email)
+	tokens, err := svc.Tokens(ctx, a.ID)
 	if tokens == nil {
 		tokens = []account.Token{} // JSON [], not null
 	}
@@ -137,11 +137,11 @@ func newTokensRotateCmd(f *Factory, runF func(*tokensRotateOptions) error) *cobr
 }
 
 func tokensRotateRun(ctx context.Context, f *Factory, opts *tokensRotateOptions) error {
-	svc, err := f.Access(ctx)
+	svc, old, err := f.token(ctx, opts.ID)
 	if err != nil {
 		return err
 	}
-	t, secret, err := svc.RotateToken(ctx, opts.ID)
+	t, secret, err := svc.RotateToken(ctx, old.AccountID, old.ID)
 	if err != nil {
 		return err
 	}
@@ -163,11 +163,11 @@ func newTokensRevokeCmd(f *Factory, runF func(*tokensRevokeOptions) error) *cobr
 }
 
 func tokensRevokeRun(ctx context.Context, f *Factory, opts *tokensRevokeOptions) error {
-	svc, err := f.Access(ctx)
+	svc, t, err := f.token(ctx, opts.ID)
 	if err != nil {
 		return err
 	}
-	t, err := svc.RevokeToken(ctx, opts.ID)
+	t, err = svc.RevokeToken(ctx, t.AccountID, t.ID)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/signin"
 )
 
 // authForm is the data of the sign-in and sign-up pages. The password is
@@ -27,7 +28,7 @@ type authForm struct {
 }
 
 func (h *Handler) freePlan() *account.Plan {
-	if p, ok := h.cfg.Plan(access.FreePlan); ok {
+	if p, ok := h.cfg.Plan(signin.FreePlan); ok {
 		return &p
 	}
 	return nil
@@ -53,13 +54,13 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 		form.Invalid = map[string]bool{"email": true, "password": true}
 		h.render(w, r, status, "signin", view{Title: "Sign in", Nav: "signin", CSRF: h.anonCSRF(w, r), Error: msg, Data: form})
 	}
-	a, err := h.acc.SignIn(r.Context(), email, r.PostForm.Get("password"))
-	var throttled *access.ThrottledError
+	a, err := h.signin.SignIn(r.Context(), email, r.PostForm.Get("password"))
+	var throttled *signin.ThrottledError
 	switch {
 	case errors.As(err, &throttled):
 		fail(http.StatusTooManyRequests, "Too many failed sign-ins for this email address. "+tryAgainIn(w, throttled.RetryAfter))
 		return
-	case errors.Is(err, access.ErrInvalidCredentials):
+	case errors.Is(err, signin.ErrInvalidCredentials):
 		fail(http.StatusUnauthorized, signInFailed)
 		return
 	case err != nil:
@@ -76,12 +77,12 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 // one with a new id (so an id planted before sign-in is worthless).
 func (h *Handler) startSession(w http.ResponseWriter, r *http.Request, accountID string) bool {
 	if old := h.readCookie(r, sessionCookie); old != "" {
-		if err := h.acc.EndSession(r.Context(), old); err != nil {
+		if err := h.signin.EndSession(r.Context(), old); err != nil {
 			h.serverError(w, r, err)
 			return false
 		}
 	}
-	secret, _, err := h.acc.StartSession(r.Context(), accountID, h.sessionTTL)
+	secret, _, err := h.signin.StartSession(r.Context(), accountID, h.sessionTTL)
 	if err != nil {
 		h.serverError(w, r, err)
 		return false
@@ -118,17 +119,17 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "email", "Enter an email address such as name@example.com.")
 		return
 	}
-	if err := access.CheckPassword(pw); err != nil {
-		fail(http.StatusBadRequest, "password", "Choose a password of at least "+strconv.Itoa(access.MinPasswordLen)+
-			" and at most "+strconv.Itoa(access.MaxPasswordLen)+" characters.")
+	if err := signin.CheckPassword(pw); err != nil {
+		fail(http.StatusBadRequest, "password", "Choose a password of at least "+strconv.Itoa(signin.MinPasswordLen)+
+			" and at most "+strconv.Itoa(signin.MaxPasswordLen)+" characters.")
 		return
 	}
 	if pw != confirm {
 		fail(http.StatusBadRequest, "confirm", "The two passwords differ. Type the same password twice.")
 		return
 	}
-	a, err := h.acc.SignUp(r.Context(), email, pw, clientAddress(r))
-	var throttled *access.ThrottledError
+	a, err := h.signin.SignUp(r.Context(), email, pw, clientAddress(r))
+	var throttled *signin.ThrottledError
 	switch {
 	case errors.As(err, &throttled):
 		fail(http.StatusTooManyRequests, "", "Too many accounts were created recently, from your network or in all. "+
@@ -177,7 +178,7 @@ func clientAddress(r *http.Request) string {
 }
 
 func (h *Handler) signOut(w http.ResponseWriter, r *http.Request, s *session) {
-	if err := h.acc.EndSession(r.Context(), s.secret); err != nil {
+	if err := h.signin.EndSession(r.Context(), s.secret); err != nil {
 		h.serverError(w, r, err)
 		return
 	}

@@ -6,9 +6,9 @@
 //
 // Pages are rendered on the server with html/template and work without
 // JavaScript; one small script only adds copy buttons. Like REST handlers
-// and MCP tools, pages are thin: they call access.Service, vehicle.Service
-// and the limiter, so the dashboard, /v1/lists and the my_garage tool show
-// the same data (views.NewLists builds all three).
+// and MCP tools, pages are thin: they call the access, lists, signin and
+// vehicle services and the limiter, so the dashboard, /v1/lists and the
+// my_garage tool show the same data (views.NewLists builds all three).
 //
 // Security: sessions live in the database (only the SHA-256 of the cookie's
 // random id), so any replica serves any user; cookies are HttpOnly,
@@ -29,6 +29,8 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/lists"
+	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -38,6 +40,8 @@ const Prefix = "/dashboard/"
 // Deps are the services the dashboard calls.
 type Deps struct {
 	Access   *access.Service
+	Lists    *lists.Service
+	SignIn   *signin.Service
 	Vehicles *vehicle.Service
 	// Limiter supplies the limits, the quota and the calls per day.
 	Limiter *limits.Limiter
@@ -48,6 +52,8 @@ type Deps struct {
 // Handler serves the dashboard.
 type Handler struct {
 	acc      *access.Service
+	lists    *lists.Service
+	signin   *signin.Service
 	vehicles *vehicle.Service
 	limiter  *limits.Limiter
 	cfg      *config.Config
@@ -68,7 +74,7 @@ type Handler struct {
 // do not parse: they are compiled in, so every test run would catch it.
 func New(d Deps) *Handler {
 	h := &Handler{
-		acc: d.Access, vehicles: d.Vehicles, limiter: d.Limiter, cfg: d.Config, log: d.Log,
+		acc: d.Access, lists: d.Lists, signin: d.SignIn, vehicles: d.Vehicles, limiter: d.Limiter, cfg: d.Config, log: d.Log,
 		signup: d.Config.Dashboard.Signup, sessionTTL: d.Config.Dashboard.SessionTTL,
 		cookieMode: d.Config.Dashboard.CookieMode(), publicURL: strings.TrimRight(d.Config.Dashboard.PublicURL, "/"),
 		cop: http.NewCrossOriginProtection(), pages: mustParsePages(), now: time.Now,
@@ -93,7 +99,7 @@ func New(d Deps) *Handler {
 		h.forbidden(w, r)
 	}))
 	h.routes()
-	go access.PrepareSignIn()
+	go signin.PrepareSignIn()
 	return h
 }
 
@@ -150,7 +156,7 @@ func (h *Handler) Run(ctx context.Context, every time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if err := h.acc.Sweep(ctx); err != nil && ctx.Err() == nil {
+			if err := h.signin.Sweep(ctx); err != nil && ctx.Err() == nil {
 				h.log.Warn("dashboard sweep failed; will retry", "err", err)
 			}
 		}

@@ -16,6 +16,8 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/lists"
+	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/store"
 )
 
@@ -49,9 +51,9 @@ func TestSignUpSignOutSignIn(t *testing.T) {
 	if err != nil || a.Plan != "free" {
 		t.Fatalf("signed-up account = %+v, %v; want it on the free plan", a, err)
 	}
-	lists, err := e.acc.ListsOf(context.Background(), a.ID)
-	if err != nil || len(lists) != 1 || !lists[0].IsDefault {
-		t.Fatalf("new account's lists = %+v, %v; want the default list", lists, err)
+	saved, err := e.lists.Lists(context.Background(), a.ID)
+	if err != nil || len(saved) != 1 || !saved[0].IsDefault {
+		t.Fatalf("new account's lists = %+v, %v; want the default list", saved, err)
 	}
 
 	b.post("/dashboard/signout", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/signin?n=signed-out")
@@ -130,7 +132,7 @@ func TestSignInThrottle(t *testing.T) {
 		t.Run(email, func(t *testing.T) {
 			b := newBrowser(t, base)
 			b.get("/dashboard/signin")
-			for range access.MaxFailedSignIns {
+			for range signin.MaxFailedSignIns {
 				b.post("/dashboard/signin", url.Values{"email": {email}, "password": {"guess guess guess"}}).want(t, http.StatusUnauthorized, "")
 			}
 			p := b.post("/dashboard/signin", url.Values{"email": {email}, "password": {"guess guess guess"}}).
@@ -172,7 +174,7 @@ func TestCSRF(t *testing.T) {
 	b.do(req).want(t, http.StatusForbidden, "")
 
 	a, _ := e.acc.Account(context.Background(), "csrf@example.com")
-	if toks, _ := e.acc.AccountTokens(context.Background(), a.ID); len(toks) != 0 {
+	if toks, _ := e.acc.Tokens(context.Background(), a.ID); len(toks) != 0 {
 		t.Fatalf("a refused form created %d tokens", len(toks))
 	}
 	b.post("/dashboard/tokens", url.Values{"name": {"ok"}}).want(t, http.StatusCreated, "")
@@ -247,7 +249,7 @@ func TestSessions(t *testing.T) {
 	b.get("/dashboard/").want(t, http.StatusOK, "")
 
 	// An operator's new password ends every session of the account.
-	if _, err := e.acc.SetPassword(ctx, "sess@example.com", "another long password"); err != nil {
+	if err := e.signin.SetPassword(ctx, a.ID, "another long password"); err != nil {
 		t.Fatal(err)
 	}
 	b.get("/dashboard/").want(t, http.StatusSeeOther, "/dashboard/signin?n=expired")
@@ -297,10 +299,11 @@ func TestSignUpDisabled(t *testing.T) {
 	}
 	// Operators still make accounts, and set passwords for them.
 	ctx := context.Background()
-	if _, err := e.acc.CreateAccount(ctx, "op@example.com", "pro"); err != nil {
+	op, err := e.acc.CreateAccount(ctx, "op@example.com", "pro")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.acc.SetPassword(ctx, "op@example.com", password); err != nil {
+	if err := e.signin.SetPassword(ctx, op.ID, password); err != nil {
 		t.Fatal(err)
 	}
 	b.post("/dashboard/signin", url.Values{"email": {"op@example.com"}, "password": {password}}).want(t, http.StatusSeeOther, "/dashboard/")
@@ -357,10 +360,11 @@ func TestTokens(t *testing.T) {
 
 	// Another account's token cannot be touched, nor even confirmed.
 	ctx := context.Background()
-	if _, err := e.acc.CreateAccount(ctx, "other@example.com", "free"); err != nil {
+	a, err := e.acc.CreateAccount(ctx, "other@example.com", "free")
+	if err != nil {
 		t.Fatal(err)
 	}
-	theirs, theirSecret, err := e.acc.CreateToken(ctx, "other@example.com", "theirs")
+	theirs, theirSecret, err := e.acc.CreateToken(ctx, a.ID, "theirs")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -545,8 +549,8 @@ func TestListAndTokenCaps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range access.MaxLists - 2 { // the default list is one
-			if _, err := e.acc.CreateList(ctx, a.ID, fmt.Sprintf("list %d", i)); err != nil {
+		for i := range lists.MaxLists - 2 { // the default list is one
+			if _, err := e.lists.Create(ctx, a.ID, fmt.Sprintf("list %d", i)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -559,7 +563,7 @@ func TestListAndTokenCaps(t *testing.T) {
 
 		var first account.Token
 		for i := range access.MaxTokens - 1 {
-			tok, _, err := e.acc.CreateAccountToken(ctx, a.ID, fmt.Sprintf("t%d", i))
+			tok, _, err := e.acc.CreateToken(ctx, a.ID, fmt.Sprintf("t%d", i))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -586,7 +590,7 @@ func TestSignUpThrottle(t *testing.T) {
 	backends(t, func(t *testing.T, backend string) {
 		e := newEnvOn(t, backend, nil)
 		base := e.start()
-		for i := range access.MaxSignUpsPerAddress {
+		for i := range signin.MaxSignUpsPerAddress {
 			newBrowser(t, base).signUp(fmt.Sprintf("bulk%d@example.com", i), password)
 		}
 		b := newBrowser(t, base)

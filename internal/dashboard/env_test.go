@@ -17,7 +17,9 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/storetest"
 )
@@ -26,12 +28,14 @@ import (
 // server.New as vds serve composes them) on a SQLite store with the demo
 // catalog.
 type env struct {
-	t   *testing.T
-	srv *server.Server
-	st  store.Store
-	acc *access.Service
-	cfg *config.Config
-	cat *catalog.Catalog
+	t      *testing.T
+	srv    *server.Server
+	st     store.Store
+	acc    *access.Service
+	lists  *lists.Service
+	signin *signin.Service
+	cfg    *config.Config
+	cat    *catalog.Catalog
 }
 
 // newEnv builds a server; configure may change the configuration first.
@@ -68,7 +72,8 @@ func newEnvOn(t *testing.T, backend string, configure func(*config.Config)) *env
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{t: t, srv: srv, st: st, acc: access.New(st, cfg.Plan, cfg.PlanNames()), cfg: cfg, cat: c}
+	acc := access.New(st, cfg.Plan, cfg.PlanNames())
+	return &env{t: t, srv: srv, st: st, acc: acc, lists: lists.New(st), signin: signin.New(st, acc), cfg: cfg, cat: c}
 }
 
 // browser is a cookie-keeping HTTP client that does not follow redirects,

@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
-	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/views"
 )
@@ -26,13 +26,13 @@ type garageData struct {
 }
 
 func (h *Handler) garageView(w http.ResponseWriter, r *http.Request, s *session, status int, d garageData, errMsg string) {
-	stored, err := h.acc.ListsOf(r.Context(), s.account.ID)
+	stored, err := h.lists.Lists(r.Context(), s.account.ID)
 	if err != nil {
 		h.serverError(w, r, err)
 		return
 	}
 	d.Lists = views.NewLists(stored, h.vehicles)
-	d.MaxListName = access.MaxListName
+	d.MaxListName = lists.MaxListName
 	v := signedIn(s, "garage", "Garage")
 	v.Notice, v.Error, v.Data = notice(r), errMsg, d
 	h.render(w, r, status, "garage", v)
@@ -44,12 +44,12 @@ func (h *Handler) garage(w http.ResponseWriter, r *http.Request, s *session) {
 
 func (h *Handler) createList(w http.ResponseWriter, r *http.Request, s *session) {
 	name := r.PostForm.Get("name")
-	l, err := h.acc.CreateList(r.Context(), s.account.ID, name)
+	l, err := h.lists.Create(r.Context(), s.account.ID, name)
 	switch {
-	case errors.Is(err, access.ErrConflict):
+	case errors.Is(err, lists.ErrConflict):
 		h.garageView(w, r, s, http.StatusConflict, garageData{NewName: name}, "You have a list with that name already.")
 		return
-	case errors.Is(err, access.ErrListName), errors.Is(err, access.ErrTooManyLists):
+	case errors.Is(err, lists.ErrListName), errors.Is(err, lists.ErrTooManyLists):
 		h.garageView(w, r, s, http.StatusBadRequest, garageData{NewName: name}, sentence(err.Error()))
 		return
 	case isBadText(err):
@@ -63,11 +63,11 @@ func (h *Handler) createList(w http.ResponseWriter, r *http.Request, s *session)
 }
 
 func (h *Handler) confirmDeleteList(w http.ResponseWriter, r *http.Request, s *session) {
-	l, err := h.acc.List(r.Context(), s.account.ID, r.PathValue("id"))
+	l, err := h.lists.List(r.Context(), s.account.ID, r.PathValue("id"))
 	if h.badText(w, r, err) {
 		return
 	}
-	if errors.Is(err, access.ErrNotFound) || err == nil && l.IsDefault {
+	if errors.Is(err, lists.ErrNotFound) || err == nil && l.IsDefault {
 		h.notFound(w, r)
 		return
 	}
@@ -81,12 +81,12 @@ func (h *Handler) confirmDeleteList(w http.ResponseWriter, r *http.Request, s *s
 }
 
 func (h *Handler) deleteList(w http.ResponseWriter, r *http.Request, s *session) {
-	err := h.acc.DeleteList(r.Context(), s.account.ID, r.PathValue("id"))
+	err := h.lists.Delete(r.Context(), s.account.ID, r.PathValue("id"))
 	if h.badText(w, r, err) {
 		return
 	}
 	switch {
-	case errors.Is(err, access.ErrNotFound), errors.Is(err, access.ErrDefaultList):
+	case errors.Is(err, lists.ErrNotFound), errors.Is(err, lists.ErrDefaultList):
 		h.notFound(w, r)
 		return
 	case err != nil:
@@ -115,21 +115,21 @@ func (h *Handler) addItem(w http.ResponseWriter, r *http.Request, s *session) {
 		h.errorPage(w, r, http.StatusBadRequest, "Choose a vehicle", "Choose one of the vehicles listed, then add it.")
 		return
 	}
-	_, err := h.acc.AddToList(r.Context(), s.account.ID, listID, kind, id, r.PostForm.Get("note"))
+	_, err := h.lists.Add(r.Context(), s.account.ID, listID, kind, id, r.PostForm.Get("note"))
 	if h.badText(w, r, err) {
 		return
 	}
 	n := "added"
 	switch {
-	case errors.Is(err, access.ErrConflict):
+	case errors.Is(err, lists.ErrConflict):
 		n = "already"
-	case errors.Is(err, access.ErrNotFound):
+	case errors.Is(err, lists.ErrNotFound):
 		h.notFound(w, r)
 		return
-	case errors.Is(err, access.ErrUnknownRecord):
+	case errors.Is(err, lists.ErrUnknownRecord):
 		h.errorPage(w, r, http.StatusBadRequest, "Not in the catalog", "That vehicle is not in the catalog (any more).")
 		return
-	case errors.Is(err, access.ErrNoteTooLong):
+	case errors.Is(err, lists.ErrNoteTooLong):
 		h.errorPage(w, r, http.StatusBadRequest, "Note too long", fmt.Sprintf("A note has at most %d characters.", account.MaxNoteLen))
 		return
 	case err != nil:
@@ -145,19 +145,19 @@ func (h *Handler) removeItem(w http.ResponseWriter, r *http.Request, s *session)
 		h.badRequest(w, r)
 		return
 	}
-	err := h.acc.RemoveFromList(r.Context(), s.account.ID, listID, kind, id)
+	err := h.lists.Remove(r.Context(), s.account.ID, listID, kind, id)
 	if h.badText(w, r, err) {
 		return
 	}
-	if err != nil && !errors.Is(err, access.ErrNotFound) {
+	if err != nil && !errors.Is(err, lists.ErrNotFound) {
 		h.serverError(w, r, err)
 		return
 	}
 	// Removing what is not there (a second click, another tab) leaves the
 	// list as the user wanted it: say removed either way, unless the list
 	// itself is not theirs.
-	if errors.Is(err, access.ErrNotFound) {
-		if _, lerr := h.acc.List(r.Context(), s.account.ID, listID); lerr != nil {
+	if errors.Is(err, lists.ErrNotFound) {
+		if _, lerr := h.lists.List(r.Context(), s.account.ID, listID); lerr != nil {
 			h.notFound(w, r)
 			return
 		}
@@ -233,7 +233,7 @@ func (h *Handler) addVehicle(w http.ResponseWriter, r *http.Request, s *session)
 	q := r.URL.Query()
 	d := addData{MaxNote: account.MaxNoteLen}
 	ctx := r.Context()
-	stored, err := h.acc.ListsOf(ctx, s.account.ID)
+	stored, err := h.lists.Lists(ctx, s.account.ID)
 	if err != nil {
 		h.serverError(w, r, err)
 		return

@@ -88,7 +88,7 @@ func TestGarage(t *testing.T) {
 	b.signUp("garage@example.com", password)
 	b.get("/dashboard/garage").want(t, http.StatusOK, "").contains(t, "My garage", "No vehicles yet.")
 	ctx := context.Background()
-	_, token, err := e.acc.CreateToken(ctx, "garage@example.com", "test")
+	_, token, err := e.acc.CreateToken(ctx, mustAccount(t, e, "garage@example.com").ID, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,20 +156,17 @@ func TestGarage(t *testing.T) {
 	}
 
 	// Another account's list is out of reach.
-	if _, err := e.acc.CreateAccount(ctx, "neighbour@example.com", "free"); err != nil {
-		t.Fatal(err)
-	}
-	theirs, err := e.acc.Account(ctx, "neighbour@example.com")
+	theirs, err := e.acc.CreateAccount(ctx, "neighbour@example.com", "free")
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored, _ := e.acc.ListsOf(ctx, theirs.ID)
+	stored, _ := e.lists.Lists(ctx, theirs.ID)
 	theirList := stored[0].ID
 	b.get("/dashboard/garage/add?list="+theirList).want(t, http.StatusNotFound, "")
 	b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {car.UUID.String()}, "list": {theirList}}).want(t, http.StatusNotFound, "")
 	b.post("/dashboard/garage/items/remove", url.Values{"type": {"car"}, "uuid": {car.UUID.String()}, "list": {theirList}}).want(t, http.StatusNotFound, "")
 	b.post("/dashboard/garage/lists/"+theirList+"/delete", url.Values{}).want(t, http.StatusNotFound, "")
-	if after, _ := e.acc.ListsOf(ctx, theirs.ID); len(after[0].Items) != 0 {
+	if after, _ := e.lists.Lists(ctx, theirs.ID); len(after[0].Items) != 0 {
 		t.Fatal("an item landed in another account's list")
 	}
 }
@@ -259,7 +256,7 @@ func TestFormsRefuseControlCharacters(t *testing.T) {
 		}
 		b.post("/dashboard/garage/items", url.Values{"type": {"car"}, "uuid": {car.UUID.String()}, "list": {listID}, "note": {"first line\n\tsecond"}}).
 			want(t, http.StatusSeeOther, "")
-		lists, err := e.acc.ListsOf(context.Background(), mustAccount(t, e, "text@example.com").ID)
+		lists, err := e.lists.Lists(context.Background(), mustAccount(t, e, "text@example.com").ID)
 		if err != nil || len(lists) != 1 || len(lists[0].Items) != 1 || lists[0].Items[0].Note != "first line\n\tsecond" {
 			t.Fatalf("lists after the refusals: %+v, %v; want the default list with one multi-line note", lists, err)
 		}

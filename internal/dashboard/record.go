@@ -62,7 +62,7 @@ func (h *Handler) record(w http.ResponseWriter, r *http.Request, s *session) {
 		h.internalError(w, r, err)
 		return
 	}
-	lists, err := h.acc.ListsOf(r.Context(), s.account.ID)
+	lists, err := h.lists.Lists(r.Context(), s.account.ID)
 	if err != nil {
 		h.serverError(w, r, err)
 		return

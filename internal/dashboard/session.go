@@ -7,9 +7,9 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/signin"
 )
 
 // Cookie names. The __Host- prefix makes the browser refuse the cookie
@@ -99,9 +99,9 @@ func (h *Handler) baseURL(r *http.Request) string {
 func (h *Handler) sessionOf(r *http.Request) (*session, error) {
 	secret := h.readCookie(r, sessionCookie)
 	if secret == "" {
-		return nil, access.ErrNoSession
+		return nil, signin.ErrNoSession
 	}
-	ss, a, err := h.acc.Session(r.Context(), secret)
+	ss, a, err := h.signin.Session(r.Context(), secret)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func (h *Handler) authed(fn func(w http.ResponseWriter, r *http.Request, s *sess
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		s, err := h.sessionOf(r)
-		if errors.Is(err, access.ErrNoSession) {
+		if errors.Is(err, signin.ErrNoSession) {
 			q := url.Values{}
 			if h.readCookie(r, sessionCookie) != "" {
 				// The cookie named a session that ended: say so, and drop it.
@@ -148,19 +148,8 @@ func (h *Handler) authed(fn func(w http.ResponseWriter, r *http.Request, s *sess
 			h.serverError(w, r, err)
 			return
 		}
-		if r.Method == http.MethodPost {
-			if h.cop.Check(r) != nil {
-				h.forbidden(w, r)
-				return
-			}
-			if err := parseForm(w, r); err != nil {
-				h.badRequest(w, r)
-				return
-			}
-			if !sameToken(r.PostForm.Get(csrfField), s.s.CSRF) {
-				h.forbidden(w, r)
-				return
-			}
+		if r.Method == http.MethodPost && !h.checkForm(w, r, s.s.CSRF) {
+			return
 		}
 		fn(w, r, s)
 	}
@@ -173,20 +162,28 @@ func (h *Handler) authed(fn func(w http.ResponseWriter, r *http.Request, s *sess
 func (h *Handler) anonPost(fn http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
-		if h.cop.Check(r) != nil {
-			h.forbidden(w, r)
-			return
+		if h.checkForm(w, r, h.readCookie(r, csrfCookie)) {
+			fn(w, r)
 		}
-		if err := parseForm(w, r); err != nil {
-			h.badRequest(w, r)
-			return
-		}
-		if !sameToken(r.PostForm.Get(csrfField), h.readCookie(r, csrfCookie)) {
-			h.forbidden(w, r)
-			return
-		}
-		fn(w, r)
 	}
+}
+
+// checkForm admits a same-origin POST whose form carries the token want;
+// otherwise it answers the request and reports false.
+func (h *Handler) checkForm(w http.ResponseWriter, r *http.Request, want string) bool {
+	if h.cop.Check(r) != nil {
+		h.forbidden(w, r)
+		return false
+	}
+	if err := parseForm(w, r); err != nil {
+		h.badRequest(w, r)
+		return false
+	}
+	if !sameToken(r.PostForm.Get(csrfField), want) {
+		h.forbidden(w, r)
+		return false
+	}
+	return true
 }
 
 // anonCSRF returns the double-submit token of a signed-out visitor,

@@ -25,7 +25,7 @@ type tokensData struct {
 }
 
 func (h *Handler) tokensView(w http.ResponseWriter, r *http.Request, s *session, status int, d tokensData, errMsg string) {
-	all, err := h.acc.AccountTokens(r.Context(), s.account.ID)
+	all, err := h.acc.Tokens(r.Context(), s.account.ID)
 	if err != nil {
 		h.serverError(w, r, err)
 		return
@@ -55,7 +55,7 @@ func (h *Handler) createToken(w http.ResponseWriter, r *http.Request, s *session
 			"Give the token a name of 1 to 100 characters, such as the program that will use it.")
 		return
 	}
-	t, secret, err := h.acc.CreateAccountToken(r.Context(), s.account.ID, name)
+	t, secret, err := h.acc.CreateToken(r.Context(), s.account.ID, name)
 	if errors.Is(err, access.ErrTooManyTokens) {
 		h.tokensView(w, r, s, http.StatusBadRequest, tokensData{Name: name}, sentence(err.Error()))
 		return
@@ -73,7 +73,7 @@ func (h *Handler) createToken(w http.ResponseWriter, r *http.Request, s *session
 
 // ownToken finds one of the account's tokens for a confirmation page.
 func (h *Handler) ownToken(r *http.Request, s *session, id string) (account.Token, bool, error) {
-	all, err := h.acc.AccountTokens(r.Context(), s.account.ID)
+	all, err := h.acc.Tokens(r.Context(), s.account.ID)
 	if err != nil {
 		return account.Token{}, false, err
 	}
@@ -95,7 +95,7 @@ func (h *Handler) rotateToken(w http.ResponseWriter, r *http.Request, s *session
 		h.notFound(w, r)
 		return
 	}
-	t, secret, err := h.acc.RotateAccountToken(r.Context(), s.account.ID, old.ID)
+	t, secret, err := h.acc.RotateToken(r.Context(), s.account.ID, old.ID)
 	if errors.Is(err, access.ErrNotFound) {
 		h.tokensView(w, r, s, http.StatusConflict, tokensData{}, "That token was revoked already, so it cannot be rotated.")
 		return
@@ -123,7 +123,7 @@ func (h *Handler) confirmRevoke(w http.ResponseWriter, r *http.Request, s *sessi
 }
 
 func (h *Handler) revokeToken(w http.ResponseWriter, r *http.Request, s *session) {
-	_, err := h.acc.RevokeAccountToken(r.Context(), s.account.ID, r.PathValue("id"))
+	_, err := h.acc.RevokeToken(r.Context(), s.account.ID, r.PathValue("id"))
 	if h.badText(w, r, err) {
 		return
 	}

@@ -42,7 +42,7 @@ func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) lists(w http.ResponseWriter, r *http.Request) {
 	p, _ := edge.PrincipalFrom(r.Context())
-	stored, err := h.access.ListsOf(r.Context(), p.Account.ID)
+	stored, err := h.saved.Lists(r.Context(), p.Account.ID)
 	if err != nil {
 		edge.Unavailable(w, r, "account", err)
 		return

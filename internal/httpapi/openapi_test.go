@@ -27,6 +27,7 @@ import (
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/httpapi/apitest"
 	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store/storetest"
@@ -531,22 +532,30 @@ func newFixture(t *testing.T) *fixture {
 	}
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())
 	f := &fixture{cat: c, tokens: map[string]string{}, nhtsa: fake}
+	ids := map[string]string{}
 	for name, plan := range map[string]string{"dev": "developer", "free": "free", "internal": "internal", "suspended": "developer", "noapi": "noapi"} {
 		email := name + "@example.com"
-		if _, err := acc.CreateAccount(ctx, email, plan); err != nil {
+		a, err := acc.CreateAccount(ctx, email, plan)
+		if err != nil {
 			t.Fatal(err)
 		}
-		_, secret, err := acc.CreateToken(ctx, email, "test")
+		ids[email] = a.ID
+		_, secret, err := acc.CreateToken(ctx, a.ID, "test")
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.tokens[name] = secret
 	}
-	if _, err := acc.SetSuspended(ctx, "suspended@example.com", true); err != nil {
+	if err := acc.SetSuspended(ctx, ids["suspended@example.com"], true); err != nil {
 		t.Fatal(err)
 	}
 	// A garage with a present record of each kind and one that leaves the
 	// catalog, so /v1/lists shows both a record summary and a null one.
+	saved := lists.New(st)
+	garage, err := saved.Default(ctx, ids["dev@example.com"])
+	if err != nil {
+		t.Fatal(err)
+	}
 	f.goneCar = c.Cars[len(c.Cars)-1]
 	for _, it := range []struct {
 		kind catalog.Kind
@@ -556,7 +565,7 @@ func newFixture(t *testing.T) *fixture {
 		{catalog.KindBoat, c.Boats[0].UUID}, {catalog.KindTireSize, c.TireSizes[0].UUID},
 		{catalog.KindCar, f.goneCar.UUID},
 	} {
-		if _, err := acc.AddToGarage(ctx, "dev@example.com", it.kind, it.id, "saved by the test"); err != nil {
+		if _, err := saved.Add(ctx, ids["dev@example.com"], garage.ID, it.kind, it.id, "saved by the test"); err != nil {
 			t.Fatal(err)
 		}
 	}

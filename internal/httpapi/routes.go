@@ -12,6 +12,7 @@ import (
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -21,15 +22,15 @@ type Handler struct {
 	svc     *vehicle.Service
 	door    edge.Door
 	limiter *limits.Limiter
-	access  *access.Service
+	saved   *lists.Service
 	lookup  *lookup.Service
 	log     *slog.Logger
 	openapi []byte
 }
 
 // New returns the API handler.
-func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, acc *access.Service, lk *lookup.Service, log *slog.Logger) *Handler {
-	h := &Handler{svc: svc, limiter: limiter, access: acc, lookup: lk, log: log,
+func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, saved *lists.Service, lk *lookup.Service, log *slog.Logger) *Handler {
+	h := &Handler{svc: svc, limiter: limiter, saved: saved, lookup: lk, log: log,
 		door: edge.Door{Auth: auth, Limiter: limiter, NoToken: "Send the header Authorization: Bearer <token> with a vds_ token."}}
 	doc, err := BuildOpenAPI(h.Routes())
 	if err != nil {

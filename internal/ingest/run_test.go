@@ -3,39 +3,20 @@ package ingest_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/ingest"
 	"github.com/vds-dev/vds/internal/store"
-	"github.com/vds-dev/vds/internal/store/postgres"
-	"github.com/vds-dev/vds/internal/store/sqlite"
 	"github.com/vds-dev/vds/internal/store/storetest"
 )
 
 // stores returns an opener per backend; each opens a fresh, migrated store
 // for the (sub)test it is given.
 func stores() map[string]func(testing.TB) store.Store {
-	open := func(tb testing.TB, st store.Store, err error) store.Store {
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() { st.Close() })
-		if err := st.Migrate(context.Background()); err != nil {
-			tb.Fatal(err)
-		}
-		return st
-	}
 	return map[string]func(testing.TB) store.Store{
-		"sqlite": func(tb testing.TB) store.Store {
-			st, err := sqlite.Open(filepath.Join(tb.TempDir(), "vds.db"))
-			return open(tb, st, err)
-		},
-		"postgres": func(tb testing.TB) store.Store {
-			st, err := postgres.Open(context.Background(), storetest.PostgresURL(tb))
-			return open(tb, st, err)
-		},
+		"sqlite":   func(tb testing.TB) store.Store { return storetest.Empty(tb, "sqlite") },
+		"postgres": func(tb testing.TB) store.Store { return storetest.Empty(tb, "postgres") },
 	}
 }
 

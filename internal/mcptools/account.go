@@ -59,7 +59,7 @@ func (a accountTools) garage(ctx context.Context, _ NoInput) (*mcp.CallToolResul
 	if err != nil {
 		return nil, err
 	}
-	stored, err := a.lists.ListsOf(ctx, p.Account.ID)
+	stored, err := a.lists.Lists(ctx, p.Account.ID)
 	if err != nil {
 		// Not the server's bug but an outage: a result the model can relay
 		// (and that is not charged) rather than an internal error.

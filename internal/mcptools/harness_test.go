@@ -26,6 +26,7 @@ import (
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/lists"
 )
 
 // env is an in-process vds over a SQLite store with the demo catalog,
@@ -65,19 +66,27 @@ func newEnv(t *testing.T) *env {
 	cfg := &config.Config{Plans: plans}
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())
 	e := &env{cat: c, tokens: map[string]string{}}
+	ids := map[string]string{}
 	for name, plan := range map[string]string{"dev": "developer", "dev2": "developer", "quota": quotaPlan,
 		"rate": ratePlan, "suspended": "developer", "noapi": "noapi"} {
 		email := name + "@example.com"
-		if _, err := acc.CreateAccount(ctx, email, plan); err != nil {
+		a, err := acc.CreateAccount(ctx, email, plan)
+		if err != nil {
 			t.Fatal(err)
 		}
-		_, secret, err := acc.CreateToken(ctx, email, "test")
+		ids[email] = a.ID
+		_, secret, err := acc.CreateToken(ctx, a.ID, "test")
 		if err != nil {
 			t.Fatal(err)
 		}
 		e.tokens[name] = secret
 	}
-	if _, err := acc.SetSuspended(ctx, "suspended@example.com", true); err != nil {
+	if err := acc.SetSuspended(ctx, ids["suspended@example.com"], true); err != nil {
+		t.Fatal(err)
+	}
+	saved := lists.New(st)
+	garage, err := saved.Default(ctx, ids["dev@example.com"])
+	if err != nil {
 		t.Fatal(err)
 	}
 	gone := c.Cars[len(c.Cars)-1]
@@ -89,7 +98,7 @@ func newEnv(t *testing.T) *env {
 		{catalog.KindBoat, c.Boats[0].UUID}, {catalog.KindTireSize, c.TireSizes[0].UUID},
 		{catalog.KindCar, gone.UUID},
 	} {
-		if _, err := acc.AddToGarage(ctx, "dev@example.com", it.kind, it.id, "saved by the test"); err != nil {
+		if _, err := saved.Add(ctx, ids["dev@example.com"], garage.ID, it.kind, it.id, "saved by the test"); err != nil {
 			t.Fatal(err)
 		}
 	}

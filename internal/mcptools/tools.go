@@ -40,9 +40,9 @@ type Tool struct {
 	check *checker
 }
 
-// ListSource reads an account's saved lists as stored; *access.Service is one.
+// ListSource reads an account's saved lists as stored; *lists.Service is one.
 type ListSource interface {
-	ListsOf(ctx context.Context, accountID string) ([]account.List, error)
+	Lists(ctx context.Context, accountID string) ([]account.List, error)
 }
 
 // UsageSource reports an account's standing in its limit windows without

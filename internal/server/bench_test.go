@@ -28,10 +28,11 @@ func newDemoServer(tb testing.TB) (http.Handler, string) {
 	}}
 	cfg.Server.AuthCacheTTL = 2 * time.Second
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())
-	if _, err := acc.CreateAccount(ctx, "bench@example.com", "bench"); err != nil {
+	a, err := acc.CreateAccount(ctx, "bench@example.com", "bench")
+	if err != nil {
 		tb.Fatal(err)
 	}
-	_, secret, err := acc.CreateToken(ctx, "bench@example.com", "bench")
+	_, secret, err := acc.CreateToken(ctx, a.ID, "bench")
 	if err != nil {
 		tb.Fatal(err)
 	}

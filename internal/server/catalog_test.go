@@ -162,10 +162,11 @@ func newListening(t *testing.T, st store.Store, catalogPoll time.Duration) (*ser
 		Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"]},
 	}
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())
-	if _, err := acc.CreateAccount(ctx, "a@example.com", "free"); err != nil {
+	a, err := acc.CreateAccount(ctx, "a@example.com", "free")
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, token, err := acc.CreateToken(ctx, "a@example.com", "t")
+	_, token, err := acc.CreateToken(ctx, a.ID, "t")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,8 +22,10 @@ import (
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/mcptools"
+	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
@@ -54,34 +56,31 @@ type catalogFailure struct {
 
 // New loads the catalog into memory and builds the handler tree.
 func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logger) (*Server, error) {
-	c, v, err := st.LoadCatalog(ctx)
+	svc, err := LoadVehicles(ctx, st)
 	if err != nil {
-		return nil, fmt.Errorf("load catalog: %w", err)
-	}
-	snap, err := vehicle.NewSnapshot(c, v)
-	if err != nil {
-		return nil, fmt.Errorf("load catalog: %w", err)
+		return nil, err
 	}
 	s := &Server{
 		cfg:     cfg,
 		st:      st,
 		log:     log,
-		svc:     vehicle.NewService(snap),
+		svc:     svc,
 		limiter: limits.New(st, log),
 	}
 	auth := access.NewAuthenticator(st, cfg.Plan, cfg.Server.AuthCacheTTL)
 	up := upstream.New(upstream.Config{VPICURL: cfg.Upstream.VPICURL, NHTSAURL: cfg.Upstream.NHTSAURL,
 		Timeout: cfg.Upstream.Timeout, CacheTTL: cfg.Upstream.CacheTTL}, st, log)
 	acc := access.New(st, cfg.Plan, cfg.PlanNames(), access.WithAuthenticator(auth))
+	saved := lists.New(st)
 	lk := lookup.New(s.svc, up)
-	api := httpapi.New(s.svc, auth, s.limiter, acc, lk, log)
-	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: acc, Usage: s.limiter, Charger: s.limiter, Log: log},
+	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log)
+	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: saved, Usage: s.limiter, Charger: s.limiter, Log: log},
 		buildinfo.Get().Version)
 	mcp := mcptools.Handler(mcpSrv, auth, s.limiter, log)
 	healthz := func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, http.StatusOK, map[string]any{"status": "ok"})
 	}
-	s.dash = dashboard.New(dashboard.Deps{Access: acc, Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log})
+	s.dash = dashboard.New(dashboard.Deps{Access: acc, Lists: saved, SignIn: signin.New(st, acc), Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log})
 	mux := http.NewServeMux()
 	api.Mount(mux)
 	mux.Handle("/mcp", mcp)
@@ -97,6 +96,19 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	mcpMux.Handle("/", fallback(mcpMux))
 	s.mcpHandler = edge.Observe(log, edge.Gzip(plainPaths(mcpMux)))
 	return s, nil
+}
+
+// LoadVehicles loads the stored catalog into a vehicle service.
+func LoadVehicles(ctx context.Context, st store.CatalogStore) (*vehicle.Service, error) {
+	c, v, err := st.LoadCatalog(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	snap, err := vehicle.NewSnapshot(c, v)
+	if err != nil {
+		return nil, fmt.Errorf("load catalog: %w", err)
+	}
+	return vehicle.NewService(snap), nil
 }
 
 // Handler returns the server's root handler (for tests with httptest).

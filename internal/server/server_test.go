@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -20,7 +19,7 @@ import (
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store"
-	"github.com/vds-dev/vds/internal/store/sqlite"
+	"github.com/vds-dev/vds/internal/store/storetest"
 )
 
 type lockedBuffer struct {
@@ -49,18 +48,7 @@ type fixture struct {
 }
 
 // openStore opens a migrated SQLite store that lives as long as the test.
-func openStore(t *testing.T) store.Store {
-	t.Helper()
-	st, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
+func openStore(t *testing.T) store.Store { return storetest.Empty(t, "sqlite") }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
@@ -73,17 +61,20 @@ func newFixture(t *testing.T) *fixture {
 	cfg.Server.AuthCacheTTL = time.Second
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())
 	f := &fixture{st: st, logs: &lockedBuffer{}, tokens: map[string]string{}}
+	ids := map[string]string{}
 	for email, plan := range map[string]string{"ok@example.com": "free", "suspended@example.com": "free", "noapi@example.com": "nothing"} {
-		if _, err := acc.CreateAccount(ctx, email, plan); err != nil {
+		a, err := acc.CreateAccount(ctx, email, plan)
+		if err != nil {
 			t.Fatal(err)
 		}
-		_, secret, err := acc.CreateToken(ctx, email, "t")
+		ids[email] = a.ID
+		_, secret, err := acc.CreateToken(ctx, a.ID, "t")
 		if err != nil {
 			t.Fatal(err)
 		}
 		f.tokens[email] = secret
 	}
-	if _, err := acc.SetSuspended(ctx, "suspended@example.com", true); err != nil {
+	if err := acc.SetSuspended(ctx, ids["suspended@example.com"], true); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := server.New(ctx, cfg, st, slog.New(slog.NewJSONHandler(f.logs, nil)))

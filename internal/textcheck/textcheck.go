@@ -27,6 +27,14 @@ func Line(s string) error { return check(s, false) }
 // Multiline also accepts tabs, LF and CR: for notes.
 func Multiline(s string) error { return check(s, true) }
 
+// Field runs check on the value of a named field and names it in the error.
+func Field(name, v string, check func(string) error) error {
+	if err := check(v); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}
+
 func check(s string, multiline bool) error {
 	for i, r := range s {
 		switch {

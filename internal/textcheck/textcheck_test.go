@@ -54,3 +54,14 @@ func TestMultiline(t *testing.T) {
 		t.Errorf("message = %q", got)
 	}
 }
+
+func TestField(t *testing.T) {
+	if err := Field("list name", "Road trips", Line); err != nil {
+		t.Errorf("Field accepted nothing: %v", err)
+	}
+	err := Field("note", "x\x00", Multiline)
+	var te *Error
+	if !errors.As(err, &te) || err.Error() != "note: control character U+0000 at byte 1" {
+		t.Errorf("Field = %v, want the field named and the textcheck error wrapped", err)
+	}
+}

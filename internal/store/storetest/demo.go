@@ -13,6 +13,36 @@ import (
 	"github.com/vds-dev/vds/internal/store/sqlite"
 )
 
+// Empty returns a migrated store without a catalog on the named backend,
+// "sqlite" or "postgres" (a fresh database from PostgresURL, so the test
+// skips without a server), closed when the test ends.
+func Empty(tb testing.TB, backend string) store.Store {
+	tb.Helper()
+	var st store.Store
+	var err error
+	if backend == "postgres" {
+		st, err = postgres.Open(context.Background(), PostgresURL(tb))
+	} else {
+		st, err = sqlite.Open(filepath.Join(tb.TempDir(), "vds.db"))
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	if err := st.Migrate(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	return st
+}
+
+// Backends runs fn once per store, each empty and migrated: SQLite always,
+// PostgreSQL when a server is available (and always under CI).
+func Backends(t *testing.T, fn func(t *testing.T, st store.Store)) {
+	for _, backend := range []string{"sqlite", "postgres"} {
+		t.Run(backend, func(t *testing.T) { fn(t, Empty(t, backend)) })
+	}
+}
+
 // DemoSQLite returns a migrated SQLite store in a temporary directory
 // holding the embedded demo catalog, closed when the test ends, and the
 // catalog as ingested. With enrichFirst, the first car also gets EPA fuel
@@ -20,33 +50,20 @@ import (
 // as nulls; the returned catalog carries the same values.
 func DemoSQLite(tb testing.TB, enrichFirst bool) (store.Store, *catalog.Catalog) {
 	tb.Helper()
-	st, err := sqlite.Open(filepath.Join(tb.TempDir(), "vds.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return demo(tb, st, enrichFirst)
+	return demo(tb, Empty(tb, "sqlite"), enrichFirst)
 }
 
 // Demo is DemoSQLite on the named backend, "sqlite" or "postgres" (a fresh
 // database from PostgresURL, so the test skips without a server).
 func Demo(tb testing.TB, backend string) (store.Store, *catalog.Catalog) {
 	tb.Helper()
-	if backend != "postgres" {
-		return DemoSQLite(tb, false)
-	}
-	st, err := postgres.Open(context.Background(), PostgresURL(tb))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return demo(tb, st, false)
+	return demo(tb, Empty(tb, backend), false)
 }
 
-// demo migrates st and fills it with the demo catalog; st is closed when
-// the test ends.
+// demo fills st with the demo catalog.
 func demo(tb testing.TB, st store.Store, enrichFirst bool) (store.Store, *catalog.Catalog) {
 	tb.Helper()
 	ctx := context.Background()
-	tb.Cleanup(func() { st.Close() })
 	c := LoadDemo(tb, st)
 	if enrichFirst {
 		mpg, rng, cost := 32.5, 0, 1450

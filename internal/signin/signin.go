@@ -1,4 +1,6 @@
-package access
+// Package signin is the dashboard's way in: sign-up and sign-in with an
+// argon2id password, their throttles, and sessions.
+package signin
 
 import (
 	"context"
@@ -10,29 +12,34 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/store"
 )
 
-// Sign-in throttling: after MaxFailedSignIns failures for one email within
-// SignInWindow, further attempts for that email are refused until the
-// window has passed since the last failure. The count is kept per email
-// string, whether or not an account has it, so the refusal says nothing
-// about which addresses exist. Counting per client address is left out on
-// purpose: behind a reverse proxy every client has the proxy's address, and
-// a shared count would let one attacker lock everybody out.
+// Service signs people up and in, and keeps their sessions.
+type Service struct {
+	st           store.Store
+	acc          *access.Service
+	now          func() time.Time
+	signUpLimits struct{ perAddress, total int }
+}
+
+// New returns a Service on st that creates accounts through acc.
+func New(st store.Store, acc *access.Service) *Service {
+	s := &Service{st: st, acc: acc, now: account.Now}
+	s.signUpLimits.perAddress, s.signUpLimits.total = MaxSignUpsPerAddress, MaxSignUps
+	return s
+}
+
+// Sign-in throttle (docs/dashboard.md), per email whether or not it exists; not per
+// client address, which behind a proxy is everybody's, so one could lock all out.
 const (
 	MaxFailedSignIns = 5
 	SignInWindow     = 15 * time.Minute
 )
 
-// Sign-up throttling: at most MaxSignUpsPerAddress sign-ups per client
-// address and MaxSignUps in all within each SignUpWindow (clock hours, UTC).
-// The counts live in the database with the sign-in counts, so replicas
-// share them. The per-address count stops one client; the total bounds
-// what many addresses together can create. Attempts count whether or not
-// the account is created (a taken email counts too), so the throttle also
-// slows probing which addresses have accounts.
+// Sign-up throttle per client address and in all, per clock hour; taken emails count.
 const (
 	MaxSignUpsPerAddress = 5
 	MaxSignUps           = 100
@@ -42,47 +49,34 @@ const (
 // FreePlan is the plan sign-up puts new accounts on.
 const FreePlan = "free"
 
-// Errors of the dashboard's account operations.
+// ErrInvalidCredentials answers a wrong email and a wrong password alike.
+// A ThrottledError wraps ErrTooManyAttempts or ErrTooManySignUps.
 var (
-	// ErrInvalidCredentials is the one answer to a wrong email or password:
-	// the dashboard must not tell which.
 	ErrInvalidCredentials = errors.New("the email address or password is incorrect")
-	// ErrTooManyAttempts is wrapped by a sign-in's ThrottledError.
-	ErrTooManyAttempts = errors.New("too many failed sign-ins")
-	// ErrTooManySignUps is wrapped by a sign-up's ThrottledError.
-	ErrTooManySignUps = errors.New("too many sign-ups")
-	// ErrNoSession means a session cookie names no live session.
-	ErrNoSession = errors.New("no such session, or it has expired")
+	ErrTooManyAttempts    = errors.New("too many failed sign-ins")
+	ErrTooManySignUps     = errors.New("too many sign-ups")
+	ErrNoSession          = errors.New("no such session, or it has expired")
 )
 
-// ThrottledError refuses a sign-in or sign-up attempt; RetryAfter is when
-// the next attempt will be considered.
+// ThrottledError refuses an attempt until RetryAfter has passed.
 type ThrottledError struct {
 	RetryAfter time.Duration
-	// Err says what was throttled: ErrTooManyAttempts or ErrTooManySignUps.
-	Err error
+	Err        error
 }
 
 func (e *ThrottledError) Error() string {
 	return fmt.Sprintf("%v: try again in %s", e.Err, e.RetryAfter.Round(time.Second))
 }
 
-// Unwrap makes errors.Is(err, e.Err) hold.
 func (e *ThrottledError) Unwrap() error { return e.Err }
 
-// throttleKey is the counter of an email as typed (trimmed, lowercased),
-// hashed so that the table holds no addresses and no attacker-chosen text
-// of arbitrary length.
+// throttleKey is hashed: the table holds no addresses and no attacker's text.
 func throttleKey(email string) string {
 	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(email))))
 	return "email:" + hex.EncodeToString(sum[:])
 }
 
-// SignUp creates an account on the free plan with its default list and
-// sets its password. client is the address the request came from; past
-// the sign-up limits the answer is a *ThrottledError. The password is
-// hashed before anything is written, so a slow hash never holds a
-// transaction open.
+// SignUp creates a free account with a password, or a *ThrottledError past the limits.
 func (s *Service) SignUp(ctx context.Context, email, password, client string) (account.Account, error) {
 	if _, err := account.NormalizeEmail(email); err != nil {
 		return account.Account{}, err
@@ -93,22 +87,18 @@ func (s *Service) SignUp(ctx context.Context, email, password, client string) (a
 	if err := s.throttleSignUp(ctx, client); err != nil {
 		return account.Account{}, err
 	}
-	hash := HashPassword(password)
-	a, err := s.CreateAccount(ctx, email, FreePlan)
+	hash := HashPassword(password) // before any write: no transaction waits on it
+	a, err := s.acc.CreateAccount(ctx, email, FreePlan)
 	if err != nil {
 		return a, err
 	}
 	if err := s.st.SetPassword(ctx, a.ID, hash); err != nil {
-		// The account exists without a password; an operator can set one
-		// (vds accounts set-password), and signing up again says it exists.
+		// An operator can still set one (vds accounts set-password).
 		return account.Account{}, fmt.Errorf("set password of new account %s: %w", a.Email, err)
 	}
 	return a, nil
 }
 
-// throttleSignUp counts a sign-up attempt from client in this window's
-// counters, per address and in all, and refuses it past either limit.
-// The counters are keyed by the window, so each starts over at the hour.
 func (s *Service) throttleSignUp(ctx context.Context, client string) error {
 	now := s.now()
 	start := now.Truncate(SignUpWindow)
@@ -132,30 +122,21 @@ func (s *Service) throttleSignUp(ctx context.Context, client string) error {
 	return nil
 }
 
-// SetPassword sets an account's dashboard password and ends all its
-// sessions, so a password reset also signs out whoever else was in.
-func (s *Service) SetPassword(ctx context.Context, email, password string) (account.Account, error) {
+// SetPassword sets an account's dashboard password and ends all its sessions.
+func (s *Service) SetPassword(ctx context.Context, accountID, password string) error {
 	if err := CheckPassword(password); err != nil {
-		return account.Account{}, err
+		return err
 	}
-	a, err := s.Account(ctx, email)
-	if err != nil {
-		return a, err
+	if err := s.st.SetPassword(ctx, accountID, HashPassword(password)); err != nil {
+		return err
 	}
-	if err := s.st.SetPassword(ctx, a.ID, HashPassword(password)); err != nil {
-		return a, err
+	if _, err := s.st.DeleteAccountSessions(ctx, accountID); err != nil {
+		return fmt.Errorf("end the sessions of %s: %w", accountID, err)
 	}
-	if _, err := s.st.DeleteAccountSessions(ctx, a.ID); err != nil {
-		return a, fmt.Errorf("end the sessions of %s: %w", a.Email, err)
-	}
-	return a, nil
+	return nil
 }
 
-// SignIn checks an email and password. It answers ErrInvalidCredentials
-// for an unknown email, an account without a password and a wrong password
-// alike, after the same amount of work (a dummy hash is verified when there
-// is no real one), and a *ThrottledError once the email has failed
-// MaxFailedSignIns times within SignInWindow.
+// SignIn answers ErrInvalidCredentials after the same work whatever was wrong.
 func (s *Service) SignIn(ctx context.Context, email, password string) (account.Account, error) {
 	key := throttleKey(email)
 	now := s.now()
@@ -166,9 +147,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (account.A
 	if n >= MaxFailedSignIns {
 		return account.Account{}, &ThrottledError{RetryAfter: last.Add(SignInWindow).Sub(now), Err: ErrTooManyAttempts}
 	}
-	// Count the attempt before checking it: concurrent guesses then each
-	// get their own number, and only the first MaxFailedSignIns are checked.
-	// A success clears the count.
+	// Counted before checking, so concurrent guesses get MaxFailedSignIns checks.
 	n, err = s.st.RecordFailedSignIn(ctx, key, now, SignInWindow)
 	if err != nil {
 		return account.Account{}, err
@@ -190,8 +169,7 @@ func (s *Service) SignIn(ctx context.Context, email, password string) (account.A
 	return a, nil
 }
 
-// lookupPassword returns the account and hash of email, or ErrNotFound
-// with the dummy hash so the caller does the same work either way.
+// lookupPassword returns the dummy hash with ErrNotFound, for the same work.
 func (s *Service) lookupPassword(ctx context.Context, email string) (account.Account, string, error) {
 	norm, err := account.NormalizeEmail(email)
 	if err != nil || len(norm) == 0 {
@@ -204,8 +182,7 @@ func (s *Service) lookupPassword(ctx context.Context, email string) (account.Acc
 	return a, hash, nil
 }
 
-// StartSession creates a session for the account, valid for ttl. The
-// secret goes into the cookie and is never stored.
+// StartSession creates a session for ttl and returns the cookie's secret (never stored).
 func (s *Service) StartSession(ctx context.Context, accountID string, ttl time.Duration) (string, account.Session, error) {
 	secret, hash := account.NewSessionSecret()
 	now := s.now()
@@ -216,12 +193,9 @@ func (s *Service) StartSession(ctx context.Context, accountID string, ttl time.D
 	return secret, ss, nil
 }
 
-// maxSessionSecret bounds what is hashed and looked up from a cookie.
 const maxSessionSecret = 100
 
-// Session resolves a cookie's secret to its live session and account;
-// ErrNoSession when there is none or it has expired (an expired one is
-// deleted on the way).
+// Session resolves a cookie's secret to its live session and account, or ErrNoSession.
 func (s *Service) Session(ctx context.Context, secret string) (account.Session, account.Account, error) {
 	if secret == "" || len(secret) > maxSessionSecret {
 		return account.Session{}, account.Account{}, ErrNoSession
@@ -255,15 +229,12 @@ func (s *Service) EndSession(ctx context.Context, secret string) error {
 	return s.st.DeleteSession(ctx, account.HashSecret(secret))
 }
 
-// Sweep deletes expired sessions and sign-in and sign-up counts older than
-// their windows.
-// Any replica may run it; running it on several at once is harmless.
+// Sweep deletes expired sessions and stale throttle counts; replicas may run it at once.
 func (s *Service) Sweep(ctx context.Context) error {
 	now := s.now()
 	if _, err := s.st.DeleteExpiredSessions(ctx, now); err != nil {
 		return fmt.Errorf("delete expired sessions: %w", err)
 	}
-	// The longer window: a sign-up count must outlive its hour.
 	if _, err := s.st.DeleteStaleSignIns(ctx, now.Add(-max(SignInWindow, SignUpWindow))); err != nil {
 		return fmt.Errorf("delete stale sign-in counts: %w", err)
 	}

@@ -1,4 +1,4 @@
-package access
+package signin
 
 import (
 	"crypto/rand"
@@ -13,9 +13,8 @@ import (
 	"golang.org/x/crypto/argon2"
 )
 
-// Password policy. Length is what makes a password hard to guess (NIST SP
-// 800-63B); composition rules are not required. The upper bound keeps a
-// sign-in from being a way to make the server hash megabytes.
+// Password policy: length, not composition (NIST SP 800-63B); the upper
+// bound keeps a sign-in from making the server hash megabytes.
 const (
 	MinPasswordLen = 10
 	MaxPasswordLen = 256
@@ -38,10 +37,8 @@ func CheckPassword(pw string) error {
 	return nil
 }
 
-// argonParams are the argon2id cost parameters. The defaults are OWASP's
-// recommendation (19 MiB, 2 passes, 1 lane): about 80 ms on one core.
-// Stored hashes carry their own parameters, so raising these later still
-// verifies old hashes.
+// argonParams are argon2id's costs; the defaults are OWASP's (about 80 ms on
+// one core). Hashes carry their own, so raising these keeps old ones valid.
 type argonParams struct {
 	memory  uint32 // KiB
 	time    uint32
@@ -51,8 +48,7 @@ type argonParams struct {
 
 var defaultArgon = argonParams{memory: 19 * 1024, time: 2, threads: 1, keyLen: 32}
 
-// hashSlots bounds concurrent hashing: each one holds its memory cost (19
-// MiB), so a burst of sign-ins queues instead of exhausting memory.
+// hashSlots bounds concurrent hashing, 19 MiB each: a burst of sign-ins queues.
 var hashSlots = make(chan struct{}, 4)
 
 func argonKey(pw, salt []byte, p argonParams) []byte {
@@ -63,8 +59,7 @@ func argonKey(pw, salt []byte, p argonParams) []byte {
 
 var b64 = base64.RawStdEncoding
 
-// HashPassword returns the argon2id hash of pw in the PHC string format,
-// $argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>, with a random 16-byte salt.
+// HashPassword returns the argon2id hash of pw as a PHC string with a random salt.
 func HashPassword(pw string) string {
 	return hashWith(pw, defaultArgon)
 }
@@ -77,8 +72,7 @@ func hashWith(pw string, p argonParams) string {
 		b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
-// VerifyPassword reports whether pw matches an encoded hash. A hash it
-// cannot read is an error, never a match.
+// VerifyPassword reports whether pw matches a hash; an unreadable one is an error.
 func VerifyPassword(encoded, pw string) (bool, error) {
 	p, salt, want, err := decodeHash(encoded)
 	if err != nil {
@@ -103,8 +97,7 @@ func decodeHash(encoded string) (argonParams, []byte, []byte, error) {
 	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &p.memory, &p.time, &p.threads); err != nil {
 		return argonParams{}, nil, nil, errBadHash
 	}
-	// Refuse parameters no hash of ours has, so a tampered row cannot make
-	// a sign-in allocate gigabytes or spin for minutes.
+	// Bounds no hash of ours passes: a tampered row must not cost gigabytes.
 	if p.memory < 8 || p.memory > 1<<20 || p.time < 1 || p.time > 16 || p.threads < 1 || p.threads > 16 {
 		return argonParams{}, nil, nil, errBadHash
 	}
@@ -120,11 +113,7 @@ func decodeHash(encoded string) (argonParams, []byte, []byte, error) {
 	return p, salt, key, nil
 }
 
-// PrepareSignIn computes the dummy hash ahead of the first sign-in, so that
-// even the first attempt for an unknown email costs what later ones do. A
-// server calls it once at start-up (in the background); it is optional.
+// PrepareSignIn computes the dummy hash ahead, so the first sign-in costs as much.
 func PrepareSignIn() { dummyHash() }
 
-// dummyHash is verified against when an email has no password, so that a
-// sign-in takes as long whether or not the account exists.
 var dummyHash = sync.OnceValue(func() string { return HashPassword("no account has this password") })

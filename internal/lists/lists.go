@@ -1,0 +1,130 @@
+// Package lists keeps accounts' saved lists; views.NewLists marks missing items.
+package lists
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/textcheck"
+)
+
+// List limits, so no account grows the database unbounded; MaxLists counts the default.
+const (
+	MaxListName = 100
+	MaxLists    = 50
+)
+
+// Errors of list operations; ErrNotFound and ErrConflict are the store's.
+var (
+	ErrNotFound      = store.ErrNotFound
+	ErrConflict      = store.ErrConflict
+	ErrUnknownRecord = errors.New("no such record in the catalog")
+	ErrDefaultList   = errors.New("the default list cannot be deleted")
+	ErrListName      = fmt.Errorf("a list name has 1 to %d characters", MaxListName)
+	ErrTooManyLists  = fmt.Errorf("an account has at most %d lists; delete one first", MaxLists)
+	ErrNoteTooLong   = fmt.Errorf("note is longer than %d characters", account.MaxNoteLen)
+)
+
+// Service implements list operations, each on one account's lists.
+type Service struct {
+	st  store.Store
+	now func() time.Time
+}
+
+// New returns a Service on st.
+func New(st store.Store) *Service {
+	return &Service{st: st, now: account.Now}
+}
+
+// Lists returns the account's lists with their items, the default first.
+func (s *Service) Lists(ctx context.Context, accountID string) ([]account.List, error) {
+	return s.st.Lists(ctx, accountID)
+}
+
+// Default returns the account's default list, the garage, without items.
+func (s *Service) Default(ctx context.Context, accountID string) (account.List, error) {
+	l, err := s.st.DefaultList(ctx, accountID)
+	l.AccountID = accountID
+	return l, err
+}
+
+// List returns one of the account's lists without items; another's is ErrNotFound.
+func (s *Service) List(ctx context.Context, accountID, listID string) (account.List, error) {
+	if err := textcheck.Field("list id", listID, textcheck.Line); err != nil {
+		return account.List{}, err
+	}
+	l, err := s.st.ListByID(ctx, accountID, listID)
+	if errors.Is(err, store.ErrNotFound) {
+		return l, fmt.Errorf("no list with id %s: %w", listID, store.ErrNotFound)
+	}
+	return l, err
+}
+
+// Create adds a named list to the account; names are unique per account.
+func (s *Service) Create(ctx context.Context, accountID, name string) (account.List, error) {
+	if err := textcheck.Field("list name", name, textcheck.Line); err != nil {
+		return account.List{}, err
+	}
+	name = strings.Join(strings.Fields(name), " ")
+	if name == "" || len(name) > MaxListName {
+		return account.List{}, ErrListName
+	}
+	l := account.List{ID: account.NewID("lst"), AccountID: accountID, Name: name, CreatedAt: s.now(), Items: []account.ListItem{}}
+	if err := s.st.CreateList(ctx, l, MaxLists); err != nil {
+		if errors.Is(err, store.ErrLimit) {
+			return account.List{}, ErrTooManyLists
+		}
+		return account.List{}, err
+	}
+	return l, nil
+}
+
+// Delete deletes a list with its items, except the default (ErrDefaultList).
+func (s *Service) Delete(ctx context.Context, accountID, listID string) error {
+	l, err := s.List(ctx, accountID, listID)
+	if err != nil {
+		return err
+	}
+	if l.IsDefault {
+		return ErrDefaultList
+	}
+	return s.st.DeleteList(ctx, accountID, listID)
+}
+
+// Add adds a catalog record to a list; the item stays if the record leaves later.
+func (s *Service) Add(ctx context.Context, accountID, listID string, kind catalog.Kind, id uuid.UUID, note string) (account.ListItem, error) {
+	if err := textcheck.Field("note", note, textcheck.Multiline); err != nil {
+		return account.ListItem{}, err
+	}
+	note = strings.TrimSpace(note)
+	if len(note) > account.MaxNoteLen {
+		return account.ListItem{}, ErrNoteTooLong
+	}
+	if _, err := s.List(ctx, accountID, listID); err != nil {
+		return account.ListItem{}, err
+	}
+	ok, err := s.st.HasRecord(ctx, kind, id)
+	if err != nil {
+		return account.ListItem{}, err
+	}
+	if !ok {
+		return account.ListItem{}, fmt.Errorf("%s %s: %w", kind, id, ErrUnknownRecord)
+	}
+	item := account.ListItem{Kind: kind, UUID: id, Note: note, AddedAt: s.now()}
+	return item, s.st.AddListItem(ctx, listID, item)
+}
+
+// Remove removes a record from one of the account's lists.
+func (s *Service) Remove(ctx context.Context, accountID, listID string, kind catalog.Kind, id uuid.UUID) error {
+	if _, err := s.List(ctx, accountID, listID); err != nil {
+		return err
+	}
+	return s.st.RemoveListItem(ctx, listID, kind, id)
+}
