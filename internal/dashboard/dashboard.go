@@ -20,7 +20,6 @@
 package dashboard
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -144,23 +143,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Cross-Origin-Opener-Policy", "same-origin")
 	h.mux.ServeHTTP(w, r)
-}
-
-// Run deletes expired sessions and old sign-in counts every interval until
-// ctx ends. vds serve runs it on every replica; the deletes are idempotent.
-func (h *Handler) Run(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if err := h.signin.Sweep(ctx); err != nil && ctx.Err() == nil {
-				h.log.Warn("dashboard sweep failed; will retry", "err", err)
-			}
-		}
-	}
 }
 
 // RedirectRoot sends / to the dashboard.

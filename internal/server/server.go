@@ -38,7 +38,7 @@ type Server struct {
 	log     *slog.Logger
 	svc     *vehicle.Service
 	limiter *limits.Limiter
-	dash    *dashboard.Handler
+	signin  *signin.Service
 	handler http.Handler
 	// mcpHandler serves the --mcp-addr listener: /mcp and /healthz only.
 	mcpHandler http.Handler
@@ -80,11 +80,12 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	healthz := func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, http.StatusOK, map[string]any{"status": "ok"})
 	}
-	s.dash = dashboard.New(dashboard.Deps{Access: acc, Lists: saved, SignIn: signin.New(st, acc), Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log})
+	s.signin = signin.New(st, acc)
+	dash := dashboard.New(dashboard.Deps{Access: acc, Lists: saved, SignIn: s.signin, Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log})
 	mux := http.NewServeMux()
 	api.Mount(mux)
 	mux.Handle("/mcp", mcp)
-	mux.Handle(dashboard.Prefix, s.dash)
+	mux.Handle(dashboard.Prefix, dash)
 	mux.HandleFunc("GET /{$}", dashboard.RedirectRoot)
 	mux.HandleFunc("GET /healthz", healthz)
 	mux.HandleFunc("GET /readyz", s.ready)
@@ -176,8 +177,8 @@ func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error
 	bg, stopBG := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { s.limiter.Run(bg, sc.UsageFlush) })
-	wg.Go(func() { s.followCatalog(bg, sc.CatalogPoll) })
-	wg.Go(func() { s.dash.Run(bg, sweepEvery) })
+	wg.Go(func() { s.every(bg, sc.CatalogPoll, s.Reload, "catalog reload failed; serving the previous version") })
+	wg.Go(func() { s.every(bg, sweepEvery, s.signin.Sweep, "dashboard sweep failed; will retry") })
 
 	errc := make(chan error, len(all))
 	for _, sv := range all {
@@ -219,17 +220,18 @@ func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error
 // sweepEvery bounds the session tables' size; expired sessions are refused anyway.
 const sweepEvery = 10 * time.Minute
 
-// followCatalog swaps in the snapshot of each newly published catalog version.
-func (s *Server) followCatalog(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
+// every calls fn each interval until ctx ends; a failure is logged and the
+// next tick tries again. Every replica runs these: the work is idempotent.
+func (s *Server) every(ctx context.Context, interval time.Duration, fn func(context.Context) error, failed string) {
+	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if err := s.Reload(ctx); err != nil && ctx.Err() == nil {
-				s.log.Warn("catalog reload failed; serving the previous version", "err", err)
+			if err := fn(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn(failed, "err", err)
 			}
 		}
 	}
