@@ -15,7 +15,9 @@ type VINResult struct {
 	Model        *string `json:"model"`
 	ModelYear    *int    `json:"model_year"`
 	Trim         *string `json:"trim"`
+	Series       *string `json:"series"`
 	BodyClass    *string `json:"body_class"`
+	Doors        *int    `json:"doors"`
 	VehicleType  *string `json:"vehicle_type"`
 	Manufacturer *string `json:"manufacturer"`
 	Engine       Engine  `json:"engine"`
@@ -78,7 +80,9 @@ func parseDecode(body []byte) (VINResult, error) {
 		Model:        row.optStr("Model"),
 		ModelYear:    row.optInt("ModelYear"),
 		Trim:         row.optStr("Trim"),
+		Series:       row.optStr("Series"),
 		BodyClass:    row.optStr("BodyClass"),
+		Doors:        row.optInt("Doors"),
 		VehicleType:  row.optStr("VehicleType"),
 		Manufacturer: row.optStr("Manufacturer", "ManufacturerName"),
 		Engine: Engine{

@@ -85,7 +85,7 @@ func TestDecodeVINAllFields(t *testing.T) {
 	}
 	want := VINResult{
 		Make: ptr("FORD"), Model: ptr("F-150"), ModelYear: ptr(2021), Trim: ptr("SuperCrew-SSV"),
-		BodyClass: ptr("Pickup"), VehicleType: ptr("TRUCK"), // vPIC sends "TRUCK " with a trailing space
+		Series: ptr("F-Series"), BodyClass: ptr("Pickup"), VehicleType: ptr("TRUCK"), // vPIC sends "TRUCK " with a trailing space
 		Manufacturer: ptr("FORD MOTOR COMPANY, USA"),
 		Engine:       Engine{Cylinders: ptr(6), DisplacementL: ptr(3.5), FuelType: ptr("Gasoline"), PowerHP: ptr(375.0)},
 		Plant:        Plant{City: ptr("DEARBORN"), State: ptr("MICHIGAN"), Country: ptr("UNITED STATES (USA)")},
