@@ -126,7 +126,7 @@ func TestVINResultJSONNulls(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := json.Marshal(res)
-	want := `{"make":null,"model":null,"model_year":null,"trim":null,"body_class":null,"vehicle_type":null,` +
+	want := `{"make":null,"model":null,"model_year":null,"trim":null,"series":null,"body_class":null,"doors":null,"vehicle_type":null,` +
 		`"manufacturer":null,"engine":{"cylinders":null,"displacement_l":null,"fuel_type":null,"power_hp":null},` +
 		`"plant":{"city":null,"state":null,"country":null},"error_codes":["7"],"error_text":"7 - Manufacturer is not registered"}`
 	if string(b) != want {
