@@ -21,7 +21,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
 	"github.com/vds-dev/vds/internal/access"
-	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/access/accesstest"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/credentials"
@@ -79,22 +79,11 @@ func newTestServer(t *testing.T) *testServer {
 		t.Fatal(err)
 	}
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())
-	var dev account.Account
-	for name, plan := range map[string]string{"dev": "developer", "pro": "pro", "tiny": "tiny", "noapi": "noapi"} {
-		email := name + "@example.com"
-		a, err := acc.CreateAccount(ctx, email, plan)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if name == "dev" {
-			dev = a
-		}
-		_, secret, err := acc.CreateToken(ctx, a.ID, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts.tokens[name] = secret
+	accounts := accesstest.Create(t, acc, map[string]string{"dev": "developer", "pro": "pro", "tiny": "tiny", "noapi": "noapi"})
+	for name, a := range accounts {
+		ts.tokens[name] = a.Token
 	}
+	dev := accounts["dev"]
 	// dev's garage: the F150 and a car that then leaves the catalog.
 	gone := c.Cars[len(c.Cars)-1]
 	ts.gone = gone.UUID.String()

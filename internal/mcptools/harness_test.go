@@ -22,6 +22,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/access/accesstest"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/edge"
@@ -66,26 +67,16 @@ func newEnv(t *testing.T) *env {
 	cfg := &config.Config{Plans: plans}
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())
 	e := &env{cat: c, tokens: map[string]string{}}
-	ids := map[string]string{}
-	for name, plan := range map[string]string{"dev": "developer", "dev2": "developer", "quota": quotaPlan,
-		"rate": ratePlan, "suspended": "developer", "noapi": "noapi"} {
-		email := name + "@example.com"
-		a, err := acc.CreateAccount(ctx, email, plan)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids[email] = a.ID
-		_, secret, err := acc.CreateToken(ctx, a.ID, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.tokens[name] = secret
+	accounts := accesstest.Create(t, acc, map[string]string{"dev": "developer", "dev2": "developer", "quota": quotaPlan,
+		"rate": ratePlan, "suspended": "developer", "noapi": "noapi"})
+	for name, a := range accounts {
+		e.tokens[name] = a.Token
 	}
-	if err := acc.SetSuspended(ctx, ids["suspended@example.com"], true); err != nil {
+	if err := acc.SetSuspended(ctx, accounts["suspended"].ID, true); err != nil {
 		t.Fatal(err)
 	}
 	saved := lists.New(st)
-	garage, err := saved.Default(ctx, ids["dev@example.com"])
+	garage, err := saved.Default(ctx, accounts["dev"].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +89,7 @@ func newEnv(t *testing.T) *env {
 		{catalog.KindBoat, c.Boats[0].UUID}, {catalog.KindTireSize, c.TireSizes[0].UUID},
 		{catalog.KindCar, gone.UUID},
 	} {
-		if _, err := saved.Add(ctx, ids["dev@example.com"], garage.ID, it.kind, it.id, "saved by the test"); err != nil {
+		if _, err := saved.Add(ctx, accounts["dev"].ID, garage.ID, it.kind, it.id, "saved by the test"); err != nil {
 			t.Fatal(err)
 		}
 	}
