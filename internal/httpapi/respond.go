@@ -54,25 +54,24 @@ func ok(w http.ResponseWriter, data any) {
 
 // Problem is an RFC 9457 problem document with vds's extensions.
 type Problem struct {
-	Type      string `json:"type"`
-	Title     string `json:"title"`
-	Status    int    `json:"status"`
-	Detail    string `json:"detail"`
-	Instance  string `json:"instance"`
-	Code      string `json:"code"`
-	RequestID string `json:"request_id"`
-	// Param names the offending query parameter, for 400s about one.
-	Param string `json:"param,omitempty"`
-	// Accepted lists the accepted parameters, for unknown_parameter.
-	Accepted []string `json:"accepted,omitempty"`
-	// AcceptedValues lists the values a filter (param) accepts, and
-	// Suggestion the one closest to the value sent, for a value outside them.
-	AcceptedValues []string `json:"accepted_values,omitempty"`
-	Suggestion     string   `json:"suggestion,omitempty"`
-	// Limit, Reset and RetryAfter describe a 429: which limit, when it resets.
-	Limit      string `json:"limit,omitempty"`
-	Reset      string `json:"reset,omitempty"`
-	RetryAfter int    `json:"retry_after,omitempty"`
+	Type           string   `json:"type"`
+	Title          string   `json:"title"`
+	Status         int      `json:"status"`
+	Detail         string   `json:"detail"`
+	Instance       string   `json:"instance"`
+	Code           string   `json:"code" jsonschema:"Stable snake_case error code."`
+	RequestID      string   `json:"request_id"`
+	Param          string   `json:"param,omitempty" jsonschema:"The offending query parameter, for 400s about one."`
+	Accepted       []string `json:"accepted,omitempty" jsonschema:"The accepted parameters, for unknown_parameter."`
+	AcceptedValues []string `json:"accepted_values,omitempty" jsonschema:"The values the filter named by param accepts, for a value outside them."`
+	Suggestion     string   `json:"suggestion,omitempty" jsonschema:"The accepted value closest to the one sent, with accepted_values."`
+	Limit          string   `json:"limit,omitempty" jsonschema:"Which limit a 429 hit: rate_per_minute or monthly_quota."`
+	Reset          string   `json:"reset,omitempty" jsonschema:"When that limit resets (RFC 3339)."`
+	RetryAfter     int      `json:"retry_after,omitempty" jsonschema:"Seconds to wait, as in Retry-After."`
+}
+
+func (Problem) SchemaDescription() string {
+	return "An RFC 9457 problem document with vds's extensions code and request_id."
 }
 
 // problemTypeBase prefixes problem type URIs; a URN needs no host.

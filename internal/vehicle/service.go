@@ -57,16 +57,14 @@ type Page struct {
 type Meta struct {
 	Page    int `json:"page"`
 	PerPage int `json:"per_page"`
-	// Total counts all matches, including those paging cannot reach.
-	Total int `json:"total"`
+	Total   int `json:"total" jsonschema:"All matches, including those paging cannot reach."`
 	// TotalPages is ceil(Total/PerPage).
-	TotalPages int `json:"total_pages"`
-	// MaxPage is the last page that can be requested: min(TotalPages, 40).
-	MaxPage int `json:"max_page"`
-	// Truncated is true when Total exceeds the 400 records paging reaches:
-	// the rest can only be seen by narrowing the query.
-	Truncated bool `json:"truncated"`
+	TotalPages int  `json:"total_pages"`
+	MaxPage    int  `json:"max_page" jsonschema:"The last page that can be requested: min(total_pages, 40)."`
+	Truncated  bool `json:"truncated" jsonschema:"True when more than 400 records match: narrow the query to see the rest."`
 }
+
+func (Meta) SchemaDescription() string { return "Pagination metadata of a list response." }
 
 func newMeta(page, perPage, total int) Meta {
 	pages := (total + perPage - 1) / perPage
