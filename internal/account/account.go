@@ -82,9 +82,8 @@ type ListItem struct {
 	UUID    uuid.UUID    `json:"uuid"`
 	Note    string       `json:"note"`
 	AddedAt time.Time    `json:"added_at"`
-	// Missing is true when the record is no longer in the catalog. It is
-	// computed when the list is read, never stored.
-	Missing bool `json:"missing"`
+	// Missing is computed when the list is read, never stored.
+	Missing bool `json:"missing" jsonschema:"True when the record has left the catalog; record is then null."`
 }
 
 // MaxNoteLen bounds a list item's note.

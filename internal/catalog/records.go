@@ -62,11 +62,13 @@ type Car struct {
 	Transmission  string    `json:"transmission"`
 	DisplacementL *float64  `json:"displacement_l"`
 	Cylinders     *int      `json:"cylinders"`
-	// Engine is derived from the fuel type, displacement and cylinders.
-	Engine string `json:"engine"`
+	Engine        string    `json:"engine" jsonschema:"Derived from fuel type, displacement and cylinders, e.g. \"2.5L 4-cyl hybrid\"."`
 	FuelEconomy
-	// Electrified is true for BEV, PHEV and HEV, the cars ev_only selects.
-	Electrified bool `json:"electrified"`
+	Electrified bool `json:"electrified" jsonschema:"True for BEV, PHEV and HEV: the ev_only set."`
+}
+
+func (Car) SchemaDescription() string {
+	return "A passenger car or light truck. The EPA fuel-economy fields are null until the catalog is enriched."
 }
 
 // Motorcycle is a record of the motorcycle dataset, which also holds ATVs,
@@ -77,10 +79,14 @@ type Motorcycle struct {
 	Model          string    `json:"model"`
 	Year           int       `json:"year"`
 	MotorcycleType string    `json:"motorcycle_type"`
-	VehicleType    string    `json:"vehicle_type"`
+	VehicleType    string    `json:"vehicle_type" jsonschema:"Broad class: Motorcycle or ATV/UTV."`
 	DisplacementCC *int      `json:"displacement_cc"`
 	EngineType     string    `json:"engine_type"`
 	PowerHP        *float64  `json:"power_hp"`
+}
+
+func (Motorcycle) SchemaDescription() string {
+	return "A record of the motorcycle dataset, which also holds ATVs, UTVs, snowmobiles, scooters, personal watercraft and golf carts."
 }
 
 // Boat is a power boat.
@@ -89,27 +95,32 @@ type Boat struct {
 	Make         string    `json:"make"`
 	Model        string    `json:"model"`
 	Year         int       `json:"year"`
-	ModelType    string    `json:"model_type"`
+	ModelType    string    `json:"model_type" jsonschema:"Vessel category, e.g. Center Console."`
 	LengthFt     float64   `json:"length_ft"`
 	BeamFt       float64   `json:"beam_ft"`
 	DryWeightLbs int       `json:"dry_weight_lbs"`
 	EngineCount  int       `json:"engine_count"`
 	HP           int       `json:"hp"`
-	HullType     string    `json:"hull_type"`
+	HullType     string    `json:"hull_type" jsonschema:"Hull material, e.g. Fiberglass."`
 	FuelType     string    `json:"fuel_type"`
 }
 
+func (Boat) SchemaDescription() string { return "A power boat." }
+
 // TireFitment maps a vehicle to its OEM tire size and alternate sizes.
 type TireFitment struct {
-	UUID     uuid.UUID `json:"uuid"`
-	Make     string    `json:"make"`
-	Model    string    `json:"model"`
-	Year     int       `json:"year"`
-	Trim     string    `json:"trim"`
-	TireSize string    `json:"tire_size"`
-	// RearTireSize is set for staggered fitments only.
-	RearTireSize   *string  `json:"rear_tire_size"`
-	AlternateSizes []string `json:"alternate_sizes"`
+	UUID           uuid.UUID `json:"uuid"`
+	Make           string    `json:"make"`
+	Model          string    `json:"model"`
+	Year           int       `json:"year"`
+	Trim           string    `json:"trim"`
+	TireSize       string    `json:"tire_size" jsonschema:"OEM size, e.g. 225/45R17 (front size when staggered)."`
+	RearTireSize   *string   `json:"rear_tire_size" jsonschema:"Rear OEM size of a staggered fitment; null otherwise."`
+	AlternateSizes []string  `json:"alternate_sizes"`
+}
+
+func (TireFitment) SchemaDescription() string {
+	return "A vehicle's OEM tire size and the alternate sizes that fit."
 }
 
 // namespace is the UUIDv5 namespace of every vds record. Changing it would

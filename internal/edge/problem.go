@@ -21,16 +21,21 @@ type Problem struct {
 	Status    int    `json:"status"`
 	Detail    string `json:"detail"`
 	Instance  string `json:"instance"`
-	Code      string `json:"code"`
+	Code      string `json:"code" jsonschema:"Stable snake_case error code."`
 	RequestID string `json:"request_id"`
 	// The extensions below appear where they apply (docs/api.md#errors).
-	Param          string   `json:"param,omitempty"`
-	Accepted       []string `json:"accepted,omitempty"`
-	AcceptedValues []string `json:"accepted_values,omitempty"`
-	Suggestion     string   `json:"suggestion,omitempty"`
-	Limit          string   `json:"limit,omitempty"`
-	Reset          string   `json:"reset,omitempty"`
-	RetryAfter     int      `json:"retry_after,omitempty"`
+	Param          string   `json:"param,omitempty" jsonschema:"The offending query parameter, for 400s about one."`
+	Accepted       []string `json:"accepted,omitempty" jsonschema:"The accepted parameters, for unknown_parameter."`
+	AcceptedValues []string `json:"accepted_values,omitempty" jsonschema:"The values the filter named by param accepts, for a value outside them."`
+	Suggestion     string   `json:"suggestion,omitempty" jsonschema:"The accepted value closest to the one sent, with accepted_values."`
+	Limit          string   `json:"limit,omitempty" jsonschema:"Which limit a 429 hit: rate_per_minute or monthly_quota."`
+	Reset          string   `json:"reset,omitempty" jsonschema:"When that limit resets (RFC 3339)."`
+	RetryAfter     int      `json:"retry_after,omitempty" jsonschema:"Seconds to wait, as in Retry-After."`
+}
+
+// SchemaDescription describes Problem in the OpenAPI document.
+func (Problem) SchemaDescription() string {
+	return "An RFC 9457 problem document with vds's extensions code and request_id."
 }
 
 // Codes the edge sends itself; services define theirs as Code* constants.

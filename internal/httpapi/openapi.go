@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,25 +10,20 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/google/uuid"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/lookup"
+	"github.com/vds-dev/vds/internal/typeschema"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// The OpenAPI document is built here, in Go, from the route table and the
-// Go types the handlers encode, rather than written by hand: a route added
-// to Routes() without a description below, a description left behind by a
-// removed route, or a list parameter the vehicle service accepts but nobody
-// documented makes BuildOpenAPI fail, and a field added to a record type
-// appears in its schema by itself. The tests then hold every response of
-// the server against the result (package apitest).
+// The OpenAPI document is built from the route table, the table below and
+// the Go types the handlers encode (package typeschema), so BuildOpenAPI
+// fails on drift; apitest holds every response of the tests against it.
 
-// schema is a JSON Schema (2020-12, as OpenAPI 3.1 uses it) or any other
-// object of the document; the document is only ever marshalled.
+// schema is an object of the document, which is only ever marshalled.
 type schema = map[string]any
 
 // bodyShape is the envelope a 200 response wraps its data in.
@@ -52,25 +46,17 @@ type opDoc struct {
 	shape                  bodyShape
 	// data is the Go type of the response's data (of its items for lists).
 	data reflect.Type
-	// kind, for list endpoints, names the record kind whose accepted query
-	// parameters (vehicle.AcceptedParams) the operation documents.
-	kind catalog.Kind
-	// query are the query parameters of other endpoints.
-	query []string
-	// required lists the query parameters that must be present.
-	required []string
-	// codes400 are the problem codes a 400 of this operation can carry;
-	// every endpoint has some, since every endpoint rejects unknown
-	// query parameters.
+	// kind, for list endpoints, documents vehicle.AcceptedParams(kind);
+	// query and required are the query parameters of other endpoints.
+	kind            catalog.Kind
+	query, required []string
+	// codes400 are the problem codes of its 400s (every endpoint rejects
+	// unknown parameters); notFound adds a 404, also other statuses.
 	codes400 []string
-	// notFound is true for endpoints that look up a record by uuid.
 	notFound bool
-	// also lists error statuses beyond alwaysStatuses (and 404) that the
-	// operation can answer, e.g. 422, 502 for endpoints that call upstream
-	// services; each needs a responseNames entry.
-	also []int
-	// upstream is true for operations answered from NHTSA through the cache:
-	// their 200 may carry a Warning header when served stale.
+	also     []int
+	// upstream marks answers from NHTSA through the cache, whose 200 may
+	// carry a Warning header when served stale.
 	upstream bool
 }
 
@@ -215,7 +201,6 @@ func operations() map[string]opDoc {
 	return ops
 }
 
-// paramDoc is the schema and description of a query or path parameter.
 type paramDoc struct {
 	schema schema
 	desc   string
@@ -226,13 +211,12 @@ func yearSchema() schema {
 	return schema{"type": "integer", "minimum": vehicle.MinQueryYear, "maximum": vehicle.MaxQueryYear, "examples": []any{2020}}
 }
 
-// oneOfText renders a value list for a description.
 func oneOfText(values []string) string {
 	return strings.Join(values, ", ")
 }
 
-// examplesOf returns values as a JSON Schema examples array.
-func examplesOf(values ...string) []any {
+// anys returns values as JSON array members, for examples and enums.
+func anys(values ...string) []any {
 	out := make([]any, len(values))
 	for i, v := range values {
 		out[i] = v
@@ -252,7 +236,7 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 	str := func(desc string, ex ...string) (paramDoc, bool) {
 		s := schema{"type": "string"}
 		if len(ex) > 0 {
-			s["examples"] = examplesOf(ex...)
+			s["examples"] = anys(ex...)
 		}
 		return paramDoc{schema: s, desc: desc}, true
 	}
@@ -292,7 +276,7 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 		case "drive_type":
 			return str("Drivetrain, one of "+oneOfText(catalog.Drives)+"."+exactText, catalog.Drives...)
 		case "ev_only":
-			return paramDoc{schema: schema{"type": "string", "examples": examplesOf("1", "true", "0", "false")},
+			return paramDoc{schema: schema{"type": "string", "examples": anys("1", "true", "0", "false")},
 				desc: "Send 1 (or true) to return only electrified cars: BEV, PHEV and HEV. 0 (or false) is the default " +
 					"and does not narrow the query. Case-insensitive."}, true
 		}
@@ -386,9 +370,8 @@ var responseNames = map[int]string{
 	http.StatusServiceUnavailable:  "ServiceUnavailable",
 }
 
-// limitHeaders are sent once the request passed authentication
-// (docs/api.md#limits-and-quotas). They are optional in the document because a window whose limit is
-// 0 (unlimited, e.g. an operator's internal plan) is left out.
+// limitHeaders are sent once the request passed authentication; they are
+// optional because a window whose limit is 0 (unlimited) is left out.
 var limitHeaders = []string{
 	"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
 	"X-Quota-Limit", "X-Quota-Used", "X-Quota-Remaining", "X-Quota-Reset",
@@ -424,7 +407,6 @@ func headerComponents() schema {
 	}
 }
 
-// headersFor lists the headers of a response with the given status.
 func headersFor(status int, page bool) schema {
 	names := []string{"X-Request-Id"}
 	switch status {
@@ -472,18 +454,10 @@ func problemContent(status int, codes []string) schema {
 			schema{"$ref": "#/components/schemas/Problem"},
 			schema{"properties": schema{
 				"status": schema{"const": status},
-				"code":   schema{"enum": stringsAny(codes)},
+				"code":   schema{"enum": anys(codes...)},
 			}},
 		},
 	}}}
-}
-
-func stringsAny(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
 }
 
 // codesByStatus inverts edge.APICodes, so the document lists exactly the codes
@@ -519,13 +493,11 @@ const apiDescription = `Read-only vehicle data: cars (with EPA fuel economy), mo
 
 **Other paths and methods.** Any other path under /v1 is a 404 problem (not_found) after authentication. Methods other than GET and HEAD are answered with 405 (method_not_allowed) and an Allow header; HEAD is answered like GET without a body. Drill down with /{type}/makes, then /{type}/models?make=..., then the list endpoint with make and model.`
 
-// BuildOpenAPI returns the OpenAPI 3.1 document of routes as JSON. It
-// fails when a route has no description, a description no route, or an
-// accepted list parameter no documentation: the tests build it from
-// Routes(), so such a change cannot reach a release.
+// BuildOpenAPI returns the OpenAPI 3.1 document of routes as JSON; it fails
+// on a route, description or list parameter that has no counterpart.
 func BuildOpenAPI(routes []Route) ([]byte, error) {
 	ops := operations()
-	r := newReflector()
+	c := typeschema.NewComponents()
 	paths := map[string]schema{}
 	seen := map[string]bool{}
 	var errs []error
@@ -545,7 +517,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 			continue
 		}
 		seen[rt.Pattern] = true
-		op, err := buildOperation(r, path, d, rt.Charged)
+		op, err := buildOperation(c, path, d, rt.Charged)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("route %q: %w", rt.Pattern, err))
 			continue
@@ -561,7 +533,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 		}
 	}
 	// Problem is only referred to from the shared responses, so register it here.
-	if _, err := r.ref(reflect.TypeFor[edge.Problem]()); err != nil {
+	if _, err := c.Ref(reflect.TypeFor[edge.Problem]()); err != nil {
 		errs = append(errs, err)
 	}
 	responses, err := responseComponents()
@@ -602,7 +574,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 				"type": "http", "scheme": "bearer",
 				"description": "An API token (vds_...) created in the dashboard or with `vds tokens create`; ability api:read.",
 			}},
-			"schemas":   r.schemas,
+			"schemas":   c.Schemas(),
 			"headers":   headerComponents(),
 			"responses": responses,
 		},
@@ -610,8 +582,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 	return json.Marshal(doc)
 }
 
-// responseComponents builds one shared error response per status the
-// server can send, listing that status's codes.
+// responseComponents builds one shared error response per status.
 func responseComponents() (schema, error) {
 	out := schema{}
 	for status, codes := range codesByStatus() {
@@ -628,8 +599,7 @@ func responseComponents() (schema, error) {
 	return out, nil
 }
 
-// buildOperation builds the operation object of one route.
-func buildOperation(r *reflector, path string, d opDoc, charged bool) (schema, error) {
+func buildOperation(c *typeschema.Components, path string, d opDoc, charged bool) (schema, error) {
 	var params []any
 	for _, name := range pathParams(path) {
 		pd, ok := pathParam(name)
@@ -657,7 +627,7 @@ func buildOperation(r *reflector, path string, d opDoc, charged bool) (schema, e
 		params = append(params, p)
 	}
 
-	ok, err := okResponse(r, d)
+	ok, err := okResponse(c, d)
 	if err != nil {
 		return nil, err
 	}
@@ -700,7 +670,6 @@ func buildOperation(r *reflector, path string, d opDoc, charged bool) (schema, e
 	return op, nil
 }
 
-// pathParams returns the {name} segments of a path.
 func pathParams(path string) []string {
 	var out []string
 	for seg := range strings.SplitSeq(path, "/") {
@@ -711,9 +680,8 @@ func pathParams(path string) []string {
 	return out
 }
 
-// okResponse builds the 200 response of an operation, registering its
-// envelope under components/schemas with a readable name.
-func okResponse(r *reflector, d opDoc) (schema, error) {
+// okResponse builds the 200 response, registering its envelope schema.
+func okResponse(c *typeschema.Components, d opDoc) (schema, error) {
 	headers := headersFor(http.StatusOK, d.shape == pageOf)
 	if d.upstream {
 		headers["Warning"] = schema{"$ref": "#/components/headers/Warning"}
@@ -726,308 +694,34 @@ func okResponse(r *reflector, d opDoc) (schema, error) {
 		}}}
 		return resp, nil
 	}
-	item, err := r.ref(d.data)
+	item, err := c.Ref(d.data)
 	if err != nil {
 		return nil, err
 	}
 	name := d.data.Name()
-	var env schema
+	var env *jsonschema.Schema
 	switch d.shape {
 	case pageOf:
-		meta, err := r.ref(reflect.TypeFor[vehicle.Meta]())
+		meta, err := c.Ref(reflect.TypeFor[vehicle.Meta]())
 		if err != nil {
 			return nil, err
 		}
 		name += "Page"
-		env = envelope(schema{"type": "array", "items": item}, meta)
-		env["description"] = "One page of a list query."
+		env = typeschema.Envelope(&jsonschema.Schema{Type: "array", Items: item}, meta)
+		env.Description = "One page of a list query."
 	case objectOf:
 		name += "Envelope"
-		env = envelope(item, nil)
+		env = typeschema.Envelope(item, nil)
 	case arrayOf:
 		name += "ArrayEnvelope"
-		env = envelope(schema{"type": "array", "items": item}, nil)
-		env["description"] = "A complete list; not paged."
+		env = typeschema.Envelope(&jsonschema.Schema{Type: "array", Items: item}, nil)
+		env.Description = "A complete list; not paged."
 	default:
 		return nil, fmt.Errorf("unknown body shape %d", d.shape)
 	}
-	if err := r.add(name, env); err != nil {
+	if err := c.Add(name, env); err != nil {
 		return nil, err
 	}
 	resp["content"] = schema{"application/json": schema{"schema": schema{"$ref": "#/components/schemas/" + name}}}
 	return resp, nil
-}
-
-// envelope is the schema of Envelope with the given data (and meta).
-func envelope(data, meta schema) schema {
-	props := schema{"data": data}
-	required := []any{"data"}
-	if meta != nil {
-		props["meta"] = meta
-		required = append(required, "meta")
-	}
-	return schema{"type": "object", "properties": props, "required": required, "additionalProperties": false}
-}
-
-// reflector derives JSON Schemas from Go types the way encoding/json
-// encodes them. Named structs become components/schemas entries referred to
-// by $ref; every field without omitempty is required because the API never
-// omits fields (absent values are null); and additionalProperties is false,
-// so a field the server sends but the document lacks fails validation.
-type reflector struct {
-	schemas map[string]any
-	names   map[reflect.Type]string
-}
-
-func newReflector() *reflector {
-	return &reflector{schemas: map[string]any{}, names: map[reflect.Type]string{}}
-}
-
-// add registers a named schema; two different schemas may not share a name.
-func (r *reflector) add(name string, s schema) error {
-	if old, ok := r.schemas[name]; ok {
-		a, _ := json.Marshal(old)
-		b, _ := json.Marshal(s)
-		if string(a) != string(b) {
-			return fmt.Errorf("two different schemas are named %s", name)
-		}
-	}
-	r.schemas[name] = s
-	return nil
-}
-
-var (
-	typeUUID          = reflect.TypeFor[uuid.UUID]()
-	typeTime          = reflect.TypeFor[time.Time]()
-	typeKind          = reflect.TypeFor[catalog.Kind]()
-	typeJSONMarshaler = reflect.TypeFor[json.Marshaler]()
-	typeTextMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
-)
-
-// typeNotes describe schemas; fieldNotes their properties ("Type.json_name").
-var typeNotes = map[reflect.Type]string{
-	typeCar:                             "A passenger car or light truck. The EPA fuel-economy fields are null until the catalog is enriched.",
-	typeMotorcycle:                      "A record of the motorcycle dataset, which also holds ATVs, UTVs, snowmobiles, scooters, personal watercraft and golf carts.",
-	typeBoat:                            "A power boat.",
-	typeTire:                            "A vehicle's OEM tire size and the alternate sizes that fit.",
-	reflect.TypeFor[vehicle.Meta]():     "Pagination metadata of a list response.",
-	reflect.TypeFor[edge.Problem]():     "An RFC 9457 problem document with vds's extensions code and request_id.",
-	reflect.TypeFor[Me]():               "The caller's account, plan, limits and usage.",
-	reflect.TypeFor[vehicle.CarTires](): "The tire fitments matched to a car.",
-}
-
-var fieldNotes = map[string]string{
-	"Car.electrified":                 "True for BEV, PHEV and HEV: the ev_only set.",
-	"Car.engine":                      "Derived from fuel type, displacement and cylinders, e.g. \"2.5L 4-cyl hybrid\".",
-	"Motorcycle.vehicle_type":         "Broad class: Motorcycle or ATV/UTV.",
-	"Boat.model_type":                 "Vessel category, e.g. Center Console.",
-	"Boat.hull_type":                  "Hull material, e.g. Fiberglass.",
-	"TireFitment.tire_size":           "OEM size, e.g. 225/45R17 (front size when staggered).",
-	"TireFitment.rear_tire_size":      "Rear OEM size of a staggered fitment; null otherwise.",
-	"Meta.total":                      "All matches, including those paging cannot reach.",
-	"Meta.max_page":                   "The last page that can be requested: min(total_pages, 40).",
-	"Meta.truncated":                  "True when more than 400 records match: narrow the query to see the rest.",
-	"Problem.code":                    "Stable snake_case error code.",
-	"Problem.param":                   "The offending query parameter, for 400s about one.",
-	"Problem.accepted":                "The accepted parameters, for unknown_parameter.",
-	"Problem.accepted_values":         "The values the filter named by param accepts, for a value outside them.",
-	"Problem.suggestion":              "The accepted value closest to the one sent, with accepted_values.",
-	"Problem.limit":                   "Which limit a 429 hit: rate_per_minute or monthly_quota.",
-	"Problem.reset":                   "When that limit resets (RFC 3339).",
-	"Problem.retry_after":             "Seconds to wait, as in Retry-After.",
-	"FitmentGeometry.rear":            "Geometry of the rear size of a staggered fitment; null otherwise.",
-	"FitmentGeometry.window_pct":      "The accepted fitment window, ± percent of the OEM diameter.",
-	"AlternateGeometry.within_window": "True when the diameter difference is within ±window_pct percent.",
-	"CarTires.match":                  "exact_year, nearest_year or none.",
-	"ListItem.missing":                "True when the record has left the catalog; record is then null.",
-	"ListItem.record":                 "A summary of the saved record; null when it is missing.",
-}
-
-// ref returns the schema of t for use in a property: a $ref for named
-// structs (registering them), an inline schema otherwise.
-func (r *reflector) ref(t reflect.Type) (schema, error) {
-	if t.Kind() == reflect.Struct && t.Name() != "" && t != typeTime {
-		if name, ok := r.names[t]; ok {
-			return schema{"$ref": "#/components/schemas/" + name}, nil
-		}
-		name := t.Name()
-		for other, n := range r.names {
-			if n == name && other != t {
-				return nil, fmt.Errorf("types %v and %v would share the schema name %s", other, t, name)
-			}
-		}
-		r.names[t] = name // before recursing, so recursive types terminate
-		s, err := r.object(t)
-		if err != nil {
-			return nil, err
-		}
-		if err := r.add(name, s); err != nil {
-			return nil, err
-		}
-		return schema{"$ref": "#/components/schemas/" + name}, nil
-	}
-	return r.inline(t)
-}
-
-// inline returns the schema of a type that is not a named struct.
-func (r *reflector) inline(t reflect.Type) (schema, error) {
-	switch t {
-	case typeUUID:
-		return schema{"type": "string", "format": "uuid"}, nil
-	case typeTime:
-		return schema{"type": "string", "format": "date-time"}, nil
-	case typeKind:
-		kinds := make([]any, len(catalog.Kinds))
-		for i, k := range catalog.Kinds {
-			kinds[i] = string(k)
-		}
-		return schema{"type": "string", "enum": kinds}, nil
-	}
-	if t.Implements(typeJSONMarshaler) || reflect.PointerTo(t).Implements(typeJSONMarshaler) ||
-		t.Implements(typeTextMarshaler) || reflect.PointerTo(t).Implements(typeTextMarshaler) {
-		// Its JSON form is whatever the method writes: teach inline about it.
-		return nil, fmt.Errorf("type %v marshals itself; add its schema to reflector.inline", t)
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return schema{"type": "string"}, nil
-	case reflect.Bool:
-		return schema{"type": "boolean"}, nil
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return schema{"type": "integer"}, nil
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return schema{"type": "integer", "minimum": 0}, nil
-	case reflect.Float32, reflect.Float64:
-		return schema{"type": "number"}, nil
-	case reflect.Pointer:
-		s, err := r.ref(t.Elem())
-		if err != nil {
-			return nil, err
-		}
-		return nullable(s), nil
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return schema{"type": "string", "contentEncoding": "base64"}, nil
-		}
-		items, err := r.ref(t.Elem())
-		if err != nil {
-			return nil, err
-		}
-		return schema{"type": "array", "items": items}, nil
-	case reflect.Map:
-		if t.Key().Kind() != reflect.String {
-			return nil, fmt.Errorf("map %v: only string keys are supported", t)
-		}
-		vals, err := r.ref(t.Elem())
-		if err != nil {
-			return nil, err
-		}
-		return schema{"type": "object", "additionalProperties": vals}, nil
-	case reflect.Interface:
-		return schema{}, nil
-	case reflect.Struct:
-		return r.object(t)
-	}
-	return nil, fmt.Errorf("type %v has no JSON Schema mapping", t)
-}
-
-// nullable lets s also be null, as a nil pointer encodes.
-func nullable(s schema) schema {
-	if typ, ok := s["type"].(string); ok {
-		out := make(schema, len(s))
-		for k, v := range s {
-			out[k] = v
-		}
-		out["type"] = []any{typ, "null"}
-		if enum, ok := out["enum"].([]any); ok {
-			out["enum"] = append(slices.Clone(enum), nil)
-		}
-		return out
-	}
-	return schema{"anyOf": []any{s, schema{"type": "null"}}}
-}
-
-// object builds a struct's schema: its JSON fields, embedded structs
-// flattened as encoding/json does.
-func (r *reflector) object(t reflect.Type) (schema, error) {
-	props := schema{}
-	var required []any
-	if err := r.fields(t, t, props, &required); err != nil {
-		return nil, err
-	}
-	s := schema{"type": "object", "properties": props, "additionalProperties": false}
-	if len(required) > 0 {
-		s["required"] = required
-	}
-	if note, ok := typeNotes[t]; ok {
-		s["description"] = note
-	}
-	return s, nil
-}
-
-// fields adds the JSON fields of t (which may be embedded in owner) to props.
-func (r *reflector) fields(owner, t reflect.Type, props schema, required *[]any) error {
-	for f := range t.Fields() {
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				if err := r.fields(owner, ft, props, required); err != nil {
-					return err
-				}
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		var omitEmpty bool
-		for o := range strings.SplitSeq(opts, ",") {
-			switch o {
-			case "omitempty", "omitzero":
-				omitEmpty = true
-			case "string":
-				return fmt.Errorf("%v.%s: the json \"string\" option is not supported", owner, f.Name)
-			}
-		}
-		if _, dup := props[name]; dup {
-			return fmt.Errorf("%v: two fields encode as %q", owner, name)
-		}
-		s, err := r.ref(f.Type)
-		if err != nil {
-			return fmt.Errorf("%v.%s: %w", owner, f.Name, err)
-		}
-		if note, ok := fieldNotes[owner.Name()+"."+name]; ok {
-			if _, isRef := s["$ref"]; isRef {
-				s = schema{"$ref": s["$ref"], "description": note}
-			} else {
-				s = withDescription(s, note)
-			}
-		}
-		props[name] = s
-		if !omitEmpty {
-			*required = append(*required, name)
-		}
-	}
-	return nil
-}
-
-// withDescription returns a copy of s with a description.
-func withDescription(s schema, desc string) schema {
-	out := make(schema, len(s)+1)
-	for k, v := range s {
-		out[k] = v
-	}
-	out["description"] = desc
-	return out
 }

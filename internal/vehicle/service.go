@@ -49,15 +49,16 @@ type Page struct {
 
 // Meta is the pagination metadata of a list response.
 type Meta struct {
-	Page       int `json:"page"`
-	PerPage    int `json:"per_page"`
-	Total      int `json:"total"`
-	TotalPages int `json:"total_pages"`
-	// MaxPage is min(TotalPages, 40).
-	MaxPage int `json:"max_page"`
-	// Truncated: more matched than paging reaches.
-	Truncated bool `json:"truncated"`
+	Page    int `json:"page"`
+	PerPage int `json:"per_page"`
+	Total   int `json:"total" jsonschema:"All matches, including those paging cannot reach."`
+	// TotalPages is ceil(Total/PerPage).
+	TotalPages int  `json:"total_pages"`
+	MaxPage    int  `json:"max_page" jsonschema:"The last page that can be requested: min(total_pages, 40)."`
+	Truncated  bool `json:"truncated" jsonschema:"True when more than 400 records match: narrow the query to see the rest."`
 }
+
+func (Meta) SchemaDescription() string { return "Pagination metadata of a list response." }
 
 func newMeta(page, perPage, total int) Meta {
 	pages := (total + perPage - 1) / perPage

@@ -28,17 +28,16 @@ type AlternateGeometry struct {
 	DiameterDiffIn  float64 `json:"diameter_diff_in"`
 	DiameterDiffPct float64 `json:"diameter_diff_pct"`
 	// WithinWindow is judged on the unrounded difference.
-	WithinWindow bool `json:"within_window"`
+	WithinWindow bool `json:"within_window" jsonschema:"True when the diameter difference is within ±window_pct percent."`
 }
 
 // FitmentGeometry is the geometry of a fitment's sizes.
 type FitmentGeometry struct {
-	Fitment catalog.TireFitment `json:"fitment"`
-	OEM     SizeGeometry        `json:"oem"`
-	// Rear is nil unless the fitment is staggered.
-	Rear       *SizeGeometry       `json:"rear"`
+	Fitment    catalog.TireFitment `json:"fitment"`
+	OEM        SizeGeometry        `json:"oem"`
+	Rear       *SizeGeometry       `json:"rear" jsonschema:"Geometry of the rear size of a staggered fitment; null otherwise."`
 	Alternates []AlternateGeometry `json:"alternates"`
-	WindowPct  float64             `json:"window_pct"`
+	WindowPct  float64             `json:"window_pct" jsonschema:"The accepted fitment window, ± percent of the OEM diameter."`
 }
 
 // CarRef identifies the car a tire lookup was made for.
@@ -60,11 +59,14 @@ const (
 // CarTires is the answer of /cars/{uuid}/tire-sizes.
 type CarTires struct {
 	Car      CarRef            `json:"car"`
-	Match    string            `json:"match"`
+	Match    string            `json:"match" jsonschema:"exact_year, nearest_year or none."`
 	Fitments []FitmentGeometry `json:"fitments"`
 }
 
-// VehicleTires is CarTires without the car.
+func (CarTires) SchemaDescription() string { return "The tire fitments matched to a car." }
+
+// VehicleTires is the answer of a make/model/year tire lookup (the
+// tire_sizes_for_vehicle tool): CarTires without the car.
 type VehicleTires struct {
 	Match    string            `json:"match"`
 	Fitments []FitmentGeometry `json:"fitments"`

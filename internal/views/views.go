@@ -30,6 +30,8 @@ type Me struct {
 	Token     MeToken      `json:"token"`
 }
 
+func (Me) SchemaDescription() string { return "The caller's account, plan, limits and usage." }
+
 // MeAccount identifies the account.
 type MeAccount struct {
 	ID        string    `json:"id"`
@@ -88,11 +90,10 @@ type List struct {
 	Items     []ListItem `json:"items"`
 }
 
-// ListItem is a saved record with a summary of it; Record is null when the
-// record has left the catalog (Missing is then true).
+// ListItem is a saved record with a summary of it.
 type ListItem struct {
 	account.ListItem
-	Record *RecordRef `json:"record"`
+	Record *RecordRef `json:"record" jsonschema:"A summary of the saved record; null when it is missing."`
 }
 
 // RecordRef summarises a catalog record.
