@@ -19,6 +19,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/access/accesstest"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/httpapi"
@@ -421,27 +422,17 @@ func newFixture(t *testing.T) *fixture {
 	}
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())
 	f := &fixture{cat: c, tokens: map[string]string{}, nhtsa: fake}
-	ids := map[string]string{}
-	for name, plan := range map[string]string{"dev": "developer", "free": "free", "internal": "internal", "suspended": "developer", "noapi": "noapi"} {
-		email := name + "@example.com"
-		a, err := acc.CreateAccount(ctx, email, plan)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids[email] = a.ID
-		_, secret, err := acc.CreateToken(ctx, a.ID, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.tokens[name] = secret
+	accounts := accesstest.Create(t, acc, map[string]string{"dev": "developer", "free": "free", "internal": "internal", "suspended": "developer", "noapi": "noapi"})
+	for name, a := range accounts {
+		f.tokens[name] = a.Token
 	}
-	if err := acc.SetSuspended(ctx, ids["suspended@example.com"], true); err != nil {
+	if err := acc.SetSuspended(ctx, accounts["suspended"].ID, true); err != nil {
 		t.Fatal(err)
 	}
 	// A garage with a present record of each kind and one that leaves the
 	// catalog, so /v1/lists shows both a record summary and a null one.
 	saved := lists.New(st)
-	garage, err := saved.Default(ctx, ids["dev@example.com"])
+	garage, err := saved.Default(ctx, accounts["dev"].ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +445,7 @@ func newFixture(t *testing.T) *fixture {
 		{catalog.KindBoat, c.Boats[0].UUID}, {catalog.KindTireSize, c.TireSizes[0].UUID},
 		{catalog.KindCar, f.goneCar.UUID},
 	} {
-		if _, err := saved.Add(ctx, ids["dev@example.com"], garage.ID, it.kind, it.id, "saved by the test"); err != nil {
+		if _, err := saved.Add(ctx, accounts["dev"].ID, garage.ID, it.kind, it.id, "saved by the test"); err != nil {
 			t.Fatal(err)
 		}
 	}
