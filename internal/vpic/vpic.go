@@ -1,0 +1,251 @@
+// Package vpic decodes VINs offline from a snapshot of NHTSA's vPIC
+// database, following the rules of vPIC's stored procedure spVinDecode:
+//
+//  1. The WMI is positions 1-3, or 1-3 plus 12-14 when position 3 is "9"
+//     (a manufacturer building fewer than 1,000 vehicles a year). An
+//     unknown WMI is vPIC's error 7.
+//  2. The model year is the position-10 code; of its 30-year candidates
+//     (internal/vin narrows them with position 7 for cars, MPVs and light
+//     trucks) the latest with a VinSchema for the WMI is taken.
+//  3. The VinSchemas linked to the WMI for that year (Wmi_VinSchema.YearFrom
+//     to YearTo) give Pattern rows whose Keys cover positions 4-8, a "|",
+//     then 10-17, with "*" for any character and "[..]" for a class.
+//  4. Where several matching patterns set one element, the most specific
+//     key wins (literal characters before classes before "*"), then the
+//     newest pattern. Lookup elements resolve through Element.LookupTable.
+//  5. The make comes from the model (Make_Model), else from the WMI.
+//
+// See docs/data.md for the snapshot's origin and licence.
+package vpic
+
+import (
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	_ "modernc.org/sqlite" // the snapshot is an SQLite file
+)
+
+// Snapshot is a vPIC database held in memory for decoding.
+type Snapshot struct {
+	wmis          map[string]*wmi
+	schemas       map[int][]pattern
+	elements      map[int]element
+	lookups       map[string]map[string]string
+	makes         map[int]string
+	manufacturers map[int]string
+	vehicleTypes  map[int]string
+	modelMake     map[int]int
+}
+
+type wmi struct {
+	makeID, manufacturerID, vehicleType int
+	schemas                             []wmiSchema
+}
+
+type wmiSchema struct{ schema, from, to int }
+
+type pattern struct {
+	keys    string
+	element int
+	attr    string
+	id      int
+	rank    int // specificity of keys
+}
+
+type element struct{ code, lookup string }
+
+// Open loads the snapshot at path, a vPIC SQLite file or its .gz.
+func Open(ctx context.Context, path string) (*Snapshot, error) {
+	if strings.HasSuffix(path, ".gz") {
+		tmp, err := gunzip(path)
+		if err != nil {
+			return nil, err
+		}
+		defer os.Remove(tmp)
+		path = tmp
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	// The snapshot is in WAL mode: immutable keeps SQLite from looking for a
+	// -wal file or writing anything beside it.
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	s := &Snapshot{}
+	if err := s.load(ctx, db); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+func gunzip(path string) (string, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	zr, err := gzip.NewReader(in)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	out, err := os.CreateTemp("", "vpic-*.db")
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		out.Close()
+		os.Remove(out.Name())
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return out.Name(), out.Close()
+}
+
+// ErrNotVPIC is returned for a file that lacks a table the decoder needs.
+var ErrNotVPIC = errors.New("not a vPIC snapshot")
+
+func (s *Snapshot) load(ctx context.Context, db *sql.DB) error {
+	s.wmis = map[string]*wmi{}
+	byID := map[int]*wmi{}
+	if err := each(ctx, db, `SELECT Id, Wmi, COALESCE(MakeId, 0), COALESCE(ManufacturerId, 0), COALESCE(VehicleTypeId, 0) FROM Wmi`, func(r *sql.Rows) error {
+		var id int
+		var code string
+		w := &wmi{}
+		if err := r.Scan(&id, &code, &w.makeID, &w.manufacturerID, &w.vehicleType); err != nil {
+			return err
+		}
+		s.wmis[strings.ToUpper(code)], byID[id] = w, w
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := each(ctx, db, `SELECT WmiId, VinSchemaId, YearFrom, COALESCE(YearTo, 9999) FROM Wmi_VinSchema`, func(r *sql.Rows) error {
+		var id int
+		var ws wmiSchema
+		if err := r.Scan(&id, &ws.schema, &ws.from, &ws.to); err != nil {
+			return err
+		}
+		if w := byID[id]; w != nil {
+			w.schemas = append(w.schemas, ws)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	// A WMI whose own row names no make may have exactly one in Wmi_Make.
+	if err := each(ctx, db, `SELECT WmiId, MIN(MakeId) FROM Wmi_Make GROUP BY WmiId HAVING COUNT(*) = 1`, func(r *sql.Rows) error {
+		var id, makeID int
+		if err := r.Scan(&id, &makeID); err != nil {
+			return err
+		}
+		if w := byID[id]; w != nil && w.makeID == 0 {
+			w.makeID = makeID
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	s.schemas = map[int][]pattern{}
+	if err := each(ctx, db, `SELECT Id, VinSchemaId, Keys, ElementId, AttributeId FROM Pattern`, func(r *sql.Rows) error {
+		var p pattern
+		var schema int
+		if err := r.Scan(&p.id, &schema, &p.keys, &p.element, &p.attr); err != nil {
+			return err
+		}
+		p.keys = strings.ToUpper(p.keys)
+		p.rank = specificity(p.keys)
+		s.schemas[schema] = append(s.schemas[schema], p)
+		return nil
+	}); err != nil {
+		return err
+	}
+	s.elements = map[int]element{}
+	tables := map[string]bool{}
+	if err := each(ctx, db, `SELECT Id, COALESCE(Code, ''), COALESCE(LookupTable, '') FROM Element`, func(r *sql.Rows) error {
+		var id int
+		var e element
+		if err := r.Scan(&id, &e.code, &e.lookup); err != nil {
+			return err
+		}
+		s.elements[id] = e
+		if e.lookup != "" {
+			tables[e.lookup] = true
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	s.lookups = map[string]map[string]string{}
+	for t := range tables {
+		m := map[string]string{}
+		err := each(ctx, db, `SELECT CAST(Id AS TEXT), Name FROM "`+t+`"`, func(r *sql.Rows) error {
+			var id, name string
+			if err := r.Scan(&id, &name); err != nil {
+				return err
+			}
+			m[id] = name
+			return nil
+		})
+		if err != nil && !strings.Contains(err.Error(), "no such table") {
+			return err
+		}
+		s.lookups[t] = m
+	}
+	var err error
+	if s.makes, err = names(ctx, db, "Make"); err != nil {
+		return err
+	}
+	if s.manufacturers, err = names(ctx, db, "Manufacturer"); err != nil {
+		return err
+	}
+	if s.vehicleTypes, err = names(ctx, db, "VehicleType"); err != nil {
+		return err
+	}
+	s.modelMake = map[int]int{}
+	return each(ctx, db, `SELECT ModelId, MIN(MakeId) FROM Make_Model GROUP BY ModelId`, func(r *sql.Rows) error {
+		var model, mk int
+		if err := r.Scan(&model, &mk); err != nil {
+			return err
+		}
+		s.modelMake[model] = mk
+		return nil
+	})
+}
+
+func names(ctx context.Context, db *sql.DB, table string) (map[int]string, error) {
+	m := map[int]string{}
+	return m, each(ctx, db, `SELECT Id, Name FROM "`+table+`"`, func(r *sql.Rows) error {
+		var id int
+		var name string
+		if err := r.Scan(&id, &name); err != nil {
+			return err
+		}
+		m[id] = name
+		return nil
+	})
+}
+
+func each(ctx context.Context, db *sql.DB, q string, fn func(*sql.Rows) error) error {
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return fmt.Errorf("%w: %v", ErrNotVPIC, err)
+		}
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
