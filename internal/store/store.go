@@ -128,6 +128,26 @@ type CacheStore interface {
 	PutCache(ctx context.Context, key string, value []byte, storedAt time.Time) error
 }
 
+// VPICSnapshot describes an imported vPIC database.
+type VPICSnapshot struct {
+	ID int64 `json:"id"`
+	// DataDate is the date of the newest NHTSA row in it, YYYY-MM-DD.
+	DataDate   string           `json:"data_date"`
+	SHA256     string           `json:"sha256"`
+	Rows       map[string]int64 `json:"rows"`
+	Community  int64            `json:"community_rows"`
+	ImportedAt time.Time        `json:"imported_at"`
+}
+
+// VPICStore keeps the vPIC snapshot every replica decodes VINs from.
+type VPICStore interface {
+	// PutVPICSnapshot stores file (the gzipped snapshot) and drops older ones, at once.
+	PutVPICSnapshot(ctx context.Context, meta VPICSnapshot, file []byte) (VPICSnapshot, error)
+	// VPICSnapshot describes the newest snapshot; ErrNotFound when none is imported.
+	VPICSnapshot(ctx context.Context) (VPICSnapshot, error)
+	VPICFile(ctx context.Context, id int64) ([]byte, error)
+}
+
 // Store is everything vds persists.
 type Store interface {
 	CatalogStore
@@ -138,6 +158,7 @@ type Store interface {
 	ListStore
 	UsageStore
 	CacheStore
+	VPICStore
 	Migrate(ctx context.Context) error
 	Backend() string
 	Check(ctx context.Context) error

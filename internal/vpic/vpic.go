@@ -19,20 +19,29 @@
 package vpic
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/vds-dev/vds/internal/store"
 	_ "modernc.org/sqlite" // the snapshot is an SQLite file
 )
 
 // Snapshot is a vPIC database held in memory for decoding.
 type Snapshot struct {
+	// Meta describes the file: the date of its NHTSA data, row counts and
+	// community rows (ID, SHA256 and ImportedAt are the store's).
+	Meta store.VPICSnapshot
+
 	wmis          map[string]*wmi
 	schemas       map[int][]pattern
 	elements      map[int]element
@@ -113,6 +122,28 @@ func gunzip(path string) (string, error) {
 var ErrNotVPIC = errors.New("not a vPIC snapshot")
 
 func (s *Snapshot) load(ctx context.Context, db *sql.DB) error {
+	s.Meta.Rows = map[string]int64{}
+	for _, t := range []string{"Wmi", "Wmi_VinSchema", "Wmi_Make", "VinSchema", "Pattern", "Element", "Make", "Model", "Make_Model", "Manufacturer", "VehicleType"} {
+		var n int64
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM "`+t+`"`).Scan(&n); err != nil {
+			return fmt.Errorf("%w: table %s: %v", ErrNotVPIC, t, err)
+		}
+		if n == 0 {
+			return fmt.Errorf("%w: table %s is empty", ErrNotVPIC, t)
+		}
+		s.Meta.Rows[t] = n
+	}
+	// Rows contributed by the snapshot's publisher rather than NHTSA are
+	// marked on their VinSchema; the data date is NHTSA's newest pattern.
+	const community = `SELECT Id FROM VinSchema WHERE Notes LIKE 'Community contribution%'`
+	if err := db.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM VinSchema WHERE Id IN (`+community+`)) +
+		(SELECT COUNT(*) FROM Wmi_VinSchema WHERE VinSchemaId IN (`+community+`)) +
+		(SELECT COUNT(*) FROM Pattern WHERE VinSchemaId IN (`+community+`)),
+		COALESCE((SELECT SUBSTR(MAX(CreatedOn), 1, 10) FROM Pattern WHERE VinSchemaId NOT IN (`+community+`)), '')`).
+		Scan(&s.Meta.Community, &s.Meta.DataDate); err != nil {
+		return fmt.Errorf("%w: %v", ErrNotVPIC, err)
+	}
 	s.wmis = map[string]*wmi{}
 	byID := map[int]*wmi{}
 	if err := each(ctx, db, `SELECT Id, Wmi, COALESCE(MakeId, 0), COALESCE(ManufacturerId, 0), COALESCE(VehicleTypeId, 0) FROM Wmi`, func(r *sql.Rows) error {
@@ -249,3 +280,71 @@ func each(ctx context.Context, db *sql.DB, q string, fn func(*sql.Rows) error) e
 	}
 	return rows.Err()
 }
+
+// Import validates the snapshot at path (.db or .db.gz) by loading it, then
+// stores it, gzipped, as the one every replica decodes from.
+func Import(ctx context.Context, st store.VPICStore, path string, now time.Time) (store.VPICSnapshot, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return store.VPICSnapshot{}, err
+	}
+	sum := sha256.Sum256(raw)
+	snap, err := Open(ctx, path)
+	if err != nil {
+		return store.VPICSnapshot{}, err
+	}
+	if !strings.HasSuffix(path, ".gz") {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		if _, err := zw.Write(raw); err != nil {
+			return store.VPICSnapshot{}, err
+		}
+		if err := zw.Close(); err != nil {
+			return store.VPICSnapshot{}, err
+		}
+		raw = buf.Bytes()
+	}
+	meta := snap.Meta
+	meta.SHA256 = hex.EncodeToString(sum[:])
+	meta.ImportedAt = now
+	return st.PutVPICSnapshot(ctx, meta, raw)
+}
+
+// ErrNoSnapshot is returned by Load when no snapshot has been imported.
+var ErrNoSnapshot = errors.New("no vPIC snapshot imported (run vds vpic import FILE)")
+
+// Load reads the imported snapshot from the store.
+func Load(ctx context.Context, st store.VPICStore) (*Snapshot, error) {
+	meta, err := st.VPICSnapshot(ctx)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, ErrNoSnapshot
+	}
+	if err != nil {
+		return nil, err
+	}
+	file, err := st.VPICFile(ctx, meta.ID)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.CreateTemp("", "vpic-*.db.gz")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(file); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	snap, err := Open(ctx, tmp.Name())
+	if err != nil {
+		return nil, fmt.Errorf("vPIC snapshot %d: %w", meta.ID, err)
+	}
+	snap.Meta = meta
+	return snap, nil
+}
+
+// Source names the snapshot in answers, e.g. "vPIC snapshot 2026-02-17".
+func (s *Snapshot) Source() string { return "vPIC snapshot " + s.Meta.DataDate }
