@@ -25,6 +25,7 @@ type Config struct {
 	Database  Database              `mapstructure:"database"`
 	Log       Log                   `mapstructure:"log"`
 	Dashboard Dashboard             `mapstructure:"dashboard"`
+	VIN       VIN                   `mapstructure:"vin"`
 	Plans     map[string]PlanLimits `mapstructure:"plans"`
 }
 
@@ -51,6 +52,13 @@ type Upstream struct {
 	EPAURL   string        `mapstructure:"epa_url"`
 	Timeout  time.Duration `mapstructure:"timeout"`
 	CacheTTL time.Duration `mapstructure:"cache_ttl"`
+}
+
+// VIN chooses how VINs are decoded: "auto" (the imported vPIC snapshot when
+// there is one, else NHTSA vPIC), "offline" (the snapshot only) or "online"
+// (NHTSA vPIC only).
+type VIN struct {
+	Decoder string `mapstructure:"decoder"`
 }
 
 // UpstreamMargin is how much shorter than server.write_timeout upstream.timeout
@@ -131,6 +139,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("upstream.epa_url", "https://www.fueleconomy.gov/feg/epadata/vehicles.csv.zip")
 	v.SetDefault("upstream.timeout", "10s")
 	v.SetDefault("upstream.cache_ttl", "24h")
+	v.SetDefault("vin.decoder", "auto")
 	v.SetDefault("database.url", "")
 	v.SetDefault("dashboard.signup", true)
 	v.SetDefault("dashboard.session_ttl", "168h")
@@ -198,6 +207,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Server.AuthCacheTTL < 0 || c.Server.AuthCacheTTL > 5*time.Second {
 		errs = append(errs, errors.New("server.auth_cache_ttl: must be between 0s and 5s: revoked tokens must stop working within 5 seconds"))
+	}
+	if d := c.VIN.Decoder; d != "" && d != "auto" && d != "offline" && d != "online" {
+		errs = append(errs, fmt.Errorf("vin.decoder: %q is not auto, offline or online", d))
 	}
 	if c.Server.Addr == "" {
 		errs = append(errs, errors.New("server.addr: must not be empty"))

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -32,11 +33,44 @@ const Coverage = "US (NHTSA)"
 type Service struct {
 	vehicles *vehicle.Service
 	up       *upstream.Client
+	mode     string
+	offline  atomic.Pointer[Offline]
 }
 
-// New returns a Service.
-func New(vehicles *vehicle.Service, up *upstream.Client) *Service {
-	return &Service{vehicles: vehicles, up: up}
+// Offline decodes VINs without NHTSA, from an imported vPIC snapshot.
+type Offline interface {
+	Decode(vin string) (upstream.VINResult, error)
+	Source() string
+	// Since is when the snapshot was imported: the answer's fetched_at.
+	Since() time.Time
+}
+
+// New returns a Service decoding VINs by mode (the vin.decoder setting:
+// "auto" or "", "offline", "online").
+func New(vehicles *vehicle.Service, up *upstream.Client, mode string) *Service {
+	return &Service{vehicles: vehicles, up: up, mode: mode}
+}
+
+// SetOffline makes o the offline decoder; replicas swap in a newer snapshot.
+func (s *Service) SetOffline(o Offline) { s.offline.Store(&o) }
+
+// decode asks the snapshot when one is loaded (unless the mode is online),
+// else NHTSA vPIC; offline never asks NHTSA.
+func (s *Service) decode(ctx context.Context, v string) (upstream.VINResult, upstream.Meta, string, error) {
+	var off Offline
+	if p := s.offline.Load(); p != nil {
+		off = *p
+	}
+	if s.mode == "offline" || (s.mode != "online" && off != nil) {
+		if off == nil {
+			return upstream.VINResult{}, upstream.Meta{}, "", &vehicle.Error{Code: CodeUpstreamUnavailable,
+				Message: "No vPIC snapshot is imported on this server (vin.decoder is offline); an operator runs vds vpic import."}
+		}
+		res, err := off.Decode(v)
+		return res, upstream.Meta{FetchedAt: off.Since()}, off.Source(), err
+	}
+	res, meta, err := s.up.DecodeVIN(ctx, v)
+	return res, meta, "NHTSA vPIC", err
 }
 
 // WMI is what the VIN's first three characters say.
@@ -81,13 +115,17 @@ func (s *Service) DecodeVIN(ctx context.Context, raw string) (VINReport, upstrea
 	if err != nil {
 		return VINReport{}, upstream.Meta{}, &vehicle.Error{Code: CodeInvalidVIN, Param: "vin", Message: err.Error() + "."}
 	}
-	res, meta, err := s.up.DecodeVIN(ctx, local.VIN)
+	res, meta, source, err := s.decode(ctx, local.VIN)
+	var ve *vehicle.Error
+	if errors.As(err, &ve) {
+		return VINReport{}, meta, err
+	}
 	if err != nil {
 		return VINReport{}, meta, upstreamError("NHTSA vPIC", err)
 	}
 	if !res.Identified() {
 		return VINReport{}, meta, &vehicle.Error{Code: CodeVINNotDecodable, Param: "vin",
-			Message: "NHTSA vPIC does not know the manufacturer of " + local.VIN + "; check the VIN for typos."}
+			Message: source + " does not know the manufacturer of " + local.VIN + "; check the VIN for typos."}
 	}
 	r := VINReport{
 		VIN: local.VIN, Make: res.Make, Model: res.Model, ModelYear: res.ModelYear, Trim: res.Trim, BodyClass: res.BodyClass,
@@ -96,7 +134,7 @@ func (s *Service) DecodeVIN(ctx context.Context, raw string) (VINReport, upstrea
 		WMI:        WMI{Code: local.WMI, Region: local.Region, Country: local.Country},
 		ErrorCodes: res.ErrorCodes, ErrorText: res.ErrorText,
 		Links:  vehicle.Links{Cars: []uuid.UUID{}, TireSizes: []uuid.UUID{}},
-		Source: "NHTSA vPIC", Stale: meta.Stale, FetchedAt: meta.FetchedAt,
+		Source: source, Stale: meta.Stale, FetchedAt: meta.FetchedAt,
 	}
 	if r.Make != nil {
 		name, ok := s.vehicles.CanonicalMake(*r.Make)

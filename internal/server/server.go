@@ -29,6 +29,7 @@ import (
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/vpic"
 )
 
 // Server is a configured vds server.
@@ -39,6 +40,9 @@ type Server struct {
 	svc     *vehicle.Service
 	limiter *limits.Limiter
 	signin  *signin.Service
+	lookup  *lookup.Service
+	// vpicID is the vPIC snapshot served; 0 for none.
+	vpicID atomic.Int64
 	handler http.Handler
 	// mcpHandler serves the --mcp-addr listener: /mcp and /healthz only.
 	mcpHandler http.Handler
@@ -72,7 +76,17 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		Timeout: cfg.Upstream.Timeout, CacheTTL: cfg.Upstream.CacheTTL}, st, log)
 	acc := access.New(st, cfg.Plan, cfg.PlanNames(), access.WithAuthenticator(auth))
 	saved := lists.New(st)
-	lk := lookup.New(s.svc, up)
+	lk := lookup.New(s.svc, up, cfg.VIN.Decoder)
+	s.lookup = lk
+	if cfg.VIN.Decoder == "offline" {
+		// Nothing else can decode, so the snapshot must be there from the start.
+		if err := s.reloadVPIC(ctx); err != nil {
+			return nil, err
+		}
+		if s.vpicID.Load() == 0 {
+			return nil, fmt.Errorf("vin.decoder is offline: %w", vpic.ErrNoSnapshot)
+		}
+	}
 	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log)
 	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: saved, Usage: s.limiter, Charger: s.limiter, Log: log},
 		buildinfo.Get().Version)
@@ -178,6 +192,14 @@ func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error
 	var wg sync.WaitGroup
 	wg.Go(func() { s.limiter.Run(bg, sc.UsageFlush) })
 	wg.Go(func() { s.every(bg, sc.CatalogPoll, s.Reload, "catalog reload failed; serving the previous version") })
+	if s.cfg.VIN.Decoder != "online" {
+		wg.Go(func() {
+			if err := s.reloadVPIC(bg); err != nil && bg.Err() == nil {
+				s.log.Warn("vPIC snapshot load failed; decoding VINs with NHTSA vPIC", "err", err)
+			}
+			s.every(bg, sc.CatalogPoll, s.reloadVPIC, "vPIC snapshot reload failed; serving the previous one")
+		})
+	}
 	wg.Go(func() { s.every(bg, sweepEvery, s.signin.Sweep, "dashboard sweep failed; will retry") })
 
 	errc := make(chan error, len(all))
@@ -235,6 +257,26 @@ func (s *Server) every(ctx context.Context, interval time.Duration, fn func(cont
 			}
 		}
 	}
+}
+
+// reloadVPIC loads the newest imported vPIC snapshot when it is not the one
+// served, so every replica follows vds vpic import.
+func (s *Server) reloadVPIC(ctx context.Context) error {
+	meta, err := s.st.VPICSnapshot(ctx)
+	if errors.Is(err, store.ErrNotFound) || err == nil && meta.ID == s.vpicID.Load() {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	snap, err := vpic.Load(ctx, s.st)
+	if err != nil {
+		return err
+	}
+	s.lookup.SetOffline(snap)
+	s.vpicID.Store(snap.Meta.ID)
+	s.log.Info("decoding VINs offline", "source", snap.Source(), "sha256", snap.Meta.SHA256)
+	return nil
 }
 
 // Reload loads the catalog when its version changed; on failure the server

@@ -348,3 +348,6 @@ func Load(ctx context.Context, st store.VPICStore) (*Snapshot, error) {
 
 // Source names the snapshot in answers, e.g. "vPIC snapshot 2026-02-17".
 func (s *Snapshot) Source() string { return "vPIC snapshot " + s.Meta.DataDate }
+
+// Since is when the snapshot was imported.
+func (s *Snapshot) Since() time.Time { return s.Meta.ImportedAt }
