@@ -42,7 +42,7 @@ type Server struct {
 	signin  *signin.Service
 	lookup  *lookup.Service
 	// vpicID is the vPIC snapshot served; 0 for none.
-	vpicID atomic.Int64
+	vpicID  atomic.Int64
 	handler http.Handler
 	// mcpHandler serves the --mcp-addr listener: /mcp and /healthz only.
 	mcpHandler http.Handler
