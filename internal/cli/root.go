@@ -102,6 +102,7 @@ Configuration: flags > VDS_* environment variables > config file
 		newIngestCmd(f, nil),
 		newEnrichCmd(f, nil),
 		newCatalogCmd(f),
+		newVPICCmd(f),
 		newAccountsCmd(f),
 		newTokensCmd(f),
 		newListsCmd(f),
@@ -132,7 +133,7 @@ var commandGroups = []struct {
 	{cobra.Group{ID: "client", Title: "Client commands (HTTP, any vds server):"},
 		[]string{"login", "logout", "whoami", "makes", "models", "search", "get", "vin", "tires", "recalls", "garage", "tui"}},
 	{cobra.Group{ID: "operator", Title: "Operator commands (on the database):"},
-		[]string{"serve", "migrate", "ingest", "enrich", "catalog", "accounts", "tokens", "lists"}},
+		[]string{"serve", "migrate", "ingest", "enrich", "catalog", "vpic", "accounts", "tokens", "lists"}},
 }
 
 func groupCommands(root *cobra.Command) {

