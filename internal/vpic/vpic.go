@@ -70,7 +70,11 @@ type pattern struct {
 type element struct{ code, lookup string }
 
 // Open loads the snapshot at path, a vPIC SQLite file or its .gz.
-func Open(ctx context.Context, path string) (*Snapshot, error) {
+func Open(ctx context.Context, path string) (*Snapshot, error) { return open(ctx, path, true) }
+
+// open loads the snapshot at path; withMeta also reads its description,
+// which a snapshot from the store already has.
+func open(ctx context.Context, path string, withMeta bool) (*Snapshot, error) {
 	if strings.HasSuffix(path, ".gz") {
 		tmp, err := gunzip(path)
 		if err != nil {
@@ -79,21 +83,30 @@ func Open(ctx context.Context, path string) (*Snapshot, error) {
 		defer os.Remove(tmp)
 		path = tmp
 	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, err
-	}
-	// The snapshot is in WAL mode: immutable keeps SQLite from looking for a
-	// -wal file or writing anything beside it.
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	db, err := openDB(path)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
 	s := &Snapshot{}
+	if withMeta {
+		if err := s.readMeta(ctx, db); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
 	if err := s.load(ctx, db); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
+}
+
+// openDB opens a snapshot file read-only. It is in WAL mode: immutable keeps
+// SQLite from looking for a -wal file or writing anything beside it.
+func openDB(path string) (*sql.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	return sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
 }
 
 func gunzip(path string) (string, error) {
@@ -121,7 +134,9 @@ func gunzip(path string) (string, error) {
 // ErrNotVPIC is returned for a file that lacks a table the decoder needs.
 var ErrNotVPIC = errors.New("not a vPIC snapshot")
 
-func (s *Snapshot) load(ctx context.Context, db *sql.DB) error {
+// readMeta checks that every table the decoder reads has rows, and fills
+// Meta's counts, community rows and data date.
+func (s *Snapshot) readMeta(ctx context.Context, db *sql.DB) error {
 	s.Meta.Rows = map[string]int64{}
 	for _, t := range []string{"Wmi", "Wmi_VinSchema", "Wmi_Make", "VinSchema", "Pattern", "Element", "Make", "Model", "Make_Model", "Manufacturer", "VehicleType"} {
 		var n int64
@@ -134,16 +149,20 @@ func (s *Snapshot) load(ctx context.Context, db *sql.DB) error {
 		s.Meta.Rows[t] = n
 	}
 	// Rows contributed by the snapshot's publisher rather than NHTSA are
-	// marked on their VinSchema; the data date is NHTSA's newest pattern.
+	// marked on their VinSchema; the data date is NHTSA's newest schema change.
 	const community = `SELECT Id FROM VinSchema WHERE Notes LIKE 'Community contribution%'`
 	if err := db.QueryRowContext(ctx, `SELECT
 		(SELECT COUNT(*) FROM VinSchema WHERE Id IN (`+community+`)) +
 		(SELECT COUNT(*) FROM Wmi_VinSchema WHERE VinSchemaId IN (`+community+`)) +
 		(SELECT COUNT(*) FROM Pattern WHERE VinSchemaId IN (`+community+`)),
-		COALESCE((SELECT SUBSTR(MAX(CreatedOn), 1, 10) FROM Pattern WHERE VinSchemaId NOT IN (`+community+`)), '')`).
+		COALESCE((SELECT SUBSTR(MAX(COALESCE(UpdatedOn, CreatedOn)), 1, 10) FROM VinSchema WHERE Id NOT IN (`+community+`)), '')`).
 		Scan(&s.Meta.Community, &s.Meta.DataDate); err != nil {
 		return fmt.Errorf("%w: %v", ErrNotVPIC, err)
 	}
+	return nil
+}
+
+func (s *Snapshot) load(ctx context.Context, db *sql.DB) error {
 	s.wmis = map[string]*wmi{}
 	byID := map[int]*wmi{}
 	if err := each(ctx, db, `SELECT Id, Wmi, COALESCE(MakeId, 0), COALESCE(ManufacturerId, 0), COALESCE(VehicleTypeId, 0) FROM Wmi`, func(r *sql.Rows) error {
@@ -281,17 +300,30 @@ func each(ctx context.Context, db *sql.DB, q string, fn func(*sql.Rows) error) e
 	return rows.Err()
 }
 
-// Import validates the snapshot at path (.db or .db.gz) by loading it, then
-// stores it, gzipped, as the one every replica decodes from.
+// Import checks the snapshot at path (.db or .db.gz): every table the
+// decoder reads is there and has rows. It then stores the file, gzipped, as
+// the one every replica decodes from.
 func Import(ctx context.Context, st store.VPICStore, path string, now time.Time) (store.VPICSnapshot, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return store.VPICSnapshot{}, err
 	}
 	sum := sha256.Sum256(raw)
-	snap, err := Open(ctx, path)
+	dbPath := path
+	if strings.HasSuffix(path, ".gz") {
+		if dbPath, err = gunzip(path); err != nil {
+			return store.VPICSnapshot{}, err
+		}
+		defer os.Remove(dbPath)
+	}
+	db, err := openDB(dbPath)
 	if err != nil {
 		return store.VPICSnapshot{}, err
+	}
+	defer db.Close()
+	snap := &Snapshot{}
+	if err := snap.readMeta(ctx, db); err != nil {
+		return store.VPICSnapshot{}, fmt.Errorf("%s: %w", path, err)
 	}
 	if !strings.HasSuffix(path, ".gz") {
 		var buf bytes.Buffer
@@ -338,7 +370,7 @@ func Load(ctx context.Context, st store.VPICStore) (*Snapshot, error) {
 	if err := tmp.Close(); err != nil {
 		return nil, err
 	}
-	snap, err := Open(ctx, tmp.Name())
+	snap, err := open(ctx, tmp.Name(), false)
 	if err != nil {
 		return nil, fmt.Errorf("vPIC snapshot %d: %w", meta.ID, err)
 	}

