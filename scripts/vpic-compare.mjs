@@ -24,6 +24,8 @@ async function decode(dir) {
   const t1 = performance.now();
   const lines = [];
   const lat = [];
+  const seen = new Set();
+  const cold = { n: 0, ms: 0 };
   let firstMs = 0;
   for (const vin of vins) {
     const s = performance.now();
@@ -35,8 +37,15 @@ async function decode(dir) {
     } catch (e) {
       lines.push(JSON.stringify({ vin, error: { code: "exception", detail: String(e) } }));
     }
-    lat.push(performance.now() - s);
-    if (lat.length === 1) firstMs = lat[0];
+    const d = performance.now() - s;
+    lat.push(d);
+    if (lat.length === 1) firstMs = d;
+    const key = vin.slice(0, 3) + vin[9];
+    if (!seen.has(key)) {
+      seen.add(key);
+      cold.n++;
+      cold.ms += d;
+    }
   }
   const t2 = performance.now();
   await decoder.close();
@@ -50,6 +59,8 @@ async function decode(dir) {
     decode_ms: +(t2 - t1).toFixed(1),
     decodes_per_s: Math.round(vins.length / ((t2 - t1) / 1000)),
     p50_ms: q(0.5), p99_ms: q(0.99),
+    first_sight_of_wmi_and_year: { vins: cold.n, decodes_per_s: Math.round(cold.n / (cold.ms / 1000)) },
+    warm_decodes_per_s: Math.round((vins.length - cold.n) / ((t2 - t1 - cold.ms) / 1000)),
     with_make: lines.filter((l) => !l.includes('"error":')).length,
   }) + "\n");
 }
