@@ -68,8 +68,10 @@ async function decode(dir) {
 function agree(vdsFile, corgiFile, diffFile) {
   const read = (f) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
   const norm = (x) => String(x ?? "").trim().toLowerCase();
-  const vds = read(vdsFile);
-  const corgi = new Map(read(corgiFile).map((r) => [r.vin, r]));
+  // /v1/vin and vds vpic decode name the year model_year.
+  const vds = read(vdsFile).map((r) => ({ ...r, year: r.year ?? r.model_year }));
+  const corgiRows = read(corgiFile); // a VIN may repeat in a generated set
+  const corgi = new Map(corgiRows.map((r) => [r.vin, r]));
   const n = { all: 0, corgiMake: 0, make: 0, model: 0, year: 0, all3: 0 };
   const diffs = ["vin\tvds_make\tvds_model\tvds_year\tcorgi_make\tcorgi_model\tcorgi_year"];
   for (const a of vds) {
@@ -86,7 +88,7 @@ function agree(vdsFile, corgiFile, diffFile) {
     if (same.every(Boolean)) n.all3++;
     else diffs.push([a.vin, a.make ?? "", a.model ?? "", a.year ?? "", b.make, b.model, b.year].join("\t"));
   }
-  if (n.all !== corgi.size) throw new Error(`${vdsFile} has ${n.all} VINs, ${corgiFile} ${corgi.size}`);
+  if (n.all !== corgiRows.length) throw new Error(`${vdsFile} has ${n.all} VINs, ${corgiFile} ${corgiRows.length}`);
   writeFileSync(diffFile, diffs.join("\n") + "\n");
   const pct = (k) => (100 * n[k] / n.corgiMake).toFixed(2) + "%";
   console.log(`VINs: ${n.all}; corgi gives a make for ${n.corgiMake}; on those, vds agrees on`);
