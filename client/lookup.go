@@ -2,8 +2,10 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -49,14 +51,19 @@ type VINLinks struct {
 }
 
 // VINReport is the answer of GET /v1/vin/{vin}: local checks, vPIC's decode
-// and links into the catalog. Stale: an expired cached copy after vPIC failed.
+// and links into the catalog. Body is the catalog's body type, BodyClass
+// vPIC's wording; Source names the decoder (the server's vPIC snapshot or
+// live NHTSA vPIC). Stale: an expired cached copy after vPIC failed.
 type VINReport struct {
 	VIN                 string     `json:"vin"`
 	Make                *string    `json:"make"`
 	Model               *string    `json:"model"`
-	ModelYear           *int       `json:"model_year"`
+	Year                *int       `json:"year"`
 	Trim                *string    `json:"trim"`
+	Series              *string    `json:"series"`
+	Body                *string    `json:"body"`
 	BodyClass           *string    `json:"body_class"`
+	Doors               *int       `json:"doors"`
 	VehicleType         *string    `json:"vehicle_type"`
 	Manufacturer        *string    `json:"manufacturer"`
 	Engine              VINEngine  `json:"engine"`
@@ -71,6 +78,55 @@ type VINReport struct {
 	Stale               bool       `json:"stale"`
 	FetchedAt           time.Time  `json:"fetched_at"`
 }
+
+// VINEntry is one VIN of a batch decode: Report, or Error saying why
+// there is none (the code GET /v1/vin/{vin} would answer with).
+type VINEntry struct {
+	VIN    string
+	Report *VINReport
+	Error  *EntryError
+}
+
+// EntryError says why a batch entry has no report.
+type EntryError struct {
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
+}
+
+// UnmarshalJSON reads a report, or {"vin", "error"}.
+func (e *VINEntry) UnmarshalJSON(b []byte) error {
+	var probe struct {
+		VIN   string      `json:"vin"`
+		Error *EntryError `json:"error"`
+	}
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return err
+	}
+	if probe.Error != nil {
+		*e = VINEntry{VIN: probe.VIN, Error: probe.Error}
+		return nil
+	}
+	var r VINReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		return err
+	}
+	*e = VINEntry{VIN: r.VIN, Report: &r}
+	return nil
+}
+
+// MarshalJSON writes the entry as the server sent it.
+func (e VINEntry) MarshalJSON() ([]byte, error) {
+	if e.Report != nil {
+		return json.Marshal(e.Report)
+	}
+	return json.Marshal(struct {
+		VIN   string      `json:"vin"`
+		Error *EntryError `json:"error"`
+	}{e.VIN, e.Error})
+}
+
+// MaxBatch is how many VINs one DecodeVINs call takes.
+const MaxBatch = 50
 
 // Recall is one NHTSA recall campaign; text fields are nil when NHTSA leaves them empty.
 type Recall struct {
@@ -133,6 +189,16 @@ func (c *Client) DecodeVIN(ctx context.Context, vin string, opts ...CallOption) 
 		return nil, fmt.Errorf("%w: %q", ErrInvalidVIN, vin)
 	}
 	return getPtr[VINReport](ctx, c, apiPrefix+"/vin/"+vin, nil, opts)
+}
+
+// DecodeVINs decodes up to MaxBatch VINs in one call (GET /v1/vins): one
+// entry per VIN, in order. Each VIN decoded is charged; an invalid or
+// undecodable one is a free entry with an error.
+func (c *Client) DecodeVINs(ctx context.Context, vins []string, opts ...CallOption) ([]VINEntry, error) {
+	if len(vins) == 0 || len(vins) > MaxBatch {
+		return nil, fmt.Errorf("vds: DecodeVINs takes 1 to %d VINs, not %d", MaxBatch, len(vins))
+	}
+	return getSlice[VINEntry](ctx, c, apiPrefix+"/vins", url.Values{"vin": vins}, opts)
 }
 
 func vinPathSafe(s string) bool {

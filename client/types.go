@@ -275,4 +275,8 @@ type Problem struct {
 	Limit          string   `json:"limit,omitempty"`
 	Reset          string   `json:"reset,omitempty"`
 	RetryAfter     int      `json:"retry_after,omitempty"`
+	// A well-formed VIN nobody could decode still has its local checks.
+	CheckDigit          *CheckDigit `json:"check_digit,omitempty"`
+	WMI                 *WMI        `json:"wmi,omitempty"`
+	ModelYearCandidates []int       `json:"model_year_candidates,omitempty"`
 }

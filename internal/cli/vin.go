@@ -116,7 +116,7 @@ func fetchLinked[T any](ctx context.Context, ids []string, get func(context.Cont
 
 func printVIN(s *IOStreams, out vinOutput) error {
 	r := out.VINReport
-	year := optInt(r.ModelYear)
+	year := optInt(r.Year)
 	engine := []string{}
 	if r.Engine.Cylinders != nil {
 		engine = append(engine, strconv.Itoa(*r.Engine.Cylinders)+" cyl")
@@ -158,7 +158,8 @@ func printVIN(s *IOStreams, out vinOutput) error {
 	t.row("Model", optString(r.Model))
 	t.row("Year", year)
 	t.row("Trim", optString(r.Trim))
-	t.row("Body", optString(r.BodyClass))
+	t.row("Series", optString(r.Series))
+	t.row("Body", bodyText(r.Body, r.BodyClass, r.Doors))
 	t.row("Vehicle type", optString(r.VehicleType))
 	t.row("Manufacturer", optString(r.Manufacturer))
 	t.row("Engine", dashIfEmpty(strings.Join(engine, ", ")))
@@ -216,4 +217,22 @@ func truncateTTY(s *IOStreams, text string, n int) string {
 		return strings.Join(strings.Fields(text), " ")
 	}
 	return truncate(text, n)
+}
+
+// bodyText is the catalog's body type with vPIC's body class and the
+// door count beside it: "SUV (Sport Utility Vehicle (SUV)/Multi-Purpose
+// Vehicle (MPV), 4 doors)".
+func bodyText(body, class *string, doors *int) string {
+	var extra []string
+	if class != nil && (body == nil || *class != *body) {
+		extra = append(extra, *class)
+	}
+	if doors != nil {
+		extra = append(extra, strconv.Itoa(*doors)+" doors")
+	}
+	out := optString(body)
+	if len(extra) > 0 {
+		out += " (" + strings.Join(extra, ", ") + ")"
+	}
+	return out
 }

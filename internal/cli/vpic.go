@@ -15,7 +15,6 @@ import (
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/textfmt"
-	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/vpic"
 )
 
@@ -100,8 +99,8 @@ func newVPICDecodeCmd(f *Factory, runF func(*vpicDecodeOptions) error) *cobra.Co
 		Long: `Decode VINs from the vPIC snapshot in the database, one line per VIN in input
 order: with --format jsonl (the default) the object GET /v1/vin/{vin} answers,
 or {"vin", "error": {"code", "detail"}} for a VIN that cannot be decoded;
-with --format csv the columns vin, make, model, year, trim, body_class and
-error. With no VIN, or "-", VINs are read from stdin, one per line.`,
+with --format csv the columns vin, make, model, year, trim, body,
+body_class and error. With no VIN, or "-", VINs are read from stdin, one per line.`,
 		Example: `  vds vpic decode 1FTMW1T88MFA00001
   vds vpic decode --format csv - < vins.txt > decoded.csv`,
 		RunE: runCmd(f, opts, runF, vpicDecodeRun, func(args []string) error {
@@ -134,39 +133,34 @@ func vpicDecodeRun(ctx context.Context, f *Factory, opts *vpicDecodeOptions) err
 
 	out := bufio.NewWriter(f.IO.Out)
 	defer out.Flush()
-	var write func(vin string, r lookup.VINReport, err error) error
+	var write func(e lookup.VINEntry) error
 	if opts.Format == "csv" {
 		cw := csv.NewWriter(out)
 		defer cw.Flush()
-		if err := cw.Write([]string{"vin", "make", "model", "year", "trim", "body_class", "error"}); err != nil {
+		if err := cw.Write([]string{"vin", "make", "model", "year", "trim", "body", "body_class", "error"}); err != nil {
 			return err
 		}
-		write = func(vin string, r lookup.VINReport, err error) error {
-			if err != nil {
-				return cw.Write([]string{vin, "", "", "", "", "", vehicle.CodeOf(err)})
+		write = func(e lookup.VINEntry) error {
+			if r := e.Report; r != nil {
+				year := ""
+				if r.Year != nil {
+					year = strconv.Itoa(*r.Year)
+				}
+				return cw.Write([]string{r.VIN, deref(r.Make), deref(r.Model), year, deref(r.Trim), deref(r.Body), deref(r.BodyClass), ""})
 			}
-			year := ""
-			if r.ModelYear != nil {
-				year = strconv.Itoa(*r.ModelYear)
-			}
-			return cw.Write([]string{r.VIN, deref(r.Make), deref(r.Model), year, deref(r.Trim), deref(r.BodyClass), ""})
+			return cw.Write([]string{e.VIN, "", "", "", "", "", "", e.Err.Code})
 		}
 	} else {
 		enc := json.NewEncoder(out)
 		enc.SetEscapeHTML(false)
-		write = func(vin string, r lookup.VINReport, err error) error {
-			if err != nil {
-				return enc.Encode(decodeFailure{VIN: vin, Error: failure{Code: vehicle.CodeOf(err), Detail: err.Error()}})
-			}
-			return enc.Encode(r)
-		}
+		write = func(e lookup.VINEntry) error { return enc.Encode(e) }
 	}
 	decode := func(vin string) error {
-		r, _, err := lk.DecodeVIN(ctx, vin)
-		if err != nil && vehicle.CodeOf(err) == "" {
+		e, err := lk.DecodeEntry(ctx, vin)
+		if err != nil {
 			return err
 		}
-		return write(vin, r, err)
+		return write(e)
 	}
 	if len(opts.VINs) > 0 && !(len(opts.VINs) == 1 && opts.VINs[0] == "-") {
 		for _, v := range opts.VINs {
@@ -185,16 +179,6 @@ func vpicDecodeRun(ctx context.Context, f *Factory, opts *vpicDecodeOptions) err
 		}
 	}
 	return sc.Err()
-}
-
-type decodeFailure struct {
-	VIN   string  `json:"vin"`
-	Error failure `json:"error"`
-}
-
-type failure struct {
-	Code   string `json:"code"`
-	Detail string `json:"detail"`
 }
 
 func deref(p *string) string {

@@ -12,6 +12,7 @@ import (
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/views"
+	"github.com/vds-dev/vds/internal/vin"
 )
 
 // Problem is an RFC 9457 problem document with vds's extensions.
@@ -31,6 +32,10 @@ type Problem struct {
 	Limit          string   `json:"limit,omitempty" jsonschema:"Which limit a 429 hit: rate_per_minute or monthly_quota."`
 	Reset          string   `json:"reset,omitempty" jsonschema:"When that limit resets (RFC 3339)."`
 	RetryAfter     int      `json:"retry_after,omitempty" jsonschema:"Seconds to wait, as in Retry-After."`
+	// A well-formed VIN nobody could decode still gets its local checks.
+	CheckDigit          *vin.CheckDigit `json:"check_digit,omitempty" jsonschema:"The VIN's check digit verdict, when no decoder could answer."`
+	WMI                 *lookup.WMI     `json:"wmi,omitempty" jsonschema:"The VIN's manufacturer code, region and country, when no decoder could answer."`
+	ModelYearCandidates []int           `json:"model_year_candidates,omitempty" jsonschema:"The model years position 10 can mean, when no decoder could answer."`
 }
 
 // SchemaDescription describes Problem in the OpenAPI document.
@@ -154,6 +159,11 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		p := NewProblem(r, ve.Code, ve.Message)
 		p.Param, p.Accepted = ve.Param, ve.Accepted
 		p.AcceptedValues, p.Suggestion = ve.AcceptedValues, ve.Suggestion
+		var vinErr *lookup.VINError
+		if errors.As(err, &vinErr) {
+			c := vinErr.Checks
+			p.CheckDigit, p.WMI, p.ModelYearCandidates = &c.CheckDigit, &c.WMI, c.ModelYearCandidates
+		}
 		WriteProblem(w, r, p)
 		return
 	}

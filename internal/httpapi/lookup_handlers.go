@@ -1,9 +1,13 @@
 package httpapi
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/vds-dev/vds/internal/edge"
+	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -24,6 +28,40 @@ func (h *Handler) decodeVIN(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	okUpstream(w, meta, rep)
+}
+
+// decodeVINs answers GET /v1/vins?vin=...&vin=...: one entry per VIN, in
+// order, each charged only when decoded.
+func (h *Handler) decodeVINs(w http.ResponseWriter, r *http.Request) {
+	q := query(r)
+	for name := range q {
+		if name != "vin" {
+			p := edge.NewProblem(r, vehicle.CodeUnknownParameter, fmt.Sprintf("Unknown parameter %s: the only parameter is vin, repeated once per VIN.", vehicle.Echo(name)))
+			p.Param, p.Accepted = vehicle.Clip(name), []string{"vin"}
+			edge.WriteProblem(w, r, p)
+			return
+		}
+	}
+	vins := q["vin"]
+	switch {
+	case len(vins) == 0:
+		edge.WriteCode(w, r, vehicle.CodeMissingParameter, "vin", "Give the VINs to decode as repeated vin parameters: /v1/vins?vin=...&vin=...")
+		return
+	case len(vins) > lookup.MaxBatch:
+		edge.WriteCode(w, r, vehicle.CodeInvalidParameter, "vin",
+			fmt.Sprintf("%d VINs given; a batch decodes at most %d, so split the list.", len(vins), lookup.MaxBatch))
+		return
+	}
+	entries, meta, err := h.lookup.DecodeVINs(r.Context(), vins, h.meter(r.Context()))
+	var refusal *limits.Refusal
+	switch {
+	case errors.As(err, &refusal):
+		edge.Refuse(w, r, err)
+	case err != nil:
+		edge.WriteError(w, r, err)
+	default:
+		okUpstream(w, meta, entries)
+	}
 }
 
 func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request) {

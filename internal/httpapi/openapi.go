@@ -44,8 +44,9 @@ const (
 type opDoc struct {
 	id, summary, desc, tag string
 	shape                  bodyShape
-	// data is the Go type of the response's data (of its items for lists).
-	data reflect.Type
+	// data is the Go type of the response's data (of its items for lists);
+	// an item may be an alt instead (a batch entry that failed).
+	data, alt reflect.Type
 	// kind, for list endpoints, documents vehicle.AcceptedParams(kind);
 	// query and required are the query parameters of other endpoints.
 	kind            catalog.Kind
@@ -147,13 +148,30 @@ func operations() map[string]opDoc {
 	ops["GET /v1/vin/{vin}"] = opDoc{
 		id: "decodeVIN", tag: "VIN", summary: "Decode a VIN",
 		desc: "Checks the VIN locally first (exactly 17 characters of A-Z and 0-9 without I, O and Q; a bad one is a 400 " +
-			"invalid_vin, not charged, never sent upstream), computes its check digit (advisory outside North America), " +
-			"model-year candidates and WMI region and country, then decodes it with NHTSA vPIC (cached 24 hours): make " +
-			"(in the catalog's spelling), model, year, trim, body, engine, plant, manufacturer, vehicle type and vPIC's " +
-			"error codes, plus the uuids of catalog cars and tire fitments of the same make, model and year. A VIN " +
-			"whose manufacturer nobody knows is a 422 vin_not_decodable.",
+			"invalid_vin, not charged, never sent to a decoder), computes its check digit (advisory outside North America), " +
+			"model-year candidates and WMI region and country, then decodes it with vPIC's rules: from the server's " +
+			"imported vPIC snapshot when it has one, else live from NHTSA vPIC (cached 24 hours); source says which. " +
+			"The answer has make (in the catalog's spelling), model, year, trim, series, body (the catalog's body type) " +
+			"and vPIC's body_class, doors, engine, plant, manufacturer, vehicle type and vPIC's error codes, plus the " +
+			"uuids of catalog cars and tire fitments of the same make, model and year. A VIN whose manufacturer nobody " +
+			"knows is a 422 vin_not_decodable; it and a failed upstream (502, 503) still carry the local checks " +
+			"(check_digit, wmi, model_year_candidates) in the problem document. Failures are not charged.",
 		shape: objectOf, data: reflect.TypeFor[lookup.VINReport](), codes400: []string{vehicle.CodeUnknownParameter, lookup.CodeInvalidVIN},
 		also: []int{http.StatusUnprocessableEntity, http.StatusBadGateway}, upstream: true,
+	}
+	ops["GET /v1/vins"] = opDoc{
+		id: "decodeVINs", tag: "VIN", summary: "Decode up to 50 VINs",
+		desc: "Decodes each vin parameter (repeat it, 1 to 50 times) as GET /v1/vin/{vin} does and answers one entry per " +
+			"VIN, in the order given: the same report, or {vin, error: {code, detail}} with the code the single-VIN " +
+			"endpoint would answer (invalid_vin, vin_not_decodable, upstream_error, upstream_unavailable). Charged once " +
+			"per VIN decoded (a VIN repeated in the batch is decoded and charged once); an invalid VIN or one nobody " +
+			"can decode costs nothing, so a batch of only those is a 200 with per-entry errors. The request counts " +
+			"once against the per-minute rate. When the monthly quota runs out part-way, the VINs past that point carry " +
+			"quota_exceeded (not decoded, not charged); when it is out before the first, the answer is a 429.",
+		shape: arrayOf, data: reflect.TypeFor[lookup.VINReport](), alt: reflect.TypeFor[lookup.VINFailure](),
+		query: []string{"vin"}, required: []string{"vin"},
+		codes400: []string{vehicle.CodeUnknownParameter, vehicle.CodeMissingParameter, vehicle.CodeInvalidParameter},
+		upstream: true,
 	}
 	ops["GET /v1/motorcycles/types"] = opDoc{
 		id: "listMotorcycleTypes", tag: "Motorcycles", summary: "List motorcycle riding types",
@@ -241,6 +259,10 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 		return paramDoc{schema: s, desc: desc}, true
 	}
 	switch name {
+	case "vin":
+		return paramDoc{schema: schema{"type": "array", "items": schema{"type": "string"}, "minItems": 1, "maxItems": lookup.MaxBatch,
+			"examples": []any{[]any{"1FTMW1T88MFA00001", "5YJ3E1EA7KF000001"}}},
+			desc: "A VIN to decode; repeat the parameter for each (vin=...&vin=..., at most 50). Invalid VINs get a per-entry invalid_vin."}, true
 	case "make":
 		if kind == "" {
 			return str("The make whose models to list, as /makes returns it."+exactText, "Toyota")
@@ -621,6 +643,9 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, charged bool
 			return nil, fmt.Errorf("query parameter %q (kind %q) has no description in queryParam", name, d.kind)
 		}
 		p := schema{"name": name, "in": "query", "description": pd.desc, "schema": pd.schema}
+		if pd.schema["type"] == "array" {
+			p["style"], p["explode"] = "form", true
+		}
 		if slices.Contains(d.required, name) {
 			p["required"] = true
 		}
@@ -699,6 +724,14 @@ func okResponse(c *typeschema.Components, d opDoc) (schema, error) {
 		return nil, err
 	}
 	name := d.data.Name()
+	if d.alt != nil {
+		alt, err := c.Ref(d.alt)
+		if err != nil {
+			return nil, err
+		}
+		item = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{item, alt}}
+		name += "Or" + d.alt.Name()
+	}
 	var env *jsonschema.Schema
 	switch d.shape {
 	case pageOf:

@@ -543,7 +543,11 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 			"/v1/tire-sizes/" + tire.UUID.String() + "/geometry",
 			"/v1/tire-sizes/" + staggered.UUID.String() + "/geometry",
 		},
-		"GET /v1/vin/{vin}":                  {"/v1/vin/" + upstreamtest.KnownVIN, "/v1/vin/" + strings.ToLower(upstreamtest.KnownVIN)},
+		"GET /v1/vin/{vin}": {"/v1/vin/" + upstreamtest.KnownVIN, "/v1/vin/" + strings.ToLower(upstreamtest.KnownVIN)},
+		"GET /v1/vins": {
+			"/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=ZZZZZZZZZZZZZZZZZ&vin=not-a-vin&vin=" + upstreamtest.KnownVIN,
+			"/v1/vins?vin=1FTMW1T88",
+		},
 		"GET /v1/cars/{uuid}/recalls":        {"/v1/cars/" + car.UUID.String() + "/recalls"},
 		"GET /v1/motorcycles/{uuid}/recalls": {"/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
 		"GET /v1/me":                         {"/v1/me"},
@@ -597,6 +601,9 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/vin/1FTMW1T88"),         // invalid_vin: too short
 		bad("/v1/vin/1FTMW1T88MFAOOOO1"), // invalid_vin: letter O
 		bad("/v1/vin/1FTMW1T88MFA0000%21"),
+		bad("/v1/vins"),                                                       // missing_parameter
+		bad("/v1/vins?vin="+upstreamtest.KnownVIN+"&v=1"),                     // unknown_parameter
+		bad("/v1/vins?"+strings.Repeat("vin="+upstreamtest.KnownVIN+"&", 51)), // invalid_parameter: over 50
 		// 422: a well-formed VIN nobody can place.
 		exchange{http.MethodGet, "/v1/vin/ZZZZZZZZZZZZZZZZZ", dev, nil, http.StatusUnprocessableEntity},
 		exchange{http.MethodGet, "/v1/cars/" + unknown + "/recalls", dev, nil, http.StatusNotFound},

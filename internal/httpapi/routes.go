@@ -54,6 +54,9 @@ type Route struct {
 	Pattern string
 	// Charged calls count against the monthly quota; free ones do not.
 	Charged bool
+	// PerItem routes are charged once per item they answer (a VIN of a
+	// batch), by the handler; the door only counts the request's rate.
+	PerItem bool
 	// Query is true for handlers that read the query string themselves
 	// (and refuse what they do not know); every other route answers any
 	// query parameter with unknown_parameter, so a typo is never ignored.
@@ -97,6 +100,7 @@ func (h *Handler) Routes() []Route {
 		{Pattern: "GET /v1/tire-sizes/{uuid}/geometry", Charged: charged, handler: h.geometry},
 
 		{Pattern: "GET /v1/vin/{vin}", Charged: charged, handler: h.decodeVIN},
+		{Pattern: "GET /v1/vins", Charged: charged, PerItem: true, Query: true, handler: h.decodeVINs},
 
 		{Pattern: "GET /v1/me", Charged: free, handler: h.me},
 		{Pattern: "GET /v1/lists", Charged: charged, handler: h.lists},
@@ -114,7 +118,7 @@ func (h *Handler) Mount(mux *http.ServeMux) {
 		if !rt.Query {
 			handler = noParams(handler)
 		}
-		mux.Handle(rt.Pattern, h.guard(rt.Charged, checkInput(handler)))
+		mux.Handle(rt.Pattern, h.guard(rt, checkInput(handler)))
 	}
 	mux.HandleFunc("/v1/", h.fallback)
 	mux.HandleFunc("/changelog", h.fallback)
@@ -128,7 +132,7 @@ func (h *Handler) fallback(w http.ResponseWriter, r *http.Request) {
 		edge.WriteCode(w, r, edge.CodeMethodNotAllowed, "", "The API is read-only: use GET.")
 		return
 	}
-	h.guard(free, func(w http.ResponseWriter, r *http.Request) {
+	h.guard(Route{Charged: free}, func(w http.ResponseWriter, r *http.Request) {
 		edge.WriteCode(w, r, vehicle.CodeNotFound, "", "No such endpoint; see /v1/openapi.json for the list.")
 	})(w, r)
 }

@@ -23,7 +23,7 @@ func TestCharge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	commit, _, err := l.Charge(ctx, id, plan) // its tools/call
+	commit, _, err := l.Charge(ctx, id, plan, ChannelMCP) // its tools/call
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestCharge(t *testing.T) {
 		t.Fatalf("after one charged call: rate remaining %d, quota used %d; want 9 and 1", s.RateRemaining, s.QuotaUsed)
 	}
 
-	commit, _, err = l.Charge(ctx, id, plan)
+	commit, _, err = l.Charge(ctx, id, plan, ChannelMCP)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,12 +44,12 @@ func TestCharge(t *testing.T) {
 		t.Fatalf("a refunded call was charged: used %d", s.QuotaUsed)
 	}
 
-	commit, _, err = l.Charge(ctx, id, plan)
+	commit, _, err = l.Charge(ctx, id, plan, ChannelMCP)
 	if err != nil {
 		t.Fatal(err)
 	}
 	commit(true)
-	_, st2, err := l.Charge(ctx, id, plan)
+	_, st2, err := l.Charge(ctx, id, plan, ChannelMCP)
 	var r *Refusal
 	if !errors.As(err, &r) || r.Reason != CodeQuotaExceeded || !r.State.QuotaReset.Equal(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)) {
 		t.Fatalf("over the quota: %v", err)

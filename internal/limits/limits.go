@@ -306,11 +306,11 @@ func (l *Limiter) takeUnit(ctx context.Context, e *entry, t *Ticket, accountID s
 	return State{}, nil
 }
 
-// Charge takes one quota unit for an MCP tools/call whose POST /mcp Admit
-// already counted against the rate window, so a tool call costs one request
-// like a REST call. commit(true) charges it, commit(false) refunds it; only
-// the first commit counts.
-func (l *Limiter) Charge(ctx context.Context, accountID string, plan account.Plan) (func(success bool), State, error) {
+// Charge takes one quota unit for a call whose Admit already counted
+// against the rate window: an MCP tools/call inside POST /mcp, or one VIN
+// of a REST batch. commit(true) charges it to channel, commit(false)
+// refunds it; only the first commit counts.
+func (l *Limiter) Charge(ctx context.Context, accountID string, plan account.Plan, channel string) (func(success bool), State, error) {
 	now := l.now()
 	e := l.lockEntry(accountID)
 	defer e.mu.Unlock()
@@ -324,7 +324,7 @@ func (l *Limiter) Charge(ctx context.Context, accountID string, plan account.Pla
 	}
 	return func(success bool) {
 		if success {
-			t.Commit(ChannelMCP)
+			t.Commit(channel)
 		} else {
 			t.Refund()
 		}

@@ -14,7 +14,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
-	"github.com/vds-dev/vds/internal/vin"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -73,90 +72,6 @@ func (s *Service) decode(ctx context.Context, v string) (upstream.VINResult, ups
 	return res, meta, "NHTSA vPIC", err
 }
 
-// WMI is what the VIN's first three characters say.
-type WMI struct {
-	Code    string `json:"code"`
-	Region  string `json:"region"`
-	Country string `json:"country"`
-}
-
-// VINReport is the answer of /v1/vin/{vin} and the decode_vin tool.
-type VINReport struct {
-	VIN string `json:"vin"`
-	// Make is vPIC's make in the catalog's spelling when the catalog has it.
-	Make         *string         `json:"make"`
-	Model        *string         `json:"model"`
-	ModelYear    *int            `json:"model_year"`
-	Trim         *string         `json:"trim"`
-	BodyClass    *string         `json:"body_class"`
-	VehicleType  *string         `json:"vehicle_type"`
-	Manufacturer *string         `json:"manufacturer"`
-	Engine       upstream.Engine `json:"engine"`
-	Plant        upstream.Plant  `json:"plant"`
-	// Computed locally, before and whatever vPIC says.
-	CheckDigit          vin.CheckDigit `json:"check_digit"`
-	ModelYearCandidates []int          `json:"model_year_candidates"`
-	WMI                 WMI            `json:"wmi"`
-	// vPIC's own error codes and text, passed through.
-	ErrorCodes []string `json:"error_codes"`
-	ErrorText  *string  `json:"error_text"`
-	// Links are the catalog cars and tire fitments of the same make, model
-	// and year, for follow-up spec, recall and geometry calls.
-	Links     vehicle.Links `json:"links"`
-	Source    string        `json:"source"`
-	Stale     bool          `json:"stale"`
-	FetchedAt time.Time     `json:"fetched_at"`
-}
-
-// DecodeVIN validates and decodes a VIN. A malformed VIN is an invalid_vin
-// error before anything reaches vPIC.
-func (s *Service) DecodeVIN(ctx context.Context, raw string) (VINReport, upstream.Meta, error) {
-	local, err := vin.Decode(raw)
-	if err != nil {
-		return VINReport{}, upstream.Meta{}, &vehicle.Error{Code: CodeInvalidVIN, Param: "vin", Message: err.Error() + "."}
-	}
-	res, meta, source, err := s.decode(ctx, local.VIN)
-	var ve *vehicle.Error
-	if errors.As(err, &ve) {
-		return VINReport{}, meta, err
-	}
-	if err != nil {
-		return VINReport{}, meta, upstreamError("NHTSA vPIC", err)
-	}
-	if !res.Identified() {
-		return VINReport{}, meta, &vehicle.Error{Code: CodeVINNotDecodable, Param: "vin",
-			Message: source + " does not know the manufacturer of " + local.VIN + "; check the VIN for typos."}
-	}
-	r := VINReport{
-		VIN: local.VIN, Make: res.Make, Model: res.Model, ModelYear: res.ModelYear, Trim: res.Trim, BodyClass: res.BodyClass,
-		VehicleType: res.VehicleType, Manufacturer: res.Manufacturer, Engine: res.Engine, Plant: res.Plant,
-		CheckDigit: local.CheckDigit, ModelYearCandidates: local.ModelYears,
-		WMI:        WMI{Code: local.WMI, Region: local.Region, Country: local.Country},
-		ErrorCodes: res.ErrorCodes, ErrorText: res.ErrorText,
-		Links:  vehicle.Links{Cars: []uuid.UUID{}, TireSizes: []uuid.UUID{}},
-		Source: source, Stale: meta.Stale, FetchedAt: meta.FetchedAt,
-	}
-	if r.Make != nil {
-		name, ok := s.vehicles.CanonicalMake(*r.Make)
-		if !ok && source == "NHTSA vPIC" {
-			name = titleCase(*r.Make)
-		} else if !ok {
-			name = *r.Make // the snapshot's names are already cased
-		}
-		r.Make = &name
-	}
-	year := 0
-	if r.ModelYear != nil {
-		year = *r.ModelYear
-	} else if len(r.ModelYearCandidates) > 0 {
-		year = r.ModelYearCandidates[0]
-	}
-	if r.Make != nil && r.Model != nil && year > 0 {
-		r.Links = s.vehicles.Links(*r.Make, *r.Model, year)
-	}
-	return r, meta, nil
-}
-
 // titleCase turns vPIC's upper-case makes into names ("MERCEDES-BENZ" →
 // "Mercedes-Benz") for makes the catalog does not know.
 func titleCase(s string) string {
@@ -172,7 +87,7 @@ func titleCase(s string) string {
 }
 
 // upstreamError maps an NHTSA failure to its problem code.
-func upstreamError(name string, err error) error {
+func upstreamError(name string, err error) *vehicle.Error {
 	if errors.Is(err, upstream.ErrUpstreamBad) {
 		return &vehicle.Error{Code: CodeUpstreamError, Message: name + " gave an answer vds could not read; retry later."}
 	}

@@ -24,7 +24,10 @@ type fakeCharger struct {
 	commits []bool
 }
 
-func (f *fakeCharger) Charge(context.Context, string, account.Plan) (func(bool), limits.State, error) {
+func (f *fakeCharger) Charge(_ context.Context, _ string, _ account.Plan, channel string) (func(bool), limits.State, error) {
+	if channel != limits.ChannelMCP {
+		return nil, limits.State{}, errors.New("a tool call charged to channel " + channel)
+	}
 	if f.refuse != nil {
 		return nil, limits.State{}, f.refuse
 	}
@@ -112,8 +115,10 @@ func TestGuardRefusal(t *testing.T) {
 		}
 	}
 	fc.refuse = errors.New("usage store down")
-	if _, err := run(); err == nil || strings.Contains(err.Error(), "store down") {
-		t.Errorf("store failure: %v", err)
+	res, err = run()
+	if err != nil || !res.IsError || strings.Contains(textContent(res), "store down") ||
+		!strings.Contains(textContent(res), "service_unavailable") || !strings.Contains(textContent(res), "not charged") {
+		t.Errorf("store failure: %v, %v", res, err)
 	}
 }
 

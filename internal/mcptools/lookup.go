@@ -13,35 +13,63 @@ import (
 // as /v1/vin/{vin} and the recalls endpoints.
 type lookupTools struct{ svc *lookup.Service }
 
-// DecodeVINInput is the arguments of decode_vin.
+// DecodeVINInput is the arguments of decode_vin: one VIN, or a batch.
 type DecodeVINInput struct {
-	VIN string `json:"vin" jsonschema:"The 17-character vehicle identification number, as printed on the vehicle or its title. Letters I, O and Q never appear in a VIN."`
+	VIN  string   `json:"vin,omitempty" jsonschema:"One 17-character vehicle identification number, as printed on the vehicle or its title. Letters I, O and Q never appear in a VIN. Give vin or vins."`
+	VINs []string `json:"vins,omitempty" jsonschema:"Up to 50 VINs to decode in one call; the answer has one entry per VIN, in order. Give vin or vins."`
 }
 
 func (l lookupTools) decodeVIN() Tool {
+	in := inputSchema[DecodeVINInput](map[string]prop{
+		"vin":  {examples: []any{"1FTMW1T88MFA00001"}},
+		"vins": {examples: []any{[]any{"1FTMW1T88MFA00001", "5YJ3E1EA7KF000001"}}},
+	})
+	in.Properties["vins"].MinItems, in.Properties["vins"].MaxItems = jsonschema.Ptr(1), jsonschema.Ptr(lookup.MaxBatch)
+	entry := &jsonschema.Schema{AnyOf: []*jsonschema.Schema{dataOf[lookup.VINReport](), dataOf[lookup.VINFailure]()}}
 	return newTool(toolSpec{
 		name:  "decode_vin",
-		title: "Decode a VIN",
-		desc: "Decode a 17-character VIN: the check digit, model-year candidates and maker's region and country computed " +
-			"locally, then make, model, model year, trim, body, engine, plant and manufacturer from NHTSA vPIC, and the " +
-			"uuids of catalog cars and tire fitments of the same make, model and year (use them with get_vehicle, " +
-			"vehicle_recalls and tire_geometry). Returns {\"data\": report}, the body of GET /v1/vin/{vin}.",
-		in:        inputSchema[DecodeVINInput](map[string]prop{"vin": {examples: []any{"1FTMW1T88MFA00001"}}}),
-		out:       envelope(dataOf[lookup.VINReport](), "The decoded VIN with its catalog links.", false),
+		title: "Decode VINs",
+		desc: "Decode a 17-character VIN (vin), or up to 50 (vins): the check digit, model-year candidates and maker's " +
+			"region and country computed locally, then, with NHTSA vPIC's rules (from the server's vPIC snapshot, or live " +
+			"vPIC), make, model, year, trim, series, body, engine, plant and manufacturer, and the uuids of catalog cars " +
+			"and tire fitments of the same make, model and year (use them with get_vehicle, vehicle_recalls and " +
+			"tire_geometry). Returns {\"data\": report}, the body of GET /v1/vin/{vin}, for vin; for vins, {\"data\": " +
+			"[...]}, the body of GET /v1/vins: one entry per VIN, the report or {\"vin\", \"error\": {\"code\", " +
+			"\"detail\"}}. Charged once per VIN decoded; invalid and undecodable VINs are free.",
+		in: in,
+		out: envelope(&jsonschema.Schema{AnyOf: []*jsonschema.Schema{dataOf[lookup.VINReport](), {Type: "array", Items: entry}}},
+			"For vin, the decoded VIN with its catalog links; for vins, one entry per VIN, in order.", false),
 		charged:   true,
+		perItem:   true,
 		openWorld: true,
-		rest:      "GET /v1/vin/{vin}",
-		output:    "`{\"data\": {\"vin\", \"make\", \"model\", \"model_year\", ..., \"check_digit\", \"model_year_candidates\", \"wmi\", \"links\": {\"cars\", \"tire_sizes\"}, \"stale\"}}`",
+		rest:      "GET /v1/vin/{vin}, GET /v1/vins",
+		output:    "`{\"data\": {\"vin\", \"make\", \"model\", \"year\", ..., \"check_digit\", \"model_year_candidates\", \"wmi\", \"links\": {\"cars\", \"tire_sizes\"}, \"source\", \"stale\"}}`, or `{\"data\": [...]}` for vins",
 		handler:   typed("decode_vin", l.decode),
 	})
 }
 
 func (l lookupTools) decode(ctx context.Context, in DecodeVINInput) (*mcp.CallToolResult, error) {
-	rep, _, err := l.svc.DecodeVIN(ctx, in.VIN)
-	if err != nil {
-		return serviceError(err, "")
+	m := meterFrom(ctx)
+	if (in.VIN == "") == (len(in.VINs) == 0) {
+		return serviceError(&vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "vin",
+			Message: "give either vin (one VIN) or vins (up to 50), not both and not neither"}, "")
 	}
-	return jsonResult(rep)
+	if in.VIN != "" {
+		// One VIN is a batch of one, charged as one call.
+		entries, _, err := l.svc.DecodeVINs(ctx, []string{in.VIN}, m.meter)
+		if err != nil {
+			return m.failed(err)
+		}
+		if e := entries[0]; e.Err != nil {
+			return serviceError(e.Err, "")
+		}
+		return jsonResult(entries[0].Report)
+	}
+	entries, _, err := l.svc.DecodeVINs(ctx, in.VINs, m.meter)
+	if err != nil {
+		return m.failed(err)
+	}
+	return jsonResult(entries)
 }
 
 // VehicleRecallsInput is the arguments of vehicle_recalls.

@@ -14,12 +14,13 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/lookup"
 )
 
 // Charger takes a quota unit for a tools/call, without counting the rate
 // window again (Handler did); only the first commit counts.
 type Charger interface {
-	Charge(ctx context.Context, accountID string, plan account.Plan) (commit func(success bool), state limits.State, err error)
+	Charge(ctx context.Context, accountID string, plan account.Plan, channel string) (commit func(success bool), state limits.State, err error)
 }
 
 // guard is the tool middleware: it charges, checks the output schema
@@ -39,7 +40,13 @@ func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		}
 		log := g.log.With("tool", t.Def.Name, "request_id", edge.RequestID(ctx))
 		commit := func(bool) {}
-		if t.Charged {
+		if t.PerItem {
+			m, err := g.itemMeter(ctx, log)
+			if err != nil {
+				return nil, err
+			}
+			ctx = context.WithValue(ctx, meterKey{}, m)
+		} else if t.Charged {
 			var refused *mcp.CallToolResult
 			if commit, refused, err = g.charge(ctx, log); refused != nil || err != nil {
 				return refused, err
@@ -78,25 +85,72 @@ func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 
 // charge takes a call's quota unit, or returns the refusal result or the error.
 func (g *guard) charge(ctx context.Context, log *slog.Logger) (func(bool), *mcp.CallToolResult, error) {
+	m, err := g.itemMeter(ctx, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	commit, err := m.meter(ctx)
+	if err != nil {
+		res, err := m.failed(err)
+		return nil, res, err
+	}
+	return commit, nil, nil
+}
+
+// itemMeter charges the caller's quota one unit at a time: once for a
+// charged tool's call (charge), once per item for a PerItem tool's handler.
+type itemMeter struct {
+	meter lookup.Meter
+	// failed turns the meter's error into the tool's answer.
+	failed func(error) (*mcp.CallToolResult, error)
+}
+
+var errUsageUnavailable = errors.New("service_unavailable: the usage database is unavailable, so the call could not be counted; it was not charged: retry shortly")
+
+func (g *guard) itemMeter(ctx context.Context, log *slog.Logger) (*itemMeter, error) {
 	p, err := principal(ctx)
 	if err != nil {
 		log.Error("charge", "err", err)
-		return nil, nil, internalError(ctx)
+		return nil, internalError(ctx)
 	}
 	if g.charger == nil {
 		log.Error("charge", "err", "mcptools: NewServer was given no Charger")
-		return nil, nil, internalError(ctx)
+		return nil, internalError(ctx)
 	}
-	commit, _, err := g.charger.Charge(ctx, p.Account.ID, p.Plan)
-	var refusal *limits.Refusal
-	switch {
-	case err == nil:
-		return commit, nil, nil
-	case errors.As(err, &refusal):
-		return nil, refusalResult(refusal, p.Plan, g.clock()), nil
+	return &itemMeter{
+		meter: func(ctx context.Context) (func(bool), error) {
+			commit, _, err := g.charger.Charge(ctx, p.Account.ID, p.Plan, limits.ChannelMCP)
+			var refusal *limits.Refusal
+			if err != nil && !errors.As(err, &refusal) {
+				log.Error("charge", "err", err)
+				return nil, errUsageUnavailable
+			}
+			return commit, err
+		},
+		failed: func(err error) (*mcp.CallToolResult, error) {
+			var refusal *limits.Refusal
+			switch {
+			case errors.As(err, &refusal):
+				return refusalResult(refusal, p.Plan, g.clock()), nil
+			case errors.Is(err, errUsageUnavailable):
+				return mcp.NewToolResultError(err.Error()), nil
+			}
+			return nil, err
+		},
+	}, nil
+}
+
+type meterKey struct{}
+
+// meterFrom returns the meter guard gave a PerItem tool's call.
+func meterFrom(ctx context.Context) *itemMeter {
+	m, _ := ctx.Value(meterKey{}).(*itemMeter)
+	if m == nil {
+		// Only a handler called outside guard gets here, as in unit tests
+		// of the tools: nothing to charge.
+		return &itemMeter{failed: func(err error) (*mcp.CallToolResult, error) { return nil, err }}
 	}
-	log.Error("charge", "err", err)
-	return nil, nil, errors.New("the usage database is unavailable, so the call could not be counted; it was not charged: retry shortly")
+	return m
 }
 
 func (g *guard) clock() time.Time {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 )
 
 // quotaUsed reads X-Quota-Used from REST's /v1/me, which is free.
@@ -120,6 +121,47 @@ func TestOneQuota(t *testing.T) {
 		t.Errorf("account_usage quota %v", quota)
 	}
 	check("refusals")
+}
+
+// TestDecodeVINChargesPerVIN checks that decode_vin draws one unit per VIN
+// it decodes, none for an invalid or undecodable one, and refuses a batch
+// when the quota is out before its first VIN.
+func TestDecodeVINChargesPerVIN(t *testing.T) {
+	e := newEnv(t)
+	token := e.tokens["quota"] // a quota of 3 calls
+	c := e.client(t, token, modern)
+	res := call(t, c, "decode_vin", map[string]any{"vins": []string{upstreamtest.KnownVIN, "ZZZZZZZZZZZZZZZZZ", "1FTMW1T88", strings.ToLower(upstreamtest.KnownVIN)}})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	entries := decode(t, mustJSON(t, res.StructuredContent)).(map[string]any)["data"].([]any)
+	if len(entries) != 4 || entries[0].(map[string]any)["model"] != "F-150" || entries[3].(map[string]any)["model"] != "F-150" ||
+		entries[1].(map[string]any)["error"].(map[string]any)["code"] != "vin_not_decodable" ||
+		entries[2].(map[string]any)["error"].(map[string]any)["code"] != "invalid_vin" {
+		t.Errorf("entries %v", entries)
+	}
+	if got := e.quotaUsed(t, token); got != 1 {
+		t.Fatalf("X-Quota-Used %d after a batch with one distinct decodable VIN, want 1", got)
+	}
+	if res := call(t, c, "decode_vin", map[string]any{"vin": "ZZZZZZZZZZZZZZZZZ"}); !res.IsError || !strings.Contains(text(res), "vin_not_decodable") {
+		t.Errorf("an undecodable VIN: %s", text(res))
+	}
+	for range 2 {
+		if res := call(t, c, "decode_vin", map[string]any{"vin": upstreamtest.KnownVIN}); res.IsError {
+			t.Fatal(text(res))
+		}
+	}
+	if got := e.quotaUsed(t, token); got != 3 {
+		t.Fatalf("X-Quota-Used %d, want 3", got)
+	}
+	res = call(t, c, "decode_vin", map[string]any{"vins": []string{upstreamtest.KnownVIN}})
+	if !res.IsError || !strings.Contains(text(res), "quota_exceeded") || !strings.Contains(text(res), "not charged") {
+		t.Errorf("over the quota: %s", text(res))
+	}
+	if res := call(t, c, "decode_vin", map[string]any{"vin": upstreamtest.KnownVIN, "vins": []string{upstreamtest.KnownVIN}}); !res.IsError ||
+		!strings.Contains(text(res), "invalid_parameter") {
+		t.Errorf("vin and vins: %s", text(res))
+	}
 }
 
 // TestRateLimit checks that a burst over the per-minute limit is an HTTP

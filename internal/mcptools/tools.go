@@ -31,6 +31,9 @@ type Tool struct {
 	Handler server.ToolHandlerFunc
 	// Charged calls count against the monthly quota, as their REST twin does.
 	Charged bool
+	// PerItem tools are charged once per item they answer (a VIN of a
+	// batch) by their handler, through the meter guard gives it.
+	PerItem bool
 	// REST names the endpoint whose response body the structured content equals.
 	REST string
 	// Output describes the structured content, for the docs.
@@ -138,7 +141,7 @@ func NewServer(d Deps, version string) *server.MCPServer {
 type toolSpec struct {
 	name, title, desc string
 	in, out           *jsonschema.Schema
-	charged           bool
+	charged, perItem  bool
 	// openWorld marks a tool that reaches outside vds (NHTSA); the
 	// catalog and account tools do not.
 	openWorld    bool
@@ -168,7 +171,7 @@ func newTool(s toolSpec) Tool {
 	// one set, the structured one must be unset or the tool cannot be encoded.
 	def.InputSchema = mcp.ToolInputSchema{}
 	return Tool{
-		Def: def, Handler: s.handler, Charged: s.charged, REST: s.rest, Output: s.output,
+		Def: def, Handler: s.handler, Charged: s.charged, PerItem: s.perItem, REST: s.rest, Output: s.output,
 		in: s.in, check: newChecker(s.name, in, out, s.in),
 	}
 }

@@ -67,6 +67,8 @@ func twinCases(e *env) []twinCase {
 	}
 	cases = append(cases,
 		twinCase{tool: "decode_vin", args: map[string]any{"vin": strings.ToLower(upstreamtest.KnownVIN)}, path: "/v1/vin/" + upstreamtest.KnownVIN},
+		twinCase{tool: "decode_vin", args: map[string]any{"vins": []string{upstreamtest.KnownVIN, "ZZZZZZZZZZZZZZZZZ", "1FTMW1T88"}},
+			path: "/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=ZZZZZZZZZZZZZZZZZ&vin=1FTMW1T88"},
 		twinCase{tool: "vehicle_recalls", args: map[string]any{"type": "car", "uuid": car.UUID.String()}, path: "/v1/cars/" + car.UUID.String() + "/recalls"},
 		twinCase{tool: "vehicle_recalls", args: map[string]any{"type": "motorcycle", "uuid": moto.UUID.String()}, path: "/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
 	)

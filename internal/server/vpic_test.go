@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,16 +21,17 @@ import (
 	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
 
-// With vin.decoder offline the server decodes from the imported snapshot
-// and never needs NHTSA: its address here is a port nothing listens on.
-func TestOfflineVINDecoding(t *testing.T) {
+// offlineServer is a server decoding from a snapshot of Ford's 1FT
+// schemas, whose NHTSA address is a port nothing listens on; its one
+// account is on a plan of quota monthly calls.
+func offlineServer(t *testing.T, quota int) (http.Handler, string) {
+	t.Helper()
 	ctx := context.Background()
 	st := openStore(t)
-	cfg := &config.Config{Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"]}}
+	cfg := &config.Config{Plans: map[string]config.PlanLimits{"small": {APIAccess: true, RatePerMinute: 100, MonthlyQuota: quota}}}
 	cfg.Upstream = config.Upstream{VPICURL: "http://127.0.0.1:1", NHTSAURL: "http://127.0.0.1:1", Timeout: time.Second, CacheTTL: time.Hour}
 	cfg.VIN.Decoder = "offline"
 	log := slog.New(slog.DiscardHandler)
-
 	if _, err := server.New(ctx, cfg, st, log); !errors.Is(err, vpic.ErrNoSnapshot) {
 		t.Fatalf("offline without a snapshot: got %v, want ErrNoSnapshot", err)
 	}
@@ -39,24 +42,98 @@ func TestOfflineVINDecoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token := accesstest.Create(t, access.New(st, cfg.Plan, cfg.PlanNames()), map[string]string{"dev": "free"})["dev"].Token
-	req := httptest.NewRequest(http.MethodGet, "/v1/vin/"+upstreamtest.KnownVIN, nil)
+	token := accesstest.Create(t, access.New(st, cfg.Plan, cfg.PlanNames()), map[string]string{"dev": "small"})["dev"].Token
+	return srv.Handler(), token
+}
+
+func get(t *testing.T, h http.Handler, token, path string, v any) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, path, nil)
 	req.Header.Set("Authorization", "Bearer "+token)
 	w := httptest.NewRecorder()
-	srv.Handler().ServeHTTP(w, req)
-	if w.Code != http.StatusOK {
+	h.ServeHTTP(w, req)
+	if err := json.Unmarshal(w.Body.Bytes(), v); err != nil {
+		t.Fatalf("%s: %v: %s", path, err, w.Body)
+	}
+	return w
+}
+
+type vinReport struct {
+	VIN, Make, Model, Source, Body string
+	Year                           int
+	Error                          *struct{ Code, Detail string }
+}
+
+// With vin.decoder offline the server decodes from the imported snapshot
+// and never needs NHTSA; a VIN it cannot place keeps its local checks.
+func TestOfflineVINDecoding(t *testing.T) {
+	h, token := offlineServer(t, 100)
+	var body struct{ Data vinReport }
+	if w := get(t, h, token, "/v1/vin/"+upstreamtest.KnownVIN, &body); w.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
-	var body struct {
-		Data struct {
-			Make, Model, Source string
-			ModelYear           int `json:"model_year"`
-		}
-	}
-	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
-		t.Fatal(err)
-	}
-	if d := body.Data; d.Make != "Ford" || d.Model != "F-150" || d.ModelYear != 2021 || d.Source != "vPIC snapshot 2026-02-17" {
+	if d := body.Data; d.Make != "Ford" || d.Model != "F-150" || d.Year != 2021 || d.Body != "Pickup" || d.Source != "vPIC snapshot 2026-02-17" {
 		t.Errorf("got %+v", d)
+	}
+
+	var problem struct {
+		Code       string
+		CheckDigit *struct{ Expected, Found string } `json:"check_digit"`
+		WMI        *struct{ Code, Country string }
+		Years      []int `json:"model_year_candidates"`
+	}
+	w := get(t, h, token, "/v1/vin/ZZZZZZZZZMZ000001", &problem)
+	if w.Code != http.StatusUnprocessableEntity || problem.Code != "vin_not_decodable" {
+		t.Fatalf("status %d: %s", w.Code, w.Body)
+	}
+	if problem.CheckDigit == nil || problem.CheckDigit.Found != "Z" || problem.WMI == nil || problem.WMI.Code != "ZZZ" || len(problem.Years) != 2 || problem.Years[0] != 2021 {
+		t.Errorf("the problem lacks the local checks: %s", w.Body)
+	}
+}
+
+// A batch answers one entry per VIN in order and charges only the VINs it
+// decodes, once each; when the quota runs out part-way the rest say so.
+func TestVINBatch(t *testing.T) {
+	h, token := offlineServer(t, 5)
+	ford := func(serial string) string { return upstreamtest.KnownVIN[:11] + serial }
+	batch := func(vins ...string) string {
+		q := url.Values{"vin": vins}
+		return "/v1/vins?" + q.Encode()
+	}
+	var body struct{ Data []vinReport }
+
+	w := get(t, h, token, batch(ford("000001"), "not-a-vin", "ZZZZZZZZZZZZZZZZZ", strings.ToLower(ford("000001")), ford("000002")), &body)
+	if w.Code != http.StatusOK || len(body.Data) != 5 {
+		t.Fatalf("status %d: %s", w.Code, w.Body)
+	}
+	d := body.Data
+	if d[0].Make != "Ford" || d[0].Model != "F-150" || d[0].Year != 2021 || d[3].VIN != d[0].VIN || d[3].Model != "F-150" || d[4].VIN != ford("000002") {
+		t.Errorf("decoded entries: %s", w.Body)
+	}
+	if d[1].Error == nil || d[1].Error.Code != "invalid_vin" || d[1].VIN != "NOT-A-VIN" || d[2].Error == nil || d[2].Error.Code != "vin_not_decodable" {
+		t.Errorf("failed entries: %s", w.Body)
+	}
+	if used := w.Header().Get("X-Quota-Used"); used != "2" {
+		t.Errorf("X-Quota-Used %s after two distinct decoded VINs, want 2", used)
+	}
+
+	w = get(t, h, token, batch(ford("000003"), ford("000004"), ford("000005"), ford("000006")), &body)
+	if w.Code != http.StatusOK || len(body.Data) != 4 {
+		t.Fatalf("status %d: %s", w.Code, w.Body)
+	}
+	if body.Data[2].Model != "F-150" || body.Data[3].Error == nil || body.Data[3].Error.Code != "quota_exceeded" || body.Data[3].VIN != ford("000006") {
+		t.Errorf("the quota ran out after 3: %s", w.Body)
+	}
+	if used, left := w.Header().Get("X-Quota-Used"), w.Header().Get("X-Quota-Remaining"); used != "5" || left != "0" {
+		t.Errorf("X-Quota-Used %s, X-Quota-Remaining %s, want 5 and 0", used, left)
+	}
+
+	var problem struct{ Code string }
+	if w = get(t, h, token, batch(ford("000007")), &problem); w.Code != http.StatusTooManyRequests || problem.Code != "quota_exceeded" {
+		t.Errorf("a batch with no quota left: status %d: %s", w.Code, w.Body)
+	}
+	// Invalid VINs cost nothing, so they are answered with no quota left.
+	if w = get(t, h, token, batch("1FTMW1T88"), &body); w.Code != http.StatusOK || body.Data[0].Error == nil || body.Data[0].Error.Code != "invalid_vin" {
+		t.Errorf("a batch of invalid VINs: status %d: %s", w.Code, w.Body)
 	}
 }

@@ -266,7 +266,7 @@ func (f *fakeClient) DecodeVIN(_ context.Context, vin string, _ ...client.CallOp
 		return nil, &client.APIError{Status: 400, Code: client.CodeInvalidVIN, Detail: "the check digit does not match"}
 	}
 	return &client.VINReport{
-		VIN: fakeVIN, Make: ptr("Toyota"), Model: ptr("Camry"), ModelYear: ptr(2019), Trim: ptr("LE"),
+		VIN: fakeVIN, Make: ptr("Toyota"), Model: ptr("Camry"), Year: ptr(2019), Trim: ptr("LE"),
 		BodyClass: ptr("Sedan/Saloon"), VehicleType: ptr("PASSENGER CAR"), Manufacturer: ptr("TOYOTA MOTOR MANUFACTURING, KENTUCKY, INC."),
 		Engine:     client.VINEngine{Cylinders: ptr(4), DisplacementL: ptr(2.5), FuelType: ptr("Gasoline")},
 		Plant:      client.VINPlant{City: ptr("Georgetown"), State: ptr("Kentucky"), Country: ptr("United States")},

@@ -117,8 +117,8 @@ func (p *vinPage) update(c *common, msg tea.Msg) tea.Cmd {
 // reportName is the decoded vehicle: "2019 Toyota Camry XLE".
 func reportName(r *client.VINReport) string {
 	year := 0
-	if r.ModelYear != nil {
-		year = *r.ModelYear
+	if r.Year != nil {
+		year = *r.Year
 	}
 	s := vehicleName(year, deref(r.Make), deref(r.Model), deref(r.Trim))
 	if strings.TrimSpace(s) == "" {
@@ -148,7 +148,7 @@ func (p *vinPage) top(c *common) string {
 	lines := []string{st.Title.Render("Decode a VIN"), p.input.View(), ""}
 	r := p.report
 	if r == nil {
-		hint := "Type a VIN and press enter. vds asks NHTSA vPIC and links the result to catalog records of the same make, model and year."
+		hint := "Type a VIN and press enter. vds decodes it with vPIC's rules (the server's snapshot, or NHTSA vPIC) and links the result to catalog records of the same make, model and year."
 		return strings.Join(lines, "\n") + lipgloss.NewStyle().Width(max(20, p.width)).Render(st.Subtle.Render(hint))
 	}
 	add := func(label, value string) {
@@ -158,7 +158,8 @@ func (p *vinPage) top(c *common) string {
 	}
 	add("VIN", r.VIN)
 	add("Vehicle", reportName(r))
-	add("Body", joinNonEmpty(" · ", deref(r.BodyClass), deref(r.VehicleType)))
+	add("Body", joinNonEmpty(" · ", deref(r.Body), deref(r.BodyClass), deref(r.VehicleType)))
+	add("Source", r.Source)
 	add("Maker", deref(r.Manufacturer))
 	e := r.Engine
 	var engine []string
@@ -183,7 +184,7 @@ func (p *vinPage) top(c *common) string {
 		}
 	}
 	add("Check", check) // the check digit, position 9
-	if r.ModelYear == nil && len(r.ModelYearCandidates) > 0 {
+	if r.Year == nil && len(r.ModelYearCandidates) > 0 {
 		years := make([]string, len(r.ModelYearCandidates))
 		for i, y := range r.ModelYearCandidates {
 			years[i] = strconv.Itoa(y)

@@ -1,0 +1,322 @@
+package lookup
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/upstream"
+	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/vin"
+	"golang.org/x/sync/errgroup"
+)
+
+// WMI is what the VIN's first three characters say.
+type WMI struct {
+	Code    string `json:"code"`
+	Region  string `json:"region"`
+	Country string `json:"country"`
+}
+
+// Checks is what vds computes from a VIN without asking anyone; a report
+// and the problem of a VIN nobody could decode both carry it.
+type Checks struct {
+	CheckDigit          vin.CheckDigit
+	WMI                 WMI
+	ModelYearCandidates []int
+}
+
+func checksOf(local vin.Decoded) Checks {
+	return Checks{CheckDigit: local.CheckDigit, ModelYearCandidates: local.ModelYears,
+		WMI: WMI{Code: local.WMI, Region: local.Region, Country: local.Country}}
+}
+
+// VINError is a well-formed VIN that could not be decoded: Err says why
+// (vin_not_decodable or an upstream code), Checks what is known anyway.
+type VINError struct {
+	Err    *vehicle.Error
+	Checks Checks
+}
+
+func (e *VINError) Error() string { return e.Err.Error() }
+func (e *VINError) Unwrap() error { return e.Err }
+
+// VINReport is the answer of /v1/vin/{vin}, of each decoded VIN of
+// /v1/vins, and of the decode_vin tool. Field names follow the catalog's
+// (year, body); body_class is vPIC's own wording.
+type VINReport struct {
+	VIN string `json:"vin"`
+	// Make is vPIC's make in the catalog's spelling when the catalog has it.
+	Make  *string `json:"make"`
+	Model *string `json:"model"`
+	Year  *int    `json:"year" jsonschema:"The model year vPIC decodes (position 10, disambiguated by position 7 and the manufacturer's schemas)."`
+	Trim  *string `json:"trim"`
+	// Series is vPIC's series (F-150's "XLT" may be a trim or a series, by maker).
+	Series    *string `json:"series"`
+	Body      *string `json:"body" jsonschema:"Body type in the catalog's vocabulary (Sedan, Coupe, Hatchback, Wagon, Convertible, SUV, Pickup, Minivan, Van); null when vPIC's body class has no counterpart."`
+	BodyClass *string `json:"body_class" jsonschema:"vPIC's body class, as vPIC words it."`
+	Doors     *int    `json:"doors"`
+	// VehicleType is vPIC's (PASSENGER CAR, TRUCK, MOTORCYCLE ...).
+	VehicleType  *string         `json:"vehicle_type"`
+	Manufacturer *string         `json:"manufacturer"`
+	Engine       upstream.Engine `json:"engine"`
+	Plant        upstream.Plant  `json:"plant"`
+	// Computed locally, before and whatever the decoder says.
+	CheckDigit          vin.CheckDigit `json:"check_digit"`
+	ModelYearCandidates []int          `json:"model_year_candidates"`
+	WMI                 WMI            `json:"wmi"`
+	// vPIC's own error codes and text, passed through.
+	ErrorCodes []string `json:"error_codes"`
+	ErrorText  *string  `json:"error_text"`
+	// Links are the catalog cars and tire fitments of the same make, model
+	// and year, for follow-up spec, recall and geometry calls.
+	Links vehicle.Links `json:"links"`
+	// Source names the decoder: "vPIC snapshot 2026-02-17" or "NHTSA vPIC".
+	Source    string    `json:"source" jsonschema:"Where the answer came from: the imported vPIC snapshot (named by the date of its NHTSA data) or live NHTSA vPIC."`
+	Stale     bool      `json:"stale"`
+	FetchedAt time.Time `json:"fetched_at"`
+}
+
+// bodies maps vPIC's body classes onto the catalog's body types.
+var bodies = map[string]string{
+	"Convertible/Cabriolet":        "Convertible",
+	"Roadster":                     "Convertible",
+	"Minivan":                      "Minivan",
+	"Coupe":                        "Coupe",
+	"Hatchback/Liftback/Notchback": "Hatchback",
+	"Sport Utility Vehicle (SUV)/Multi-Purpose Vehicle (MPV)": "SUV",
+	"Crossover Utility Vehicle (CUV)":                         "SUV",
+	"Van":                                                     "Van",
+	"Cargo Van":                                               "Van",
+	"Pickup":                                                  "Pickup",
+	"Sport Utility Truck (SUT)":                               "Pickup",
+	"Sedan/Saloon":                                            "Sedan",
+	"Wagon":                                                   "Wagon",
+}
+
+// Body returns the catalog's body type for vPIC's body class, or nil.
+func Body(bodyClass *string) *string {
+	if bodyClass == nil {
+		return nil
+	}
+	if b, ok := bodies[*bodyClass]; ok {
+		return &b
+	}
+	return nil
+}
+
+// DecodeVIN validates and decodes a VIN. A malformed VIN is an invalid_vin
+// error before anything reaches a decoder; one nobody can decode is a
+// *VINError that carries the local checks.
+func (s *Service) DecodeVIN(ctx context.Context, raw string) (VINReport, upstream.Meta, error) {
+	local, err := vin.Decode(raw)
+	if err != nil {
+		return VINReport{}, upstream.Meta{}, invalidVIN(err)
+	}
+	return s.decodeValid(ctx, local)
+}
+
+func invalidVIN(err error) *vehicle.Error {
+	return &vehicle.Error{Code: CodeInvalidVIN, Param: "vin", Message: err.Error() + "."}
+}
+
+func (s *Service) decodeValid(ctx context.Context, local vin.Decoded) (VINReport, upstream.Meta, error) {
+	res, meta, source, err := s.decode(ctx, local.VIN)
+	var ve *vehicle.Error
+	switch {
+	case errors.As(err, &ve):
+	case err != nil:
+		ve = upstreamError("NHTSA vPIC", err)
+	case !res.Identified():
+		ve = &vehicle.Error{Code: CodeVINNotDecodable, Param: "vin",
+			Message: source + " does not know the manufacturer of " + local.VIN + "; check the VIN for typos."}
+	}
+	if ve != nil {
+		return VINReport{}, meta, &VINError{Err: ve, Checks: checksOf(local)}
+	}
+	r := VINReport{
+		VIN: local.VIN, Make: res.Make, Model: res.Model, Year: res.ModelYear, Trim: res.Trim, Series: res.Series,
+		Body: Body(res.BodyClass), BodyClass: res.BodyClass, Doors: res.Doors,
+		VehicleType: res.VehicleType, Manufacturer: res.Manufacturer, Engine: res.Engine, Plant: res.Plant,
+		CheckDigit: local.CheckDigit, ModelYearCandidates: local.ModelYears,
+		WMI:        WMI{Code: local.WMI, Region: local.Region, Country: local.Country},
+		ErrorCodes: res.ErrorCodes, ErrorText: res.ErrorText,
+		Links:  vehicle.Links{Cars: []uuid.UUID{}, TireSizes: []uuid.UUID{}},
+		Source: source, Stale: meta.Stale, FetchedAt: meta.FetchedAt,
+	}
+	if r.Make != nil {
+		name, ok := s.vehicles.CanonicalMake(*r.Make)
+		if !ok && source == "NHTSA vPIC" {
+			name = titleCase(*r.Make)
+		} else if !ok {
+			name = *r.Make // the snapshot's names are already cased
+		}
+		r.Make = &name
+	}
+	year := 0
+	if r.Year != nil {
+		year = *r.Year
+	} else if len(r.ModelYearCandidates) > 0 {
+		year = r.ModelYearCandidates[0]
+	}
+	if r.Make != nil && r.Model != nil && year > 0 {
+		r.Links = s.vehicles.Links(*r.Make, *r.Model, year)
+	}
+	return r, meta, nil
+}
+
+// MaxBatch is how many VINs one batch call decodes.
+const MaxBatch = 50
+
+// Meter charges one decoded VIN of a batch: it reserves a quota unit, or
+// fails with a *limits.Refusal when none is left. settle(true) charges the
+// unit, settle(false) gives it back; only the first settle counts.
+type Meter func(ctx context.Context) (settle func(charged bool), err error)
+
+// VINEntry is one VIN of a batch: its report, or why it has none.
+type VINEntry struct {
+	VIN    string
+	Report *VINReport
+	// Err is set when Report is nil.
+	Err *vehicle.Error
+}
+
+// VINFailure is the JSON of a batch entry without a report.
+type VINFailure struct {
+	VIN   string     `json:"vin" jsonschema:"The VIN as sent, trimmed and upper-cased."`
+	Error EntryError `json:"error"`
+}
+
+// SchemaDescription describes VINFailure in the API's schemas.
+func (VINFailure) SchemaDescription() string {
+	return "A VIN of a batch that was not decoded, and why: invalid_vin, vin_not_decodable, an upstream code, or " +
+		"quota_exceeded / rate_limited for the VINs past the point the quota ran out (not charged)."
+}
+
+// EntryError says why a batch entry has no report.
+type EntryError struct {
+	Code   string `json:"code" jsonschema:"The problem code the single-VIN endpoint would answer with."`
+	Detail string `json:"detail"`
+}
+
+// MarshalJSON writes the report, or the VINFailure.
+func (e VINEntry) MarshalJSON() ([]byte, error) {
+	if e.Report != nil {
+		return json.Marshal(e.Report)
+	}
+	return json.Marshal(VINFailure{VIN: e.VIN, Error: EntryError{Code: e.Err.Code, Detail: e.Err.Message}})
+}
+
+// DecodeEntry decodes one VIN as a batch entry, for callers that stream
+// many; the error is for failures that are not the VIN's (a broken store).
+func (s *Service) DecodeEntry(ctx context.Context, raw string) (VINEntry, error) {
+	r, _, err := s.DecodeVIN(ctx, raw)
+	var ve *vehicle.Error
+	switch {
+	case err == nil:
+		return VINEntry{VIN: r.VIN, Report: &r}, nil
+	case errors.As(err, &ve):
+		return VINEntry{VIN: vin.Normalize(raw), Err: ve}, nil
+	}
+	return VINEntry{}, err
+}
+
+// decodeParallelism bounds the decodes a batch runs at once: live vPIC
+// answers in tens of milliseconds, the snapshot in microseconds.
+const decodeParallelism = 8
+
+// DecodeVINs decodes up to MaxBatch VINs, one entry per VIN in order.
+// meter (nil: free) is asked once per distinct well-formed VIN, in order;
+// an invalid VIN costs nothing, and a VIN nobody could decode is refunded.
+// When the meter refuses the first VIN the refusal is the error; past the
+// first, the VINs it refused carry its code. The meta is stale when any
+// answer was.
+func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter Meter) ([]VINEntry, upstream.Meta, error) {
+	if len(raws) > MaxBatch {
+		return nil, upstream.Meta{}, &vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "vin",
+			Message: "A batch decodes at most 50 VINs; split the list."}
+	}
+	entries := make([]VINEntry, len(raws))
+	type job struct {
+		local  vin.Decoded
+		settle func(bool)
+		rep    VINReport
+		meta   upstream.Meta
+		err    error
+	}
+	var jobs []*job
+	byVIN := map[string]*job{}
+	var refused *limits.Refusal
+	for i, raw := range raws {
+		local, err := vin.Decode(raw)
+		if err != nil {
+			entries[i] = VINEntry{VIN: vin.Normalize(raw), Err: invalidVIN(err)}
+			continue
+		}
+		entries[i].VIN = local.VIN
+		if _, ok := byVIN[local.VIN]; ok || refused != nil {
+			continue
+		}
+		j := &job{local: local, settle: func(bool) {}}
+		if meter != nil {
+			settle, err := meter(ctx)
+			if errors.As(err, &refused) {
+				if len(jobs) == 0 {
+					return nil, upstream.Meta{}, err
+				}
+				continue
+			}
+			if err != nil {
+				for _, j := range jobs {
+					j.settle(false)
+				}
+				return nil, upstream.Meta{}, err
+			}
+			j.settle = settle
+		}
+		byVIN[local.VIN] = j
+		jobs = append(jobs, j)
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(decodeParallelism)
+	for _, j := range jobs {
+		g.Go(func() error {
+			j.rep, j.meta, j.err = s.decodeValid(gctx, j.local)
+			var ve *VINError
+			if j.err != nil && !errors.As(j.err, &ve) {
+				return j.err
+			}
+			j.settle(j.err == nil)
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		for _, j := range jobs {
+			j.settle(false) // a no-op for the ones already settled
+		}
+		return nil, upstream.Meta{}, err
+	}
+	var meta upstream.Meta
+	for i := range entries {
+		if entries[i].Err != nil {
+			continue
+		}
+		j, ok := byVIN[entries[i].VIN]
+		if !ok {
+			entries[i].Err = &vehicle.Error{Code: refused.Reason, Message: "Not decoded and not charged: the " + refused.Error() + "."}
+			continue
+		}
+		var ve *VINError
+		if errors.As(j.err, &ve) {
+			entries[i].Err = ve.Err
+			continue
+		}
+		entries[i].Report = &j.rep
+		meta.Stale = meta.Stale || j.meta.Stale
+		meta.FetchedAt = oldest(meta.FetchedAt, j.meta.FetchedAt)
+	}
+	return entries, meta, nil
+}
