@@ -248,6 +248,16 @@ func TestClientCommandsRun(t *testing.T) {
 			not:  []string{`Catalog cars`}},
 		{name: "vin no links", s: piped, args: []string{"vin", upstreamtest.KnownVIN, "--no-links"},
 			not: []string{`^car\t`, `^tire\t`}},
+		{name: "vin batch piped", s: piped, args: []string{"vin", upstreamtest.KnownVIN, "ZZZZZZZZZZZZZZZZZ", "ABC"},
+			want:    []string{`\A1FTMW1T88MFA00001\t2021\tFord\tF-150\tSuperCrew-SSV\tPickup\t\nZZZZZZZZZZZZZZZZZ(\t){6}vin_not_decodable\nABC(\t){6}invalid_vin\n\z`},
+			wantErr: []string{`\A2 of 3 VINs were not decoded \(not charged\)\n\z`}},
+		{name: "vin batch tty", s: tty, args: []string{"vin", upstreamtest.KnownVIN, "ABC"},
+			want: []string{`\AVIN {2,}YEAR {2,}MAKE {2,}MODEL {2,}TRIM {2,}BODY {2,}ERROR\n1FTMW1T88MFA00001 {2,}2021 {2,}Ford {2,}F-150 {2,}SuperCrew-SSV {2,}Pickup {2,}-\nABC {2,}- {2,}- {2,}- {2,}- {2,}- {2,}invalid_vin\n\z`}},
+		{name: "vin stdin csv", s: streams{stdin: strings.ToLower(upstreamtest.KnownVIN) + "\n\n ZZZZZZZZZZZZZZZZZ, " + upstreamtest.KnownVIN + "\n"}, args: []string{"vin", "--csv", "-"},
+			want: []string{`\Avin,year,make,model,trim,body,error\n1FTMW1T88MFA00001,2021,Ford,F-150,SuperCrew-SSV,Pickup,\nZZZZZZZZZZZZZZZZZ,,,,,,vin_not_decodable\n1FTMW1T88MFA00001,2021,Ford,F-150,SuperCrew-SSV,Pickup,\n\z`}},
+		{name: "vin progress", s: streams{tty: true, stdin: strings.Repeat(upstreamtest.KnownVIN+"\n", 60)}, args: []string{"vin", "-"},
+			want: []string{`\AVIN {2,}YEAR[^\n]+\n(1FTMW1T88MFA00001 {2,}2021 [^\n]+\n){60}\z`}, wantErr: []string{`decoding VINs .*\(50/60\)`}},
+		{name: "vin empty stdin", s: piped, args: []string{"vin", "-"}, wantExitCode: ExitUsage, wantErr: []string{`no VINs on stdin`}},
 		{name: "tires colour", s: colored, args: []string{"tires", "--make", "Ford", "--model", "F150", "--year", "2021"},
 			want: []string{`^\x1b\[1m2021 Ford F150 [^\n]+\x1b\[0m  ` + uuidRE + `$`,
 				`^SIZE {2,}DIAMETER \(in\) {2,}WIDTH \(in\) {2,}SIDEWALL \(in\) {2,}REVS/MILE {2,}DIFF \(in\) {2,}DIFF % {2,}VERDICT$`,
@@ -346,6 +356,13 @@ func TestClientCommandsJSON(t *testing.T) {
 	if vin.VIN != upstreamtest.KnownVIN || len(vin.LinkedCars) != min(len(vin.Links.Cars), maxLinked) ||
 		len(vin.LinkedTireSizes) != min(len(vin.Links.TireSizes), maxLinked) || len(vin.LinkedCars) == 0 {
 		t.Errorf("vin --json: %d of %d cars, %d of %d fitments", len(vin.LinkedCars), len(vin.Links.Cars), len(vin.LinkedTireSizes), len(vin.Links.TireSizes))
+	}
+	batch := decodeJSON[[]struct {
+		VIN, Model string
+		Error      *struct{ Code string }
+	}](t, ts.as(t, "dev", piped, "vin", upstreamtest.KnownVIN, "ABC", "--json"))
+	if len(batch) != 2 || batch[0].Model != "F-150" || batch[0].Error != nil || batch[1].VIN != "ABC" || batch[1].Error == nil || batch[1].Error.Code != "invalid_vin" {
+		t.Errorf("vin batch --json: %+v", batch)
 	}
 	for _, c := range vin.LinkedCars {
 		if c.Make != "Ford" || c.Year != 2021 {
@@ -628,7 +645,8 @@ func TestNewCmdArgs(t *testing.T) {
 	})
 	t.Run("vin", func(t *testing.T) {
 		var got *vinOptions
-		if err := runParsed(t, newVINCmd(testFactory(), func(o *vinOptions) error { got = o; return nil }), " 1ftmw1t88mfa00001 ", "--no-links"); err != nil || *got != (vinOptions{VIN: "1ftmw1t88mfa00001", NoLinks: true}) {
+		if err := runParsed(t, newVINCmd(testFactory(), func(o *vinOptions) error { got = o; return nil }), " 1ftmw1t88mfa00001 ", "-", "--no-links", "--csv"); err != nil ||
+			!reflect.DeepEqual(*got, vinOptions{VINs: []string{"1ftmw1t88mfa00001", "-"}, NoLinks: true, CSV: true}) {
 			t.Fatalf("got %+v, %v", got, err)
 		}
 	})

@@ -2,10 +2,15 @@ package cli
 
 import (
 	"context"
+	"encoding/csv"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
 	"golang.org/x/sync/errgroup"
@@ -17,8 +22,10 @@ import (
 const maxLinked = 20
 
 type vinOptions struct {
-	VIN     string
+	// VINs as given; "-" reads them from stdin.
+	VINs    []string
 	NoLinks bool
+	CSV     bool
 }
 
 // vinOutput is the --json output: the API's decode plus the linked records.
@@ -31,29 +38,42 @@ type vinOutput struct {
 func newVINCmd(f *Factory, runF func(*vinOptions) error) *cobra.Command {
 	opts := &vinOptions{}
 	cmd := clientCmd(f, &cobra.Command{
-		Use:   "vin VIN",
-		Short: "Decode a VIN and show the catalog cars and tire fitments it links to",
+		Use:   "vin VIN... | -",
+		Short: "Decode VINs and show the catalog cars and tire fitments they link to",
 		Long: `Decode a 17-character VIN: the server's local checks (check digit, model
-year candidates, manufacturer region and country), NHTSA vPIC's decode, and
-the catalog cars and tire fitments of the same make, model and year, which
+year candidates, manufacturer region and country), its decode with NHTSA
+vPIC's rules (from the server's vPIC snapshot, or live vPIC), and the
+catalog cars and tire fitments of the same make, model and year, which
 are fetched and listed (the first ` + strconv.Itoa(maxLinked) + ` of each; --no-links skips them,
 each costs one call).
 
-A malformed VIN is refused before it reaches NHTSA (exit 2); a well-formed
-VIN whose manufacturer nobody knows exits 1.`,
+Given several VINs, or "-" to read them from stdin (one or more per line),
+vds decodes them in batches of 50 and prints one row per VIN in input
+order: a table, --csv, or --json (the server's entries). A VIN that is
+invalid or that nobody can decode is a row with its error code, and costs
+nothing; the rest cost one call each. A progress bar shows on a terminal
+when there is more than one batch.
+
+A single malformed VIN is refused before it reaches the server (exit 2); a
+single well-formed VIN whose manufacturer nobody knows exits 1.`,
 		Example: `  vds vin 1FTMW1T88MFA00001
-  vds vin 1FTMW1T88MFA00001 | awk -F'\t' '$1 == "car" {print $2}'`,
-		Args:              exactArgs("VIN"),
+  vds vin 1FTMW1T88MFA00001 | awk -F'\t' '$1 == "car" {print $2}'
+  vds vin 1FTMW1T88MFA00001 5UXWX7C5XBA000000
+  vds vin --csv - < vins.txt > decoded.csv`,
+		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: runCmd(f, opts, runF, vinRun, func(args []string) error {
-			opts.VIN = strings.TrimSpace(args[0])
-			if opts.VIN == "" {
-				return usageErrorf(fmt.Errorf("empty VIN"))
+			for _, a := range args {
+				if strings.TrimSpace(a) == "" {
+					return usageErrorf(fmt.Errorf("empty VIN"))
+				}
+				opts.VINs = append(opts.VINs, strings.TrimSpace(a))
 			}
 			return nil
 		}),
 	})
 	cmd.Flags().BoolVar(&opts.NoLinks, "no-links", false, "do not fetch the linked catalog records")
+	cmd.Flags().BoolVar(&opts.CSV, "csv", false, "print one CSV row per VIN (vin, year, make, model, trim, body, error)")
 	return cmd
 }
 
@@ -62,7 +82,10 @@ func vinRun(ctx context.Context, f *Factory, opts *vinOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, err := c.DecodeVIN(ctx, opts.VIN)
+	if len(opts.VINs) > 1 || opts.VINs[0] == "-" || opts.CSV {
+		return vinBatchRun(ctx, f, c, opts)
+	}
+	rep, err := c.DecodeVIN(ctx, opts.VINs[0])
 	if err != nil {
 		return err
 	}
@@ -82,6 +105,105 @@ func vinRun(ctx context.Context, f *Factory, opts *vinOptions) error {
 		return f.IO.writeJSON(out)
 	}
 	return printVIN(f.IO, out)
+}
+
+// vinBatchRun decodes many VINs, client.MaxBatch per request, one after
+// another (each request counts against the rate limit), and prints what
+// was decoded even when a later batch fails.
+func vinBatchRun(ctx context.Context, f *Factory, c *client.Client, opts *vinOptions) error {
+	var vins []string
+	for _, a := range opts.VINs {
+		if a != "-" {
+			vins = append(vins, a)
+			continue
+		}
+		if err := scanVINs(f.IO.In, func(v string) error { vins = append(vins, v); return nil }); err != nil {
+			return fmt.Errorf("read VINs from stdin: %w", err)
+		}
+	}
+	if len(vins) == 0 {
+		return usageErrorf(errors.New("no VINs on stdin"))
+	}
+	var bar *progressbar.ProgressBar
+	if f.IO.ErrTTY && len(vins) > client.MaxBatch {
+		bar = progressbar.NewOptions(len(vins), progressbar.OptionSetWriter(f.IO.ErrOut),
+			progressbar.OptionSetDescription("decoding VINs"), progressbar.OptionShowCount(),
+			progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+	}
+	entries := make([]client.VINEntry, 0, len(vins))
+	var failed error
+	for chunk := range slices.Chunk(vins, client.MaxBatch) {
+		got, err := c.DecodeVINs(ctx, chunk)
+		if err != nil {
+			failed = fmt.Errorf("stopped after %d of %d VINs: %w", len(entries), len(vins), err)
+			break
+		}
+		entries = append(entries, got...)
+		if bar != nil {
+			_ = bar.Add(len(chunk))
+		}
+	}
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if err := printVINEntries(f, opts.CSV, entries); err != nil {
+		return err
+	}
+	if failed != nil {
+		return failed
+	}
+	if n := countFailed(entries); n > 0 && !f.JSON {
+		fmt.Fprintf(f.IO.ErrOut, "%d of %d VINs were not decoded (not charged)\n", n, len(entries))
+	}
+	return nil
+}
+
+func countFailed(entries []client.VINEntry) int {
+	n := 0
+	for _, e := range entries {
+		if e.Report == nil {
+			n++
+		}
+	}
+	return n
+}
+
+func printVINEntries(f *Factory, asCSV bool, entries []client.VINEntry) error {
+	if f.JSON {
+		return f.IO.writeJSON(entries)
+	}
+	header := []string{"VIN", "YEAR", "MAKE", "MODEL", "TRIM", "BODY", "ERROR"}
+	rows := make([][]string, len(entries))
+	for i, e := range entries {
+		if r := e.Report; r != nil {
+			year := ""
+			if r.Year != nil {
+				year = strconv.Itoa(*r.Year)
+			}
+			rows[i] = []string{r.VIN, year, deref(r.Make), deref(r.Model), deref(r.Trim), deref(r.Body), ""}
+		} else {
+			rows[i] = []string{e.VIN, "", "", "", "", "", e.Error.Code}
+		}
+	}
+	if asCSV {
+		w := csv.NewWriter(f.IO.Out)
+		for i := range header {
+			header[i] = strings.ToLower(header[i])
+		}
+		_ = w.Write(header)
+		_ = w.WriteAll(rows) // WriteAll flushes
+		return w.Error()
+	}
+	t := f.IO.newTable(header...)
+	for _, r := range rows {
+		for i, cell := range r {
+			if cell == "" && f.IO.OutTTY {
+				r[i] = "-"
+			}
+		}
+		t.row(r...)
+	}
+	return t.flush()
 }
 
 // fetchLinked gets the first maxLinked records by uuid, a few at a time,

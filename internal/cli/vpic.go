@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/internal/lookup"
@@ -100,7 +102,8 @@ func newVPICDecodeCmd(f *Factory, runF func(*vpicDecodeOptions) error) *cobra.Co
 order: with --format jsonl (the default) the object GET /v1/vin/{vin} answers,
 or {"vin", "error": {"code", "detail"}} for a VIN that cannot be decoded;
 with --format csv the columns vin, make, model, year, trim, body,
-body_class and error. With no VIN, or "-", VINs are read from stdin, one per line.`,
+body_class and error. With no VIN, or "-", VINs are read from stdin (one or more per line,
+separated by white space or commas).`,
 		Example: `  vds vpic decode 1FTMW1T88MFA00001
   vds vpic decode --format csv - < vins.txt > decoded.csv`,
 		RunE: runCmd(f, opts, runF, vpicDecodeRun, func(args []string) error {
@@ -170,10 +173,16 @@ func vpicDecodeRun(ctx context.Context, f *Factory, opts *vpicDecodeOptions) err
 		}
 		return nil
 	}
-	sc := bufio.NewScanner(f.IO.In)
+	return scanVINs(f.IO.In, decode)
+}
+
+// scanVINs calls fn with each VIN of r: one or more per line, separated
+// by white space or commas.
+func scanVINs(r io.Reader, fn func(string) error) error {
+	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		if v := strings.TrimSpace(sc.Text()); v != "" {
-			if err := decode(v); err != nil {
+		for _, v := range strings.FieldsFunc(sc.Text(), func(c rune) bool { return c == ',' || unicode.IsSpace(c) }) {
+			if err := fn(v); err != nil {
 				return err
 			}
 		}
