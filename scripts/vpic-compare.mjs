@@ -68,8 +68,7 @@ async function decode(dir) {
 function agree(vdsFile, corgiFile, diffFile) {
   const read = (f) => readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
   const norm = (x) => String(x ?? "").trim().toLowerCase();
-  // /v1/vin and vds vpic decode name the year model_year.
-  const vds = read(vdsFile).map((r) => ({ ...r, year: r.year ?? r.model_year }));
+  const vds = read(vdsFile);
   const corgiRows = read(corgiFile); // a VIN may repeat in a generated set
   const corgi = new Map(corgiRows.map((r) => [r.vin, r]));
   const n = { all: 0, corgiMake: 0, make: 0, model: 0, year: 0, all3: 0 };
