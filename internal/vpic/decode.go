@@ -1,6 +1,7 @@
 package vpic
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,24 +34,26 @@ func (s *Snapshot) Decode(raw string) (upstream.VINResult, error) {
 	if w == nil {
 		return withError(res, "7", textNoWMI), nil
 	}
-	res.Manufacturer = optName(s.manufacturers, w.manufacturerID)
-	res.VehicleType = optName(s.vehicleTypes, w.vehicleType)
-	res.Make = optName(s.makes, w.makeID)
+	res.Manufacturer = s.opt(w.manufacturer)
+	res.VehicleType = s.opt(w.vehicleType)
+	res.Make = s.opt(w.make)
 
 	year, schemas := s.schemasFor(w, local.ModelYears)
 	if year != 0 {
 		res.ModelYear = &year
 	}
 	best := s.match(v, schemas)
-	if len(best) == 0 {
+	if !slices.ContainsFunc(best[:], func(p pattern) bool { return p.element != 0 }) {
 		code, text := "8", textNoData
 		if !local.CheckDigit.Valid {
 			code, text = "1", textCheckDigit+"; "+textNoData
 		}
 		return withError(res, code, text), nil
 	}
-	for el, p := range best {
-		s.apply(&res, el, p)
+	for _, p := range best {
+		if p.element != 0 {
+			s.apply(&res, p)
+		}
 	}
 	if local.CheckDigit.Valid {
 		return withError(res, "0", textClean), nil
@@ -60,11 +63,11 @@ func (s *Snapshot) Decode(raw string) (upstream.VINResult, error) {
 
 // schemasFor picks the first candidate year (the one position 7 points
 // at comes first) that has schemas for w.
-func (s *Snapshot) schemasFor(w *wmi, years []int) (int, []int) {
+func (s *Snapshot) schemasFor(w *wmi, years []int) (int, []int32) {
 	for _, y := range years {
-		var ids []int
+		var ids []int32
 		for _, ws := range w.schemas {
-			if ws.from <= y && y <= ws.to {
+			if int(ws.from) <= y && y <= int(ws.to) {
 				ids = append(ids, ws.schema)
 			}
 		}
@@ -80,18 +83,17 @@ func (s *Snapshot) schemasFor(w *wmi, years []int) (int, []int) {
 
 // match returns, per element, the winning pattern among those whose keys
 // match the VIN.
-func (s *Snapshot) match(v string, schemas []int) map[int]pattern {
+func (s *Snapshot) match(v string, schemas []int32) (best [elPlantCountry + 1]pattern) {
 	var target [14]byte
 	copy(target[:5], v[3:8])
 	target[5] = '|'
 	copy(target[6:], v[9:17])
-	best := map[int]pattern{}
 	for _, id := range schemas {
 		for _, p := range s.schemas[id] {
-			if !keysMatch(p.keys, target[:]) {
+			if !keysMatch(s.strs[p.keys], target[:]) {
 				continue
 			}
-			if cur, ok := best[p.element]; !ok || p.rank > cur.rank || (p.rank == cur.rank && p.id > cur.id) {
+			if cur := best[p.element]; cur.element == 0 || p.rank > cur.rank || (p.rank == cur.rank && p.id > cur.id) {
 				best[p.element] = p
 			}
 		}
@@ -158,51 +160,43 @@ func specificity(keys string) int {
 	return n
 }
 
-func (s *Snapshot) apply(res *upstream.VINResult, elementID int, p pattern) {
-	e := s.elements[elementID]
-	value := strings.TrimSpace(p.attr)
-	if e.lookup != "" {
-		if name, ok := s.lookups[e.lookup][value]; ok {
-			value = name
-		}
-	}
+func (s *Snapshot) apply(res *upstream.VINResult, p pattern) {
+	value := s.strs[p.value]
 	if value == "" {
 		return
 	}
-	switch e.code {
-	case "Model":
+	switch p.element {
+	case elModel:
 		res.Model = &value
-		if id, err := strconv.Atoi(strings.TrimSpace(p.attr)); err == nil {
-			if mk, ok := s.modelMake[id]; ok {
-				res.Make = optName(s.makes, mk)
-			}
+		if p.make != 0 {
+			res.Make = s.opt(p.make)
 		}
-	case "Series":
+	case elSeries:
 		res.Series = &value
-	case "Trim":
+	case elTrim:
 		res.Trim = &value
-	case "BodyClass":
+	case elBodyClass:
 		res.BodyClass = &value
-	case "Doors":
+	case elDoors:
 		res.Doors = optInt(value)
-	case "EngineCylinders":
+	case elCylinders:
 		res.Engine.Cylinders = optInt(value)
-	case "DisplacementL":
+	case elDisplacementL:
 		res.Engine.DisplacementL = optFloat(value)
-	case "DisplacementCC":
+	case elDisplacementCC:
 		if res.Engine.DisplacementL == nil {
 			if cc := optFloat(value); cc != nil {
 				l := float64(int(*cc/100+0.5)) / 10
 				res.Engine.DisplacementL = &l
 			}
 		}
-	case "FuelTypePrimary":
+	case elFuelType:
 		res.Engine.FuelType = &value
-	case "PlantCity":
+	case elPlantCity:
 		res.Plant.City = &value
-	case "PlantState":
+	case elPlantState:
 		res.Plant.State = &value
-	case "PlantCountry":
+	case elPlantCountry:
 		res.Plant.Country = &value
 	}
 }
@@ -213,11 +207,13 @@ func withError(res upstream.VINResult, code, text string) upstream.VINResult {
 	return res
 }
 
-func optName(m map[int]string, id int) *string {
-	if n, ok := m[id]; ok && n != "" {
-		return &n
+// opt returns the string at i, nil for "".
+func (s *Snapshot) opt(i uint32) *string {
+	if i == 0 {
+		return nil
 	}
-	return nil
+	v := s.strs[i]
+	return &v
 }
 
 func optInt(s string) *int {

@@ -19,7 +19,6 @@
 package vpic
 
 import (
-	"bytes"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -29,6 +28,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,45 +36,60 @@ import (
 	_ "modernc.org/sqlite" // the snapshot is an SQLite file
 )
 
-// Snapshot is a vPIC database held in memory for decoding.
+// Snapshot is a vPIC database held in memory for decoding: only what the
+// decoder reads, with every name and lookup resolved to its text.
 type Snapshot struct {
 	// Meta describes the file: the date of its NHTSA data, row counts and
 	// community rows (ID, SHA256 and ImportedAt are the store's).
 	Meta store.VPICSnapshot
 
-	wmis          map[string]*wmi
-	schemas       map[int][]pattern
-	elements      map[int]element
-	lookups       map[string]map[string]string
-	makes         map[int]string
-	manufacturers map[int]string
-	vehicleTypes  map[int]string
-	modelMake     map[int]int
+	// strs holds every string once; the fields below index it, 0 is "".
+	strs    []string
+	wmis    map[string]*wmi
+	schemas map[int32][]pattern
 }
 
 type wmi struct {
-	makeID, manufacturerID, vehicleType int
-	schemas                             []wmiSchema
+	make, manufacturer, vehicleType uint32
+	schemas                         []wmiSchema
 }
 
-type wmiSchema struct{ schema, from, to int }
+type wmiSchema struct{ schema, from, to int32 }
 
+// pattern is a Pattern row of an element the decoder applies, its value
+// resolved through the element's lookup table (and, for a model, the make).
 type pattern struct {
-	keys    string
-	element int
-	attr    string
-	id      int
-	rank    int // specificity of keys
+	keys, value, make uint32
+	id                int32
+	element           uint8
+	rank              uint8 // specificity of keys
 }
 
-type element struct{ code, lookup string }
+// The elements the decoder applies, by vPIC's Element.Code.
+const (
+	elModel uint8 = iota + 1
+	elSeries
+	elTrim
+	elBodyClass
+	elDoors
+	elCylinders
+	elDisplacementL
+	elDisplacementCC
+	elFuelType
+	elPlantCity
+	elPlantState
+	elPlantCountry
+)
 
-// Open loads the snapshot at path, a vPIC SQLite file or its .gz.
-func Open(ctx context.Context, path string) (*Snapshot, error) { return open(ctx, path, true) }
+var elementCodes = map[string]uint8{
+	"Model": elModel, "Series": elSeries, "Trim": elTrim, "BodyClass": elBodyClass, "Doors": elDoors,
+	"EngineCylinders": elCylinders, "DisplacementL": elDisplacementL, "DisplacementCC": elDisplacementCC,
+	"FuelTypePrimary": elFuelType, "PlantCity": elPlantCity, "PlantState": elPlantState, "PlantCountry": elPlantCountry,
+}
 
-// open loads the snapshot at path; withMeta also reads its description,
-// which a snapshot from the store already has.
-func open(ctx context.Context, path string, withMeta bool) (*Snapshot, error) {
+// Open loads the snapshot at path, a vPIC SQLite file or its .gz, after
+// checking that it is one (ErrNotVPIC).
+func Open(ctx context.Context, path string) (*Snapshot, error) {
 	if strings.HasSuffix(path, ".gz") {
 		tmp, err := gunzip(path)
 		if err != nil {
@@ -89,10 +104,8 @@ func open(ctx context.Context, path string, withMeta bool) (*Snapshot, error) {
 	}
 	defer db.Close()
 	s := &Snapshot{}
-	if withMeta {
-		if err := s.readMeta(ctx, db); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
+	if err := s.readMeta(ctx, db); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := s.load(ctx, db); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -162,17 +175,33 @@ func (s *Snapshot) readMeta(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
+// load reads what the decoder needs from db, resolving names and lookups.
 func (s *Snapshot) load(ctx context.Context, db *sql.DB) error {
+	in := interner{strs: []string{""}, index: map[string]uint32{"": 0}}
+	makes, err := names(ctx, db, "Make")
+	if err != nil {
+		return err
+	}
+	manufacturers, err := names(ctx, db, "Manufacturer")
+	if err != nil {
+		return err
+	}
+	vehicleTypes, err := names(ctx, db, "VehicleType")
+	if err != nil {
+		return err
+	}
+
 	s.wmis = map[string]*wmi{}
 	byID := map[int]*wmi{}
+	makeOf := map[*wmi]int{}
 	if err := each(ctx, db, `SELECT Id, Wmi, COALESCE(MakeId, 0), COALESCE(ManufacturerId, 0), COALESCE(VehicleTypeId, 0) FROM Wmi`, func(r *sql.Rows) error {
-		var id int
+		var id, makeID, manufacturerID, vehicleType int
 		var code string
-		w := &wmi{}
-		if err := r.Scan(&id, &code, &w.makeID, &w.manufacturerID, &w.vehicleType); err != nil {
+		if err := r.Scan(&id, &code, &makeID, &manufacturerID, &vehicleType); err != nil {
 			return err
 		}
-		s.wmis[strings.ToUpper(code)], byID[id] = w, w
+		w := &wmi{manufacturer: in.of(manufacturers[manufacturerID]), vehicleType: in.of(vehicleTypes[vehicleType])}
+		s.wmis[strings.ToUpper(code)], byID[id], makeOf[w] = w, w, makeID
 		return nil
 	}); err != nil {
 		return err
@@ -196,45 +225,41 @@ func (s *Snapshot) load(ctx context.Context, db *sql.DB) error {
 		if err := r.Scan(&id, &makeID); err != nil {
 			return err
 		}
-		if w := byID[id]; w != nil && w.makeID == 0 {
-			w.makeID = makeID
+		if w := byID[id]; w != nil && makeOf[w] == 0 {
+			makeOf[w] = makeID
 		}
 		return nil
 	}); err != nil {
 		return err
 	}
-	s.schemas = map[int][]pattern{}
-	if err := each(ctx, db, `SELECT Id, VinSchemaId, Keys, ElementId, AttributeId FROM Pattern`, func(r *sql.Rows) error {
-		var p pattern
-		var schema int
-		if err := r.Scan(&p.id, &schema, &p.keys, &p.element, &p.attr); err != nil {
-			return err
-		}
-		p.keys = strings.ToUpper(p.keys)
-		p.rank = specificity(p.keys)
-		s.schemas[schema] = append(s.schemas[schema], p)
-		return nil
-	}); err != nil {
-		return err
+	for w, id := range makeOf {
+		w.make = in.of(makes[id])
 	}
-	s.elements = map[int]element{}
-	tables := map[string]bool{}
+
+	// The elements the decoder applies, and the lookup tables they name.
+	type elementRow struct {
+		code   uint8
+		lookup string
+	}
+	elements := map[int]elementRow{}
+	lookups := map[string]map[string]string{}
 	if err := each(ctx, db, `SELECT Id, COALESCE(Code, ''), COALESCE(LookupTable, '') FROM Element`, func(r *sql.Rows) error {
 		var id int
-		var e element
-		if err := r.Scan(&id, &e.code, &e.lookup); err != nil {
+		var code, lookup string
+		if err := r.Scan(&id, &code, &lookup); err != nil {
 			return err
 		}
-		s.elements[id] = e
-		if e.lookup != "" {
-			tables[e.lookup] = true
+		if el, ok := elementCodes[code]; ok {
+			elements[id] = elementRow{el, lookup}
+			if lookup != "" {
+				lookups[lookup] = nil
+			}
 		}
 		return nil
 	}); err != nil {
 		return err
 	}
-	s.lookups = map[string]map[string]string{}
-	for t := range tables {
+	for t := range lookups {
 		m := map[string]string{}
 		err := each(ctx, db, `SELECT CAST(Id AS TEXT), Name FROM "`+t+`"`, func(r *sql.Rows) error {
 			var id, name string
@@ -247,27 +272,67 @@ func (s *Snapshot) load(ctx context.Context, db *sql.DB) error {
 		if err != nil && !strings.Contains(err.Error(), "no such table") {
 			return err
 		}
-		s.lookups[t] = m
+		lookups[t] = m
 	}
-	var err error
-	if s.makes, err = names(ctx, db, "Make"); err != nil {
-		return err
-	}
-	if s.manufacturers, err = names(ctx, db, "Manufacturer"); err != nil {
-		return err
-	}
-	if s.vehicleTypes, err = names(ctx, db, "VehicleType"); err != nil {
-		return err
-	}
-	s.modelMake = map[int]int{}
-	return each(ctx, db, `SELECT ModelId, MIN(MakeId) FROM Make_Model GROUP BY ModelId`, func(r *sql.Rows) error {
+	modelMake := map[int]string{}
+	if err := each(ctx, db, `SELECT ModelId, MIN(MakeId) FROM Make_Model GROUP BY ModelId`, func(r *sql.Rows) error {
 		var model, mk int
 		if err := r.Scan(&model, &mk); err != nil {
 			return err
 		}
-		s.modelMake[model] = mk
+		modelMake[model] = makes[mk]
+		return nil
+	}); err != nil {
+		return err
+	}
+
+	s.schemas = map[int32][]pattern{}
+	err = each(ctx, db, `SELECT Id, VinSchemaId, Keys, ElementId, AttributeId FROM Pattern`, func(r *sql.Rows) error {
+		var id, schema int32
+		var elementID int
+		var keys, attr string
+		if err := r.Scan(&id, &schema, &keys, &elementID, &attr); err != nil {
+			return err
+		}
+		e, ok := elements[elementID]
+		if !ok {
+			return nil
+		}
+		// A pattern whose value is empty still wins its element (and then
+		// sets nothing), as in vPIC, so it is kept.
+		value := strings.TrimSpace(attr)
+		if name, ok := lookups[e.lookup][value]; ok {
+			value = name
+		}
+		p := pattern{id: id, element: e.code, value: in.of(value)}
+		p.keys = in.of(strings.ToUpper(keys))
+		p.rank = uint8(specificity(in.strs[p.keys]))
+		if e.code == elModel {
+			if model, err := strconv.Atoi(strings.TrimSpace(attr)); err == nil {
+				p.make = in.of(modelMake[model])
+			}
+		}
+		s.schemas[schema] = append(s.schemas[schema], p)
 		return nil
 	})
+	s.strs = in.strs
+	return err
+}
+
+// interner numbers distinct strings for a Snapshot's strs.
+type interner struct {
+	strs  []string
+	index map[string]uint32
+}
+
+func (in *interner) of(v string) uint32 {
+	if i, ok := in.index[v]; ok {
+		return i
+	}
+	i := uint32(len(in.strs))
+	in.strs = append(in.strs, v)
+	in.index[v] = i
+	return i
 }
 
 func names(ctx context.Context, db *sql.DB, table string) (map[int]string, error) {
@@ -301,45 +366,23 @@ func each(ctx context.Context, db *sql.DB, q string, fn func(*sql.Rows) error) e
 }
 
 // Import checks the snapshot at path (.db or .db.gz): every table the
-// decoder reads is there and has rows. It then stores the file, gzipped, as
-// the one every replica decodes from.
+// decoder reads is there and has rows. It then stores the decoder's tables
+// (see encoding.go) as the snapshot every replica decodes from.
 func Import(ctx context.Context, st store.VPICStore, path string, now time.Time) (store.VPICSnapshot, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return store.VPICSnapshot{}, err
 	}
 	sum := sha256.Sum256(raw)
-	dbPath := path
-	if strings.HasSuffix(path, ".gz") {
-		if dbPath, err = gunzip(path); err != nil {
-			return store.VPICSnapshot{}, err
-		}
-		defer os.Remove(dbPath)
-	}
-	db, err := openDB(dbPath)
+	raw = nil
+	snap, err := Open(ctx, path)
 	if err != nil {
 		return store.VPICSnapshot{}, err
-	}
-	defer db.Close()
-	snap := &Snapshot{}
-	if err := snap.readMeta(ctx, db); err != nil {
-		return store.VPICSnapshot{}, fmt.Errorf("%s: %w", path, err)
-	}
-	if !strings.HasSuffix(path, ".gz") {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		if _, err := zw.Write(raw); err != nil {
-			return store.VPICSnapshot{}, err
-		}
-		if err := zw.Close(); err != nil {
-			return store.VPICSnapshot{}, err
-		}
-		raw = buf.Bytes()
 	}
 	meta := snap.Meta
 	meta.SHA256 = hex.EncodeToString(sum[:])
 	meta.ImportedAt = now
-	return st.PutVPICSnapshot(ctx, meta, raw)
+	return st.PutVPICSnapshot(ctx, meta, snap.marshal())
 }
 
 // ErrNoSnapshot is returned by Load when no snapshot has been imported.
@@ -358,19 +401,7 @@ func Load(ctx context.Context, st store.VPICStore) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp("", "vpic-*.db.gz")
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(file); err != nil {
-		tmp.Close()
-		return nil, err
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, err
-	}
-	snap, err := open(ctx, tmp.Name(), false)
+	snap, err := unmarshal(file)
 	if err != nil {
 		return nil, fmt.Errorf("vPIC snapshot %d: %w", meta.ID, err)
 	}
