@@ -53,6 +53,19 @@ func New(vehicles *vehicle.Service, up *upstream.Client, mode string) *Service {
 // SetOffline makes o the offline decoder; replicas swap in a newer snapshot.
 func (s *Service) SetOffline(o Offline) { s.offline.Store(&o) }
 
+// Decoder names what decodes VINs now, as answers' source does: the
+// snapshot ("vPIC snapshot 2026-02-17"), "NHTSA vPIC", or "none" when the
+// mode is offline and no snapshot is loaded.
+func (s *Service) Decoder() string {
+	if p := s.offline.Load(); p != nil && s.mode != "online" {
+		return (*p).Source()
+	}
+	if s.mode == "offline" {
+		return "none"
+	}
+	return "NHTSA vPIC"
+}
+
 // decode asks the snapshot when one is loaded (unless the mode is online),
 // else NHTSA vPIC; offline never asks NHTSA.
 func (s *Service) decode(ctx context.Context, v string) (upstream.VINResult, upstream.Meta, string, error) {

@@ -78,13 +78,21 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	saved := lists.New(st)
 	lk := lookup.New(s.svc, up, cfg.VIN.Decoder)
 	s.lookup = lk
-	if cfg.VIN.Decoder == "offline" {
+	// The snapshot loads before the first request (tens of milliseconds),
+	// so no VIN is sent to NHTSA that the snapshot would have answered.
+	switch cfg.VIN.Decoder {
+	case "offline":
 		// Nothing else can decode, so the snapshot must be there from the start.
 		if err := s.reloadVPIC(ctx); err != nil {
 			return nil, err
 		}
 		if s.vpicID.Load() == 0 {
 			return nil, fmt.Errorf("vin.decoder is offline: %w", vpic.ErrNoSnapshot)
+		}
+	case "online":
+	default:
+		if err := s.reloadVPIC(ctx); err != nil {
+			log.Warn("vPIC snapshot load failed; decoding VINs with NHTSA vPIC", "err", err)
 		}
 	}
 	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log)
@@ -151,7 +159,7 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "reason": "database", "database_error": detail})
 		return
 	}
-	body := map[string]any{"status": "ready", "catalog_version": s.CatalogVersion()}
+	body := map[string]any{"status": "ready", "catalog_version": s.CatalogVersion(), "vin_decoder": s.lookup.Decoder()}
 	// Still ready: the server answers from the last version it loaded.
 	if f := s.loadFailure.Load(); f != nil {
 		body["catalog_error"] = f
@@ -194,9 +202,6 @@ func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error
 	wg.Go(func() { s.every(bg, sc.CatalogPoll, s.Reload, "catalog reload failed; serving the previous version") })
 	if s.cfg.VIN.Decoder != "online" {
 		wg.Go(func() {
-			if err := s.reloadVPIC(bg); err != nil && bg.Err() == nil {
-				s.log.Warn("vPIC snapshot load failed; decoding VINs with NHTSA vPIC", "err", err)
-			}
 			s.every(bg, sc.CatalogPoll, s.reloadVPIC, "vPIC snapshot reload failed; serving the previous one")
 		})
 	}

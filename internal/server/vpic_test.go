@@ -21,18 +21,18 @@ import (
 	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
 
-// offlineServer is a server decoding from a snapshot of Ford's 1FT
+// offlineServer is a server decoding by mode from a snapshot of Ford's 1FT
 // schemas, whose NHTSA address is a port nothing listens on; its one
 // account is on a plan of quota monthly calls.
-func offlineServer(t *testing.T, quota int) (http.Handler, string) {
+func offlineServer(t *testing.T, mode string, quota int) (http.Handler, string) {
 	t.Helper()
 	ctx := context.Background()
 	st := openStore(t)
 	cfg := &config.Config{Plans: map[string]config.PlanLimits{"small": {APIAccess: true, RatePerMinute: 100, MonthlyQuota: quota}}}
 	cfg.Upstream = config.Upstream{VPICURL: "http://127.0.0.1:1", NHTSAURL: "http://127.0.0.1:1", Timeout: time.Second, CacheTTL: time.Hour}
-	cfg.VIN.Decoder = "offline"
+	cfg.VIN.Decoder = mode
 	log := slog.New(slog.DiscardHandler)
-	if _, err := server.New(ctx, cfg, st, log); !errors.Is(err, vpic.ErrNoSnapshot) {
+	if _, err := server.New(ctx, cfg, st, log); mode == "offline" && !errors.Is(err, vpic.ErrNoSnapshot) {
 		t.Fatalf("offline without a snapshot: got %v, want ErrNoSnapshot", err)
 	}
 	if _, err := vpic.Import(ctx, st, vpictest.Subset(t, 2, "1FT"), time.Now()); err != nil {
@@ -67,7 +67,14 @@ type vinReport struct {
 // With vin.decoder offline the server decodes from the imported snapshot
 // and never needs NHTSA; a VIN it cannot place keeps its local checks.
 func TestOfflineVINDecoding(t *testing.T) {
-	h, token := offlineServer(t, 100)
+	h, token := offlineServer(t, "offline", 100)
+	var ready struct {
+		Status     string
+		VINDecoder string `json:"vin_decoder"`
+	}
+	if w := get(t, h, "", "/readyz", &ready); w.Code != http.StatusOK || ready.VINDecoder != "vPIC snapshot 2026-02-17" {
+		t.Errorf("/readyz: %d %s", w.Code, w.Body)
+	}
 	var body struct{ Data vinReport }
 	if w := get(t, h, token, "/v1/vin/"+upstreamtest.KnownVIN, &body); w.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
@@ -93,8 +100,10 @@ func TestOfflineVINDecoding(t *testing.T) {
 
 // A batch answers one entry per VIN in order and charges only the VINs it
 // decodes, once each; when the quota runs out part-way the rest say so.
+// In auto mode the snapshot is loaded before the first request, so none
+// goes to NHTSA (unreachable here).
 func TestVINBatch(t *testing.T) {
-	h, token := offlineServer(t, 5)
+	h, token := offlineServer(t, "auto", 5)
 	ford := func(serial string) string { return upstreamtest.KnownVIN[:11] + serial }
 	batch := func(vins ...string) string {
 		q := url.Values{"vin": vins}
