@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
+	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
 
 type vinBody struct {
@@ -20,7 +21,7 @@ type vinBody struct {
 		VIN        string  `json:"vin"`
 		Make       *string `json:"make"`
 		Model      *string `json:"model"`
-		ModelYear  *int    `json:"model_year"`
+		Year       *int    `json:"year"`
 		CheckDigit struct {
 			Valid bool `json:"valid"`
 		} `json:"check_digit"`
@@ -61,7 +62,7 @@ func TestVINDecode(t *testing.T) {
 		var v vinBody
 		h := in.getJSON(tok, "/v1/vin/"+strings.ToLower(upstreamtest.KnownVIN), http.StatusOK, &v)
 		d := v.Data
-		if d.VIN != upstreamtest.KnownVIN || *d.Make != "Ford" || *d.Model != "F-150" || *d.ModelYear != 2021 || !d.CheckDigit.Valid || d.WMI.Country != "United States" {
+		if d.VIN != upstreamtest.KnownVIN || *d.Make != "Ford" || *d.Model != "F-150" || *d.Year != 2021 || !d.CheckDigit.Valid || d.WMI.Country != "United States" {
 			t.Fatalf("decode: %+v", d)
 		}
 		if len(d.Links.Cars) == 0 || len(d.Links.TireSizes) == 0 {
@@ -274,5 +275,36 @@ func TestHangingUpstream(t *testing.T) {
 	a := <-byDefault
 	if a.status != http.StatusServiceUnavailable || a.code != "upstream_unavailable" || a.took > 12*time.Second {
 		t.Errorf("default configuration with NHTSA hanging: %d %q after %v, want 503 upstream_unavailable after about 10s", a.status, a.code, a.took)
+	}
+}
+
+// TestOfflineBatchWithNHTSAClosed: with every NHTSA address a closed port
+// and a vPIC snapshot imported, vds serve (vin.decoder auto) decodes a
+// batch from its first request, charging the decoded VINs only.
+func TestOfflineBatchWithNHTSAClosed(t *testing.T) {
+	e := newEnv(t, "sqlite")
+	e.writeConfig("upstream:\n  vpic_url: http://127.0.0.1:9\n  nhtsa_url: http://127.0.0.1:9\n")
+	e.vds("ingest")
+	e.vds("vpic", "import", vpictest.Subset(t, 2, "1FT"))
+	_, tok := e.newToken("batch@example.com", "developer")
+	start := time.Now()
+	in := e.serve()
+
+	var body struct {
+		Data []struct {
+			VIN, Source string
+			Year        int
+			Error       *struct{ Code string }
+		} `json:"data"`
+	}
+	h := in.getJSON(tok, "/v1/vins?vin="+upstreamtest.KnownVIN+"&vin=1FTMW1T88&vin=ZZZZZZZZZZZZZZZZZ", http.StatusOK, &body)
+	t.Logf("first answer %v after start", time.Since(start))
+	d := body.Data
+	if len(d) != 3 || d[0].Year != 2021 || d[0].Source != "vPIC snapshot 2026-02-17" || d[0].Error != nil ||
+		d[1].Error == nil || d[1].Error.Code != "invalid_vin" || d[2].Error == nil || d[2].Error.Code != "vin_not_decodable" {
+		t.Fatalf("batch: %+v", d)
+	}
+	if h.Get("X-Quota-Used") != "1" {
+		t.Errorf("X-Quota-Used %q after one decoded VIN, want 1", h.Get("X-Quota-Used"))
 	}
 }
