@@ -7,6 +7,8 @@ import "time"
 
 // FuelEconomy is a car's EPA enrichment; null until enriched, or when EPA lacks the car.
 type FuelEconomy struct {
+	// EPAID is the fueleconomy.gov vehicle id the figures come from.
+	EPAID          *int     `json:"epa_id"`
 	MPGCity        *float64 `json:"mpg_city"`
 	MPGHighway     *float64 `json:"mpg_highway"`
 	MPGCombined    *float64 `json:"mpg_combined"`

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -102,14 +103,25 @@ func (c *Changes) Summaries() []Summary {
 }
 
 // Diff computes the changes that turn current into next for the kinds
-// listed in replace. Cars are compared without their fuel-economy fields,
-// which belong to the enrich job and survive a re-ingest.
+// listed in replace. A car whose input does not pin an EPA id keeps its
+// stored EPA id and figures, which belong to the enrich job and survive a
+// re-ingest; one that pins an id brings its own (the demo catalog does).
 func Diff(current, next *Catalog, replace map[Kind]bool) Changes {
+	cars := next.Cars
+	if replace[KindCar] {
+		stored := make(map[uuid.UUID]FuelEconomy, len(current.Cars))
+		for _, c := range current.Cars {
+			stored[c.UUID] = c.FuelEconomy
+		}
+		cars = slices.Clone(next.Cars)
+		for i := range cars {
+			if cars[i].EPAID == nil {
+				cars[i].FuelEconomy = stored[cars[i].UUID]
+			}
+		}
+	}
 	return Changes{
-		Cars: diffKind(replace[KindCar], current.Cars, next.Cars, func(c Car) uuid.UUID { return c.UUID }, func(a, b Car) bool {
-			a.FuelEconomy, b.FuelEconomy = FuelEconomy{}, FuelEconomy{}
-			return reflect.DeepEqual(a, b)
-		}),
+		Cars:        diffKind(replace[KindCar], current.Cars, cars, func(c Car) uuid.UUID { return c.UUID }, equal[Car]),
 		Motorcycles: diffKind(replace[KindMotorcycle], current.Motorcycles, next.Motorcycles, func(m Motorcycle) uuid.UUID { return m.UUID }, equal[Motorcycle]),
 		Boats:       diffKind(replace[KindBoat], current.Boats, next.Boats, func(b Boat) uuid.UUID { return b.UUID }, equal[Boat]),
 		TireSizes:   diffKind(replace[KindTireSize], current.TireSizes, next.TireSizes, func(t TireFitment) uuid.UUID { return t.UUID }, equal[TireFitment]),

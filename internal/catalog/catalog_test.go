@@ -220,3 +220,22 @@ func TestDiffKeepsFuelEconomyOutOfComparison(t *testing.T) {
 		t.Fatalf("an enriched car differs from its un-enriched input: %+v", ch.Summaries())
 	}
 }
+
+func TestDiffTakesAPinnedEPARow(t *testing.T) {
+	stored := validCar()
+	stored.Normalize()
+	stored.EPAID, stored.MPGCity = ptr(1), ptr(28.0)
+	in := validCar()
+	in.Normalize()
+	in.EPAID, in.MPGCity = ptr(2), ptr(31.0)
+	ch := Diff(&Catalog{Cars: []Car{stored}}, &Catalog{Cars: []Car{in}}, map[Kind]bool{KindCar: true})
+	if len(ch.Cars.Update) != 1 || *ch.Cars.Update[0].EPAID != 2 || *ch.Cars.Update[0].MPGCity != 31 {
+		t.Fatalf("a pinned EPA row does not replace the stored one: %+v", ch.Cars)
+	}
+	// Figures without the id they come from are refused.
+	bad := validCar()
+	bad.MPGCity = ptr(30.0)
+	if errs := bad.Normalize(); len(errs) != 1 || errs[0].Field != "epa_id" {
+		t.Errorf("figures without epa_id: %v", errs)
+	}
+}

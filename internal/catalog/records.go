@@ -38,9 +38,11 @@ func ParseKind(s string) (Kind, error) {
 	return "", fmt.Errorf("unknown record type %q: use car, motorcycle, boat or tire_size", s)
 }
 
-// FuelEconomy holds the EPA enrichment of a car. Ingest never sets it; the
-// enrich job does, and every field is null until then.
+// FuelEconomy holds a car's EPA identity and figures: set by the enrich
+// job, or by an ingested file that pins the car's EPA row (the demo
+// catalog does); null until either.
 type FuelEconomy struct {
+	EPAID          *int     `json:"epa_id" jsonschema:"The EPA vehicle id (fueleconomy.gov) the figures come from; null when none matched."`
 	MPGCity        *float64 `json:"mpg_city"`
 	MPGHighway     *float64 `json:"mpg_highway"`
 	MPGCombined    *float64 `json:"mpg_combined"`
@@ -68,7 +70,7 @@ type Car struct {
 }
 
 func (Car) SchemaDescription() string {
-	return "A passenger car or light truck. The EPA fuel-economy fields are null until the catalog is enriched."
+	return "A passenger car or light truck. The EPA fields (epa_id and the fuel-economy figures) are null until the car's EPA row is known: pinned by the catalog file or matched by enrich."
 }
 
 // Motorcycle is a record of the motorcycle dataset, which also holds ATVs,

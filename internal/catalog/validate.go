@@ -132,9 +132,37 @@ func (c *Car) Normalize() FieldErrors {
 	if c.Cylinders != nil {
 		rangeCheck(&ck, "cylinders", *c.Cylinders, 2, 16)
 	}
+	c.FuelEconomy.check(&ck)
 	c.Derive()
 	c.UUID = recordUUID(KindCar, c.NaturalKey()...)
 	return ck.errs
+}
+
+// check bounds the EPA fields an input may carry. Figures need the EPA id
+// they come from: without one the stored figures would be kept and the
+// file's silently dropped.
+func (fe *FuelEconomy) check(ck *checker) {
+	if fe.EPAID == nil {
+		if *fe != (FuelEconomy{}) {
+			ck.fail("epa_id", "is required with EPA figures (mpg_city, mpg_highway, mpg_combined, epa_range_miles, annual_fuel_cost, co2_gpm): give the EPA vehicle id they come from")
+		}
+		return
+	}
+	rangeCheck(ck, "epa_id", *fe.EPAID, 1, 1<<31-1)
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{{"mpg_city", fe.MPGCity}, {"mpg_highway", fe.MPGHighway}, {"mpg_combined", fe.MPGCombined}, {"co2_gpm", fe.CO2GPM}} {
+		if f.v != nil {
+			rangeCheck(ck, f.name, *f.v, 0, 10000)
+		}
+	}
+	if fe.EPARangeMiles != nil {
+		rangeCheck(ck, "epa_range_miles", *fe.EPARangeMiles, 1, 2000)
+	}
+	if fe.AnnualFuelCost != nil {
+		rangeCheck(ck, "annual_fuel_cost", *fe.AnnualFuelCost, 1, 100000)
+	}
 }
 
 // Derive fills the fields computed from others (engine, electrified); stores

@@ -221,7 +221,7 @@ func TestClientCommandsRun(t *testing.T) {
 			want: []string{`\AUUID {2,}YEAR {2,}MAKE {2,}MODEL {2,}TRIM {2,}BODY {2,}ENGINE {2,}DRIVE {2,}MPG\n`,
 				`^` + uuidRE + ` {2,}20[0-9]{2} {2,}Toyota {2,}Camry `, `^Page 1 of 1, [0-9]+ matches\.$`}},
 		{name: "search piped", s: piped, args: []string{"search", "cars", "--make", "Toyota", "--model", "Camry"},
-			want: []string{`\A` + uuidRE + `\t20[0-9]{2}\tToyota\tCamry\t[^\t]+\tSedan\t[^\t]+\t[A-Z0-9]+\t-\n`},
+			want: []string{`\A` + uuidRE + `\t20[0-9]{2}\tToyota\tCamry\t[^\t]+\tSedan\t[^\t]+\t[A-Z0-9]+\t[0-9.]+\n`},
 			not:  []string{`UUID`, `Page`}},
 		{name: "search empty tty", s: tty, args: []string{"search", "motorcycles", "--make", "Nobody"},
 			want: []string{`^No motorcycles match\.$`}},

@@ -5,16 +5,19 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/epa"
 )
 
 type enrichOptions struct {
 	Source  string
 	Verbose bool
+	Rematch bool
 }
 
 func newEnrichCmd(f *Factory, runF func(*enrichOptions) error) *cobra.Command {
@@ -23,18 +26,23 @@ func newEnrichCmd(f *Factory, runF func(*enrichOptions) error) *cobra.Command {
 		Use:   "enrich [--epa-csv FILE|URL] [--verbose]",
 		Short: "Fill the cars' EPA fuel-economy fields from vehicles.csv",
 		Long: `Read EPA's vehicles.csv (zipped or plain, a file or an http(s) URL; by
-default upstream.epa_url, the fueleconomy.gov download) and match every
-catalog car to one EPA row: same year, make and model family, same fuel
-class, then the best drive, displacement, cylinders, transmission and trim
-words, ties to the lowest EPA id (the full rule is in internal/epa).
+default upstream.epa_url, the fueleconomy.gov download) and give every
+catalog car its EPA row: the one its epa_id names when the file has it (the
+demo catalog pins every car; an earlier enrich sets it too, so a car keeps
+its EPA identity; --rematch ignores them), else the best match: same year, make and
+model family, same fuel class, then motor count, drive, displacement,
+cylinders, body, transmission, trim words, wheel size (from the car's tire
+fitment) and the fewest words of other variants, ties to the lowest EPA id
+(docs/data.md, EPA matching).
 
-mpg_city, mpg_highway, mpg_combined, epa_range_miles, annual_fuel_cost and
-co2_gpm are written for every car in one transaction (unmatched cars get
-null) and a new catalog version is published when anything changed, which
-running servers pick up without a restart. Re-ingesting the catalog keeps
-the enrichment.`,
+epa_id, mpg_city, mpg_highway, mpg_combined, epa_range_miles,
+annual_fuel_cost and co2_gpm are written for every car in one transaction
+(unmatched cars get null) and a new catalog version is published when
+anything changed, which running servers pick up without a restart.
+Re-ingesting the catalog keeps the enrichment. --verbose lists the cars
+that matched nothing and the matches that tied with rows of other figures.`,
 		Example: `  vds enrich
-  vds enrich --epa-csv vehicles.csv.zip --verbose`,
+  vds enrich --epa-csv vehicles.csv.zip --rematch --verbose`,
 		Args: noArgs,
 		RunE: runCmd(f, opts, runF, enrichRun, func([]string) error {
 			if opts.Source == "" {
@@ -44,7 +52,8 @@ the enrichment.`,
 		}),
 	}
 	cmd.Flags().StringVar(&opts.Source, "epa-csv", "", "vehicles.csv or vehicles.csv.zip: a file or an http(s) URL (default upstream.epa_url)")
-	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "list the cars that matched no EPA row")
+	cmd.Flags().BoolVar(&opts.Rematch, "rematch", false, "match every car afresh, ignoring the epa_id it has")
+	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "list the cars that matched no EPA row, and the ambiguous matches with their candidates")
 	return cmd
 }
 
@@ -55,10 +64,20 @@ type enrichReport struct {
 	Cars      int            `json:"cars"`
 	Matched   int            `json:"matched"`
 	Unmatched []unmatchedCar `json:"unmatched"`
+	// Pinned counts the cars whose epa_id chose their row.
+	Pinned    int            `json:"pinned"`
+	Ambiguous []ambiguousCar `json:"ambiguous"`
 	Changed   int            `json:"changed"`
 	Published bool           `json:"published"`
 	Version   int64          `json:"version"`
 	Seconds   float64        `json:"seconds"`
+}
+
+// ambiguousCar is a match that tied with rows of other figures.
+type ambiguousCar struct {
+	unmatchedCar
+	EPAID      int   `json:"epa_id"`
+	Candidates []int `json:"candidates"`
 }
 
 type unmatchedCar struct {
@@ -100,16 +119,27 @@ func enrichRun(ctx context.Context, f *Factory, opts *enrichOptions) error {
 	if err != nil {
 		return err
 	}
-	res := epa.Enrich(table, c.Cars)
+	if opts.Rematch {
+		for i := range c.Cars {
+			c.Cars[i].EPAID = nil
+		}
+	}
+	res := epa.Enrich(table, c.Cars, epa.WheelSizes(c.Cars, c.TireSizes))
 	changed, v, err := st.EnrichCars(ctx, res.Matched, "enrich:"+opts.Source)
 	if err != nil {
 		return err
 	}
 	rep := enrichReport{Source: opts.Source, EPARows: table.Len(), Cars: len(c.Cars), Matched: len(res.Matched),
-		Unmatched: []unmatchedCar{}, Changed: changed, Published: changed > 0, Version: v.Number, Seconds: time.Since(start).Seconds()}
+		Unmatched: []unmatchedCar{}, Pinned: res.Pinned, Ambiguous: []ambiguousCar{}, Changed: changed, Published: changed > 0, Version: v.Number, Seconds: time.Since(start).Seconds()}
 	for _, car := range res.Unmatched {
-		rep.Unmatched = append(rep.Unmatched, unmatchedCar{UUID: car.UUID.String(), Make: car.Make, Model: car.Model, Year: car.Year,
-			Trim: car.Trim, Fuel: car.FuelType, Drive: car.DriveType})
+		rep.Unmatched = append(rep.Unmatched, unmatchedOf(car))
+	}
+	for _, a := range res.Ambiguous {
+		amb := ambiguousCar{unmatchedCar: unmatchedOf(a.Car), EPAID: a.Chosen.ID, Candidates: []int{}}
+		for _, r := range a.Candidates {
+			amb.Candidates = append(amb.Candidates, r.ID)
+		}
+		rep.Ambiguous = append(rep.Ambiguous, amb)
 	}
 	if f.JSON {
 		return f.IO.writeJSON(rep)
@@ -118,13 +148,28 @@ func enrichRun(ctx context.Context, f *Factory, opts *enrichOptions) error {
 	if rep.Cars > 0 {
 		pct = 100 * float64(rep.Matched) / float64(rep.Cars)
 	}
-	fmt.Fprintf(f.IO.Out, "matched %d of %d cars (%.1f%%) to %d EPA rows; %d unmatched\n", rep.Matched, rep.Cars, pct, rep.EPARows, len(rep.Unmatched))
+	fmt.Fprintf(f.IO.Out, "matched %d of %d cars (%.1f%%, %d by their pinned epa_id) to %d EPA rows; %d unmatched, %d ambiguous\n",
+		rep.Matched, rep.Cars, pct, rep.Pinned, rep.EPARows, len(rep.Unmatched), len(rep.Ambiguous))
 	if opts.Verbose && len(rep.Unmatched) > 0 {
 		t := f.IO.newTable("UUID", "MAKE", "MODEL", "YEAR", "TRIM", "FUEL", "DRIVE")
 		for _, u := range rep.Unmatched {
 			t.row(u.UUID, u.Make, u.Model, strconv.Itoa(u.Year), dash(u.Trim), u.Fuel, u.Drive)
 		}
-		if err := t.flush(); err != nil {
+		if err := flushSection(f.IO, "Unmatched", t); err != nil {
+			return err
+		}
+	}
+	if opts.Verbose && len(rep.Ambiguous) > 0 {
+		t := f.IO.newTable("UUID", "MAKE", "MODEL", "YEAR", "TRIM", "EPA ID", "TIED WITH")
+		for _, a := range res.Ambiguous {
+			var tied []string
+			for _, r := range a.Candidates {
+				tied = append(tied, fmt.Sprintf("%d %s (%g mpg, %d mi)", r.ID, r.Model, r.Comb08, r.Range))
+			}
+			t.row(a.Car.UUID.String(), a.Car.Make, a.Car.Model, strconv.Itoa(a.Car.Year), dash(a.Car.Trim),
+				fmt.Sprintf("%d %s (%g mpg, %d mi)", a.Chosen.ID, a.Chosen.Model, a.Chosen.Comb08, a.Chosen.Range), strings.Join(tied, "; "))
+		}
+		if err := flushSection(f.IO, "Ambiguous: tied on every scored fact, the lowest EPA id chosen", t); err != nil {
 			return err
 		}
 	}
@@ -134,4 +179,9 @@ func enrichRun(ctx context.Context, f *Factory, opts *enrichOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "fuel economy unchanged; catalog stays at version %d\n", v.Number)
 	}
 	return nil
+}
+
+func unmatchedOf(car catalog.Car) unmatchedCar {
+	return unmatchedCar{UUID: car.UUID.String(), Make: car.Make, Model: car.Model, Year: car.Year,
+		Trim: car.Trim, Fuel: car.FuelType, Drive: car.DriveType}
 }

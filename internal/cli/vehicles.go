@@ -441,7 +441,7 @@ func carFields(r *client.Car) [][2]string {
 		{"Drive", dashIfEmpty(r.DriveType)}, {"Transmission", dashIfEmpty(r.Transmission)},
 		{"Displacement (L)", optFloat(r.DisplacementL, 1)}, {"Cylinders", optInt(r.Cylinders)},
 		{"Electrified", yesNo(r.Electrified)},
-		{"MPG city", optFloat(r.MPGCity, 1)}, {"MPG highway", optFloat(r.MPGHighway, 1)}, {"MPG combined", optFloat(r.MPGCombined, 1)},
+		{"EPA id", optInt(r.EPAID)}, {"MPG city", optFloat(r.MPGCity, 1)}, {"MPG highway", optFloat(r.MPGHighway, 1)}, {"MPG combined", optFloat(r.MPGCombined, 1)},
 		{"EPA range (mi)", optInt(r.EPARangeMiles)}, {"Annual fuel cost ($)", optInt(r.AnnualFuelCost)}, {"CO2 (g/mi)", optFloat(r.CO2GPM, 0)},
 	}
 }

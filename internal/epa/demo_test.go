@@ -2,10 +2,15 @@ package epa
 
 import (
 	"context"
+	"encoding/csv"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/google/uuid"
 
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/ingest"
@@ -27,7 +32,7 @@ func needData(tb testing.TB, path string) {
 	}
 }
 
-func demoCars(tb testing.TB) []catalog.Car {
+func demoCatalog(tb testing.TB) *catalog.Catalog {
 	tb.Helper()
 	src, err := ingest.DemoSources()
 	if err != nil {
@@ -37,8 +42,10 @@ func demoCars(tb testing.TB) []catalog.Car {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return c.Cars
+	return c
 }
+
+func demoCars(tb testing.TB) []catalog.Car { return demoCatalog(tb).Cars }
 
 // family folds a model name for the same-family check. It is written apart
 // from the package's fold on purpose, so the test does not grade the code
@@ -78,7 +85,7 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 		t.Errorf("%d rows, want the 49,582 of SOURCES.md", tb.Len())
 	}
 	cars := demoCars(t)
-	res := Enrich(tb, cars)
+	res := Enrich(tb, cars, nil)
 
 	rate := float64(len(res.Matched)) / float64(len(cars))
 	t.Logf("matched %d of %d demo cars (%.2f%%), unmatched %d", len(res.Matched), len(cars), 100*rate, len(res.Unmatched))
@@ -88,15 +95,16 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 	if rate < 0.95 {
 		t.Errorf("match rate %.2f%%, want at least 95%%", 100*rate)
 	}
-	if len(res.Matched)+len(res.Unmatched) != len(cars) || len(res.MatchedRows) != len(res.Matched) {
-		t.Errorf("%d matched + %d unmatched (%d rows) for %d cars", len(res.Matched), len(res.Unmatched), len(res.MatchedRows), len(cars))
+	if len(res.Matched)+len(res.Unmatched) != len(cars) {
+		t.Errorf("%d matched + %d unmatched for %d cars", len(res.Matched), len(res.Unmatched), len(cars))
 	}
 
 	for _, c := range cars {
-		id, ok := res.MatchedRows[c.UUID]
+		fe, ok := res.Matched[c.UUID]
 		if !ok {
 			continue
 		}
+		id := *fe.EPAID
 		r, ok := tb.Row(id)
 		switch {
 		case !ok:
@@ -104,7 +112,6 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 		case !strings.EqualFold(r.Make, c.Make) || r.Year != c.Year || !sameFamily(c, r):
 			t.Errorf("%d %s %s %s matched to another vehicle: id %d %d %s %s (%s)", c.Year, c.Make, c.Model, c.Trim, id, r.Year, r.Make, r.Model, r.BaseModel)
 		}
-		fe := res.Matched[c.UUID]
 		if fe.MPGCombined == nil || *fe.MPGCombined != r.Comb08 {
 			t.Errorf("%s %s %d: mpg_combined %v, row %d has %v", c.Make, c.Model, c.Year, val(fe.MPGCombined), id, r.Comb08)
 		}
@@ -114,7 +121,7 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 	camry, ok := tb.Row(47085)
 	wantCamry := Row{ID: 47085, Year: 2024, Make: "Toyota", BaseModel: "Camry", Model: "Camry", Drive: "Front-Wheel Drive",
 		FuelType: "Regular", FuelType1: "Regular Gasoline", Trany: "Automatic (S8)", Displ: 3.5, Cylinders: 6,
-		City08: 22, Highway08: 33, Comb08: 26, FuelCost08: 1750, CO2TailpipeGpm: 338.0}
+		City08: 22, Highway08: 33, Comb08: 26, FuelCost08: 1750, CO2TailpipeGpm: 338.0, VClass: "Midsize Cars", PV4: 100, LV4: 14}
 	if !ok || camry != wantCamry {
 		t.Errorf("row 47085 = %+v\nwant %+v", camry, wantCamry)
 	}
@@ -129,10 +136,10 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 		id          int
 		want        catalog.FuelEconomy
 	}{
-		{"Toyota", "Camry", 2015, "LE", 35734, catalog.FuelEconomy{MPGCity: ptr(25.0), MPGHighway: ptr(34.0), MPGCombined: ptr(28.0), AnnualFuelCost: ptr(1600), CO2GPM: ptr(313.0)}},
-		{"Toyota", "Camry", 2022, "SE Hybrid", 44351, catalog.FuelEconomy{MPGCity: ptr(44.0), MPGHighway: ptr(47.0), MPGCombined: ptr(46.0), AnnualFuelCost: ptr(1000), CO2GPM: ptr(195.0)}},
-		{"Tesla", "Model 3", 2024, "Performance", 48796, catalog.FuelEconomy{MPGCity: ptr(117.0), MPGHighway: ptr(107.0), MPGCombined: ptr(112.0), EPARangeMiles: ptr(303), AnnualFuelCost: ptr(700), CO2GPM: ptr(0.0)}},
-		{"Toyota", "RAV4 Prime", 2024, "XSE Premium", 47502, catalog.FuelEconomy{MPGCity: ptr(40.0), MPGHighway: ptr(36.0), MPGCombined: ptr(38.0), EPARangeMiles: ptr(600), AnnualFuelCost: ptr(1200), CO2GPM: ptr(72.0)}},
+		{"Toyota", "Camry", 2015, "LE", 35734, catalog.FuelEconomy{EPAID: ptr(35734), MPGCity: ptr(25.0), MPGHighway: ptr(34.0), MPGCombined: ptr(28.0), AnnualFuelCost: ptr(1600), CO2GPM: ptr(313.0)}},
+		{"Toyota", "Camry", 2022, "SE Hybrid", 44351, catalog.FuelEconomy{EPAID: ptr(44351), MPGCity: ptr(44.0), MPGHighway: ptr(47.0), MPGCombined: ptr(46.0), AnnualFuelCost: ptr(1000), CO2GPM: ptr(195.0)}},
+		{"Tesla", "Model 3", 2024, "Performance", 48796, catalog.FuelEconomy{EPAID: ptr(48796), MPGCity: ptr(117.0), MPGHighway: ptr(107.0), MPGCombined: ptr(112.0), EPARangeMiles: ptr(303), AnnualFuelCost: ptr(700), CO2GPM: ptr(0.0)}},
+		{"Toyota", "RAV4 Prime", 2024, "XSE Premium", 47502, catalog.FuelEconomy{EPAID: ptr(47502), MPGCity: ptr(40.0), MPGHighway: ptr(36.0), MPGCombined: ptr(38.0), EPARangeMiles: ptr(600), AnnualFuelCost: ptr(1200), CO2GPM: ptr(72.0)}},
 	} {
 		var found bool
 		for _, c := range cars {
@@ -140,10 +147,10 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 				continue
 			}
 			found = true
-			if got := res.MatchedRows[c.UUID]; got != sc.id {
-				t.Errorf("%d %s %s %s: row %d, want %d", sc.year, sc.make, sc.model, sc.trim, got, sc.id)
-			}
 			got := res.Matched[c.UUID]
+			if got.EPAID == nil || *got.EPAID != sc.id {
+				t.Errorf("%d %s %s %s: row %v, want %d", sc.year, sc.make, sc.model, sc.trim, val(got.EPAID), sc.id)
+			}
 			if gs, ws := show(got), show(sc.want); gs != ws {
 				t.Errorf("%d %s %s %s: %s, want %s", sc.year, sc.make, sc.model, sc.trim, gs, ws)
 			}
@@ -176,10 +183,10 @@ func TestLoadPlainSubset(t *testing.T) {
 	// Every demo car is from 2015 or later, so the subset must pick the
 	// same rows as the full file: the rule looks at ids, not at file shape.
 	cars := demoCars(t)
-	a, b := Enrich(plain, cars), Enrich(full, cars)
-	for id, row := range b.MatchedRows {
-		if a.MatchedRows[id] != row {
-			t.Errorf("car %s: row %d from the subset, %d from the zip", id, a.MatchedRows[id], row)
+	a, b := Enrich(plain, cars, nil), Enrich(full, cars, nil)
+	for id, fe := range b.Matched {
+		if got := a.Matched[id].EPAID; got == nil || *got != *fe.EPAID {
+			t.Errorf("car %s: row %v from the subset, %d from the zip", id, val(got), *fe.EPAID)
 		}
 	}
 }
@@ -193,7 +200,7 @@ func BenchmarkLoadEnrich(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if res := Enrich(tb, cars); len(res.Matched) == 0 {
+		if res := Enrich(tb, cars, nil); len(res.Matched) == 0 {
 			b.Fatal("nothing matched")
 		}
 	}
@@ -208,6 +215,115 @@ func BenchmarkEnrich(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		Enrich(tb, cars)
+		Enrich(tb, cars, nil)
 	}
+}
+
+// demoCSV is the embedded demo catalog's cars file, which
+// UPDATE_DEMO_EPA=1 rewrites with the pins this test checks.
+const demoCSV = "../catalog/demo/cars.csv"
+
+// TestDemoPinsEPARows: every demo car pins the EPA row the matcher picks
+// from the real file (its pin and wheel size aside) and carries exactly that
+// row's figures, so `serve --demo` shows what `vds enrich` computes.
+func TestDemoPinsEPARows(t *testing.T) {
+	needData(t, realZip)
+	tb, err := Load(context.Background(), realZip, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := demoCatalog(t)
+	unpinned := slices.Clone(c.Cars)
+	for i := range unpinned {
+		unpinned[i].FuelEconomy = catalog.FuelEconomy{}
+	}
+	res := Enrich(tb, unpinned, WheelSizes(unpinned, c.TireSizes))
+	if os.Getenv("UPDATE_DEMO_EPA") != "" {
+		updateDemoCSV(t, c.Cars, res.Matched)
+		return
+	}
+	pinned := 0
+	for _, car := range c.Cars {
+		want, ok := res.Matched[car.UUID]
+		if !ok {
+			if car.EPAID != nil {
+				t.Errorf("%d %s %s %s pins %d, which the matcher does not find", car.Year, car.Make, car.Model, car.Trim, *car.EPAID)
+			}
+			continue
+		}
+		if show(car.FuelEconomy) != show(want) {
+			t.Errorf("%d %s %s %s: demo has %s, the file gives %s (run UPDATE_DEMO_EPA=1 go test ./internal/epa -run TestDemoPinsEPARows)",
+				car.Year, car.Make, car.Model, car.Trim, show(car.FuelEconomy), show(want))
+			continue
+		}
+		pinned++
+	}
+	t.Logf("%d of %d demo cars pin their EPA row with its figures; %d matches tie with rows of other figures", pinned, len(c.Cars), len(res.Ambiguous))
+	if pinned*100 < 99*len(c.Cars) {
+		t.Errorf("%d of %d demo cars carry EPA figures, want at least 99%%", pinned, len(c.Cars))
+	}
+}
+
+// updateDemoCSV writes the matched EPA id and figures into demoCSV's
+// columns, keeping every other cell and the row order.
+func updateDemoCSV(t *testing.T, cars []catalog.Car, matched map[uuid.UUID]catalog.FuelEconomy) {
+	f, err := os.Open(demoCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows)-1 != len(cars) {
+		t.Fatalf("%s has %d rows for %d cars", demoCSV, len(rows)-1, len(cars))
+	}
+	cols := []string{"epa_id", "mpg_city", "mpg_highway", "mpg_combined", "epa_range_miles", "annual_fuel_cost", "co2_gpm"}
+	at := map[string]int{}
+	for _, col := range cols {
+		i := slices.Index(rows[0], col)
+		if i < 0 {
+			i = len(rows[0])
+			rows[0] = append(rows[0], col)
+		}
+		at[col] = i
+	}
+	num := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*p, 'f', -1, 64)
+	}
+	whole := func(p *int) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.Itoa(*p)
+	}
+	for i, car := range cars {
+		row := rows[i+1]
+		if row[0] != car.Make || row[2] != strconv.Itoa(car.Year) {
+			t.Fatalf("%s row %d is %v, the parsed car %d %s", demoCSV, i+2, row[:3], car.Year, car.Make)
+		}
+		for len(row) < len(rows[0]) {
+			row = append(row, "")
+		}
+		fe := matched[car.UUID]
+		row[at["epa_id"]], row[at["epa_range_miles"]], row[at["annual_fuel_cost"]] = whole(fe.EPAID), whole(fe.EPARangeMiles), whole(fe.AnnualFuelCost)
+		row[at["mpg_city"]], row[at["mpg_highway"]], row[at["mpg_combined"]], row[at["co2_gpm"]] = num(fe.MPGCity), num(fe.MPGHighway), num(fe.MPGCombined), num(fe.CO2GPM)
+		rows[i+1] = row
+	}
+	out, err := os.Create(demoCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(out)
+	if err := w.WriteAll(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote the EPA id and figures of %d cars into %s", len(matched), demoCSV)
 }

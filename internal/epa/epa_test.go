@@ -71,30 +71,30 @@ var matchCases = []struct {
 	score Score
 }{
 	{"drive decides", car("Widget", 2024, gas, "FWD", s8, 2.0, 4, "LE"), 10,
-		Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"tie goes to the lowest id, not file order", car("Widget", 2024, gas, "AWD", s8, 2.0, 4, "Limited"), 20,
-		Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"trim words break a tie", car("Widget", 2024, gas, "AWD", s8, 2.0, 4, "Sport"), 21,
-		Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, TrimWords: 1}},
+		Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, TrimWords: 1}},
 	{"transmission outranks trim words", car("Widget", 2024, gas, "AWD", s8, 2.0, 4, "Performance"), 20,
-		Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"trim words once transmission agrees", car("Widget", 2024, gas, "AWD", "Automatic (S10)", 2.0, 4, "Performance"), 17,
-		Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, TrimWords: 1}},
+		Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, TrimWords: 1}},
 	{"displacement decides", car("Widget", 2024, gas, "AWD", s8, 2.5, 4, ""), 12,
-		Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"fuel decides", car("Widget", 2024, hybrid, "AWD", s8, 2.5, 4, "Hybrid"), 13,
-		Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, TrimWords: 1}},
+		Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, TrimWords: 1}},
 	{"drive is ranked, not required", car("Widget", 2024, gas, "RWD", s8, 2.5, 4, ""), 12,
-		Score{Fuel: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Body: 1, Motors: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"fuel is required", car("Widget", 2024, catalog.FuelDiesel, "AWD", s8, 2.0, 4, ""), 0, Score{}},
 	{"4WD finds 4-Wheel or All-Wheel Drive", car("Widget", 2024, bev, "4WD", "Automatic (A1)", 0, 0, ""), 14,
-		Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"AWD finds 4-Wheel or All-Wheel Drive", car("Widget", 2024, bev, "AWD", "Automatic (A1)", 0, 0, ""), 14,
-		Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"punctuation folds: F-150 is F150", car("F-150", 2024, gas, "4WD", "Automatic 10-spd", 3.5, 6, ""), 30,
-		Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"model prefix fallback; 2-Wheel Drive is RWD", car("Gizmo", 2024, gas, "RWD", "Automatic 6-spd", 3.6, 6, ""), 15,
-		Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, Prefix: true}},
+		Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, Prefix: true}},
 	{"prefix only at a word boundary", car("Gizm", 2024, gas, "FWD", "Automatic 6-spd", 1.5, 4, ""), 0, Score{}},
 	{"other year", car("Widget", 2022, gas, "FWD", s8, 2.0, 4, ""), 0, Score{}},
 	{"CNG never matches", car("Blip", 2024, gas, "FWD", "Automatic (A1)", 2.0, 4, ""), 0, Score{}},
@@ -103,7 +103,7 @@ var matchCases = []struct {
 		c := car("WIDGET", 2024, gas, "FWD", s8, 2.0, 4, "")
 		c.Make = "ACME"
 		return c
-	}(), 10, Score{Fuel: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+	}(), 10, Score{Fuel: true, Body: 1, Motors: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 }
 
 func TestMatch(t *testing.T) {
@@ -120,7 +120,7 @@ func TestMatch(t *testing.T) {
 	for _, tc := range matchCases {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, tb := range []*Table{tb, reversed} {
-				row, score, ok := tb.Match(&tc.car)
+				row, score, ok := tb.Match(&tc.car, 0)
 				if ok != (tc.id != 0) {
 					t.Fatalf("ok = %v (row %d), want id %d", ok, row.ID, tc.id)
 				}
@@ -138,7 +138,7 @@ func TestMatchConcurrent(t *testing.T) {
 	for range 8 {
 		wg.Go(func() {
 			for _, tc := range matchCases {
-				if row, _, _ := tb.Match(&tc.car); row.ID != tc.id {
+				if row, _, _ := tb.Match(&tc.car, 0); row.ID != tc.id {
 					t.Errorf("%s: id %d, want %d", tc.name, row.ID, tc.id)
 				}
 			}
@@ -148,7 +148,7 @@ func TestMatchConcurrent(t *testing.T) {
 }
 
 func TestScorePointsLexicographic(t *testing.T) {
-	all := Score{Drive: true, Displacement: true, Cylinders: true, Transmission: true, TrimWords: 99}
+	all := Score{Drive: true, Displacement: true, Cylinders: true, Body: 2, Transmission: true, Motors: true, TrimWords: 99, Wheel: true}
 	if got, want := all.Points(), (Score{Fuel: true}).Points(); got >= want {
 		t.Errorf("every lesser fact (%d) must rank below fuel alone (%d)", got, want)
 	}
@@ -186,19 +186,16 @@ func TestEnrich(t *testing.T) {
 	evCar := car("Widget", 2024, bev, "4WD", "Automatic (A1)", 0, 0, "")
 	hevCar := car("Widget", 2024, hybrid, "AWD", "Automatic (AV-S6)", 2.5, 4, "")
 	diesel := car("Widget", 2024, catalog.FuelDiesel, "AWD", s8, 2.0, 4, "")
-	res := Enrich(tb, []catalog.Car{gasCar, diesel, evCar, hevCar})
+	res := Enrich(tb, []catalog.Car{gasCar, diesel, evCar, hevCar}, nil)
 
 	want := map[uuid.UUID]catalog.FuelEconomy{
-		gasCar.UUID: {MPGCity: ptr(28.0), MPGHighway: ptr(36.0), MPGCombined: ptr(31.0), AnnualFuelCost: ptr(1400), CO2GPM: ptr(290.0)},
+		gasCar.UUID: {EPAID: ptr(10), MPGCity: ptr(28.0), MPGHighway: ptr(36.0), MPGCombined: ptr(31.0), AnnualFuelCost: ptr(1400), CO2GPM: ptr(290.0)},
 		// EV: MPGe as EPA gives them, a range, and a real zero tailpipe CO2.
-		evCar.UUID:  {MPGCity: ptr(120.0), MPGHighway: ptr(100.0), MPGCombined: ptr(110.0), EPARangeMiles: ptr(300), AnnualFuelCost: ptr(650), CO2GPM: ptr(0.0)},
-		hevCar.UUID: {MPGCity: ptr(41.0), MPGHighway: ptr(38.0), MPGCombined: ptr(40.0), AnnualFuelCost: ptr(1000), CO2GPM: ptr(222.0)},
+		evCar.UUID:  {EPAID: ptr(14), MPGCity: ptr(120.0), MPGHighway: ptr(100.0), MPGCombined: ptr(110.0), EPARangeMiles: ptr(300), AnnualFuelCost: ptr(650), CO2GPM: ptr(0.0)},
+		hevCar.UUID: {EPAID: ptr(13), MPGCity: ptr(41.0), MPGHighway: ptr(38.0), MPGCombined: ptr(40.0), AnnualFuelCost: ptr(1000), CO2GPM: ptr(222.0)},
 	}
 	if !reflect.DeepEqual(res.Matched, want) {
 		t.Errorf("Matched:\n%s\nwant\n%s", dump(res.Matched), dump(want))
-	}
-	if wantRows := map[uuid.UUID]int{gasCar.UUID: 10, evCar.UUID: 14, hevCar.UUID: 13}; !reflect.DeepEqual(res.MatchedRows, wantRows) {
-		t.Errorf("MatchedRows = %v, want %v", res.MatchedRows, wantRows)
 	}
 	if len(res.Unmatched) != 1 || res.Unmatched[0].UUID != diesel.UUID {
 		t.Errorf("Unmatched = %v, want the diesel only", res.Unmatched)
@@ -223,8 +220,8 @@ func dump(m map[uuid.UUID]catalog.FuelEconomy) string {
 
 // show renders fuel-economy fields with nulls visible.
 func show(v catalog.FuelEconomy) string {
-	return fmt.Sprintf("city=%v hwy=%v comb=%v range=%v cost=%v co2=%v",
-		val(v.MPGCity), val(v.MPGHighway), val(v.MPGCombined), val(v.EPARangeMiles), val(v.AnnualFuelCost), val(v.CO2GPM))
+	return fmt.Sprintf("epa_id=%v city=%v hwy=%v comb=%v range=%v cost=%v co2=%v",
+		val(v.EPAID), val(v.MPGCity), val(v.MPGHighway), val(v.MPGCombined), val(v.EPARangeMiles), val(v.AnnualFuelCost), val(v.CO2GPM))
 }
 
 // val shows a nullable field.

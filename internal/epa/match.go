@@ -8,69 +8,116 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/tire"
 )
 
 // Score says which configuration facts of a car an EPA row agrees with.
 type Score struct {
-	Fuel         bool
+	Fuel bool
+	// Motors is false when the row names another motor count than the
+	// car's trim (Quad for a Dual). It ranks above the drive, whose label
+	// EPA and makers flip between AWD and 4WD for one system.
+	Motors       bool
 	Drive        bool
 	Displacement bool
 	Cylinders    bool
+	// Body is 2 when the row says it is the car's body (its text, class or
+	// the volumes EPA lists by body), 1 when it does not say, 0 when it says
+	// another (the coupe of a convertible family).
+	Body         int
 	Transmission bool
 	// TrimWords counts the car's trim words in EPA's model text; it ranks rows
 	// EPA files separately with the same engine and drive.
 	TrimWords int
+	// Wheel is true when the row names the car's wheel diameter.
+	Wheel bool
+	// Extra counts words of EPA's model text that are neither the car's
+	// model or trim nor drive, body, wheel or charger words: the fewer, the
+	// closer to the plain variant ("Silverado 4WD" before "Silverado Mud
+	// Terrain Tires 4WD", "Air Touring" before "Air G Touring XR").
+	Extra int
 	// Prefix marks a row found by the model-prefix fallback.
 	Prefix bool
 }
 
-// maxTrimWords keeps TrimWords from carrying into the facts' bits.
-const maxTrimWords = 15
+// maxWords keeps TrimWords and Extra from carrying into other fields.
+const maxWords = 15
 
-// Points ranks a score lexicographically: each fact is a bit above all lesser
+// Points ranks a score lexicographically: each fact is above all lesser
 // ones, so no number of minor agreements outweighs a major one.
 func (s Score) Points() int {
 	p := 0
-	for _, f := range []bool{s.Fuel, s.Drive, s.Displacement, s.Cylinders, s.Transmission} {
+	bit := func(f bool) {
 		p <<= 1
 		if f {
 			p |= 1
 		}
 	}
-	return p<<4 | min(s.TrimWords, maxTrimWords)
+	bit(s.Fuel)
+	bit(s.Motors)
+	bit(s.Drive)
+	bit(s.Displacement)
+	bit(s.Cylinders)
+	p = p<<2 | s.Body
+	bit(s.Transmission)
+	p = p<<4 | min(s.TrimWords, maxWords)
+	bit(s.Wheel)
+	return p<<4 | maxWords - min(s.Extra, maxWords)
 }
 
 // Match picks the EPA row for one car (docs/data.md, EPA matching); ok is
-// false when no row of its make, family and year has its fuel class.
-func (t *Table) Match(c *catalog.Car) (Row, Score, bool) {
+// false when no row of its make, family and year has its fuel class. wheel
+// is the car's wheel diameter in inches, 0 when unknown.
+func (t *Table) Match(c *catalog.Car, wheel int) (Row, Score, bool) {
+	m := t.match(c, wheel)
+	if !m.ok {
+		return Row{}, Score{}, false
+	}
+	return t.Rows[m.best], m.score, true
+}
+
+// matched is the outcome of matching one car: the best row, and the other
+// rows with the same points whose figures differ (an ambiguous match).
+type matched struct {
+	best  int
+	score Score
+	ties  []int
+	ok    bool
+}
+
+func (t *Table) match(c *catalog.Car, wheel int) matched {
 	mk := fold(c.Make)
-	if i, s, ok := t.best(t.byFamily[familyKey{mk, fold(c.Model), c.Year}], c, nil); ok {
-		return t.Rows[i], s, true
+	if m := t.best(t.byFamily[familyKey{mk, fold(c.Model), c.Year}], c, wheel, nil); m.ok {
+		return m
 	}
 	// The fallback: a few families are filed under a longer baseModel, or none.
 	target := fold(c.Model)
 	if target == "" {
-		return Row{}, Score{}, false
+		return matched{}
 	}
 	keep := func(r *Row) bool { return hasWordPrefix(r.Model, target) }
-	if i, s, ok := t.best(t.byMakeYear[makeYearKey{mk, c.Year}], c, keep); ok {
-		s.Prefix = true
-		return t.Rows[i], s, true
-	}
-	return Row{}, Score{}, false
+	m := t.best(t.byMakeYear[makeYearKey{mk, c.Year}], c, wheel, keep)
+	m.score.Prefix = true
+	return m
 }
 
-// best keeps the first of equal scores; idx ascends by EPA id, so the lowest id wins ties.
-func (t *Table) best(idx []int, c *catalog.Car, keep func(*Row) bool) (int, Score, bool) {
+// best keeps the first of equal scores; idx ascends by EPA id, so the
+// lowest id wins ties.
+func (t *Table) best(idx []int, c *catalog.Car, wheel int, keep func(*Row) bool) matched {
 	drive := catalogDrive(c.DriveType)
 	trim := words(c.Trim)
-	found, bestI, bestS, bestP := false, 0, Score{}, -1
+	known := append(append(words(c.Model), fold(c.Model)), trim...)
+	motors := motorWord(trim)
+	if wheel == 0 {
+		wheel = wheelInches(c.Trim)
+	}
+	m, bestP := matched{}, -1
 	for _, i := range idx {
 		r := &t.Rows[i]
 		if keep != nil && !keep(r) {
 			continue
 		}
-		f := t.facts[i]
+		f := &t.facts[i]
 		if f.fuel == "" || f.fuel != c.FuelType {
 			continue
 		}
@@ -79,14 +126,170 @@ func (t *Table) best(idx []int, c *catalog.Car, keep func(*Row) bool) (int, Scor
 			Drive:        drive != 0 && f.drives&drive != 0,
 			Displacement: sameDispl(c.DisplacementL, r.Displ),
 			Cylinders:    sameCylinders(c.Cylinders, r.Cylinders),
+			Body:         bodyFit(f.bodies, c.Body),
 			Transmission: c.Transmission != "" && strings.EqualFold(collapse(c.Transmission), collapse(r.Trany)),
-			TrimWords:    common(trim, words(r.Model)),
+			Motors:       motors == "" || f.motors == "" || motors == f.motors,
+			TrimWords:    common(trim, f.words),
+			Wheel:        wheel != 0 && f.wheel == wheel,
+			Extra:        extraWords(f.words, known),
 		}
-		if p := s.Points(); p > bestP {
-			found, bestI, bestS, bestP = true, i, s, p
+		switch p := s.Points(); {
+		case p > bestP:
+			m, bestP = matched{best: i, score: s, ok: true}, p
+		case p == bestP && !sameFigures(r, &t.Rows[m.best]):
+			m.ties = append(m.ties, i)
 		}
 	}
-	return bestI, bestS, found
+	return m
+}
+
+// sameFigures reports whether two rows give a car the same fields.
+func sameFigures(a, b *Row) bool {
+	return a.City08 == b.City08 && a.Highway08 == b.Highway08 && a.Comb08 == b.Comb08 &&
+		a.Range == b.Range && a.FuelCost08 == b.FuelCost08 && a.CO2TailpipeGpm == b.CO2TailpipeGpm
+}
+
+// bodyMask is a set of catalog body types.
+type bodyMask uint16
+
+func bodyBit(body string) bodyMask {
+	if i := slices.Index(catalog.Bodies, body); i >= 0 {
+		return 1 << i
+	}
+	return 0
+}
+
+// bodyWords are the words of EPA's model texts that name a body.
+var bodyWords = map[string]string{
+	"convertible": "Convertible", "cabriolet": "Convertible", "roadster": "Convertible", "spyder": "Convertible",
+	"spider": "Convertible", "volante": "Convertible",
+	"coupe": "Coupe", "2dr": "Coupe",
+	"hatchback": "Hatchback", "5dr": "Hatchback", "sportback": "Hatchback",
+	"sedan": "Sedan", "4dr": "Sedan",
+	"wagon": "Wagon", "sportwagen": "Wagon", "estate": "Wagon", "avant": "Wagon", "allroad": "Wagon",
+	"suv": "SUV",
+}
+
+// rowBodies is what a row says about its body: words of its model text
+// ("M4 Coupe", "3 5-Door"), else its class (pickups, SUVs, vans, wagons),
+// else which of EPA's per-body volumes a car row lists.
+func rowBodies(r *Row, ws []string) bodyMask {
+	var m bodyMask
+	for i, w := range ws {
+		if b, ok := bodyWords[w]; ok {
+			m |= bodyBit(b)
+		}
+		// "2-Dr", "5-Door", "4 door" split into a number and a word.
+		if i > 0 && (w == "door" || w == "dr") {
+			switch ws[i-1] {
+			case "2":
+				m |= bodyBit("Coupe")
+			case "3", "5":
+				m |= bodyBit("Hatchback")
+			case "4":
+				m |= bodyBit("Sedan")
+			}
+		}
+	}
+	if m != 0 {
+		return m
+	}
+	class := strings.ToLower(r.VClass)
+	switch {
+	case strings.Contains(class, "pickup"):
+		return bodyBit("Pickup")
+	case strings.Contains(class, "sport utility"):
+		return bodyBit("SUV")
+	case strings.Contains(class, "minivan"):
+		return bodyBit("Minivan")
+	case strings.Contains(class, "van"):
+		return bodyBit("Van")
+	case strings.Contains(class, "station wagon"):
+		return bodyBit("Wagon")
+	}
+	if r.PV4 > 0 || r.LV4 > 0 {
+		m |= bodyBit("Sedan")
+	}
+	if r.PV2 > 0 || r.LV2 > 0 {
+		m |= bodyBit("Coupe") | bodyBit("Convertible")
+	}
+	if r.HPV > 0 || r.HLV > 0 {
+		m |= bodyBit("Hatchback")
+	}
+	return m
+}
+
+func bodyFit(rowBodies bodyMask, body string) int {
+	switch {
+	case rowBodies == 0:
+		return 1
+	case rowBodies&bodyBit(body) != 0:
+		return 2
+	}
+	return 0
+}
+
+// wheelInches finds a wheel diameter in text: "(19 inch wheels)", "21in",
+// "with19 inch", "20-inch"; 0 when there is none.
+func wheelInches(text string) int {
+	t := strings.ToLower(text)
+	for i := 0; i+1 < len(t); i++ {
+		if t[i] < '1' || t[i] > '2' || t[i+1] < '0' || t[i+1] > '9' || (i > 0 && t[i-1] >= '0' && t[i-1] <= '9') {
+			continue
+		}
+		rest := strings.TrimLeft(t[i+2:], " -")
+		if strings.HasPrefix(rest, "inch") || strings.HasPrefix(rest, "in ") || strings.HasPrefix(rest, "in)") ||
+			rest == "in" || strings.HasPrefix(rest, "\"") {
+			return int(t[i]-'0')*10 + int(t[i+1]-'0')
+		}
+	}
+	return 0
+}
+
+// motorWord is the motor count words name: "Dual Motor", "Quad Large".
+func motorWord(ws []string) string {
+	for _, w := range ws {
+		switch w {
+		case "single", "dual", "tri", "quad":
+			return w
+		}
+	}
+	return ""
+}
+
+// neutralWords say nothing about which variant a row is beyond what other
+// facts score: drive, body, wheel, charger and fuel words.
+var neutralWords = map[string]bool{
+	"2wd": true, "4wd": true, "awd": true, "fwd": true, "rwd": true, "4x4": true, "4x2": true, "4matic": true,
+	"quattro": true, "xdrive": true, "sdrive": true, "all4": true, "4motion": true, "drive": true, "wheel": true,
+	"wheels": true, "inch": true, "in": true, "w": true, "with": true, "door": true, "dr": true, "kw": true,
+	"kwh": true, "charger": true, "ffv": true, "pickup": true, "motor": true,
+	// Fuel is scored on its own.
+	"ev": true, "hybrid": true, "phev": true, "electric": true, "plug": true,
+	// Marketing, not a variant: "New Range Rover".
+	"new": true,
+}
+
+// extraWords counts the words of a row's model text that the car does not
+// have and that are not neutral, body or number words.
+func extraWords(rowWords, known []string) int {
+	n := 0
+	for _, w := range rowWords {
+		if neutralWords[w] || bodyWords[w] != "" || allDigits(w) || slices.Contains(known, w) {
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+func allDigits(w string) bool {
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // sameDispl allows 0.05 l (EPA rounds to one decimal); no engine on both sides is equal.
@@ -236,7 +439,7 @@ func fuelClass(atvType, fuelType1 string) string {
 // Economy converts a row into a car's fields; zero figures stay null, except
 // the real zero tailpipe CO2 of an electric or fuel-cell car.
 func Economy(r Row) catalog.FuelEconomy {
-	var fe catalog.FuelEconomy
+	fe := catalog.FuelEconomy{EPAID: &r.ID}
 	pos := func(v float64) *float64 {
 		if v <= 0 {
 			return nil
@@ -264,29 +467,88 @@ func Economy(r Row) catalog.FuelEconomy {
 	return fe
 }
 
-// Result is the outcome of Enrich: new fields and EPA id per matched car, and
-// the unmatched cars in input order.
+// Result is the outcome of Enrich: the EPA id and figures of every matched
+// car, the unmatched cars in input order, and the matches another row tied.
 type Result struct {
-	Matched     map[uuid.UUID]catalog.FuelEconomy
-	MatchedRows map[uuid.UUID]int
-	Unmatched   []catalog.Car
+	Matched   map[uuid.UUID]catalog.FuelEconomy
+	Unmatched []catalog.Car
+	Ambiguous []Ambiguity
+	// Pinned counts the cars whose pinned epa_id was found in the table.
+	Pinned int
 }
 
-// Enrich matches every car; publishing the result is the caller's all-or-nothing step.
-func Enrich(t *Table, cars []catalog.Car) Result {
-	res := Result{
-		Matched:     make(map[uuid.UUID]catalog.FuelEconomy, len(cars)),
-		MatchedRows: make(map[uuid.UUID]int, len(cars)),
-	}
+// Ambiguity is a car whose best row tied, on every fact the matcher
+// scores, with rows of other figures; the lowest EPA id won.
+type Ambiguity struct {
+	Car        catalog.Car
+	Chosen     Row
+	Candidates []Row
+}
+
+// Enrich gives every car its EPA row: the one its epa_id pins when the
+// table has it (an ingested file chose it), else the best match; wheels
+// holds the cars' wheel diameters in inches where known. Publishing the
+// result is the caller's all-or-nothing step.
+func Enrich(t *Table, cars []catalog.Car, wheels map[uuid.UUID]int) Result {
+	res := Result{Matched: make(map[uuid.UUID]catalog.FuelEconomy, len(cars))}
 	for i := range cars {
 		c := &cars[i]
-		row, _, ok := t.Match(c)
-		if !ok {
+		if c.EPAID != nil {
+			if r, ok := t.Row(*c.EPAID); ok {
+				res.Matched[c.UUID] = Economy(r)
+				res.Pinned++
+				continue
+			}
+		}
+		m := t.match(c, wheels[c.UUID])
+		if !m.ok {
 			res.Unmatched = append(res.Unmatched, *c)
 			continue
 		}
-		res.Matched[c.UUID] = Economy(row)
-		res.MatchedRows[c.UUID] = row.ID
+		res.Matched[c.UUID] = Economy(t.Rows[m.best])
+		if len(m.ties) > 0 {
+			a := Ambiguity{Car: *c, Chosen: t.Rows[m.best]}
+			for _, j := range m.ties {
+				a.Candidates = append(a.Candidates, t.Rows[j])
+			}
+			res.Ambiguous = append(res.Ambiguous, a)
+		}
 	}
 	return res
+}
+
+// WheelSizes gives each car the rim diameter of the OEM tire of the
+// fitment of its make, model and year whose trim is its own (else the
+// only one there is), for Enrich: EPA files wheel sizes as variants.
+func WheelSizes(cars []catalog.Car, fitments []catalog.TireFitment) map[uuid.UUID]int {
+	type key struct {
+		make, model string
+		year        int
+	}
+	byVehicle := map[key][]*catalog.TireFitment{}
+	for i := range fitments {
+		f := &fitments[i]
+		k := key{fold(f.Make), fold(f.Model), f.Year}
+		byVehicle[k] = append(byVehicle[k], f)
+	}
+	out := map[uuid.UUID]int{}
+	for _, c := range cars {
+		fs := byVehicle[key{fold(c.Make), fold(c.Model), c.Year}]
+		var pick *catalog.TireFitment
+		for _, f := range fs {
+			if strings.EqualFold(f.Trim, c.Trim) {
+				pick = f
+			}
+		}
+		if pick == nil && len(fs) == 1 {
+			pick = fs[0]
+		}
+		if pick == nil {
+			continue
+		}
+		if sz, err := tire.Parse(pick.TireSize); err == nil {
+			out[c.UUID] = int(sz.RimIn)
+		}
+	}
+	return out
 }

@@ -33,6 +33,11 @@ type Row struct {
 	Range          int
 	FuelCost08     int
 	CO2TailpipeGpm float64
+	// VClass is EPA's size class ("Midsize Cars", "Standard Pickup Trucks").
+	VClass string
+	// Passenger and luggage volumes EPA lists by body: two-door, four-door
+	// and hatchback; which are non-zero tells the body of a car row.
+	PV2, PV4, HPV, LV2, LV4, HLV int
 }
 
 // FormatError is a problem with the CSV or one cell of it.
@@ -72,6 +77,10 @@ type Table struct {
 type rowFacts struct {
 	fuel   string    // catalog fuel constant, "" when the catalog has none
 	drives driveMask // the catalog drives the EPA drive text stands for
+	bodies bodyMask  // the catalog bodies the row says it is; 0 when it does not say
+	words  []string  // of the model text
+	wheel  int       // wheel diameter the model text names, in inches; 0 when none
+	motors string    // "single", "dual", "tri" or "quad" when the model text says
 }
 
 type familyKey struct {
@@ -117,12 +126,19 @@ const (
 	colRange     = "range"
 	colFuelCost  = "fuelcost08"
 	colCO2       = "co2tailpipegpm"
+	colVClass    = "vclass"
+	colPV2       = "pv2"
+	colPV4       = "pv4"
+	colHPV       = "hpv"
+	colLV2       = "lv2"
+	colLV4       = "lv4"
+	colHLV       = "hlv"
 )
 
 var requiredColumns = []string{colID, colYear, colMake, colModel, colCity, colHighway, colComb}
 
 var optionalColumns = []string{colBaseModel, colDrive, colFuelType, colFuelType1, colATVType, colTrany,
-	colDispl, colCylinders, colRange, colFuelCost, colCO2}
+	colDispl, colCylinders, colRange, colFuelCost, colCO2, colVClass, colPV2, colPV4, colHPV, colLV2, colLV4, colHLV}
 
 // Parse reads vehicles.csv rows from r; name labels errors.
 func Parse(ctx context.Context, r io.Reader, name string) (*Table, error) {
@@ -213,7 +229,9 @@ func (t *Table) index() {
 	for i := range t.Rows {
 		r := &t.Rows[i]
 		t.byID[r.ID] = i
-		t.facts[i] = rowFacts{fuel: fuelClass(r.ATVType, r.FuelType1), drives: epaDrives(r.Drive)}
+		w := words(r.Model)
+		t.facts[i] = rowFacts{fuel: fuelClass(r.ATVType, r.FuelType1), drives: epaDrives(r.Drive), bodies: rowBodies(r, w),
+			words: w, wheel: wheelInches(r.Model), motors: motorWord(w)}
 		mk := fold(r.Make)
 		fk := familyKey{mk, fold(r.BaseModel), r.Year}
 		t.byFamily[fk] = append(t.byFamily[fk], i)
@@ -263,6 +281,13 @@ func (p *rowParser) row() Row {
 		Range:          p.integer(colRange, false),
 		FuelCost08:     p.integer(colFuelCost, false),
 		CO2TailpipeGpm: p.number(colCO2),
+		VClass:         p.text(colVClass, false),
+		PV2:            p.integer(colPV2, false),
+		PV4:            p.integer(colPV4, false),
+		HPV:            p.integer(colHPV, false),
+		LV2:            p.integer(colLV2, false),
+		LV4:            p.integer(colLV4, false),
+		HLV:            p.integer(colHLV, false),
 	}
 	return r
 }

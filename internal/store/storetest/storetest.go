@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -523,7 +525,7 @@ func testEnrichCars(t *testing.T, s store.Store) {
 	in := sampleCatalog(t, 3)
 	_, _, err := s.ReplaceCatalog(ctx, in, catalog.Kinds, store.ReplaceOptions{Source: "seed"})
 	must(t, err, "seed")
-	fe := catalog.FuelEconomy{MPGCity: ptr(28.0), MPGHighway: ptr(39.0), MPGCombined: ptr(32.0), AnnualFuelCost: ptr(1450), CO2GPM: ptr(277.5)}
+	fe := catalog.FuelEconomy{EPAID: ptr(40001), MPGCity: ptr(28.0), MPGHighway: ptr(39.0), MPGCombined: ptr(32.0), AnnualFuelCost: ptr(1450), CO2GPM: ptr(277.5)}
 	changed, v, err := s.EnrichCars(ctx, map[uuid.UUID]catalog.FuelEconomy{in.Cars[0].UUID: fe}, "epa")
 	must(t, err, "EnrichCars")
 	if changed != 1 || v.Number != 2 || v.Source != "epa" {
@@ -541,8 +543,18 @@ func testEnrichCars(t *testing.T, s store.Store) {
 	must(t, err, "LoadCatalog")
 	for _, car := range c.Cars {
 		enriched := car.MPGCity != nil
-		if enriched != (car.UUID == in.Cars[0].UUID) || (enriched && *car.CO2GPM != 277.5) {
+		if enriched != (car.UUID == in.Cars[0].UUID) || (enriched && (*car.CO2GPM != 277.5 || car.EPAID == nil || *car.EPAID != 40001)) {
 			t.Fatalf("car %s after enrich and re-ingest: %+v", car.UUID, car.FuelEconomy)
 		}
+	}
+	// An ingest that pins another EPA row brings that row's figures.
+	pinned := sampleCatalog(t, 3)
+	pinned.Cars[0].FuelEconomy = catalog.FuelEconomy{EPAID: ptr(40002), MPGCombined: ptr(41.0)}
+	ch, _, err := s.ReplaceCatalog(ctx, pinned, catalog.Kinds, store.ReplaceOptions{Source: "pinned"})
+	must(t, err, "pinned ingest")
+	c, _, err = s.LoadCatalog(ctx)
+	must(t, err, "LoadCatalog")
+	if len(ch.Cars.Update) != 1 || !reflect.DeepEqual(c.Cars[slices.IndexFunc(c.Cars, func(x catalog.Car) bool { return x.UUID == in.Cars[0].UUID })].FuelEconomy, pinned.Cars[0].FuelEconomy) {
+		t.Fatalf("after a pinned ingest: %d updates, stored %+v", len(ch.Cars.Update), c.Cars)
 	}
 }
