@@ -121,7 +121,7 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 	camry, ok := tb.Row(47085)
 	wantCamry := Row{ID: 47085, Year: 2024, Make: "Toyota", BaseModel: "Camry", Model: "Camry", Drive: "Front-Wheel Drive",
 		FuelType: "Regular", FuelType1: "Regular Gasoline", Trany: "Automatic (S8)", Displ: 3.5, Cylinders: 6,
-		City08: 22, Highway08: 33, Comb08: 26, FuelCost08: 1750, CO2TailpipeGpm: 338.0, VClass: "Midsize Cars", PV4: 100, LV4: 14}
+		City08: 22, Highway08: 33, Comb08: 26, FuelCost08: 1750, CO2TailpipeGpm: 338.0, EngDscr: "SIDI & PFI", VClass: "Midsize Cars", PV4: 100, LV4: 14}
 	if !ok || camry != wantCamry {
 		t.Errorf("row 47085 = %+v\nwant %+v", camry, wantCamry)
 	}
@@ -250,6 +250,9 @@ func TestDemoPinsEPARows(t *testing.T) {
 				t.Errorf("%d %s %s %s pins %d, which the matcher does not find", car.Year, car.Make, car.Model, car.Trim, *car.EPAID)
 			}
 			continue
+		}
+		if r, _ := tb.Row(*want.EPAID); car.FuelType == catalog.FuelHEV && strings.Contains(r.EngDscr, "Mild Hybrid") {
+			t.Errorf("%d %s %s %s is a mild hybrid (%s) labelled HEV", car.Year, car.Make, car.Model, car.Trim, r.EngDscr)
 		}
 		if show(car.FuelEconomy) != show(want) {
 			t.Errorf("%d %s %s %s: demo has %s, the file gives %s (run UPDATE_DEMO_EPA=1 go test ./internal/epa -run TestDemoPinsEPARows)",

@@ -165,7 +165,7 @@ func TestParseRow(t *testing.T) {
 	for _, want := range []Row{
 		{ID: 21, Year: 2024, Make: "Acme", BaseModel: "Widget", Model: "Widget Sport", Drive: "All-Wheel Drive",
 			FuelType: "Regular", FuelType1: "Regular Gasoline", Trany: "Automatic (S8)", Displ: 2.0, Cylinders: 4,
-			City08: 24, Highway08: 31, Comb08: 27, FuelCost08: 1650, CO2TailpipeGpm: 330.5},
+			City08: 24, Highway08: 31, Comb08: 27, FuelCost08: 1650, CO2TailpipeGpm: 330.5, EngDscr: "SIDI, turbo"},
 		{ID: 14, Year: 2024, Make: "Acme", BaseModel: "Widget", Model: "Widget EV", Drive: "4-Wheel or All-Wheel Drive",
 			FuelType: "Electricity", FuelType1: "Electricity", ATVType: "EV", Trany: "Automatic (A1)",
 			City08: 120, Highway08: 100, Comb08: 110, Range: 300, FuelCost08: 650},
@@ -199,6 +199,22 @@ func TestEnrich(t *testing.T) {
 	}
 	if len(res.Unmatched) != 1 || res.Unmatched[0].UUID != diesel.UUID {
 		t.Errorf("Unmatched = %v, want the diesel only", res.Unmatched)
+	}
+}
+
+func TestMildHybridIsGasoline(t *testing.T) {
+	for _, tc := range []struct {
+		r    Row
+		want string
+	}{
+		{Row{ATVType: "Hybrid", FuelType1: "Premium Gasoline", EngDscr: "SIDI; Mild Hybrid"}, catalog.FuelGasoline},
+		{Row{ATVType: "Hybrid", FuelType1: "Regular Gasoline", EngDscr: "Mild Hybrid; eTorque"}, catalog.FuelGasoline},
+		{Row{ATVType: "Hybrid", FuelType1: "Regular Gasoline", EngDscr: "HEV"}, catalog.FuelHEV},
+		{Row{ATVType: "Plug-in Hybrid", FuelType1: "Premium Gasoline", EngDscr: "PHEV"}, catalog.FuelPHEV},
+	} {
+		if got := fuelClass(&tc.r); got != tc.want {
+			t.Errorf("%+v: %s, want %s", tc.r, got, tc.want)
+		}
 	}
 }
 

@@ -405,8 +405,16 @@ func epaDrives(d string) driveMask {
 	return 0
 }
 
-// fuelClass maps atvType (else fuelType1) to the catalog fuel type, "" for none.
-func fuelClass(atvType, fuelType1 string) string {
+// fuelClass maps atvType (else fuelType1) to the catalog fuel type, "" for
+// none. A mild hybrid (a 48 V or eTorque starter-generator that never
+// drives the car on electricity alone), which EPA files as "Hybrid" with
+// "Mild Hybrid" in eng_dscr, is a gasoline car in the catalog: it is not
+// electrified, so ev_only leaves it out.
+func fuelClass(r *Row) string {
+	atvType, fuelType1 := r.ATVType, r.FuelType1
+	if strings.EqualFold(collapse(atvType), "hybrid") && strings.Contains(strings.ToLower(r.EngDscr), "mild hybrid") {
+		return catalog.FuelGasoline
+	}
 	switch strings.ToLower(collapse(atvType)) {
 	case "hybrid":
 		return catalog.FuelHEV
@@ -457,7 +465,7 @@ func Economy(r Row) catalog.FuelEconomy {
 	fe.MPGCombined = pos(r.Comb08)
 	fe.EPARangeMiles = posInt(r.Range)
 	fe.AnnualFuelCost = posInt(r.FuelCost08)
-	switch fuel := fuelClass(r.ATVType, r.FuelType1); {
+	switch fuel := fuelClass(&r); {
 	case r.CO2TailpipeGpm > 0:
 		fe.CO2GPM = pos(r.CO2TailpipeGpm)
 	case r.CO2TailpipeGpm == 0 && (fuel == catalog.FuelBEV || fuel == catalog.FuelFCEV):

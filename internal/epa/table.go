@@ -33,6 +33,8 @@ type Row struct {
 	Range          int
 	FuelCost08     int
 	CO2TailpipeGpm float64
+	// EngDscr is EPA's engine description ("SIDI; Mild Hybrid").
+	EngDscr string
 	// VClass is EPA's size class ("Midsize Cars", "Standard Pickup Trucks").
 	VClass string
 	// Passenger and luggage volumes EPA lists by body: two-door, four-door
@@ -127,6 +129,7 @@ const (
 	colFuelCost  = "fuelcost08"
 	colCO2       = "co2tailpipegpm"
 	colVClass    = "vclass"
+	colEngDscr   = "eng_dscr"
 	colPV2       = "pv2"
 	colPV4       = "pv4"
 	colHPV       = "hpv"
@@ -138,7 +141,7 @@ const (
 var requiredColumns = []string{colID, colYear, colMake, colModel, colCity, colHighway, colComb}
 
 var optionalColumns = []string{colBaseModel, colDrive, colFuelType, colFuelType1, colATVType, colTrany,
-	colDispl, colCylinders, colRange, colFuelCost, colCO2, colVClass, colPV2, colPV4, colHPV, colLV2, colLV4, colHLV}
+	colDispl, colCylinders, colRange, colFuelCost, colCO2, colEngDscr, colVClass, colPV2, colPV4, colHPV, colLV2, colLV4, colHLV}
 
 // Parse reads vehicles.csv rows from r; name labels errors.
 func Parse(ctx context.Context, r io.Reader, name string) (*Table, error) {
@@ -230,7 +233,7 @@ func (t *Table) index() {
 		r := &t.Rows[i]
 		t.byID[r.ID] = i
 		w := words(r.Model)
-		t.facts[i] = rowFacts{fuel: fuelClass(r.ATVType, r.FuelType1), drives: epaDrives(r.Drive), bodies: rowBodies(r, w),
+		t.facts[i] = rowFacts{fuel: fuelClass(r), drives: epaDrives(r.Drive), bodies: rowBodies(r, w),
 			words: w, wheel: wheelInches(r.Model), motors: motorWord(w)}
 		mk := fold(r.Make)
 		fk := familyKey{mk, fold(r.BaseModel), r.Year}
@@ -281,6 +284,7 @@ func (p *rowParser) row() Row {
 		Range:          p.integer(colRange, false),
 		FuelCost08:     p.integer(colFuelCost, false),
 		CO2TailpipeGpm: p.number(colCO2),
+		EngDscr:        p.text(colEngDscr, false),
 		VClass:         p.text(colVClass, false),
 		PV2:            p.integer(colPV2, false),
 		PV4:            p.integer(colPV4, false),
