@@ -8,13 +8,15 @@ import "time"
 // FuelEconomy is a car's EPA enrichment; null until enriched, or when EPA lacks the car.
 type FuelEconomy struct {
 	// EPAID is the fueleconomy.gov vehicle id the figures come from.
-	EPAID          *int     `json:"epa_id"`
-	MPGCity        *float64 `json:"mpg_city"`
-	MPGHighway     *float64 `json:"mpg_highway"`
-	MPGCombined    *float64 `json:"mpg_combined"`
-	EPARangeMiles  *int     `json:"epa_range_miles"`
-	AnnualFuelCost *int     `json:"annual_fuel_cost"`
-	CO2GPM         *float64 `json:"co2_gpm"`
+	EPAID         *int     `json:"epa_id"`
+	MPGCity       *float64 `json:"mpg_city"`
+	MPGHighway    *float64 `json:"mpg_highway"`
+	MPGCombined   *float64 `json:"mpg_combined"`
+	EPARangeMiles *int     `json:"epa_range_miles"`
+	// EPAElectricRangeMiles is a plug-in hybrid's range on electricity alone.
+	EPAElectricRangeMiles *int     `json:"epa_electric_range_miles"`
+	AnnualFuelCost        *int     `json:"annual_fuel_cost"`
+	CO2GPM                *float64 `json:"co2_gpm"`
 }
 
 // Car is a passenger car or light truck; fuel economy is embedded to encode flat.
@@ -33,7 +35,7 @@ type Car struct {
 	// Engine is a display label such as "2.5L 4-cyl hybrid".
 	Engine string `json:"engine"`
 	FuelEconomy
-	// Electrified (BEV, PHEV, HEV) is the set ev_only selects.
+	// Electrified (BEV, PHEV, HEV, FCEV) is the set ev_only selects.
 	Electrified bool `json:"electrified"`
 }
 

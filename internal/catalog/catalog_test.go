@@ -38,7 +38,6 @@ func TestCarNormalize(t *testing.T) {
 		{"unknown fuel", func(c *Car) { c.FuelType = "coal" }, "fuel_type", "is not one of"},
 		{"unknown drive", func(c *Car) { c.DriveType = "6WD" }, "drive_type", "is not one of FWD, RWD, AWD, 4WD"},
 		{"bev with engine", func(c *Car) { c.FuelType = FuelBEV }, "displacement_l", "must be empty"},
-		{"gas without engine", func(c *Car) { c.DisplacementL = nil }, "displacement_l", "are required"},
 		{"negative displacement", func(c *Car) { c.DisplacementL = ptr(-2.0) }, "displacement_l", "-2 is outside"},
 		{"too many cylinders", func(c *Car) { c.Cylinders = ptr(20) }, "cylinders", "20 is outside 2..16"},
 		// NaN compares false with everything, so a plain range check passed it.
@@ -51,6 +50,19 @@ func TestCarNormalize(t *testing.T) {
 			tc.edit(&c)
 			assertFieldError(t, c.Normalize(), tc.field, tc.want)
 		})
+	}
+}
+
+// An engine the source does not give (a rotary, an unlisted one) and a
+// drive it does not give are unknown, not errors.
+func TestCarUnknownEngineAndDrive(t *testing.T) {
+	c := validCar()
+	c.DisplacementL, c.Cylinders, c.DriveType = nil, nil, ""
+	if errs := c.Normalize(); len(errs) != 0 {
+		t.Fatalf("errors %v", errs)
+	}
+	if c.Engine != "" {
+		t.Errorf("engine %q, want empty", c.Engine)
 	}
 }
 
@@ -76,7 +88,7 @@ func TestElectrifiedAndEngine(t *testing.T) {
 		{FuelPHEV, ptr(2.0), ptr(4), "2.0L 4-cyl plug-in hybrid", true},
 		{FuelHEV, ptr(2.5), ptr(4), "2.5L 4-cyl hybrid", true},
 		{FuelDiesel, ptr(3.0), ptr(6), "3.0L 6-cyl diesel", false},
-		{FuelFCEV, nil, nil, "Fuel cell electric", false},
+		{FuelFCEV, nil, nil, "Fuel cell electric", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.fuel, func(t *testing.T) {

@@ -18,10 +18,14 @@ const (
 	FuelPHEV     = "PLUG-IN HYBRID ELECTRIC VEHICLE (PHEV)"
 	FuelBEV      = "BATTERY ELECTRIC VEHICLE (BEV)"
 	FuelFCEV     = "FUEL CELL ELECTRIC VEHICLE (FCEV)"
+	// Natural-gas and propane cars (dedicated or bi-fuel with gasoline), a
+	// few dozen of EPA's rows.
+	FuelCNG = "COMPRESSED NATURAL GAS (CNG)"
+	FuelLPG = "LIQUEFIED PETROLEUM GAS (LPG)"
 )
 
 // CarFuels lists every accepted car fuel type.
-var CarFuels = []string{FuelGasoline, FuelDiesel, FuelFlex, FuelHEV, FuelPHEV, FuelBEV, FuelFCEV}
+var CarFuels = []string{FuelGasoline, FuelDiesel, FuelFlex, FuelHEV, FuelPHEV, FuelBEV, FuelFCEV, FuelCNG, FuelLPG}
 
 // Drives lists the accepted drive types.
 var Drives = []string{"FWD", "RWD", "AWD", "4WD"}

@@ -42,13 +42,15 @@ func ParseKind(s string) (Kind, error) {
 // job, or by an ingested file that pins the car's EPA row (the demo
 // catalog does); null until either.
 type FuelEconomy struct {
-	EPAID          *int     `json:"epa_id" jsonschema:"The EPA vehicle id (fueleconomy.gov) the figures come from; null when none matched."`
-	MPGCity        *float64 `json:"mpg_city"`
-	MPGHighway     *float64 `json:"mpg_highway"`
-	MPGCombined    *float64 `json:"mpg_combined"`
-	EPARangeMiles  *int     `json:"epa_range_miles"`
-	AnnualFuelCost *int     `json:"annual_fuel_cost"`
-	CO2GPM         *float64 `json:"co2_gpm"`
+	EPAID         *int     `json:"epa_id" jsonschema:"The EPA vehicle id (fueleconomy.gov) the figures come from; null when none matched."`
+	MPGCity       *float64 `json:"mpg_city"`
+	MPGHighway    *float64 `json:"mpg_highway"`
+	MPGCombined   *float64 `json:"mpg_combined"`
+	EPARangeMiles *int     `json:"epa_range_miles"`
+	// EPAElectricRangeMiles is a plug-in hybrid's range on electricity alone.
+	EPAElectricRangeMiles *int     `json:"epa_electric_range_miles" jsonschema:"A plug-in hybrid's EPA range on electricity alone; null for other cars."`
+	AnnualFuelCost        *int     `json:"annual_fuel_cost"`
+	CO2GPM                *float64 `json:"co2_gpm"`
 }
 
 // Car is a passenger car or light truck.
@@ -66,7 +68,7 @@ type Car struct {
 	Cylinders     *int      `json:"cylinders"`
 	Engine        string    `json:"engine" jsonschema:"Derived from fuel type, displacement and cylinders, e.g. \"2.5L 4-cyl hybrid\"."`
 	FuelEconomy
-	Electrified bool `json:"electrified" jsonschema:"True for BEV, PHEV and HEV: the ev_only set."`
+	Electrified bool `json:"electrified" jsonschema:"True for BEV, PHEV, HEV and FCEV: the ev_only set."`
 }
 
 func (Car) SchemaDescription() string {
@@ -191,11 +193,22 @@ func engineLabel(fuel string, displ *float64, cyl *int) string {
 		parts = append(parts, "diesel")
 	case FuelFlex:
 		parts = append(parts, "flex-fuel")
+	case FuelCNG:
+		parts = append(parts, "CNG")
+	case FuelLPG:
+		parts = append(parts, "LPG")
 	}
 	return strings.Join(parts, " ")
 }
 
-// IsElectrified reports whether a fuel type counts as electrified (BEV, PHEV, HEV).
+// IsElectrified reports whether a fuel type counts as electrified: driven
+// by an electric motor (BEV, PHEV, HEV, and FCEV, whose fuel cell feeds one).
 func IsElectrified(fuel string) bool {
-	return fuel == FuelBEV || fuel == FuelPHEV || fuel == FuelHEV
+	return fuel == FuelBEV || fuel == FuelPHEV || fuel == FuelHEV || fuel == FuelFCEV
+}
+
+// EPACarUUID is the uuid of the car built from EPA row id by vds ingest
+// --source epa: stable across downloads, since EPA never reuses an id.
+func EPACarUUID(id int) uuid.UUID {
+	return recordUUID(KindCar, "epa", strconv.Itoa(id))
 }

@@ -117,14 +117,14 @@ func (c *Car) Normalize() FieldErrors {
 	ck.text("trim", &c.Trim, false, 80)
 	ck.enum("body", &c.Body, Bodies)
 	ck.enum("fuel_type", &c.FuelType, CarFuels)
-	ck.enum("drive_type", &c.DriveType, Drives)
+	if c.DriveType = strings.TrimSpace(c.DriveType); c.DriveType != "" {
+		ck.enum("drive_type", &c.DriveType, Drives)
+	}
 	ck.text("transmission", &c.Transmission, false, 60)
 	electric := c.FuelType == FuelBEV || c.FuelType == FuelFCEV
 	switch {
 	case electric && (c.DisplacementL != nil || c.Cylinders != nil):
 		ck.fail("displacement_l", "must be empty for %s", c.FuelType)
-	case !electric && c.FuelType != "" && (c.DisplacementL == nil || c.Cylinders == nil):
-		ck.fail("displacement_l", "displacement_l and cylinders are required for %s", c.FuelType)
 	}
 	if c.DisplacementL != nil {
 		rangeCheck(&ck, "displacement_l", *c.DisplacementL, 0.6, 10.0)
@@ -159,6 +159,9 @@ func (fe *FuelEconomy) check(ck *checker) {
 	}
 	if fe.EPARangeMiles != nil {
 		rangeCheck(ck, "epa_range_miles", *fe.EPARangeMiles, 1, 2000)
+	}
+	if fe.EPAElectricRangeMiles != nil {
+		rangeCheck(ck, "epa_electric_range_miles", *fe.EPAElectricRangeMiles, 1, 1000)
 	}
 	if fe.AnnualFuelCost != nil {
 		rangeCheck(ck, "annual_fuel_cost", *fe.AnnualFuelCost, 1, 100000)

@@ -96,24 +96,9 @@ func enrichRun(ctx context.Context, f *Factory, opts *enrichOptions) error {
 	if err != nil {
 		return err
 	}
-	var bar *progressbar.ProgressBar
-	var progress func(done, total int64)
-	if f.IO.ErrTTY && !f.JSON {
-		progress = func(done, total int64) {
-			if bar == nil {
-				bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(f.IO.ErrOut),
-					progressbar.OptionSetDescription("reading EPA data"), progressbar.OptionShowBytes(true),
-					progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
-			}
-			_ = bar.Set64(done)
-		}
-	}
-	table, err := epa.Load(ctx, opts.Source, &http.Client{Timeout: epa.DownloadTimeout}, progress)
-	if bar != nil {
-		_ = bar.Finish()
-	}
+	table, err := loadEPA(ctx, f, opts.Source)
 	if err != nil {
-		return fmt.Errorf("read EPA data: %w", err)
+		return err
 	}
 	c, _, err := st.LoadCatalog(ctx)
 	if err != nil {
@@ -184,4 +169,28 @@ func enrichRun(ctx context.Context, f *Factory, opts *enrichOptions) error {
 func unmatchedOf(car catalog.Car) unmatchedCar {
 	return unmatchedCar{UUID: car.UUID.String(), Make: car.Make, Model: car.Model, Year: car.Year,
 		Trim: car.Trim, Fuel: car.FuelType, Drive: car.DriveType}
+}
+
+// loadEPA reads vehicles.csv from a file or URL, with a progress bar on a terminal.
+func loadEPA(ctx context.Context, f *Factory, source string) (*epa.Table, error) {
+	var bar *progressbar.ProgressBar
+	var progress func(done, total int64)
+	if f.IO.ErrTTY && !f.JSON {
+		progress = func(done, total int64) {
+			if bar == nil {
+				bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(f.IO.ErrOut),
+					progressbar.OptionSetDescription("reading EPA data"), progressbar.OptionShowBytes(true),
+					progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+			}
+			_ = bar.Set64(done)
+		}
+	}
+	table, err := epa.Load(ctx, source, &http.Client{Timeout: epa.DownloadTimeout}, progress)
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read EPA data: %w", err)
+	}
+	return table, nil
 }

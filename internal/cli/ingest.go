@@ -12,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/epa"
 	"github.com/vds-dev/vds/internal/ingest"
 )
 
@@ -19,21 +20,33 @@ type ingestOptions struct {
 	Sources       []string
 	AllowRemovals bool
 	DryRun        bool
+	// EPAFile is vehicles.csv for --source epa.
+	EPAFile string
 }
 
-// demoSource is the --source value that selects the embedded catalog.
-const demoSource = "demo"
+// demoSource is the --source value that selects the embedded catalog;
+// epaSource the one that builds the car catalog from EPA's vehicles.csv.
+const (
+	demoSource = "demo"
+	epaSource  = "epa"
+)
 
 func newIngestCmd(f *Factory, runF func(*ingestOptions) error) *cobra.Command {
 	opts := &ingestOptions{}
 	cmd := &cobra.Command{
-		Use:   "ingest [--source demo|FILE...] [--dry-run] [--allow-removals]",
+		Use:   "ingest [--source demo|FILE...] [--source epa VEHICLES_CSV] [--dry-run] [--allow-removals]",
 		Short: "Load the demo catalog or catalog files into the database",
 		Long: `Load catalog records and publish them as a new catalog version.
 
 --source demo (the default) loads the catalog embedded in this binary. Files
 are JSON or CSV, one record type per file, told apart by name: cars*.csv,
 motorcycles*.json, boats*.csv, tire_sizes*.csv... (formats in docs/data.md).
+
+--source epa VEHICLES_CSV builds the car catalog from EPA's vehicles.csv
+(zipped or plain, a file or an http(s) URL): one car per EPA row, every
+model year since 1984, with its EPA id pinned and its figures exact by
+construction (docs/data.md, the EPA catalog). Only the cars are replaced; on
+a database that holds other cars (the demo's), add --allow-removals.
 
 For each record type the input carries, the stored records become exactly
 the input: new ones are added, changed ones updated, missing ones removed.
@@ -49,14 +62,25 @@ refused. --dry-run shows what would be added, changed and removed, with
 the same checks, and writes nothing.`,
 		Example: `  vds ingest
   vds ingest --source cars.csv --source tire_sizes.json
-  vds ingest --dry-run --source cars.csv`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, ingestRun, func([]string) error {
+  vds ingest --dry-run --source cars.csv
+  vds ingest --source epa vehicles.csv.zip --allow-removals`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if slices.Equal(opts.Sources, []string{epaSource}) {
+				return exactArgs("VEHICLES_CSV")(cmd, args)
+			}
+			return noArgs(cmd, args)
+		},
+		RunE: runCmd(f, opts, runF, ingestRun, func(args []string) error {
 			if len(opts.Sources) == 0 {
 				opts.Sources = []string{demoSource}
 			}
-			if slices.Contains(opts.Sources, demoSource) && len(opts.Sources) > 1 {
-				return usageErrorf(fmt.Errorf("--source demo cannot be combined with files"))
+			for _, special := range []string{demoSource, epaSource} {
+				if slices.Contains(opts.Sources, special) && len(opts.Sources) > 1 {
+					return usageErrorf(fmt.Errorf("--source %s cannot be combined with other sources", special))
+				}
+			}
+			if opts.Sources[0] == epaSource {
+				opts.EPAFile = args[0]
 			}
 			return nil
 		}),
@@ -83,17 +107,29 @@ func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
 		err     error
 		label   = strings.Join(opts.Sources, ",")
 	)
-	if opts.Sources[0] == demoSource {
+	var (
+		c     *catalog.Catalog
+		kinds []catalog.Kind
+	)
+	switch opts.Sources[0] {
+	case epaSource:
+		label = "epa:" + opts.EPAFile
+		if c, err = epaCatalog(ctx, f, opts.EPAFile); err != nil {
+			return err
+		}
+		kinds = []catalog.Kind{catalog.KindCar}
+	case demoSource:
 		sources, err = ingest.DemoSources()
-	} else {
+	default:
 		sources, err = ingest.FileSources(opts.Sources)
 	}
 	if err != nil {
 		return err
 	}
-	c, kinds, err := ingest.Parse(sources)
-	if err != nil {
-		return err
+	if c == nil {
+		if c, kinds, err = ingest.Parse(sources); err != nil {
+			return err
+		}
 	}
 	st, err := f.Store(ctx)
 	if err != nil {
@@ -112,7 +148,11 @@ func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
 		progress = nil
 	}
 	var files []string
-	if opts.Sources[0] != demoSource {
+	switch opts.Sources[0] {
+	case demoSource:
+	case epaSource:
+		files = []string{opts.EPAFile}
+	default:
 		files = opts.Sources
 	}
 	res, err := ingest.Run(ctx, st, c, kinds, ingest.Options{Source: label, Files: files, Progress: progress,
@@ -151,4 +191,17 @@ func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "catalog unchanged at version %d\n", res.Version.Number)
 	}
 	return nil
+}
+
+// epaCatalog reads vehicles.csv and builds the car catalog from it.
+func epaCatalog(ctx context.Context, f *Factory, source string) (*catalog.Catalog, error) {
+	table, err := loadEPA(ctx, f, source)
+	if err != nil {
+		return nil, err
+	}
+	cars, err := epa.Cars(table)
+	if err != nil {
+		return nil, err
+	}
+	return &catalog.Catalog{Cars: cars}, nil
 }

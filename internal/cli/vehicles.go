@@ -235,7 +235,7 @@ Filters by TYPE:
 	fl.StringVar(&sf.body, "body", "", "car body type, e.g. SUV")
 	fl.StringVar(&sf.fuelType, "fuel-type", "", "car fuel type (name or code such as bev), or boat fuel: Gas, Diesel, Electric")
 	fl.StringVar(&sf.driveType, "drive-type", "", "car drive: FWD, RWD, AWD or 4WD")
-	fl.BoolVar(&sf.evOnly, "ev-only", false, "only electrified cars (BEV, PHEV, HEV)")
+	fl.BoolVar(&sf.evOnly, "ev-only", false, "only electrified cars (BEV, PHEV, HEV, FCEV)")
 	fl.StringVar(&sf.motorcycleType, "motorcycle-type", "", "motorcycle riding type, e.g. Scooter")
 	fl.StringVar(&sf.vehicleType, "vehicle-type", "", "motorcycle class: Motorcycle or ATV/UTV")
 	fl.StringVar(&sf.hullType, "hull-type", "", "boat hull material, e.g. Aluminum")

@@ -139,7 +139,7 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 		{"Toyota", "Camry", 2015, "LE", 35734, catalog.FuelEconomy{EPAID: ptr(35734), MPGCity: ptr(25.0), MPGHighway: ptr(34.0), MPGCombined: ptr(28.0), AnnualFuelCost: ptr(1600), CO2GPM: ptr(313.0)}},
 		{"Toyota", "Camry", 2022, "SE Hybrid", 44351, catalog.FuelEconomy{EPAID: ptr(44351), MPGCity: ptr(44.0), MPGHighway: ptr(47.0), MPGCombined: ptr(46.0), AnnualFuelCost: ptr(1000), CO2GPM: ptr(195.0)}},
 		{"Tesla", "Model 3", 2024, "Performance", 48796, catalog.FuelEconomy{EPAID: ptr(48796), MPGCity: ptr(117.0), MPGHighway: ptr(107.0), MPGCombined: ptr(112.0), EPARangeMiles: ptr(303), AnnualFuelCost: ptr(700), CO2GPM: ptr(0.0)}},
-		{"Toyota", "RAV4 Prime", 2024, "XSE Premium", 47502, catalog.FuelEconomy{EPAID: ptr(47502), MPGCity: ptr(40.0), MPGHighway: ptr(36.0), MPGCombined: ptr(38.0), EPARangeMiles: ptr(600), AnnualFuelCost: ptr(1200), CO2GPM: ptr(72.0)}},
+		{"Toyota", "RAV4 Prime", 2024, "XSE Premium", 47502, catalog.FuelEconomy{EPAID: ptr(47502), MPGCity: ptr(40.0), MPGHighway: ptr(36.0), MPGCombined: ptr(38.0), EPARangeMiles: ptr(600), EPAElectricRangeMiles: ptr(42), AnnualFuelCost: ptr(1200), CO2GPM: ptr(72.0)}},
 	} {
 		var found bool
 		for _, c := range cars {
@@ -282,7 +282,7 @@ func updateDemoCSV(t *testing.T, cars []catalog.Car, matched map[uuid.UUID]catal
 	if len(rows)-1 != len(cars) {
 		t.Fatalf("%s has %d rows for %d cars", demoCSV, len(rows)-1, len(cars))
 	}
-	cols := []string{"epa_id", "mpg_city", "mpg_highway", "mpg_combined", "epa_range_miles", "annual_fuel_cost", "co2_gpm"}
+	cols := []string{"epa_id", "mpg_city", "mpg_highway", "mpg_combined", "epa_range_miles", "epa_electric_range_miles", "annual_fuel_cost", "co2_gpm"}
 	at := map[string]int{}
 	for _, col := range cols {
 		i := slices.Index(rows[0], col)
@@ -314,6 +314,7 @@ func updateDemoCSV(t *testing.T, cars []catalog.Car, matched map[uuid.UUID]catal
 		}
 		fe := matched[car.UUID]
 		row[at["epa_id"]], row[at["epa_range_miles"]], row[at["annual_fuel_cost"]] = whole(fe.EPAID), whole(fe.EPARangeMiles), whole(fe.AnnualFuelCost)
+		row[at["epa_electric_range_miles"]] = whole(fe.EPAElectricRangeMiles)
 		row[at["mpg_city"]], row[at["mpg_highway"]], row[at["mpg_combined"]], row[at["co2_gpm"]] = num(fe.MPGCity), num(fe.MPGHighway), num(fe.MPGCombined), num(fe.CO2GPM)
 		rows[i+1] = row
 	}

@@ -236,8 +236,8 @@ func dump(m map[uuid.UUID]catalog.FuelEconomy) string {
 
 // show renders fuel-economy fields with nulls visible.
 func show(v catalog.FuelEconomy) string {
-	return fmt.Sprintf("epa_id=%v city=%v hwy=%v comb=%v range=%v cost=%v co2=%v",
-		val(v.EPAID), val(v.MPGCity), val(v.MPGHighway), val(v.MPGCombined), val(v.EPARangeMiles), val(v.AnnualFuelCost), val(v.CO2GPM))
+	return fmt.Sprintf("epa_id=%v city=%v hwy=%v comb=%v range=%v erange=%v cost=%v co2=%v", val(v.EPAID), val(v.MPGCity),
+		val(v.MPGHighway), val(v.MPGCombined), val(v.EPARangeMiles), val(v.EPAElectricRangeMiles), val(v.AnnualFuelCost), val(v.CO2GPM))
 }
 
 // val shows a nullable field.

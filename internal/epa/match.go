@@ -464,6 +464,9 @@ func Economy(r Row) catalog.FuelEconomy {
 	fe.MPGHighway = pos(r.Highway08)
 	fe.MPGCombined = pos(r.Comb08)
 	fe.EPARangeMiles = posInt(r.Range)
+	if fuelClass(&r) == catalog.FuelPHEV {
+		fe.EPAElectricRangeMiles = posInt(r.RangeA)
+	}
 	fe.AnnualFuelCost = posInt(r.FuelCost08)
 	switch fuel := fuelClass(&r); {
 	case r.CO2TailpipeGpm > 0:

@@ -33,6 +33,8 @@ type Row struct {
 	Range          int
 	FuelCost08     int
 	CO2TailpipeGpm float64
+	// RangeA is the range on fuelType2: a plug-in hybrid's electric range.
+	RangeA int
 	// EngDscr is EPA's engine description ("SIDI; Mild Hybrid").
 	EngDscr string
 	// VClass is EPA's size class ("Midsize Cars", "Standard Pickup Trucks").
@@ -130,6 +132,7 @@ const (
 	colCO2       = "co2tailpipegpm"
 	colVClass    = "vclass"
 	colEngDscr   = "eng_dscr"
+	colRangeA    = "rangea"
 	colPV2       = "pv2"
 	colPV4       = "pv4"
 	colHPV       = "hpv"
@@ -141,7 +144,7 @@ const (
 var requiredColumns = []string{colID, colYear, colMake, colModel, colCity, colHighway, colComb}
 
 var optionalColumns = []string{colBaseModel, colDrive, colFuelType, colFuelType1, colATVType, colTrany,
-	colDispl, colCylinders, colRange, colFuelCost, colCO2, colEngDscr, colVClass, colPV2, colPV4, colHPV, colLV2, colLV4, colHLV}
+	colDispl, colCylinders, colRange, colFuelCost, colCO2, colRangeA, colEngDscr, colVClass, colPV2, colPV4, colHPV, colLV2, colLV4, colHLV}
 
 // Parse reads vehicles.csv rows from r; name labels errors.
 func Parse(ctx context.Context, r io.Reader, name string) (*Table, error) {
@@ -284,6 +287,7 @@ func (p *rowParser) row() Row {
 		Range:          p.integer(colRange, false),
 		FuelCost08:     p.integer(colFuelCost, false),
 		CO2TailpipeGpm: p.number(colCO2),
+		RangeA:         p.leadingInteger(colRangeA),
 		EngDscr:        p.text(colEngDscr, false),
 		VClass:         p.text(colVClass, false),
 		PV2:            p.integer(colPV2, false),
@@ -339,6 +343,21 @@ func (p *rowParser) number(col string) float64 {
 		return 0
 	}
 	return f
+}
+
+// leadingInteger reads the whole number a cell starts with: EPA's rangeA
+// holds a few "19/22"-style pairs; the first is the figure it leads with.
+func (p *rowParser) leadingInteger(col string) int {
+	s := p.cell(col)
+	end := 0
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+		end++
+	}
+	n, err := strconv.Atoi(s[:end])
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // integer accepts "4.0", which spreadsheet round-trips produce.

@@ -293,13 +293,13 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 			return str("Body type, one of "+oneOfText(catalog.Bodies)+"."+exactText, catalog.Bodies...)
 		case "fuel_type":
 			return str("Fuel type, one of "+oneOfText(catalog.CarFuels)+"."+exactText+
-				" The short codes BEV, PHEV, HEV, FFV, FCEV, GAS and DIESEL are accepted too.",
+				" The short codes BEV, PHEV, HEV, FFV, FCEV, GAS, DIESEL, CNG and LPG are accepted too.",
 				append(slices.Clone(catalog.CarFuels), "BEV", "PHEV", "HEV")...)
 		case "drive_type":
 			return str("Drivetrain, one of "+oneOfText(catalog.Drives)+"."+exactText, catalog.Drives...)
 		case "ev_only":
 			return paramDoc{schema: schema{"type": "string", "examples": anys("1", "true", "0", "false")},
-				desc: "Send 1 (or true) to return only electrified cars: BEV, PHEV and HEV. 0 (or false) is the default " +
+				desc: "Send 1 (or true) to return only electrified cars: BEV, PHEV, HEV and FCEV. 0 (or false) is the default " +
 					"and does not narrow the query. Case-insensitive."}, true
 		}
 	case catalog.KindMotorcycle:

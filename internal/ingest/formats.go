@@ -20,20 +20,22 @@ type carInput struct {
 	Cylinders     *int     `json:"cylinders"`
 	// A file may pin the EPA row of a car and carry its figures (the demo
 	// catalog does); a car without epa_id keeps what enrich stored.
-	EPAID          *int     `json:"epa_id"`
-	MPGCity        *float64 `json:"mpg_city"`
-	MPGHighway     *float64 `json:"mpg_highway"`
-	MPGCombined    *float64 `json:"mpg_combined"`
-	EPARangeMiles  *int     `json:"epa_range_miles"`
-	AnnualFuelCost *int     `json:"annual_fuel_cost"`
-	CO2GPM         *float64 `json:"co2_gpm"`
+	EPAID         *int     `json:"epa_id"`
+	MPGCity       *float64 `json:"mpg_city"`
+	MPGHighway    *float64 `json:"mpg_highway"`
+	MPGCombined   *float64 `json:"mpg_combined"`
+	EPARangeMiles *int     `json:"epa_range_miles"`
+	// EPAElectricRangeMiles is a plug-in hybrid's range on electricity.
+	EPAElectricRangeMiles *int     `json:"epa_electric_range_miles"`
+	AnnualFuelCost        *int     `json:"annual_fuel_cost"`
+	CO2GPM                *float64 `json:"co2_gpm"`
 }
 
 func (in *carInput) record() catalog.Car {
 	return catalog.Car{Make: in.Make, Model: in.Model, Year: in.Year, Trim: in.Trim, Body: in.Body, FuelType: in.FuelType,
 		DriveType: in.DriveType, Transmission: deref(in.Transmission), DisplacementL: in.DisplacementL, Cylinders: in.Cylinders,
 		FuelEconomy: catalog.FuelEconomy{EPAID: in.EPAID, MPGCity: in.MPGCity, MPGHighway: in.MPGHighway, MPGCombined: in.MPGCombined,
-			EPARangeMiles: in.EPARangeMiles, AnnualFuelCost: in.AnnualFuelCost, CO2GPM: in.CO2GPM}}
+			EPARangeMiles: in.EPARangeMiles, EPAElectricRangeMiles: in.EPAElectricRangeMiles, AnnualFuelCost: in.AnnualFuelCost, CO2GPM: in.CO2GPM}}
 }
 
 type motorcycleInput struct {

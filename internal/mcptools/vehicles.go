@@ -80,7 +80,7 @@ func (v vehicleTools) searchVehicles() Tool {
 			"length_max":      atLeast(0),
 			"tire_size":       {examples: []any{"225/45R17"}},
 			"body":            {desc: "Cars only: body type, one of " + orList(catalog.Bodies) + "." + closedText},
-			"fuel_type":       {desc: "Cars: " + orList(catalog.CarFuels) + ", or one of the codes gas, gasoline, diesel, ffv, hev, phev, bev, fcev. Boats: " + orList(catalog.BoatFuels) + "." + closedText},
+			"fuel_type":       {desc: "Cars: " + orList(catalog.CarFuels) + ", or one of the codes " + strings.Join(vehicle.CarFuelCodes(), ", ") + ". Boats: " + orList(catalog.BoatFuels) + "." + closedText},
 			"drive_type":      {desc: "Cars only: " + orList(catalog.Drives) + "." + closedText},
 			"motorcycle_type": {desc: "Motorcycles only: riding type, one of " + orList(catalog.MotorcycleTypes) + "." + closedText},
 			"vehicle_type":    {desc: "Motorcycles only: vehicle class, " + orList(catalog.VehicleClasses) + "." + closedText},

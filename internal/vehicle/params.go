@@ -176,7 +176,7 @@ func (q *Query) Set(name, value string) error {
 			b = true
 		case "0", "false":
 		default:
-			return invalidf(name, "%s %s is not a boolean: send %s=1 (or true) to keep only BEV, PHEV and HEV, or 0 (false) for all", name, Echo(v), name)
+			return invalidf(name, "%s %s is not a boolean: send %s=1 (or true) to keep only BEV, PHEV, HEV and FCEV, or 0 (false) for all", name, Echo(v), name)
 		}
 		q.EVOnly, q.evText = &b, v
 	default:
@@ -400,11 +400,14 @@ func sizeKey(sz tire.Size) string {
 	return strings.ToLower(sz.String())
 }
 
+// CarFuelCodes returns the short codes car fuel_type also accepts.
+func CarFuelCodes() []string { return slices.Clone(carFuelCodes) }
+
 // carFuelCodes are also accepted for car fuel_type; carFuelNames maps them.
 var (
-	carFuelCodes = []string{"gas", "gasoline", "diesel", "ffv", "hev", "phev", "bev", "fcev"}
+	carFuelCodes = []string{"gas", "gasoline", "diesel", "ffv", "hev", "phev", "bev", "fcev", "cng", "lpg"}
 	carFuelNames = []string{catalog.FuelGasoline, catalog.FuelGasoline, catalog.FuelDiesel, catalog.FuelFlex,
-		catalog.FuelHEV, catalog.FuelPHEV, catalog.FuelBEV, catalog.FuelFCEV}
+		catalog.FuelHEV, catalog.FuelPHEV, catalog.FuelBEV, catalog.FuelFCEV, catalog.FuelCNG, catalog.FuelLPG}
 )
 
 func boatBounds(in *Query, q *query) error {

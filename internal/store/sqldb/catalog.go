@@ -33,18 +33,18 @@ type table[T any] struct {
 var carTable = table[catalog.Car]{
 	name: "cars",
 	cols: []string{"uuid", "make", "model", "year", "trim", "body", "fuel_type", "drive_type", "transmission", "displacement_l", "cylinders",
-		"epa_id", "mpg_city", "mpg_highway", "mpg_combined", "epa_range_miles", "annual_fuel_cost", "co2_gpm"},
+		"epa_id", "mpg_city", "mpg_highway", "mpg_combined", "epa_range_miles", "epa_electric_range_miles", "annual_fuel_cost", "co2_gpm"},
 	args: func(c *catalog.Car) []any {
 		return []any{c.UUID.String(), c.Make, c.Model, c.Year, c.Trim, c.Body, c.FuelType, c.DriveType, c.Transmission, c.DisplacementL, c.Cylinders,
-			c.EPAID, c.MPGCity, c.MPGHighway, c.MPGCombined, c.EPARangeMiles, c.AnnualFuelCost, c.CO2GPM}
+			c.EPAID, c.MPGCity, c.MPGHighway, c.MPGCombined, c.EPARangeMiles, c.EPAElectricRangeMiles, c.AnnualFuelCost, c.CO2GPM}
 	},
 	load: `SELECT uuid, make, model, year, trim, body, fuel_type, drive_type, transmission, displacement_l, cylinders,
-		epa_id, mpg_city, mpg_highway, mpg_combined, epa_range_miles, annual_fuel_cost, co2_gpm FROM cars ORDER BY make, model, year DESC, trim, uuid`,
+		epa_id, mpg_city, mpg_highway, mpg_combined, epa_range_miles, epa_electric_range_miles, annual_fuel_cost, co2_gpm FROM cars ORDER BY make, model, year DESC, trim, uuid`,
 	scan: func(r rowScanner) (catalog.Car, error) {
 		var c catalog.Car
 		var id string
 		err := r.Scan(&id, &c.Make, &c.Model, &c.Year, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &c.DisplacementL, &c.Cylinders,
-			&c.EPAID, &c.MPGCity, &c.MPGHighway, &c.MPGCombined, &c.EPARangeMiles, &c.AnnualFuelCost, &c.CO2GPM)
+			&c.EPAID, &c.MPGCity, &c.MPGHighway, &c.MPGCombined, &c.EPARangeMiles, &c.EPAElectricRangeMiles, &c.AnnualFuelCost, &c.CO2GPM)
 		if err != nil {
 			return c, err
 		}
@@ -392,7 +392,7 @@ func (s *DB) EnrichCars(ctx context.Context, economy map[uuid.UUID]catalog.FuelE
 			return err
 		}
 		stmt, err := tx.PrepareContext(ctx, `UPDATE cars SET mpg_city = $2, mpg_highway = $3, mpg_combined = $4,
-			epa_range_miles = $5, annual_fuel_cost = $6, co2_gpm = $7, epa_id = $8 WHERE uuid = $1`)
+			epa_range_miles = $5, annual_fuel_cost = $6, co2_gpm = $7, epa_id = $8, epa_electric_range_miles = $9 WHERE uuid = $1`)
 		if err != nil {
 			return fmt.Errorf("prepare enrichment: %w", err)
 		}
@@ -403,7 +403,7 @@ func (s *DB) EnrichCars(ctx context.Context, economy map[uuid.UUID]catalog.FuelE
 				continue
 			}
 			if _, err := stmt.ExecContext(ctx, c.UUID.String(), next.MPGCity, next.MPGHighway, next.MPGCombined,
-				next.EPARangeMiles, next.AnnualFuelCost, next.CO2GPM, next.EPAID); err != nil {
+				next.EPARangeMiles, next.AnnualFuelCost, next.CO2GPM, next.EPAID, next.EPAElectricRangeMiles); err != nil {
 				return fmt.Errorf("enrich car %s: %w", c.UUID, err)
 			}
 			changed++

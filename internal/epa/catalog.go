@@ -1,0 +1,138 @@
+package epa
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vds-dev/vds/internal/catalog"
+)
+
+// Cars builds the car catalog from the table, one car per EPA row
+// (docs/data.md, the EPA catalog): make and model as marketed (EPA's
+// baseModel, the rest of its model text as trim), body from its class, its
+// model text and its per-body volumes, drive, fuel, transmission, engine,
+// and the row's own figures with its id pinned. The uuid derives from the
+// EPA id. A row the catalog cannot hold fails the whole build, naming it.
+func Cars(t *Table) ([]catalog.Car, error) {
+	cars := make([]catalog.Car, 0, len(t.Rows))
+	for i := range t.Rows {
+		r := &t.Rows[i]
+		c := catalog.Car{
+			Make: r.Make, Model: r.BaseModel, Year: r.Year, Trim: variant(r),
+			Body: bodyOf(r, t.facts[i].bodies), FuelType: carFuel(r), DriveType: driveOf(r),
+			Transmission: r.Trany, FuelEconomy: Economy(*r),
+		}
+		if c.Model == "" {
+			c.Model = r.Model
+		}
+		if c.FuelType != catalog.FuelBEV && c.FuelType != catalog.FuelFCEV {
+			if r.Displ > 0 {
+				d := r.Displ
+				c.DisplacementL = &d
+			}
+			if r.Cylinders > 0 {
+				n := r.Cylinders
+				c.Cylinders = &n
+			}
+		}
+		if errs := c.Normalize(); len(errs) > 0 {
+			return nil, fmt.Errorf("EPA row %d (%d %s %s): %v", r.ID, r.Year, r.Make, r.Model, errs)
+		}
+		c.UUID = catalog.EPACarUUID(r.ID)
+		cars = append(cars, c)
+	}
+	return cars, nil
+}
+
+// variant is EPA's model text after its baseModel ("Camry Hybrid LE" →
+// "Hybrid LE"), or all of it when it does not start with the baseModel
+// ("New Range Rover P400 MHEV" under "Range Rover").
+func variant(r *Row) string {
+	if rest, ok := strings.CutPrefix(r.Model, r.BaseModel); ok && r.BaseModel != "" {
+		return strings.TrimSpace(rest)
+	}
+	if r.Model == r.BaseModel {
+		return ""
+	}
+	return r.Model
+}
+
+// carFuel is the catalog fuel of a row: fuelClass, and natural gas or
+// propane (dedicated or bi-fuel) for the rows it leaves out.
+func carFuel(r *Row) string {
+	if f := fuelClass(r); f != "" {
+		return f
+	}
+	a, f := strings.ToLower(r.ATVType), strings.ToLower(r.FuelType1)
+	switch {
+	case strings.Contains(a, "lpg") || strings.Contains(f, "propane"):
+		return catalog.FuelLPG
+	case strings.Contains(a, "cng") || strings.Contains(f, "natural gas"):
+		return catalog.FuelCNG
+	}
+	return ""
+}
+
+// driveOf maps EPA's drive text to one catalog drive: its umbrella
+// "4-Wheel or All-Wheel Drive" is AWD, a truck's "2-Wheel Drive" RWD and a
+// car's FWD. EPA's 1984 rows give none, and the car's stays empty.
+func driveOf(r *Row) string {
+	switch d := strings.ToLower(collapse(r.Drive)); d {
+	case "front-wheel drive":
+		return "FWD"
+	case "rear-wheel drive":
+		return "RWD"
+	case "all-wheel drive", "4-wheel or all-wheel drive":
+		return "AWD"
+	case "4-wheel drive", "part-time 4-wheel drive":
+		return "4WD"
+	case "2-wheel drive":
+		if truckClass(r.VClass) {
+			return "RWD"
+		}
+		return "FWD"
+	}
+	return ""
+}
+
+func truckClass(vclass string) bool {
+	c := strings.ToLower(vclass)
+	return strings.Contains(c, "pickup") || strings.Contains(c, "van") || strings.Contains(c, "utility") ||
+		strings.Contains(c, "special purpose")
+}
+
+// bodyOf picks one catalog body from what the row says (rowBodies): its own
+// words first, then its class; a car row whose volumes name several bodies
+// is a sedan when it lists four-door volumes, else a hatchback, else a
+// coupe. Special-purpose vehicles (EPA's class for trucks-based wagons and
+// early minivans) are SUVs unless their text says van.
+func bodyOf(r *Row, said bodyMask) string {
+	class := strings.ToLower(r.VClass)
+	switch {
+	case said != 0 && said&(said-1) == 0:
+		return catalog.Bodies[bitIndex(said)]
+	case strings.Contains(class, "special purpose"):
+		if strings.Contains(strings.ToLower(r.Model), "van") {
+			return "Van"
+		}
+		return "SUV"
+	case said&bodyBit("Sedan") != 0:
+		return "Sedan"
+	case said&bodyBit("Hatchback") != 0:
+		return "Hatchback"
+	case said&bodyBit("Coupe") != 0:
+		return "Coupe"
+	case strings.Contains(class, "two seaters"):
+		return "Coupe"
+	}
+	return "Sedan"
+}
+
+func bitIndex(m bodyMask) int {
+	for i := range catalog.Bodies {
+		if m&(1<<i) != 0 {
+			return i
+		}
+	}
+	return 0
+}
