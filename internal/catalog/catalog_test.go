@@ -177,7 +177,7 @@ func TestTireFitmentNormalize(t *testing.T) {
 	if errs := tf.Normalize(); errs != nil {
 		t.Fatal(errs)
 	}
-	if tf.TireSize != "LT275/65R18 123S" || tf.RearTireSize != nil || tf.AlternateSizes[1] != "33x12.50R18 LT" {
+	if tf.TireSize != "LT275/65R18 123S" || tf.RearTireSize != nil || tf.AlternateSizes[1] != "33x12.50R18LT" {
 		t.Fatalf("not canonical: %+v", tf)
 	}
 	tests := []struct {
