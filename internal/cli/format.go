@@ -88,6 +88,27 @@ func optString(p *string) string {
 	return dashIfEmpty(*p)
 }
 
+// rating is a tire's load index and speed rating as sidewalls print them
+// ("115T"), either part alone when the other is unknown, or "".
+func rating(li *int, sr *string) string {
+	s := ""
+	if li != nil {
+		s = strconv.Itoa(*li)
+	}
+	if sr != nil {
+		s += *sr
+	}
+	return s
+}
+
+// ratedSize is a size followed by its load index and speed rating, when known.
+func ratedSize(size string, li *int, sr *string) string {
+	if r := rating(li, sr); r != "" {
+		return size + " " + r
+	}
+	return size
+}
+
 func optInt(p *int) string {
 	if p == nil {
 		return "-"

@@ -478,3 +478,9 @@ func (sc *scanner) rest() string {
 	sc.i = len(sc.s)
 	return r
 }
+
+// ValidLoadIndex reports whether n is a load index a size may carry (60..150).
+func ValidLoadIndex(n int) bool { return n >= minLoadIndex && n <= maxLoadIndex }
+
+// ValidSpeedRating reports whether r is one upper-case speed rating letter (L..Z).
+func ValidSpeedRating(r string) bool { return len(r) == 1 && strings.Contains(speedRatings, r) }
