@@ -1,6 +1,9 @@
 package client
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Wire types: the server's JSON field for field. Nullable values are pointers
 // (null stays apart from zero); uuids are strings, to spare users a dependency.
@@ -88,6 +91,23 @@ type TireFitment struct {
 	// RearAlternateSizes within ±3% of RearTireSize's (empty when not staggered).
 	AlternateSizes     []string `json:"alternate_sizes"`
 	RearAlternateSizes []string `json:"rear_alternate_sizes"`
+}
+
+// RatedSize is a size followed by its load index and speed rating as a
+// sidewall prints them ("265/70R17 115T"), or the size alone when both are
+// unknown: RatedSize(f.TireSize, f.LoadIndex, f.SpeedRating).
+func RatedSize(size string, loadIndex *int, speedRating *string) string {
+	r := ""
+	if loadIndex != nil {
+		r = strconv.Itoa(*loadIndex)
+	}
+	if speedRating != nil {
+		r += *speedRating
+	}
+	if r == "" {
+		return size
+	}
+	return size + " " + r
 }
 
 // Meta is the pagination metadata of a list response.

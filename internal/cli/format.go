@@ -88,25 +88,12 @@ func optString(p *string) string {
 	return dashIfEmpty(*p)
 }
 
-// rating is a tire's load index and speed rating as sidewalls print them
-// ("115T"), either part alone when the other is unknown, or "".
-func rating(li *int, sr *string) string {
-	s := ""
-	if li != nil {
-		s = strconv.Itoa(*li)
+// rearSize is a staggered fitment's rear size with its rating, or "-".
+func rearSize(t *client.TireFitment) string {
+	if t.RearTireSize == nil {
+		return "-"
 	}
-	if sr != nil {
-		s += *sr
-	}
-	return s
-}
-
-// ratedSize is a size followed by its load index and speed rating, when known.
-func ratedSize(size string, li *int, sr *string) string {
-	if r := rating(li, sr); r != "" {
-		return size + " " + r
-	}
-	return size
+	return client.RatedSize(*t.RearTireSize, t.RearLoadIndex, t.RearSpeedRating)
 }
 
 func optInt(p *int) string {

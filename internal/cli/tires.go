@@ -165,7 +165,7 @@ func printTires(s *IOStreams, out tiresOutput) error {
 		}
 		fm := g.Fitment
 		oem := g.OEM
-		oem.Size = ratedSize(oem.Size, fm.LoadIndex, fm.SpeedRating)
+		oem.Size = client.RatedSize(oem.Size, fm.LoadIndex, fm.SpeedRating)
 		row(sizeCells(oem, "-", "-", "OEM")...)
 		alternates := func(alts []client.AlternateGeometry, axle string) {
 			for _, a := range alts {
@@ -179,7 +179,7 @@ func printTires(s *IOStreams, out tiresOutput) error {
 		alternates(g.Alternates, "")
 		if g.Rear != nil {
 			rear := *g.Rear
-			rear.Size = ratedSize(rear.Size, fm.RearLoadIndex, fm.RearSpeedRating)
+			rear.Size = client.RatedSize(rear.Size, fm.RearLoadIndex, fm.RearSpeedRating)
 			row(sizeCells(rear, "-", "-", "OEM rear")...)
 			alternates(g.RearAlternates, " rear")
 		}

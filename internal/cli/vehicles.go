@@ -308,11 +308,7 @@ func searchRun(ctx context.Context, f *Factory, opts *searchOptions) error {
 		page, meta, next = p, p.Meta, p.NextPage
 		t.header = []string{"UUID", "YEAR", "MAKE", "MODEL", "TRIM", "SIZE", "REAR", "ALTERNATES", "REAR ALTERNATES"}
 		for _, r := range p.Data {
-			rear := "-"
-			if r.RearTireSize != nil {
-				rear = ratedSize(*r.RearTireSize, r.RearLoadIndex, r.RearSpeedRating)
-			}
-			t.row(r.UUID, strconv.Itoa(r.Year), r.Make, r.Model, dashIfEmpty(r.Trim), ratedSize(r.TireSize, r.LoadIndex, r.SpeedRating), rear,
+			t.row(r.UUID, strconv.Itoa(r.Year), r.Make, r.Model, dashIfEmpty(r.Trim), client.RatedSize(r.TireSize, r.LoadIndex, r.SpeedRating), rearSize(&r),
 				dashIfEmpty(strings.Join(r.AlternateSizes, ",")), dashIfEmpty(strings.Join(r.RearAlternateSizes, ",")))
 		}
 	default:
@@ -424,8 +420,7 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 		rec = r
 		fields = [][2]string{
 			{"UUID", r.UUID}, {"Make", r.Make}, {"Model", r.Model}, {"Year", strconv.Itoa(r.Year)}, {"Trim", dashIfEmpty(r.Trim)},
-			{"Tire size", r.TireSize}, {"Load index and speed rating", dashIfEmpty(rating(r.LoadIndex, r.SpeedRating))},
-			{"Rear tire size", optString(r.RearTireSize)}, {"Rear load index and speed rating", dashIfEmpty(rating(r.RearLoadIndex, r.RearSpeedRating))},
+			{"Tire size", client.RatedSize(r.TireSize, r.LoadIndex, r.SpeedRating)}, {"Rear tire size", rearSize(r)},
 			{"Alternate sizes", dashIfEmpty(strings.Join(r.AlternateSizes, ", "))},
 			{"Rear alternate sizes", dashIfEmpty(strings.Join(r.RearAlternateSizes, ", "))},
 		}
