@@ -1,6 +1,9 @@
 package client
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Wire types: the server's JSON field for field. Nullable values are pointers
 // (null stays apart from zero); uuids are strings, to spare users a dependency.
@@ -69,7 +72,9 @@ type Boat struct {
 	FuelType     string  `json:"fuel_type"`
 }
 
-// TireFitment maps a vehicle to its OEM tire size and alternate sizes.
+// TireFitment maps a vehicle to its OEM tire sizes and the alternate sizes
+// that fit. Sizes are in one canonical form (225/45R17, 245/35ZR19,
+// LT285/70R17, 35x12.50R17LT), without load index or speed rating.
 type TireFitment struct {
 	UUID     string `json:"uuid"`
 	Make     string `json:"make"`
@@ -77,9 +82,36 @@ type TireFitment struct {
 	Year     int    `json:"year"`
 	Trim     string `json:"trim"`
 	TireSize string `json:"tire_size"`
-	// RearTireSize is set for staggered fitments only.
-	RearTireSize   *string  `json:"rear_tire_size"`
-	AlternateSizes []string `json:"alternate_sizes"`
+	// LoadIndex and SpeedRating describe the OEM tire (front when
+	// staggered); nil when unknown.
+	LoadIndex   *int    `json:"load_index"`
+	SpeedRating *string `json:"speed_rating"`
+	// RearTireSize is set for staggered fitments only, and so are
+	// RearLoadIndex and RearSpeedRating (nil when unknown).
+	RearTireSize    *string `json:"rear_tire_size"`
+	RearLoadIndex   *int    `json:"rear_load_index"`
+	RearSpeedRating *string `json:"rear_speed_rating"`
+	// AlternateSizes fit within ±3% of TireSize's diameter,
+	// RearAlternateSizes within ±3% of RearTireSize's (empty when not staggered).
+	AlternateSizes     []string `json:"alternate_sizes"`
+	RearAlternateSizes []string `json:"rear_alternate_sizes"`
+}
+
+// RatedSize is a size followed by its load index and speed rating as a
+// sidewall prints them ("265/70R17 115T"), or the size alone when both are
+// unknown: RatedSize(f.TireSize, f.LoadIndex, f.SpeedRating).
+func RatedSize(size string, loadIndex *int, speedRating *string) string {
+	r := ""
+	if loadIndex != nil {
+		r = strconv.Itoa(*loadIndex)
+	}
+	if speedRating != nil {
+		r += *speedRating
+	}
+	if r == "" {
+		return size
+	}
+	return size + " " + r
 }
 
 // Meta is the pagination metadata of a list response.
@@ -144,13 +176,16 @@ type AlternateGeometry struct {
 }
 
 // FitmentGeometry is the geometry of a fitment's OEM, rear (nil unless
-// staggered) and alternate sizes, within ±WindowPct of the OEM diameter.
+// staggered) and alternate sizes: Alternates compared with the OEM size,
+// RearAlternates (empty unless staggered) with the rear size, each against
+// ±WindowPct of that diameter.
 type FitmentGeometry struct {
-	Fitment    TireFitment         `json:"fitment"`
-	OEM        SizeGeometry        `json:"oem"`
-	Rear       *SizeGeometry       `json:"rear"`
-	Alternates []AlternateGeometry `json:"alternates"`
-	WindowPct  float64             `json:"window_pct"`
+	Fitment        TireFitment         `json:"fitment"`
+	OEM            SizeGeometry        `json:"oem"`
+	Rear           *SizeGeometry       `json:"rear"`
+	Alternates     []AlternateGeometry `json:"alternates"`
+	RearAlternates []AlternateGeometry `json:"rear_alternates"`
+	WindowPct      float64             `json:"window_pct"`
 }
 
 // Tire match kinds: the vehicle's own model year, the nearest year, or none.

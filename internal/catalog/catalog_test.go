@@ -185,11 +185,12 @@ func TestBoatNormalize(t *testing.T) {
 
 func TestTireFitmentNormalize(t *testing.T) {
 	tf := TireFitment{Make: "Ford", Model: "F150", Year: 2021, TireSize: "lt275/65r18 123s", RearTireSize: ptr(""),
-		AlternateSizes: []string{"275/70R18", "33x12.50r18 lt"}}
+		AlternateSizes: []string{"285/60 R18", "33x12.50r18 lt"}}
 	if errs := tf.Normalize(); errs != nil {
 		t.Fatal(errs)
 	}
-	if tf.TireSize != "LT275/65R18 123S" || tf.RearTireSize != nil || tf.AlternateSizes[1] != "33x12.50R18 LT" {
+	if tf.TireSize != "LT275/65R18" || *tf.LoadIndex != 123 || *tf.SpeedRating != "S" || tf.RearTireSize != nil ||
+		tf.AlternateSizes[0] != "285/60R18" || tf.AlternateSizes[1] != "33x12.50R18LT" || tf.RearAlternateSizes == nil || len(tf.RearAlternateSizes) != 0 {
 		t.Fatalf("not canonical: %+v", tf)
 	}
 	tests := []struct {
@@ -197,13 +198,78 @@ func TestTireFitmentNormalize(t *testing.T) {
 		alts              []string
 	}{
 		{"no alternates", "alternate_sizes", "has 0 sizes; give 1 to 4", nil},
-		{"five alternates", "alternate_sizes", "has 5 sizes", []string{"265/70R17", "275/65R18", "275/60R20", "285/70R17", "285/65R18"}},
+		{"five alternates", "alternate_sizes", "has 5 sizes", []string{"285/60R18", "265/70R18", "275/60R19", "255/75R17", "285/65R17"}},
 		{"bad syntax", "alternate_sizes[0]", "tire size", []string{"275/65X18"}},
-		{"repeats oem", "alternate_sizes[0]", "repeats the OEM size", []string{"LT275/65R18 123S"}},
+		{"repeats oem", "alternate_sizes[0]", "LT275/65R18 is the OEM size", []string{"LT275/65R18 123S"}},
+		{"listed twice", "alternate_sizes[1]", "285/60R18 is listed twice", []string{"285/60R18", "P285/60R18"}},
+		{"load index on an alternate", "alternate_sizes[0]", "285/60R18: an alternate size takes no load index", []string{"285/60R18 116T"}},
+		// (18 + 2*275*0.70/25.4) / (18 + 2*275*0.65/25.4) = 33.1575 / 32.0748 = +3.38%
+		{"outside the window", "alternate_sizes[0]", "275/70R18 differs from LT275/65R18 in diameter by +3.38%, outside the ±3% window: drop it, or list it in alternates_outside_window", []string{"275/70R18"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tf := TireFitment{Make: "Ford", Model: "F150", Year: 2021, TireSize: "LT275/65R18 123S", AlternateSizes: tc.alts}
+			assertFieldError(t, tf.Normalize(), tc.field, tc.want)
+		})
+	}
+}
+
+func TestTireFitmentOutsideWindowMarking(t *testing.T) {
+	tf := TireFitment{Make: "Jeep", Model: "Wrangler", Year: 2017, TireSize: "LT255/75R17", AlternateSizes: []string{"35x12.50R17 LT", "LT265/70R17"}}
+	if errs := tf.Normalize("35X12.50R17LT"); errs != nil {
+		t.Fatalf("a listed outside-window alternate is refused: %v", errs)
+	}
+	if tf.AlternateSizes[0] != "35x12.50R17LT" {
+		t.Fatalf("alternate not canonical: %q", tf.AlternateSizes[0])
+	}
+	// LT265/70R17 is 17 + 2*265*0.70/25.4 = 31.61 in against 32.06 in: -1.41%.
+	tf = TireFitment{Make: "Jeep", Model: "Wrangler", Year: 2017, TireSize: "LT255/75R17", AlternateSizes: []string{"LT265/70R17"}}
+	assertFieldError(t, tf.Normalize("LT265/70R17"), "alternates_outside_window", "LT265/70R17 is within ±3% of LT255/75R17 (-1.41%): do not list it")
+	tf = TireFitment{Make: "Jeep", Model: "Wrangler", Year: 2017, TireSize: "LT255/75R17", AlternateSizes: []string{"LT265/70R17"}}
+	assertFieldError(t, tf.Normalize("37x12.50R17LT"), "alternates_outside_window", "37x12.50R17LT is not an alternate size of this fitment")
+}
+
+func TestTireFitmentStaggered(t *testing.T) {
+	staggered := func() TireFitment {
+		return TireFitment{Make: "Kia", Model: "EV6", Year: 2024, Trim: "GT", TireSize: "255/40R21 102W", LoadIndex: ptr(102),
+			RearTireSize: ptr("275/35 R21"), RearSpeedRating: ptr("w"),
+			AlternateSizes: []string{"265/40R21"}, RearAlternateSizes: []string{"275/30r22"}}
+	}
+	tf := staggered()
+	if errs := tf.Normalize(); errs != nil {
+		t.Fatal(errs)
+	}
+	if tf.TireSize != "255/40R21" || *tf.LoadIndex != 102 || *tf.SpeedRating != "W" || *tf.RearTireSize != "275/35R21" ||
+		tf.RearLoadIndex != nil || *tf.RearSpeedRating != "W" || len(tf.RearAlternateSizes) != 1 || tf.RearAlternateSizes[0] != "275/30R22" {
+		t.Fatalf("not canonical: %+v", tf)
+	}
+	tests := []struct {
+		name, field, want string
+		edit              func(*TireFitment)
+	}{
+		{"rear size as a front alternate", "alternate_sizes[0]", "275/35R21 is the rear OEM size; list rear alternates in rear_alternate_sizes",
+			func(t *TireFitment) { t.AlternateSizes = []string{"275/35R21"} }},
+		// 285/40R21 is 21 + 2*285*0.40/25.4 = 29.9764 in against the rear
+		// 275/35R21's 21 + 2*275*0.35/25.4 = 28.5787 in: +4.89%.
+		{"rear alternate outside the rear window", "rear_alternate_sizes[0]", "285/40R21 differs from 275/35R21 in diameter by +4.89%",
+			func(t *TireFitment) { t.RearAlternateSizes = []string{"285/40R21"} }},
+		{"rear alternates without a rear size", "rear_tire_size", "is required with rear_load_index, rear_speed_rating or rear_alternate_sizes",
+			func(t *TireFitment) { t.RearTireSize, t.RearSpeedRating = nil, nil }},
+		{"same size front and rear", "rear_tire_size", "255/40R21 is the front size too",
+			func(t *TireFitment) { t.RearTireSize = ptr("255/40R21"); t.RearAlternateSizes = nil }},
+		{"load index contradicts the size", "load_index", "101 contradicts the load index 102 in tire_size",
+			func(t *TireFitment) { t.LoadIndex = ptr(101) }},
+		{"speed rating contradicts the size", "speed_rating", "Y contradicts the speed rating W in tire_size",
+			func(t *TireFitment) { t.SpeedRating = ptr("y") }},
+		{"rear load index out of range", "rear_load_index", "200 is not a load index: give 60..150",
+			func(t *TireFitment) { t.RearLoadIndex = ptr(200) }},
+		{"unknown speed rating", "rear_speed_rating", `"X" is not a speed rating`,
+			func(t *TireFitment) { t.RearSpeedRating = ptr("X") }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tf := staggered()
+			tc.edit(&tf)
 			assertFieldError(t, tf.Normalize(), tc.field, tc.want)
 		})
 	}

@@ -111,20 +111,29 @@ type Boat struct {
 
 func (Boat) SchemaDescription() string { return "A power boat." }
 
-// TireFitment maps a vehicle to its OEM tire size and alternate sizes.
+// TireFitment maps a vehicle to its OEM tire sizes and the alternate sizes
+// that fit. Every size is in the canonical form of tire.Canonical
+// (225/45R17, 245/35ZR19, LT285/70R17, 35x12.50R17LT); the load index and
+// speed rating of the OEM tires are fields of their own.
 type TireFitment struct {
-	UUID           uuid.UUID `json:"uuid"`
-	Make           string    `json:"make"`
-	Model          string    `json:"model"`
-	Year           int       `json:"year"`
-	Trim           string    `json:"trim"`
-	TireSize       string    `json:"tire_size" jsonschema:"OEM size, e.g. 225/45R17 (front size when staggered)."`
-	RearTireSize   *string   `json:"rear_tire_size" jsonschema:"Rear OEM size of a staggered fitment; null otherwise."`
-	AlternateSizes []string  `json:"alternate_sizes"`
+	UUID            uuid.UUID `json:"uuid"`
+	Make            string    `json:"make"`
+	Model           string    `json:"model"`
+	Year            int       `json:"year"`
+	Trim            string    `json:"trim"`
+	TireSize        string    `json:"tire_size" jsonschema:"OEM size alone, e.g. 225/45R17, 245/35ZR19, LT285/70R17 or 35x12.50R17LT (front size when staggered)."`
+	LoadIndex       *int      `json:"load_index" jsonschema:"Load index of the OEM tire (front when staggered), e.g. 109; null when unknown."`
+	SpeedRating     *string   `json:"speed_rating" jsonschema:"Speed rating of the OEM tire (front when staggered), e.g. V; null when unknown."`
+	RearTireSize    *string   `json:"rear_tire_size" jsonschema:"Rear OEM size of a staggered fitment; null otherwise."`
+	RearLoadIndex   *int      `json:"rear_load_index" jsonschema:"Load index of the rear OEM tire of a staggered fitment; null when unknown or not staggered."`
+	RearSpeedRating *string   `json:"rear_speed_rating" jsonschema:"Speed rating of the rear OEM tire of a staggered fitment; null when unknown or not staggered."`
+	AlternateSizes  []string  `json:"alternate_sizes" jsonschema:"Sizes whose diameter is within ±3% of tire_size (the front size when staggered)."`
+	// RearAlternateSizes is empty, never nil, when the fitment is not staggered.
+	RearAlternateSizes []string `json:"rear_alternate_sizes" jsonschema:"Sizes whose diameter is within ±3% of rear_tire_size; empty when not staggered."`
 }
 
 func (TireFitment) SchemaDescription() string {
-	return "A vehicle's OEM tire size and the alternate sizes that fit."
+	return "A vehicle's OEM tire sizes, their load index and speed rating, and the alternate sizes that fit, front and rear."
 }
 
 // namespace is the UUIDv5 namespace of every vds record. Changing it would

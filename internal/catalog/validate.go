@@ -2,7 +2,9 @@ package catalog
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -98,13 +100,89 @@ func rangeCheck[T int | float64](c *checker, field string, v, lo, hi T) {
 	}
 }
 
-func (c *checker) tireSize(field string, s *string) {
+// tireSize writes *s in canonical form and returns its geometry. A load index
+// and speed rating written after the size move to *li and *sr, unless those
+// are given and differ.
+func (c *checker) tireSize(field string, s *string, li **int, sr **string) (tire.Geometry, bool) {
 	sz, err := tire.Parse(*s)
 	if err != nil {
 		c.fail(field, "%v", err)
+		return tire.Geometry{}, false
+	}
+	*s = sz.Canonical()
+	if sz.LoadIndex == 0 {
+		return sz.Geometry(), true
+	}
+	if li == nil {
+		c.fail(field, "%s: an alternate size takes no load index or speed rating", *s)
+		return sz.Geometry(), true
+	}
+	prefix := strings.TrimSuffix(field, "tire_size")
+	switch {
+	case *li != nil && **li != sz.LoadIndex:
+		c.fail(prefix+"load_index", "%d contradicts the load index %d in %s", **li, sz.LoadIndex, field)
+	case *sr != nil && !strings.EqualFold(**sr, sz.SpeedRating):
+		c.fail(prefix+"speed_rating", "%s contradicts the speed rating %s in %s", **sr, sz.SpeedRating, field)
+	default:
+		*li, *sr = &sz.LoadIndex, &sz.SpeedRating
+	}
+	return sz.Geometry(), true
+}
+
+// rating checks an OEM tire's load index and speed rating, which are optional.
+func (c *checker) rating(prefix string, li *int, sr **string) {
+	if li != nil && !tire.ValidLoadIndex(*li) {
+		c.fail(prefix+"load_index", "%d is not a load index: give 60..150", *li)
+	}
+	if *sr == nil {
 		return
 	}
-	*s = sz.String()
+	r := strings.ToUpper(strings.TrimSpace(**sr))
+	switch {
+	case r == "":
+		*sr = nil
+	case !tire.ValidSpeedRating(r):
+		c.fail(prefix+"speed_rating", "%q is not a speed rating: give one letter of L..Z such as V", **sr)
+	default:
+		*sr = &r
+	}
+}
+
+// alternates canonicalizes the alternate sizes of one axle and checks each
+// against the OEM size: not repeated, not an OEM size of the fitment, and
+// within the fitment window unless listed in outside.
+func (c *checker) alternates(field string, alts []string, oem tire.Geometry, oemOK bool, oemSize string, taken map[string]string, outside map[string]bool) {
+	seen := map[string]bool{}
+	for i := range alts {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		g, ok := c.tireSize(f, &alts[i], nil, nil)
+		if !ok {
+			continue
+		}
+		a := alts[i]
+		switch {
+		case taken[a] != "":
+			c.fail(f, "%s is the %s", a, taken[a])
+			continue
+		case seen[a]:
+			c.fail(f, "%s is listed twice", a)
+			continue
+		}
+		seen[a] = true
+		if !oemOK {
+			continue
+		}
+		cmp := tire.Compare(oem, g)
+		listed := outside[a]
+		delete(outside, a)
+		switch {
+		case !cmp.WithinWindow && !listed:
+			c.fail(f, "%s differs from %s in diameter by %+.2f%%, outside the ±%g%% window: drop it, or list it in alternates_outside_window",
+				a, oemSize, tire.Round(cmp.DiameterDiffPct, 2), tire.FitmentWindowPct)
+		case cmp.WithinWindow && listed:
+			c.fail("alternates_outside_window", "%s is within ±%g%% of %s (%+.2f%%): do not list it", a, tire.FitmentWindowPct, oemSize, tire.Round(cmp.DiameterDiffPct, 2))
+		}
+	}
 }
 
 // Normalize trims and canonicalizes the car's fields, validates them, and
@@ -222,36 +300,62 @@ func (b *Boat) Normalize() FieldErrors {
 	return ck.errs
 }
 
-// MaxAlternates is the most alternate sizes a fitment may list.
+// MaxAlternates is the most alternate sizes a fitment may list per axle.
 const MaxAlternates = 4
 
-// Normalize validates a fitment, writes every tire size in canonical form,
-// and derives the uuid.
-func (t *TireFitment) Normalize() FieldErrors {
+// Normalize validates a fitment, writes every tire size in canonical form
+// (moving a load index and speed rating written after the OEM size to their
+// fields), and derives the uuid. Each alternate must lie within
+// tire.FitmentWindowPct of the OEM size of its axle, unless it is listed in
+// outsideWindow, the ingest's acknowledgement that it is not.
+func (t *TireFitment) Normalize(outsideWindow ...string) FieldErrors {
 	var ck checker
 	ck.text("make", &t.Make, true, 60)
 	ck.text("model", &t.Model, true, 80)
 	ck.year(t.Year, MinVehicleYear)
 	ck.text("trim", &t.Trim, false, 80)
-	ck.tireSize("tire_size", &t.TireSize)
+	ck.rating("", t.LoadIndex, &t.SpeedRating)
+	ck.rating("rear_", t.RearLoadIndex, &t.RearSpeedRating)
+	front, frontOK := ck.tireSize("tire_size", &t.TireSize, &t.LoadIndex, &t.SpeedRating)
+	taken := map[string]string{t.TireSize: "OEM size"}
+	var rear tire.Geometry
+	rearOK := false
+	if t.RearTireSize != nil && strings.TrimSpace(*t.RearTireSize) == "" {
+		t.RearTireSize = nil
+	}
 	if t.RearTireSize != nil {
-		if strings.TrimSpace(*t.RearTireSize) == "" {
-			t.RearTireSize = nil
-		} else {
-			ck.tireSize("rear_tire_size", t.RearTireSize)
+		rear, rearOK = ck.tireSize("rear_tire_size", t.RearTireSize, &t.RearLoadIndex, &t.RearSpeedRating)
+		if *t.RearTireSize == t.TireSize {
+			ck.fail("rear_tire_size", "%s is the front size too: a fitment is staggered only when the sizes differ", t.TireSize)
 		}
+		taken[*t.RearTireSize] = "rear OEM size; list rear alternates in rear_alternate_sizes"
+	} else if t.RearLoadIndex != nil || t.RearSpeedRating != nil || len(t.RearAlternateSizes) > 0 {
+		ck.fail("rear_tire_size", "is required with rear_load_index, rear_speed_rating or rear_alternate_sizes")
 	}
 	if n := len(t.AlternateSizes); n < 1 || n > MaxAlternates {
 		ck.fail("alternate_sizes", "has %d sizes; give 1 to %d", n, MaxAlternates)
 	}
-	seen := map[string]bool{t.TireSize: true}
-	for i := range t.AlternateSizes {
-		field := fmt.Sprintf("alternate_sizes[%d]", i)
-		ck.tireSize(field, &t.AlternateSizes[i])
-		if seen[t.AlternateSizes[i]] {
-			ck.fail(field, "%s repeats the OEM size or another alternate", t.AlternateSizes[i])
+	if n := len(t.RearAlternateSizes); n > MaxAlternates {
+		ck.fail("rear_alternate_sizes", "has %d sizes; give at most %d", n, MaxAlternates)
+	}
+	outside := map[string]bool{}
+	for _, s := range outsideWindow {
+		c, err := tire.Canonical(s)
+		if err != nil {
+			ck.fail("alternates_outside_window", "%v", err)
+			continue
 		}
-		seen[t.AlternateSizes[i]] = true
+		outside[c] = true
+	}
+	ck.alternates("alternate_sizes", t.AlternateSizes, front, frontOK, t.TireSize, taken, outside)
+	if t.RearTireSize != nil {
+		ck.alternates("rear_alternate_sizes", t.RearAlternateSizes, rear, rearOK, *t.RearTireSize, map[string]string{*t.RearTireSize: "rear OEM size"}, outside)
+	}
+	for _, s := range slices.Sorted(maps.Keys(outside)) {
+		ck.fail("alternates_outside_window", "%s is not an alternate size of this fitment", s)
+	}
+	if t.RearAlternateSizes == nil {
+		t.RearAlternateSizes = []string{}
 	}
 	t.UUID = recordUUID(KindTireSize, t.NaturalKey()...)
 	return ck.errs

@@ -88,6 +88,14 @@ func optString(p *string) string {
 	return dashIfEmpty(*p)
 }
 
+// rearSize is a staggered fitment's rear size with its rating, or "-".
+func rearSize(t *client.TireFitment) string {
+	if t.RearTireSize == nil {
+		return "-"
+	}
+	return client.RatedSize(*t.RearTireSize, t.RearLoadIndex, t.RearSpeedRating)
+}
+
 func optInt(p *int) string {
 	if p == nil {
 		return "-"

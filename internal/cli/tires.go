@@ -53,8 +53,10 @@ func newTiresCmd(f *Factory, runF func(*tiresOptions) error) *cobra.Command {
 		Long: `Show tire fitments: for each, a table of the OEM size (and the rear size of
 a staggered fitment) and every alternate size with its overall diameter,
 width and sidewall in inches, revolutions per mile, and the diameter
-difference against the OEM size. VERDICT is OK when an alternate is within
-the server's window (±3% of the OEM diameter), else "outside ±3%".
+difference against the OEM size (a rear alternate's against the rear size).
+The OEM sizes show their load index and speed rating when known. VERDICT is
+OK when an alternate is within the server's window (±3% of the OEM
+diameter), else "outside ±3%"; rear alternates say "OK rear".
 
 UUID is a tire fitment's (as vds search tire or vds vin list) or a car's
 (its fitments of the same make and model, the car's year preferred).
@@ -161,16 +163,25 @@ func printTires(s *IOStreams, out tiresOutput) error {
 			}
 			t.row(cells...)
 		}
-		row(sizeCells(g.OEM, "-", "-", "OEM")...)
-		if g.Rear != nil {
-			row(sizeCells(*g.Rear, "-", "-", "OEM rear")...)
-		}
-		for _, a := range g.Alternates {
-			verdict := s.colorize(colorGreen, "OK")
-			if !a.WithinWindow {
-				verdict = s.colorize(colorRed, "outside ±"+window+"%")
+		fm := g.Fitment
+		oem := g.OEM
+		oem.Size = client.RatedSize(oem.Size, fm.LoadIndex, fm.SpeedRating)
+		row(sizeCells(oem, "-", "-", "OEM")...)
+		alternates := func(alts []client.AlternateGeometry, axle string) {
+			for _, a := range alts {
+				verdict := s.colorize(colorGreen, "OK"+axle)
+				if !a.WithinWindow {
+					verdict = s.colorize(colorRed, "outside ±"+window+"%"+axle)
+				}
+				row(sizeCells(a.SizeGeometry, signed(a.DiameterDiffIn, 2), signed(a.DiameterDiffPct, 1)+"%", verdict)...)
 			}
-			row(sizeCells(a.SizeGeometry, signed(a.DiameterDiffIn, 2), signed(a.DiameterDiffPct, 1)+"%", verdict)...)
+		}
+		alternates(g.Alternates, "")
+		if g.Rear != nil {
+			rear := *g.Rear
+			rear.Size = client.RatedSize(rear.Size, fm.RearLoadIndex, fm.RearSpeedRating)
+			row(sizeCells(rear, "-", "-", "OEM rear")...)
+			alternates(g.RearAlternates, " rear")
 		}
 		if err := t.flush(); err != nil {
 			return err

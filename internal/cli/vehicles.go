@@ -306,10 +306,10 @@ func searchRun(ctx context.Context, f *Factory, opts *searchOptions) error {
 			return err
 		}
 		page, meta, next = p, p.Meta, p.NextPage
-		t.header = []string{"UUID", "YEAR", "MAKE", "MODEL", "TRIM", "SIZE", "REAR", "ALTERNATES"}
+		t.header = []string{"UUID", "YEAR", "MAKE", "MODEL", "TRIM", "SIZE", "REAR", "ALTERNATES", "REAR ALTERNATES"}
 		for _, r := range p.Data {
-			t.row(r.UUID, strconv.Itoa(r.Year), r.Make, r.Model, dashIfEmpty(r.Trim), r.TireSize, optString(r.RearTireSize),
-				dashIfEmpty(strings.Join(r.AlternateSizes, ",")))
+			t.row(r.UUID, strconv.Itoa(r.Year), r.Make, r.Model, dashIfEmpty(r.Trim), client.RatedSize(r.TireSize, r.LoadIndex, r.SpeedRating), rearSize(&r),
+				dashIfEmpty(strings.Join(r.AlternateSizes, ",")), dashIfEmpty(strings.Join(r.RearAlternateSizes, ",")))
 		}
 	default:
 		return fmt.Errorf("search: unexpected query %T", opts.Query)
@@ -420,8 +420,9 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 		rec = r
 		fields = [][2]string{
 			{"UUID", r.UUID}, {"Make", r.Make}, {"Model", r.Model}, {"Year", strconv.Itoa(r.Year)}, {"Trim", dashIfEmpty(r.Trim)},
-			{"Tire size", r.TireSize}, {"Rear tire size", optString(r.RearTireSize)},
+			{"Tire size", client.RatedSize(r.TireSize, r.LoadIndex, r.SpeedRating)}, {"Rear tire size", rearSize(r)},
 			{"Alternate sizes", dashIfEmpty(strings.Join(r.AlternateSizes, ", "))},
+			{"Rear alternate sizes", dashIfEmpty(strings.Join(r.RearAlternateSizes, ", "))},
 		}
 	}
 	if f.JSON {

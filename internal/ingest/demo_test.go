@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/vds-dev/vds/internal/catalog"
@@ -129,37 +131,65 @@ func checkTires(t *testing.T, fits []catalog.TireFitment, cars []catalog.Car) {
 	for _, c := range cars {
 		families[c.Make+"|"+c.Model] = true
 	}
-	staggered, outside, matched := 0, 0, 0
+	staggered, withLoad, rearAlts, matched := 0, 0, 0, 0
 	for _, f := range fits {
-		name := f.Make + " " + f.Model
+		name := fmt.Sprintf("%s %s %d %s", f.Make, f.Model, f.Year, f.Trim)
 		within(t, name+" year", f.Year, 2015, 2025)
 		within(t, name+" alternates", len(f.AlternateSizes), 1, 4)
-		oem := mustSize(t, f.TireSize).Geometry()
+		oem := mustCanonical(t, name, f.TireSize).Geometry()
 		within(t, name+" OEM diameter (in)", oem.DiameterIn, 20, 40)
-		if f.RearTireSize != nil {
+		if f.LoadIndex != nil {
+			withLoad++
+		}
+		checkWindow(t, name, f.TireSize, oem, f.AlternateSizes)
+		if f.RearTireSize == nil {
+			if len(f.RearAlternateSizes) != 0 {
+				t.Errorf("%s: rear alternates %v without a rear size", name, f.RearAlternateSizes)
+			}
+		} else {
 			staggered++
 			// Staggered setups may differ in diameter too (a Corvette runs
 			// 19in front and 20in rear), but never wildly.
-			rear := mustSize(t, *f.RearTireSize).Geometry()
+			rear := mustCanonical(t, name, *f.RearTireSize).Geometry()
 			within(t, name+" rear vs front %", tire.Compare(oem, rear).DiameterDiffPct, -2, 8)
-		}
-		for _, a := range f.AlternateSizes {
-			d := tire.Compare(oem, mustSize(t, a).Geometry())
-			within(t, name+" alternate "+a+" delta %", d.DiameterDiffPct, -10, 15)
-			if !d.WithinWindow {
-				outside++
+			if slices.Contains(f.AlternateSizes, *f.RearTireSize) {
+				t.Errorf("%s: the rear OEM size %s is listed as a front alternate", name, *f.RearTireSize)
 			}
+			checkWindow(t, name, *f.RearTireSize, rear, f.RearAlternateSizes)
+			rearAlts += len(f.RearAlternateSizes)
 		}
 		if families[f.Make+"|"+f.Model] {
 			matched++
 		}
 	}
-	if staggered < 20 || outside < 20 {
-		t.Errorf("%d staggered fitments and %d alternates outside ±3%%, want at least 20 of each", staggered, outside)
+	// Counted from the file: 90 rows with a rear_tire_size, 97 with a
+	// load_index, 21 sizes in rear_alternate_sizes.
+	if staggered != 90 || withLoad != 97 || rearAlts != 21 {
+		t.Errorf("%d staggered fitments, %d with a load index, %d rear alternates; want 90, 97 and 21", staggered, withLoad, rearAlts)
 	}
 	if matched != len(fits) {
 		t.Errorf("%d of %d fitments name a car family of the catalog", matched, len(fits))
 	}
+}
+
+// checkWindow asserts that every alternate is canonical and within the
+// fitment window of the OEM size of its axle.
+func checkWindow(t *testing.T, name, oemSize string, oem tire.Geometry, alts []string) {
+	t.Helper()
+	for _, a := range alts {
+		if d := tire.Compare(oem, mustCanonical(t, name, a).Geometry()); !d.WithinWindow {
+			t.Errorf("%s: alternate %s differs from %s by %.2f%%, outside ±%g%%", name, a, oemSize, d.DiameterDiffPct, tire.FitmentWindowPct)
+		}
+	}
+}
+
+// mustCanonical parses a stored size and asserts it is in canonical form.
+func mustCanonical(t *testing.T, name, s string) tire.Size {
+	t.Helper()
+	if c, err := tire.Canonical(s); err != nil || c != s {
+		t.Errorf("%s: size %q is not canonical: Canonical gives %q, %v", name, s, c, err)
+	}
+	return mustSize(t, s)
 }
 
 func mustSize(t *testing.T, s string) tire.Size {

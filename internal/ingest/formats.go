@@ -31,11 +31,13 @@ type carInput struct {
 	CO2GPM                *float64 `json:"co2_gpm"`
 }
 
-func (in *carInput) record() catalog.Car {
-	return catalog.Car{Make: in.Make, Model: in.Model, Year: in.Year, Trim: in.Trim, Body: in.Body, FuelType: in.FuelType,
+func (in *carInput) record() (catalog.Car, catalog.FieldErrors) {
+	c := catalog.Car{Make: in.Make, Model: in.Model, Year: in.Year, Trim: in.Trim, Body: in.Body, FuelType: in.FuelType,
 		DriveType: in.DriveType, Transmission: deref(in.Transmission), DisplacementL: in.DisplacementL, Cylinders: in.Cylinders,
 		FuelEconomy: catalog.FuelEconomy{EPAID: in.EPAID, MPGCity: in.MPGCity, MPGHighway: in.MPGHighway, MPGCombined: in.MPGCombined,
 			EPARangeMiles: in.EPARangeMiles, EPAElectricRangeMiles: in.EPAElectricRangeMiles, AnnualFuelCost: in.AnnualFuelCost, CO2GPM: in.CO2GPM}}
+	errs := c.Normalize()
+	return c, errs
 }
 
 type motorcycleInput struct {
@@ -49,9 +51,11 @@ type motorcycleInput struct {
 	PowerHP        *float64 `json:"power_hp"`
 }
 
-func (in *motorcycleInput) record() catalog.Motorcycle {
-	return catalog.Motorcycle{Make: in.Make, Model: in.Model, Year: in.Year, MotorcycleType: in.MotorcycleType,
+func (in *motorcycleInput) record() (catalog.Motorcycle, catalog.FieldErrors) {
+	m := catalog.Motorcycle{Make: in.Make, Model: in.Model, Year: in.Year, MotorcycleType: in.MotorcycleType,
 		VehicleType: deref(in.VehicleType), DisplacementCC: in.DisplacementCC, EngineType: deref(in.EngineType), PowerHP: in.PowerHP}
+	errs := m.Normalize()
+	return m, errs
 }
 
 type boatInput struct {
@@ -68,24 +72,45 @@ type boatInput struct {
 	FuelType     string  `json:"fuel_type"`
 }
 
-func (in *boatInput) record() catalog.Boat {
-	return catalog.Boat{Make: in.Make, Model: in.Model, Year: in.Year, ModelType: in.ModelType, LengthFt: in.LengthFt, BeamFt: in.BeamFt,
+func (in *boatInput) record() (catalog.Boat, catalog.FieldErrors) {
+	b := catalog.Boat{Make: in.Make, Model: in.Model, Year: in.Year, ModelType: in.ModelType, LengthFt: in.LengthFt, BeamFt: in.BeamFt,
 		DryWeightLbs: in.DryWeightLbs, EngineCount: in.EngineCount, HP: in.HP, HullType: in.HullType, FuelType: in.FuelType}
+	errs := b.Normalize()
+	return b, errs
 }
 
 type tireInput struct {
-	Make           string   `json:"make"`
-	Model          string   `json:"model"`
-	Year           int      `json:"year"`
-	Trim           *string  `json:"trim"`
-	TireSize       string   `json:"tire_size"`
-	RearTireSize   *string  `json:"rear_tire_size"`
-	AlternateSizes []string `json:"alternate_sizes"`
+	Make            string   `json:"make"`
+	Model           string   `json:"model"`
+	Year            int      `json:"year"`
+	Trim            *string  `json:"trim"`
+	TireSize        string   `json:"tire_size"`
+	LoadIndex       *int     `json:"load_index"`
+	SpeedRating     *string  `json:"speed_rating"`
+	RearTireSize    *string  `json:"rear_tire_size"`
+	RearLoadIndex   *int     `json:"rear_load_index"`
+	RearSpeedRating *string  `json:"rear_speed_rating"`
+	AlternateSizes  []string `json:"alternate_sizes"`
+	// RearAlternateSizes and AlternatesOutsideWindow are optional columns.
+	RearAlternateSizes *[]string `json:"rear_alternate_sizes"`
+	// AlternatesOutsideWindow acknowledges alternates (front or rear) outside
+	// the fitment window, which are refused otherwise; it is not stored.
+	AlternatesOutsideWindow *[]string `json:"alternates_outside_window"`
 }
 
-func (in *tireInput) record() catalog.TireFitment {
-	return catalog.TireFitment{Make: in.Make, Model: in.Model, Year: in.Year, Trim: deref(in.Trim), TireSize: in.TireSize,
-		RearTireSize: in.RearTireSize, AlternateSizes: in.AlternateSizes}
+func (in *tireInput) record() (catalog.TireFitment, catalog.FieldErrors) {
+	t := catalog.TireFitment{Make: in.Make, Model: in.Model, Year: in.Year, Trim: deref(in.Trim), TireSize: in.TireSize,
+		LoadIndex: in.LoadIndex, SpeedRating: in.SpeedRating, RearTireSize: in.RearTireSize, RearLoadIndex: in.RearLoadIndex,
+		RearSpeedRating: in.RearSpeedRating, AlternateSizes: in.AlternateSizes}
+	if in.RearAlternateSizes != nil {
+		t.RearAlternateSizes = *in.RearAlternateSizes
+	}
+	var outside []string
+	if in.AlternatesOutsideWindow != nil {
+		outside = *in.AlternatesOutsideWindow
+	}
+	errs := t.Normalize(outside...)
+	return t, errs
 }
 
 func deref(s *string) string {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/tire"
 )
 
 // fuzzStems name a file of each record kind, in catalog.Kinds order: the
@@ -53,8 +54,30 @@ func fuzzParse(f *testing.F, ext string) {
 		checkAccepted(t, c.Cars, (*catalog.Car).Normalize)
 		checkAccepted(t, c.Motorcycles, (*catalog.Motorcycle).Normalize)
 		checkAccepted(t, c.Boats, (*catalog.Boat).Normalize)
-		checkAccepted(t, c.TireSizes, (*catalog.TireFitment).Normalize)
+		checkAccepted(t, c.TireSizes, func(f *catalog.TireFitment) catalog.FieldErrors { return f.Normalize(outsideWindow(f)...) })
 	})
+}
+
+// outsideWindow lists the alternates of an accepted fitment that lie outside
+// the fitment window, which its input must have marked as such.
+func outsideWindow(f *catalog.TireFitment) []string {
+	var out []string
+	check := func(oem string, alts []string) {
+		o, err := tire.Parse(oem)
+		if err != nil {
+			return
+		}
+		for _, a := range alts {
+			if sz, err := tire.Parse(a); err == nil && !tire.Compare(o.Geometry(), sz.Geometry()).WithinWindow {
+				out = append(out, a)
+			}
+		}
+	}
+	check(f.TireSize, f.AlternateSizes)
+	if f.RearTireSize != nil {
+		check(*f.RearTireSize, f.RearAlternateSizes)
+	}
+	return out
 }
 
 // checkAccepted asserts what a server needs of every accepted record: it

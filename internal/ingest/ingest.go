@@ -76,13 +76,13 @@ func Parse(sources []Source) (*catalog.Catalog, []catalog.Kind, error) {
 		}
 		switch kind {
 		case catalog.KindCar:
-			probs = collect(src, ext, &c.Cars, probs, dups, (*carInput).record, (*catalog.Car).Normalize, func(r *catalog.Car) uuid.UUID { return r.UUID })
+			probs = collect(src, ext, &c.Cars, probs, dups, (*carInput).record, func(r *catalog.Car) uuid.UUID { return r.UUID })
 		case catalog.KindMotorcycle:
-			probs = collect(src, ext, &c.Motorcycles, probs, dups, (*motorcycleInput).record, (*catalog.Motorcycle).Normalize, func(r *catalog.Motorcycle) uuid.UUID { return r.UUID })
+			probs = collect(src, ext, &c.Motorcycles, probs, dups, (*motorcycleInput).record, func(r *catalog.Motorcycle) uuid.UUID { return r.UUID })
 		case catalog.KindBoat:
-			probs = collect(src, ext, &c.Boats, probs, dups, (*boatInput).record, (*catalog.Boat).Normalize, func(r *catalog.Boat) uuid.UUID { return r.UUID })
+			probs = collect(src, ext, &c.Boats, probs, dups, (*boatInput).record, func(r *catalog.Boat) uuid.UUID { return r.UUID })
 		case catalog.KindTireSize:
-			probs = collect(src, ext, &c.TireSizes, probs, dups, (*tireInput).record, (*catalog.TireFitment).Normalize, func(r *catalog.TireFitment) uuid.UUID { return r.UUID })
+			probs = collect(src, ext, &c.TireSizes, probs, dups, (*tireInput).record, func(r *catalog.TireFitment) uuid.UUID { return r.UUID })
 		}
 	}
 	if len(probs) > 0 {
@@ -93,8 +93,8 @@ func Parse(sources []Source) (*catalog.Catalog, []catalog.Kind, error) {
 
 // collect refuses duplicates: two records with one natural key would share a uuid.
 func collect[I any, R any](src Source, ext string, dst *[]R, probs []RecordError, dups map[uuid.UUID]RecordError,
-	conv func(*I) R, norm func(*R) catalog.FieldErrors, id func(*R) uuid.UUID) []RecordError {
-	recs, ps := parseFile(src.Name, ext, src.Data, conv, norm)
+	build func(*I) (R, catalog.FieldErrors), id func(*R) uuid.UUID) []RecordError {
+	recs, ps := parseFile(src.Name, ext, src.Data, build)
 	probs = append(probs, ps...)
 	for i := range recs {
 		u := id(&recs[i].rec)

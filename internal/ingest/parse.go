@@ -84,7 +84,9 @@ type parsed[R any] struct {
 	line int
 }
 
-func parseFile[I any, R any](name, ext string, data []byte, conv func(*I) R, norm func(*R) catalog.FieldErrors) ([]parsed[R], []RecordError) {
+// parseFile decodes the inputs and builds each record with build, which
+// converts and normalizes it.
+func parseFile[I any, R any](name, ext string, data []byte, build func(*I) (R, catalog.FieldErrors)) ([]parsed[R], []RecordError) {
 	var (
 		inputs []I
 		lines  []int
@@ -108,8 +110,8 @@ func parseFile[I any, R any](name, ext string, data []byte, conv func(*I) R, nor
 			}
 			continue
 		}
-		r := conv(&inputs[i])
-		for _, fe := range norm(&r) {
+		r, fes := build(&inputs[i])
+		for _, fe := range fes {
 			probs = append(probs, RecordError{File: name, Line: lines[i], Field: fe.Field, Reason: fe.Reason})
 		}
 		out = append(out, parsed[R]{rec: r, line: lines[i]})
@@ -141,11 +143,12 @@ func checkText(v reflect.Value) catalog.FieldErrors {
 	t := v.Type()
 	for i := range t.NumField() {
 		name, f := fieldName(t.Field(i)), v.Field(i)
+		if f.Kind() == reflect.Pointer && !f.IsNil() {
+			f = f.Elem()
+		}
 		switch {
 		case f.Kind() == reflect.String:
 			check(name, f.String())
-		case f.Kind() == reflect.Pointer && !f.IsNil() && f.Elem().Kind() == reflect.String:
-			check(name, f.Elem().String())
 		case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.String:
 			for j := range f.Len() {
 				check(fmt.Sprintf("%s[%d]", name, j), f.Index(j).String())

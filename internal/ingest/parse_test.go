@@ -41,15 +41,42 @@ func TestParseCSVAndJSONAgree(t *testing.T) {
 }
 
 func TestParseTireAlternatesCSV(t *testing.T) {
-	src := "make,model,year,trim,tire_size,rear_tire_size,alternate_sizes\n" +
-		"Chevrolet,Corvette,2022,Z51,245/35ZR19,305/30ZR20,255/35R19; 245/40R19\n"
+	src := "make,model,year,trim,tire_size,rear_tire_size,alternate_sizes,rear_alternate_sizes\n" +
+		"Chevrolet,Corvette,2022,Z51,245/35ZR19 92Y,305/30 ZR20,255/35R19; 255/30zr20,315/30ZR20\n" +
+		"Jeep,Wrangler,2017,Rubicon,LT255/75R17,,LT265/70R17,\n"
 	c, _, err := Parse([]Source{{Name: "tire_sizes.csv", Data: []byte(src)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := c.TireSizes[0]
-	if *f.RearTireSize != "305/30ZR20" || strings.Join(f.AlternateSizes, "|") != "255/35R19|245/40R19" {
+	if f.TireSize != "245/35ZR19" || *f.LoadIndex != 92 || *f.SpeedRating != "Y" || *f.RearTireSize != "305/30ZR20" ||
+		strings.Join(f.AlternateSizes, "|") != "255/35R19|255/30ZR20" || strings.Join(f.RearAlternateSizes, "|") != "315/30ZR20" {
 		t.Fatalf("fitment = %+v", f)
+	}
+	if f := c.TireSizes[1]; f.RearAlternateSizes == nil || len(f.RearAlternateSizes) != 0 || f.LoadIndex != nil || f.SpeedRating != nil {
+		t.Fatalf("fitment without rear alternates or load index = %+v", f)
+	}
+}
+
+func TestParseTireAlternatesOutsideWindow(t *testing.T) {
+	const header = "make,model,year,trim,tire_size,load_index,speed_rating,alternate_sizes,alternates_outside_window\n"
+	// 35x12.50R17LT against LT255/75R17 (17 + 2*255*0.75/25.4 = 32.06 in) is +9.17%.
+	row := "Jeep,Wrangler,2017,Rubicon,LT255/75R17,113,Q,LT265/70R17;35x12.50R17 LT,"
+	_, _, err := Parse([]Source{{Name: "tire_sizes.csv", Data: []byte(header + row + "\n")}})
+	want := "tire_sizes.csv:2: field alternate_sizes[1]: 35x12.50R17LT differs from LT255/75R17 in diameter by +9.17%, outside the ±3% window: drop it, or list it in alternates_outside_window"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Parse error = %v, want it to contain %q", err, want)
+	}
+	c, _, err := Parse([]Source{{Name: "tire_sizes.csv", Data: []byte(header + row + "35X12.50R17LT\n")}})
+	if err != nil {
+		t.Fatalf("a marked alternate is refused: %v", err)
+	}
+	if f := c.TireSizes[0]; strings.Join(f.AlternateSizes, "|") != "LT265/70R17|35x12.50R17LT" || *f.LoadIndex != 113 || *f.SpeedRating != "Q" {
+		t.Fatalf("fitment = %+v", f)
+	}
+	js := `[{"make":"Jeep","model":"Wrangler","year":2017,"tire_size":"LT255/75R17","alternate_sizes":["35x12.50R17LT"],"alternates_outside_window":["35x12.50R17LT"]}]`
+	if _, _, err := Parse([]Source{{Name: "tire_sizes.json", Data: []byte(js)}}); err != nil {
+		t.Fatalf("JSON with a marked alternate is refused: %v", err)
 	}
 }
 

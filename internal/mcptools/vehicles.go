@@ -218,7 +218,7 @@ func (v vehicleTools) tireSizesForVehicle() Tool {
 		out:     envelope(dataOf[vehicle.VehicleTires](), "How the fitments matched the year, and each fitment with its geometry.", false),
 		charged: true,
 		rest:    "GET /v1/cars/{uuid}/tire-sizes (without its car member)",
-		output:  "`{\"data\": {\"match\": ..., \"fitments\": [{fitment, oem, rear, alternates, window_pct}, ...]}}`",
+		output:  "`{\"data\": {\"match\": ..., \"fitments\": [{fitment, oem, rear, alternates, rear_alternates, window_pct}, ...]}}`",
 		handler: typed("tire_sizes_for_vehicle", v.tiresForVehicle),
 	})
 }
@@ -241,8 +241,9 @@ func (v vehicleTools) tireGeometry() Tool {
 		name:  "tire_geometry",
 		title: "Tire fitment geometry",
 		desc: "Compute the geometry of one tire fitment's OEM size, its rear size when staggered, and each alternate size " +
-			"with its diameter difference from the OEM size in inches and percent and whether it is within the ±3% " +
-			"window. Returns {\"data\": {fitment, oem, rear, alternates, window_pct}}, the body of " +
+			"with its diameter difference in inches and percent and whether it is within the ±3% window: front " +
+			"alternates against the OEM size, rear alternates against the rear size. " +
+			"Returns {\"data\": {fitment, oem, rear, alternates, rear_alternates, window_pct}}, the body of " +
 			"GET /v1/tire-sizes/{uuid}/geometry.",
 		in:      inputSchema[TireGeometryInput](map[string]prop{"uuid": {examples: []any{"6f1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e41"}}}),
 		out:     envelope(dataOf[vehicle.FitmentGeometry](), "The fitment and the geometry of its sizes.", false),

@@ -15,7 +15,7 @@ func FuzzParse(f *testing.F) {
 		"lt275/65r18 123s", "  225/45R17   94W ", "105/20R10 60L",
 		"455/95R30 150Z", "33x12.50R15", "35X12.50R17 LT",
 		"31x10.50R15 109S", "LT35x12.50R20 121Q", "37x12.50R16.5",
-		"38.5x14.50R16.5", "33x12R15", "35x12.50r17lt",
+		"38.5x14.50R16.5", "33x12R15", "35x12.50r17lt", "275/55 R 20", "LT 285/70 R17 121S",
 		// invalid
 		"", " ", "225/45X17", "225-45R17", "ST225/75R15", "225/45R17XL",
 		"225/45R17 94(Y)", "LT275/65R18 123/120S", "225/45R17 094W",
@@ -45,6 +45,10 @@ func FuzzParse(f *testing.F) {
 		}
 		if again.String() != canon {
 			t.Fatalf("String not idempotent: %q then %q", canon, again.String())
+		}
+
+		if c, err := tire.Canonical(canon); err != nil || c != sz.Canonical() {
+			t.Fatalf("Canonical(%q) = %q, %v; want %q", canon, c, err, sz.Canonical())
 		}
 
 		// Only case and whitespace are insignificant, so lower-casing an

@@ -83,8 +83,8 @@ func (p *parser) errf(format string, args ...any) error {
 	return &syntaxError{input: in, msg: fmt.Sprintf(format, args...)}
 }
 
-// Parse parses a metric or flotation size such as "P225/45R17 94W" or
-// "35x12.50R17 LT"; errors wrap ErrSyntax and name the wrong part.
+// Parse parses a metric or flotation size such as "P225/45R17 94W",
+// "275/55 R 20" or "35x12.50R17 LT"; errors wrap ErrSyntax and name the wrong part.
 func Parse(s string) (Size, error) {
 	p := parser{input: s}
 	if len(s) > maxInputLen {
@@ -94,11 +94,12 @@ func Parse(s string) (Size, error) {
 	if len(fields) == 0 {
 		return Size{}, p.errf("empty")
 	}
-	sz, err := p.size(fields[0])
+	dims, rest := joinDimensions(fields)
+	sz, err := p.size(dims)
 	if err != nil {
 		return Size{}, err
 	}
-	for _, f := range fields[1:] {
+	for _, f := range rest {
 		if err := p.suffix(&sz, f); err != nil {
 			return Size{}, err
 		}
@@ -107,6 +108,29 @@ func Parse(s string) (Size, error) {
 		return Size{}, err
 	}
 	return sz, nil
+}
+
+// joinDimensions glues the leading fields back together until they hold a
+// whole size up to the rim diameter, so "275/55 R 20" reads as "275/55R20";
+// the fields after it are the suffixes.
+func joinDimensions(fields []string) (string, []string) {
+	dims := fields[0]
+	i := 1
+	for ; i < len(fields) && !hasRim(dims); i++ {
+		dims += fields[i]
+	}
+	return dims, fields[i:]
+}
+
+// hasRim reports whether tok runs from the first number through a construction to a rim diameter.
+func hasRim(tok string) bool {
+	sc := scanner{s: tok}
+	sc.letters()
+	if sc.number() == "" || !sc.eat('/') && !sc.eat('X') {
+		return false
+	}
+	sc.number()
+	return sc.construction() != "" && sc.number() != ""
 }
 
 // size parses the dimensions token; the separator after the first number tells the notations apart.
@@ -322,7 +346,32 @@ func (p *parser) widthHundredths(lit string) (int, error) {
 	return h, nil
 }
 
-// String returns the canonical form of s, which parses back to s; "" for a Size of no Kind.
+// Canonical returns the catalog form of the size in s alone: the spelling of
+// Size.Canonical, whatever spelling, spacing, case, P prefix or load index
+// and speed rating s came with.
+func Canonical(s string) (string, error) {
+	sz, err := Parse(s)
+	if err != nil {
+		return "", err
+	}
+	return sz.Canonical(), nil
+}
+
+// Canonical returns the size as the catalog stores it: no load index or speed
+// rating, no P prefix (a P-metric size is the same metric size), an LT prefix
+// on light-truck metric sizes (LT285/70R17), ZR kept (245/35ZR19), and
+// flotation sizes without spaces (35x12.50R17LT).
+func (s Size) Canonical() string {
+	s.LoadIndex, s.SpeedRating = 0, ""
+	if s.Service == "P" {
+		s.Service = ""
+	}
+	return s.String()
+}
+
+// String returns the full form of s, which parses back to s: the canonical
+// size with a P prefix kept and the load index and speed rating after a
+// space ("P225/45R17 94W", "35x12.50R20LT 121Q"); "" for a Size of no Kind.
 func (s Size) String() string {
 	var b strings.Builder
 	switch s.Kind {
@@ -340,7 +389,7 @@ func (s Size) String() string {
 		b.WriteString(s.Construction)
 		b.WriteString(formatNumber(s.RimIn))
 		if s.Service == "LT" {
-			b.WriteString(" LT")
+			b.WriteString("LT")
 		}
 	default:
 		return ""
@@ -429,3 +478,9 @@ func (sc *scanner) rest() string {
 	sc.i = len(sc.s)
 	return r
 }
+
+// ValidLoadIndex reports whether n is a load index a size may carry (60..150).
+func ValidLoadIndex(n int) bool { return n >= minLoadIndex && n <= maxLoadIndex }
+
+// ValidSpeedRating reports whether r is one upper-case speed rating letter (L..Z).
+func ValidSpeedRating(r string) bool { return len(r) == 1 && strings.Contains(speedRatings, r) }

@@ -97,25 +97,25 @@ func TestParseValid(t *testing.T) {
 			name:  "flotation upper case X with LT suffix",
 			in:    "35X12.50R17 LT",
 			want:  tire.Size{Kind: tire.Flotation, Service: "LT", WidthMM: 12.5 * 25.4, Construction: "R", RimIn: 17, DiameterIn: 35},
-			canon: "35x12.50R17 LT",
+			canon: "35x12.50R17LT",
 		},
 		{
 			name:  "flotation attached LT suffix",
 			in:    "35x12.50r17lt",
 			want:  tire.Size{Kind: tire.Flotation, Service: "LT", WidthMM: 12.5 * 25.4, Construction: "R", RimIn: 17, DiameterIn: 35},
-			canon: "35x12.50R17 LT",
+			canon: "35x12.50R17LT",
 		},
 		{
 			name:  "flotation LT prefix with load and speed",
 			in:    "LT35x12.50R20 121Q",
 			want:  tire.Size{Kind: tire.Flotation, Service: "LT", WidthMM: 12.5 * 25.4, Construction: "R", RimIn: 20, DiameterIn: 35, LoadIndex: 121, SpeedRating: "Q"},
-			canon: "35x12.50R20 LT 121Q",
+			canon: "35x12.50R20LT 121Q",
 		},
 		{
 			name:  "flotation LT after load and speed",
 			in:    "35x12.50R20 121Q LT",
 			want:  tire.Size{Kind: tire.Flotation, Service: "LT", WidthMM: 12.5 * 25.4, Construction: "R", RimIn: 20, DiameterIn: 35, LoadIndex: 121, SpeedRating: "Q"},
-			canon: "35x12.50R20 LT 121Q",
+			canon: "35x12.50R20LT 121Q",
 		},
 		{
 			name:  "flotation with load and speed",
@@ -329,5 +329,55 @@ func TestStringUnknownKind(t *testing.T) {
 				t.Errorf("String() = %q, want empty", s)
 			}
 		})
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	tests := []struct {
+		in, want string
+		err      string // substring of the error, when in is no tire size
+	}{
+		{in: "255/50R20", want: "255/50R20"},
+		{in: "255/50R20 109V", want: "255/50R20"},
+		{in: "P275/55R20", want: "275/55R20"},
+		{in: "p275/55r20 113t", want: "275/55R20"},
+		{in: "275/55 R 20", want: "275/55R20"},
+		{in: "275 / 55 R20 113T", want: "275/55R20"},
+		{in: "  275/55R 20\t", want: "275/55R20"},
+		{in: "245/35ZR19", want: "245/35ZR19"},
+		{in: "245/35zr19 92Y", want: "245/35ZR19"},
+		{in: "245/35 ZR 19", want: "245/35ZR19"},
+		{in: "LT285/70R17", want: "LT285/70R17"},
+		{in: "lt285/70r17 121s", want: "LT285/70R17"},
+		{in: "LT 285/70 R17", want: "LT285/70R17"},
+		{in: "35x12.50R17LT", want: "35x12.50R17LT"},
+		{in: "35X12.50R17 LT", want: "35x12.50R17LT"},
+		{in: "LT35x12.50R17", want: "35x12.50R17LT"},
+		{in: "35x12.5R17 LT 121Q", want: "35x12.50R17LT"},
+		{in: "35 x 12.50 R17 LT", want: "35x12.50R17LT"},
+		{in: "33x12.50R15", want: "33x12.50R15"},
+		{in: "37x12.50R16.5", want: "37x12.50R16.5"},
+		{in: "", err: "empty"},
+		{in: "275/55", err: "missing construction"},
+		{in: "275/55 R", err: "missing rim diameter"},
+		{in: "not a tire", err: "not a metric (225/45R17) or flotation (33x12.50R15) size"},
+		{in: "275/55R20 113", err: "missing speed rating after load index 113"},
+		{in: "225/75R16 LT", err: `"LT" suffix is only valid on flotation sizes`},
+	}
+	for _, tt := range tests {
+		got, err := tire.Canonical(tt.in)
+		if tt.err != "" {
+			if err == nil || !errors.Is(err, tire.ErrSyntax) || !strings.Contains(err.Error(), tt.err) || got != "" {
+				t.Errorf("Canonical(%q) = %q, %v; want \"\" and an ErrSyntax containing %q", tt.in, got, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("Canonical(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			continue
+		}
+		if again, err := tire.Canonical(got); err != nil || again != got {
+			t.Errorf("Canonical(%q) = %q, %v; want it unchanged", got, again, err)
+		}
 	}
 }

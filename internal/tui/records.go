@@ -78,9 +78,9 @@ func (r record) summary() string {
 	case r.boat != nil:
 		return joinNonEmpty(" · ", r.boat.ModelType, formatFloat(r.boat.LengthFt, 1)+" ft", strconv.Itoa(r.boat.HP)+" hp")
 	case r.tire != nil:
-		s := r.tire.TireSize
+		s := client.RatedSize(r.tire.TireSize, r.tire.LoadIndex, r.tire.SpeedRating)
 		if r.tire.RearTireSize != nil {
-			s += " / " + *r.tire.RearTireSize + " rear"
+			s += " / " + client.RatedSize(*r.tire.RearTireSize, r.tire.RearLoadIndex, r.tire.RearSpeedRating) + " rear"
 		}
 		return s
 	}
@@ -127,16 +127,17 @@ func (r record) fields() []field {
 		t := r.tire
 		rear := "—"
 		if t.RearTireSize != nil {
-			rear = *t.RearTireSize
+			rear = client.RatedSize(*t.RearTireSize, t.RearLoadIndex, t.RearSpeedRating)
 		}
-		alts := "—"
-		if len(t.AlternateSizes) > 0 {
-			alts = strings.Join(t.AlternateSizes, ", ")
-		}
-		return []field{
+		fields := []field{
 			{"Make", t.Make}, {"Model", t.Model}, {"Year", strconv.Itoa(t.Year)}, {"Trim", dash(t.Trim)},
-			{"OEM size", t.TireSize}, {"Rear size", rear}, {"Alternates", alts}, {"UUID", t.UUID},
+			{"OEM size", client.RatedSize(t.TireSize, t.LoadIndex, t.SpeedRating)}, {"Rear size", rear},
+			{"Alternates", dash(strings.Join(t.AlternateSizes, ", "))},
 		}
+		if t.RearTireSize != nil {
+			fields = append(fields, field{"Rear alternates", dash(strings.Join(t.RearAlternateSizes, ", "))})
+		}
+		return append(fields, field{"UUID", t.UUID})
 	}
 	return nil
 }

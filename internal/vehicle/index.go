@@ -20,11 +20,10 @@ type fields struct {
 	// attrs are the lowercase values of the kind's string filters, by slot.
 	attrs [maxAttrs]string
 	// text are the fields q searches besides make and model.
-	text     []string
-	sizeFull string
-	ev       bool
-	hp       int
-	length   float64
+	text   []string
+	ev     bool
+	hp     int
+	length float64
 }
 
 type span struct{ lo, hi int32 }
@@ -42,11 +41,10 @@ type index struct {
 	lmake, lmodel []string
 	year          []int32
 	attrs         [maxAttrs][]string
-	// sizeFull, ev, hp and length are set only for the kinds that filter on them.
-	sizeFull []string
-	ev       []bool
-	hp       []int32
-	length   []float64
+	// ev, hp and length are set only for the kinds that filter on them.
+	ev     []bool
+	hp     []int32
+	length []float64
 
 	makes   map[string]*makeEntry
 	byModel map[string][]int32
@@ -209,7 +207,6 @@ func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]strin
 		attrs[a], attrMemo[a] = newGrouper(n), memo{in: lower}
 		ix.attrs[a] = make([]string, n)
 	}
-	sizeMemo := memo{in: lower}
 	tb := newTextBuilder(n)
 	// The original spellings, for the taxonomy's display names.
 	makeNames, modelNames := make([]string, n), make([]string, n)
@@ -228,7 +225,7 @@ func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]strin
 			ix.attrs[a][k] = v
 			attrs[a].add(v)
 		}
-		ix.addValues(k, &f, &sizeMemo)
+		ix.addValues(k, &f)
 		tb.field(0, key.make, true)
 		tb.field(1, key.model, true)
 		for i, s := range f.text {
@@ -339,13 +336,7 @@ func (ix *index) indexYears() {
 }
 
 // addValues allocates a filter's column on first use, so kinds without it pay nothing.
-func (ix *index) addValues(k int, f *fields, size *memo) {
-	if f.sizeFull != "" {
-		if ix.sizeFull == nil {
-			ix.sizeFull = make([]string, ix.n)
-		}
-		ix.sizeFull[k] = size.lower(f.sizeFull)
-	}
+func (ix *index) addValues(k int, f *fields) {
 	if f.ev {
 		if ix.ev == nil {
 			ix.ev = make([]bool, ix.n)

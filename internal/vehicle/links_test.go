@@ -16,11 +16,14 @@ func TestLinksAndCanonicalMake(t *testing.T) {
 	other.Year, other.Trim = 2020, "Lariat"
 	silverado := catalog.Car{Make: "Chevrolet", Model: "Silverado", Year: 2021, Trim: "LT", Body: "Pickup", FuelType: catalog.FuelGasoline,
 		DriveType: "4WD", Transmission: "Automatic (S10)", DisplacementL: ptr(5.3), Cylinders: ptr(8)}
-	fit := catalog.TireFitment{Make: "Ford", Model: "F-150", Year: 2021, TireSize: "275/65R18", AlternateSizes: []string{"275/70R18"}}
-	for _, n := range []interface{ Normalize() catalog.FieldErrors }{&f150, &other, &silverado, &fit} {
+	fit := catalog.TireFitment{Make: "Ford", Model: "F-150", Year: 2021, TireSize: "275/65R18", AlternateSizes: []string{"285/60R18"}}
+	for _, n := range []interface{ Normalize() catalog.FieldErrors }{&f150, &other, &silverado} {
 		if errs := n.Normalize(); errs != nil {
 			t.Fatal(errs)
 		}
+	}
+	if errs := fit.Normalize(); errs != nil {
+		t.Fatal(errs)
 	}
 	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: []catalog.Car{f150, other, silverado}, TireSizes: []catalog.TireFitment{fit}}, catalog.Version{}))
 

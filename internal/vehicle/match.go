@@ -15,7 +15,6 @@ const (
 	bAttr0 // bAttr0<<slot for each attribute slot
 	_
 	_
-	bSizeFull
 	bEV
 	bHPMin
 	bHPMax
@@ -83,7 +82,6 @@ func (q *query) active() uint32 {
 	for a, v := range q.attrs {
 		set(v != "", bAttr0<<a)
 	}
-	set(q.sizeFull != "", bSizeFull)
 	set(q.evOnly, bEV)
 	set(q.hasHPMin, bHPMin)
 	set(q.hasHPMax, bHPMax)
@@ -176,7 +174,7 @@ func (ix *index) plan(q *query, words []wordRange) (best source, _ []wordRange, 
 			return best, words, false
 		}
 	}
-	if q.sizeFull != "" && ix.sizeFull == nil || q.evOnly && ix.ev == nil {
+	if q.evOnly && ix.ev == nil {
 		return best, words, false
 	}
 	return best, words, true
@@ -198,8 +196,7 @@ func (m *matcher) ok(i int32) bool {
 				return false
 			}
 		}
-		if c&bSizeFull != 0 && ix.sizeFull[i] != q.sizeFull ||
-			c&bEV != 0 && !ix.ev[i] ||
+		if c&bEV != 0 && !ix.ev[i] ||
 			c&bHPMin != 0 && ix.hpAt(i) < q.hpMin ||
 			c&bHPMax != 0 && ix.hpAt(i) > q.hpMax ||
 			c&bLenMin != 0 && ix.lengthAt(i) < q.lenMin ||

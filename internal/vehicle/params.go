@@ -249,9 +249,7 @@ type query struct {
 	year, yearMin, yearMax int
 	words                  []string
 	attrs                  [maxAttrs]string
-	// sizeFull is set when tire_size states a load index and speed rating.
-	sizeFull string
-	evOnly   bool
+	evOnly                 bool
 
 	hpMin, hpMax         int
 	hasHPMin, hasHPMax   bool
@@ -374,9 +372,6 @@ func attrValue(kind catalog.Kind, name, v string, vocab []string, q *query) (str
 		if err != nil {
 			return "", invalidf(name, "tire_size %s is not a tire size: use a size such as 225/45R17, LT265/70R17 or 33x12.50R15", Echo(v))
 		}
-		if sz.LoadIndex != 0 {
-			q.sizeFull = strings.ToLower(sz.String())
-		}
 		return sizeKey(sz), nil
 	}
 	for _, a := range vocab {
@@ -394,10 +389,10 @@ func attrValue(kind catalog.Kind, name, v string, vocab []string, q *query) (str
 	return "", unknownValue(kind, name, v, vocab, codes)
 }
 
-// sizeKey drops load index and speed rating, so 235/55R19 finds "235/55R19 101V".
+// sizeKey is the canonical size, lowercased: the filter matches the size
+// whatever load index, speed rating, P prefix or spacing either side wrote.
 func sizeKey(sz tire.Size) string {
-	sz.LoadIndex, sz.SpeedRating = 0, ""
-	return strings.ToLower(sz.String())
+	return strings.ToLower(sz.Canonical())
 }
 
 // CarFuelCodes returns the short codes car fuel_type also accepts.

@@ -160,9 +160,9 @@ func tireFields(t *catalog.TireFitment, f *fields) {
 	// Stored sizes are canonical already; parsing again keeps the filter
 	// correct for a catalog loaded from elsewhere.
 	if sz, err := tire.Parse(t.TireSize); err == nil {
-		f.attrs[0], f.sizeFull = sizeKey(sz), sz.String()
+		f.attrs[0] = sizeKey(sz)
 	} else {
-		f.attrs[0], f.sizeFull = t.TireSize, t.TireSize
+		f.attrs[0] = t.TireSize
 	}
 	f.text = append(f.text, t.Trim, t.TireSize)
 }

@@ -36,8 +36,10 @@ type FitmentGeometry struct {
 	Fitment    catalog.TireFitment `json:"fitment"`
 	OEM        SizeGeometry        `json:"oem"`
 	Rear       *SizeGeometry       `json:"rear" jsonschema:"Geometry of the rear size of a staggered fitment; null otherwise."`
-	Alternates []AlternateGeometry `json:"alternates"`
-	WindowPct  float64             `json:"window_pct" jsonschema:"The accepted fitment window, ± percent of the OEM diameter."`
+	Alternates []AlternateGeometry `json:"alternates" jsonschema:"The alternate sizes, compared with the OEM (front) size."`
+	// RearAlternates is empty, never nil, when the fitment is not staggered.
+	RearAlternates []AlternateGeometry `json:"rear_alternates" jsonschema:"The rear alternate sizes, compared with the rear size; empty when not staggered."`
+	WindowPct      float64             `json:"window_pct" jsonschema:"The accepted fitment window, ± percent of the OEM diameter."`
 }
 
 // CarRef identifies the car a tire lookup was made for.
@@ -81,7 +83,7 @@ func sizeGeometry(size string) (SizeGeometry, tire.Geometry, bool) {
 	}
 	g := sz.Geometry()
 	return SizeGeometry{
-		Size:            sz.String(),
+		Size:            sz.Canonical(),
 		WidthMM:         tire.Round(g.WidthMM, 1),
 		WidthIn:         tire.Round(g.WidthIn, 2),
 		SidewallMM:      tire.Round(g.SidewallMM, 1),
@@ -95,17 +97,26 @@ func sizeGeometry(size string) (SizeGeometry, tire.Geometry, bool) {
 }
 
 // fitmentGeometry computes a fitment's geometry; differences are taken at
-// full precision and rounded last, as package tire asks.
+// full precision and rounded last, as package tire asks. Front alternates
+// are compared with the OEM size, rear alternates with the rear size.
 func fitmentGeometry(f *catalog.TireFitment) FitmentGeometry {
-	fg := FitmentGeometry{Fitment: *f, WindowPct: tire.FitmentWindowPct, Alternates: make([]AlternateGeometry, 0, len(f.AlternateSizes))}
+	fg := FitmentGeometry{Fitment: *f, WindowPct: tire.FitmentWindowPct, RearAlternates: []AlternateGeometry{}}
 	var oem tire.Geometry
 	var oemOK bool
 	fg.OEM, oem, oemOK = sizeGeometry(f.TireSize)
+	fg.Alternates = alternateGeometry(oem, oemOK, f.AlternateSizes)
 	if f.RearTireSize != nil {
-		rear, _, _ := sizeGeometry(*f.RearTireSize)
+		rear, g, ok := sizeGeometry(*f.RearTireSize)
 		fg.Rear = &rear
+		fg.RearAlternates = alternateGeometry(g, ok, f.RearAlternateSizes)
 	}
-	for _, a := range f.AlternateSizes {
+	return fg
+}
+
+// alternateGeometry compares each alternate with the OEM size of its axle.
+func alternateGeometry(oem tire.Geometry, oemOK bool, sizes []string) []AlternateGeometry {
+	out := make([]AlternateGeometry, 0, len(sizes))
+	for _, a := range sizes {
 		sg, g, ok := sizeGeometry(a)
 		alt := AlternateGeometry{SizeGeometry: sg}
 		if ok && oemOK {
@@ -114,9 +125,9 @@ func fitmentGeometry(f *catalog.TireFitment) FitmentGeometry {
 			alt.DiameterDiffPct = tire.Round(c.DiameterDiffPct, 2)
 			alt.WithinWindow = c.WithinWindow
 		}
-		fg.Alternates = append(fg.Alternates, alt)
+		out = append(out, alt)
 	}
-	return fg
+	return out
 }
 
 func familyKey(mk, model string) string {

@@ -107,8 +107,13 @@ func TestTiresForDemoCars(t *testing.T) {
 	})
 }
 
+// alternateOf holds an alternate within ±3% of each size the tests use.
+var alternateOf = map[string]string{
+	"255/70R16": "265/65R16", "265/70R17": "275/65R17", "275/65R18": "285/60R18", "LT315/70R17": "LT325/65R18",
+}
+
 func fitment(mk, model string, year int, trim, size string) catalog.TireFitment {
-	f := catalog.TireFitment{Make: mk, Model: model, Year: year, Trim: trim, TireSize: size, AlternateSizes: []string{"275/60R20"}}
+	f := catalog.TireFitment{Make: mk, Model: model, Year: year, Trim: trim, TireSize: size, AlternateSizes: []string{alternateOf[size]}}
 	if errs := f.Normalize(); errs != nil {
 		panic(errs)
 	}
@@ -222,7 +227,7 @@ func rounded(t *testing.T, size string) (vehicle.SizeGeometry, tire.Geometry) {
 	}
 	g := sz.Geometry()
 	return vehicle.SizeGeometry{
-		Size: sz.String(), WidthMM: tire.Round(g.WidthMM, 1), WidthIn: tire.Round(g.WidthIn, 2),
+		Size: sz.Canonical(), WidthMM: tire.Round(g.WidthMM, 1), WidthIn: tire.Round(g.WidthIn, 2),
 		SidewallMM: tire.Round(g.SidewallMM, 1), SidewallIn: tire.Round(g.SidewallIn, 2),
 		DiameterIn: tire.Round(g.DiameterIn, 2), DiameterMM: tire.Round(g.DiameterMM, 1),
 		CircumferenceIn: tire.Round(g.CircumferenceIn, 2), CircumferenceMM: tire.Round(g.CircumferenceMM, 1),
@@ -233,7 +238,7 @@ func rounded(t *testing.T, size string) (vehicle.SizeGeometry, tire.Geometry) {
 func TestGeometry(t *testing.T) {
 	c := demo(t)
 	svc := demoService(t)
-	outside := 0
+	rearAlts := 0
 	for _, f := range c.TireSizes {
 		fg, err := svc.Geometry(f.UUID)
 		if err != nil {
@@ -251,24 +256,18 @@ func TestGeometry(t *testing.T) {
 				t.Errorf("rear %+v, want %+v", *fg.Rear, rear)
 			}
 		}
-		if len(fg.Alternates) != len(f.AlternateSizes) {
-			t.Fatalf("%d alternates, want %d", len(fg.Alternates), len(f.AlternateSizes))
-		}
-		for i, a := range f.AlternateSizes {
-			want, g := rounded(t, a)
-			cmp := tire.Compare(oemG, g)
-			got := fg.Alternates[i]
-			if got.SizeGeometry != want || got.DiameterDiffIn != tire.Round(cmp.DiameterDiffIn, 2) ||
-				got.DiameterDiffPct != tire.Round(cmp.DiameterDiffPct, 2) || got.WithinWindow != cmp.WithinWindow {
-				t.Errorf("%s alternate %s = %+v, want %+v %+v", f.TireSize, a, got, want, cmp)
-			}
-			if !got.WithinWindow {
-				outside++
-			}
+		checkAlternates(t, f.TireSize, oemG, f.AlternateSizes, fg.Alternates)
+		if f.RearTireSize != nil {
+			_, rearG := rounded(t, *f.RearTireSize)
+			checkAlternates(t, *f.RearTireSize, rearG, f.RearAlternateSizes, fg.RearAlternates)
+			rearAlts += len(fg.RearAlternates)
+		} else if fg.RearAlternates == nil || len(fg.RearAlternates) != 0 {
+			t.Errorf("%s: rear alternates %v, want empty", f.TireSize, fg.RearAlternates)
 		}
 	}
-	if outside == 0 {
-		t.Error("no alternate outside the window: within_window is never exercised as false")
+	// The demo's 21 rear alternates, counted in tire_sizes.csv.
+	if rearAlts != 21 {
+		t.Errorf("%d rear alternates in the geometry, want 21", rearAlts)
 	}
 	t.Run("json shape", func(t *testing.T) {
 		var plain catalog.TireFitment
@@ -290,13 +289,13 @@ func TestGeometry(t *testing.T) {
 		if err := json.Unmarshal(b, &m); err != nil {
 			t.Fatal(err)
 		}
-		for _, key := range []string{"fitment", "oem", "rear", "alternates", "window_pct"} {
+		for _, key := range []string{"fitment", "oem", "rear", "alternates", "rear_alternates", "window_pct"} {
 			if _, ok := m[key]; !ok {
 				t.Errorf("geometry JSON lacks %q: %s", key, b)
 			}
 		}
-		if m["rear"] != nil || m["window_pct"] != 3.0 {
-			t.Errorf("rear = %v, window_pct = %v", m["rear"], m["window_pct"])
+		if m["rear"] != nil || m["window_pct"] != 3.0 || len(m["rear_alternates"].([]any)) != 0 {
+			t.Errorf("rear = %v, rear_alternates = %v, window_pct = %v", m["rear"], m["rear_alternates"], m["window_pct"])
 		}
 		alt := m["alternates"].([]any)[0].(map[string]any)
 		for _, key := range []string{"size", "width_mm", "width_in", "sidewall_mm", "sidewall_in", "diameter_in", "diameter_mm",
@@ -306,8 +305,45 @@ func TestGeometry(t *testing.T) {
 			}
 		}
 	})
+	t.Run("outside the window", func(t *testing.T) {
+		// Ingest accepts an alternate outside the window only when marked;
+		// the demo has none, so this fitment is built here. 35x12.50R17LT
+		// is +9.17% of LT255/75R17 (32.06 in); on the rear, 275/30R22
+		// (28.50 in) is -0.29% of 275/35R21 (28.58 in).
+		f := catalog.TireFitment{Make: "Jeep", Model: "Wrangler", Year: 2017, TireSize: "LT255/75R17", RearTireSize: ptr("275/35R21"),
+			AlternateSizes: []string{"35x12.50R17LT"}, RearAlternateSizes: []string{"275/30R22"}}
+		if errs := f.Normalize("35x12.50R17LT"); errs != nil {
+			t.Fatal(errs)
+		}
+		fg, err := vehicle.NewService(snapshot(t, &catalog.Catalog{TireSizes: []catalog.TireFitment{f}}, catalog.Version{})).Geometry(f.UUID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := fg.Alternates[0]; a.WithinWindow || a.DiameterDiffPct != 9.17 {
+			t.Errorf("front alternate %+v, want +9.17%% outside the window", a)
+		}
+		if a := fg.RearAlternates[0]; !a.WithinWindow || a.DiameterDiffPct != -0.29 {
+			t.Errorf("rear alternate %+v, want -0.29%% within the window", a)
+		}
+	})
 	t.Run("unknown fitment", func(t *testing.T) {
 		_, err := svc.Geometry(c.Cars[0].UUID)
 		wantError(t, err, vehicle.CodeNotFound, "")
 	})
+}
+
+// checkAlternates compares the geometry of one axle's alternates with package tire's.
+func checkAlternates(t *testing.T, oemSize string, oem tire.Geometry, sizes []string, got []vehicle.AlternateGeometry) {
+	t.Helper()
+	if len(got) != len(sizes) {
+		t.Fatalf("%s: %d alternates, want %d", oemSize, len(got), len(sizes))
+	}
+	for i, a := range sizes {
+		want, g := rounded(t, a)
+		cmp := tire.Compare(oem, g)
+		if got[i].SizeGeometry != want || got[i].DiameterDiffIn != tire.Round(cmp.DiameterDiffIn, 2) ||
+			got[i].DiameterDiffPct != tire.Round(cmp.DiameterDiffPct, 2) || !got[i].WithinWindow {
+			t.Errorf("%s alternate %s = %+v, want %+v %+v within the window", oemSize, a, got[i], want, cmp)
+		}
+	}
 }

@@ -105,23 +105,31 @@ var boatTable = table[catalog.Boat]{
 
 var tireTable = table[catalog.TireFitment]{
 	name: "tire_fitments",
-	cols: []string{"uuid", "make", "model", "year", "trim", "tire_size", "rear_tire_size", "alternate_sizes"},
+	cols: []string{"uuid", "make", "model", "year", "trim", "tire_size", "load_index", "speed_rating",
+		"rear_tire_size", "rear_load_index", "rear_speed_rating", "alternate_sizes", "rear_alternate_sizes"},
 	args: func(t *catalog.TireFitment) []any {
-		// The alternates are a short list that is only ever read whole:
-		// a JSON text column keeps one schema for both backends.
+		// The alternates are short lists that are only ever read whole:
+		// JSON text columns keep one schema for both backends.
 		alts, _ := json.Marshal(t.AlternateSizes)
-		return []any{t.UUID.String(), t.Make, t.Model, t.Year, t.Trim, t.TireSize, t.RearTireSize, string(alts)}
+		rearAlts, _ := json.Marshal(t.RearAlternateSizes)
+		return []any{t.UUID.String(), t.Make, t.Model, t.Year, t.Trim, t.TireSize, t.LoadIndex, t.SpeedRating,
+			t.RearTireSize, t.RearLoadIndex, t.RearSpeedRating, string(alts), string(rearAlts)}
 	},
-	load: `SELECT uuid, make, model, year, trim, tire_size, rear_tire_size, alternate_sizes
+	load: `SELECT uuid, make, model, year, trim, tire_size, load_index, speed_rating,
+		rear_tire_size, rear_load_index, rear_speed_rating, alternate_sizes, rear_alternate_sizes
 		FROM tire_fitments ORDER BY make, model, year DESC, trim, uuid`,
 	scan: func(r rowScanner) (catalog.TireFitment, error) {
 		var t catalog.TireFitment
-		var id, alts string
-		if err := r.Scan(&id, &t.Make, &t.Model, &t.Year, &t.Trim, &t.TireSize, &t.RearTireSize, &alts); err != nil {
+		var id, alts, rearAlts string
+		if err := r.Scan(&id, &t.Make, &t.Model, &t.Year, &t.Trim, &t.TireSize, &t.LoadIndex, &t.SpeedRating,
+			&t.RearTireSize, &t.RearLoadIndex, &t.RearSpeedRating, &alts, &rearAlts); err != nil {
 			return t, err
 		}
 		if err := json.Unmarshal([]byte(alts), &t.AlternateSizes); err != nil {
 			return t, fmt.Errorf("tire fitment %s: alternate_sizes: %w", id, err)
+		}
+		if err := json.Unmarshal([]byte(rearAlts), &t.RearAlternateSizes); err != nil {
+			return t, fmt.Errorf("tire fitment %s: rear_alternate_sizes: %w", id, err)
 		}
 		var err error
 		t.UUID, err = uuid.Parse(id)

@@ -77,8 +77,9 @@ func sampleCatalog(t *testing.T, cars int) *catalog.Catalog {
 	b := catalog.Boat{Make: "Boston Whaler", Model: "Montauk 170", Year: 2021, ModelType: "Center Console", LengthFt: 17.4, BeamFt: 7.1,
 		DryWeightLbs: 1750, EngineCount: 1, HP: 115, HullType: "Fiberglass", FuelType: "Gas"}
 	mustValid(t, b.Normalize())
-	tf := catalog.TireFitment{Make: "Toyota", Model: "Camry", Year: 2022, Trim: "SE", TireSize: "235/45R18",
-		RearTireSize: ptr("255/40R18"), AlternateSizes: []string{"235/40R19", "225/50R18"}}
+	tf := catalog.TireFitment{Make: "Toyota", Model: "Camry", Year: 2022, Trim: "SE", TireSize: "235/45R18 95W",
+		RearTireSize: ptr("255/40R18"), RearLoadIndex: ptr(99), RearSpeedRating: ptr("W"),
+		AlternateSizes: []string{"235/40R19", "225/50R18"}, RearAlternateSizes: []string{"255/35R19"}}
 	mustValid(t, tf.Normalize())
 	c.Motorcycles = []catalog.Motorcycle{m}
 	c.Boats = []catalog.Boat{b}
