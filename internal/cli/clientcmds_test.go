@@ -41,7 +41,7 @@ type testServer struct {
 	URL    string
 	tokens map[string]string // by account name: dev, pro, tiny, noapi
 	nhtsa  *upstreamtest.Fake
-	// f150 is a 2021 Ford F150 car, camry a car whose recalls nobody has
+	// f150 is a 2021 Ford F-150 car, camry a car whose recalls nobody has
 	// asked for yet, moto a motorcycle, fitment a tire fitment, gone the
 	// uuid of a car in dev's garage that left the catalog.
 	f150, camry, moto, fitment, gone string
@@ -54,7 +54,7 @@ func newTestServer(t *testing.T) *testServer {
 	ts := &testServer{tokens: map[string]string{}, nhtsa: upstreamtest.New(t, upstreamtest.DataDir(t, 2))}
 	for _, car := range c.Cars {
 		switch {
-		case ts.f150 == "" && car.Make == "Ford" && car.Model == "F150" && car.Year == 2021:
+		case ts.f150 == "" && car.Make == "Ford" && car.Model == "F-150" && car.Year == 2021:
 			ts.f150 = car.UUID.String()
 		case ts.camry == "" && car.Make == "Toyota" && car.Model == "Camry":
 			ts.camry = car.UUID.String()
@@ -84,7 +84,7 @@ func newTestServer(t *testing.T) *testServer {
 		ts.tokens[name] = a.Token
 	}
 	dev := accounts["dev"]
-	// dev's garage: the F150 and a car that then leaves the catalog.
+	// dev's garage: the F-150 and a car that then leaves the catalog.
 	gone := c.Cars[len(c.Cars)-1]
 	ts.gone = gone.UUID.String()
 	saved := lists.New(st)
@@ -214,7 +214,7 @@ func TestClientCommandsRun(t *testing.T) {
 		{name: "makes piped", s: piped, args: []string{"makes", "cars"},
 			want: []string{`^Toyota\t[0-9]+$`}, not: []string{`MAKE`, ` {2,}`}},
 		{name: "models", s: piped, args: []string{"models", "car", "--make", "ford"},
-			want: []string{`^F150\t[0-9]+\t20[0-9]{2}\t20[0-9]{2}$`}},
+			want: []string{`^F-150\t[0-9]+\t20[0-9]{2}\t20[0-9]{2}$`}},
 		{name: "models unknown make", s: tty, args: []string{"models", "boat", "--make", "Nobody"},
 			want: []string{`^No boats of make "Nobody": see vds makes boat$`}},
 		{name: "search tty", s: tty, args: []string{"search", "cars", "--make", "Toyota", "--model", "Camry"},
@@ -229,10 +229,10 @@ func TestClientCommandsRun(t *testing.T) {
 			not: []string{`.`}},
 		{name: "search boats zero bound", s: piped, args: []string{"search", "boats", "--hp-min", "0", "--year", "2020", "--per-page", "2"},
 			want: []string{`\A(` + uuidRE + `\t2020\t[^\n]+\n){2}\z`}},
-		{name: "search tire sizes", s: piped, args: []string{"search", "tire-size", "--make", "Ford", "--model", "F150", "--year", "2021"},
-			want: []string{`^` + uuidRE + `\t2021\tFord\tF150\t[^\t]+\t[^\t]+\t-\t[^\t]+\t-$`}},
+		{name: "search tire sizes", s: piped, args: []string{"search", "tire-size", "--make", "Ford", "--model", "F-150", "--year", "2021"},
+			want: []string{`^` + uuidRE + `\t2021\tFord\tF-150\t[^\t]+\t[^\t]+\t-\t[^\t]+\t-$`}},
 		{name: "get car tty", s: tty, args: []string{"get", "car", ts.f150},
-			want: []string{`\AUUID {2,}` + ts.f150 + `\n`, `^Model {2,}F150$`, `^Year {2,}2021$`}},
+			want: []string{`\AUUID {2,}` + ts.f150 + `\n`, `^Model {2,}F-150$`, `^Year {2,}2021$`}},
 		{name: "get motorcycle piped", s: piped, args: []string{"get", "motorcycles", ts.moto},
 			want: []string{`\AUUID\t` + ts.moto + `\n`, `^Class\t`}},
 		{name: "get fitment", s: piped, args: []string{"get", "tire", ts.fitment},
@@ -240,11 +240,11 @@ func TestClientCommandsRun(t *testing.T) {
 		{name: "vin tty", s: tty, args: []string{"vin", upstreamtest.KnownVIN},
 			want: []string{`^Make {2,}Ford$`, `^Model {2,}F-150$`, `^Year {2,}2021$`, `^Check digit {2,}8 \(valid\)$`,
 				`^WMI {2,}1FT \(North America, United States\)$`,
-				`^Catalog cars \([1-9][0-9]*\)\nUUID {2,}YEAR {2,}MAKE {2,}MODEL {2,}TRIM\n` + uuidRE + ` {2,}2021 {2,}Ford {2,}F150 `,
+				`^Catalog cars \([1-9][0-9]*\)\nUUID {2,}YEAR {2,}MAKE {2,}MODEL {2,}TRIM\n` + uuidRE + ` {2,}2021 {2,}Ford {2,}F-150 `,
 				`^Tire fitments \([1-9][0-9]*\)\nUUID {2,}YEAR {2,}MAKE {2,}MODEL {2,}TRIM {2,}SIZE\n`},
 			not: []string{"\x1b"}},
 		{name: "vin piped", s: piped, args: []string{"vin", strings.ToLower(upstreamtest.KnownVIN)},
-			want: []string{`\AVIN\t1FTMW1T88MFA00001\n`, `^car\t` + uuidRE + `\t2021\tFord\tF150\t`, `^tire\t` + uuidRE + `\t2021\tFord\tF150\t[^\t]+\t[^\t]+$`},
+			want: []string{`\AVIN\t1FTMW1T88MFA00001\n`, `^car\t` + uuidRE + `\t2021\tFord\tF-150\t`, `^tire\t` + uuidRE + `\t2021\tFord\tF-150\t[^\t]+\t[^\t]+$`},
 			not:  []string{`Catalog cars`}},
 		{name: "vin no links", s: piped, args: []string{"vin", upstreamtest.KnownVIN, "--no-links"},
 			not: []string{`^car\t`, `^tire\t`}},
@@ -258,24 +258,24 @@ func TestClientCommandsRun(t *testing.T) {
 		{name: "vin progress", s: streams{tty: true, stdin: strings.Repeat(upstreamtest.KnownVIN+"\n", 60)}, args: []string{"vin", "-"},
 			want: []string{`\AVIN {2,}YEAR[^\n]+\n(1FTMW1T88MFA00001 {2,}2021 [^\n]+\n){60}\z`}, wantErr: []string{`decoding VINs .*\(50/60\)`}},
 		{name: "vin empty stdin", s: piped, args: []string{"vin", "-"}, wantExitCode: ExitUsage, wantErr: []string{`no VINs on stdin`}},
-		{name: "tires colour", s: colored, args: []string{"tires", "--make", "Ford", "--model", "F150", "--year", "2021"},
-			want: []string{`^\x1b\[1m2021 Ford F150 [^\n]+\x1b\[0m  ` + uuidRE + `$`,
+		{name: "tires colour", s: colored, args: []string{"tires", "--make", "Ford", "--model", "F-150", "--year", "2021"},
+			want: []string{`^\x1b\[1m2021 Ford F-150 [^\n]+\x1b\[0m  ` + uuidRE + `$`,
 				`^SIZE {2,}DIAMETER \(in\) {2,}WIDTH \(in\) {2,}SIDEWALL \(in\) {2,}REVS/MILE {2,}DIFF \(in\) {2,}DIFF % {2,}VERDICT$`,
 				`^265/70R17 115T {2,}31\.61 {2,}10\.43 {2,}7\.30 {2,}[0-9.]+ {2,}- {2,}- {2,}OEM$`,
 				`\+1\.5% {2,}\x1b\[32mOK\x1b\[0m$`, `^275/65R17 {2,}31\.07 {2,}10\.83 {2,}7\.04 {2,}[0-9.]+ {2,}-0\.53 {2,}-1\.7% {2,}\x1b\[32mOK\x1b\[0m$`}},
-		{name: "tires no colour", s: tty, args: []string{"tires", "--make", "Ford", "--model", "F150", "--year", "2021"},
+		{name: "tires no colour", s: tty, args: []string{"tires", "--make", "Ford", "--model", "F-150", "--year", "2021"},
 			want: []string{`^275/65R17 {2,}31\.07 {2,}10\.83 {2,}7\.04 {2,}[0-9.]+ {2,}-0\.53 {2,}-1\.7% {2,}OK$`}, not: []string{"\x1b"}},
-		{name: "tires piped", s: piped, args: []string{"tires", "--make", "Ford", "--model", "F150", "--year", "2021"},
+		{name: "tires piped", s: piped, args: []string{"tires", "--make", "Ford", "--model", "F-150", "--year", "2021"},
 			want: []string{`^` + uuidRE + `\t265/70R17 115T\t31\.61\t10\.43\t7\.30\t[0-9.]+\t-\t-\tOEM$`, `^` + uuidRE + `\t275/65R17\t31\.07\t10\.83\t7\.04\t[0-9.]+\t-0\.53\t-1\.7%\tOK$`},
 			not:  []string{"SIZE", "\x1b"}},
 		{name: "tires of a car", s: piped, args: []string{"tires", ts.f150},
-			want: []string{`\tOEM$`}, wantErr: []string{`^car ` + ts.f150 + ` \(2021 Ford F150 [^)]*\): fitments of its make and model in its model year$`}},
+			want: []string{`\tOEM$`}, wantErr: []string{`^car ` + ts.f150 + ` \(2021 Ford F-150 [^)]*\): fitments of its make and model in its model year$`}},
 		{name: "tires of a fitment", s: piped, args: []string{"tires", ts.fitment},
 			want: []string{`\A` + ts.fitment + `\t[^\t]+(\t[0-9.]+){4}\t-\t-\tOEM\n`}},
 		{name: "tires of nothing", s: piped, args: []string{"tires", "--make", "Nobody", "--model", "None"},
 			wantErr: []string{`^no tire fitments match$`}},
 		{name: "recalls car tty", s: tty, args: []string{"recalls", "car", ts.f150},
-			want: []string{`^2021 Ford F150 .* car ` + ts.f150 + `, coverage US \(NHTSA\)$`,
+			want: []string{`^2021 Ford F-150 .* car ` + ts.f150 + `, coverage US \(NHTSA\)$`,
 				`^Recalls \(2\)\nCAMPAIGN {2,}DATE {2,}COMPONENT {2,}ADVICE {2,}SUMMARY\n00V421001 {2,}2000-12-18 `,
 				`^NCAP crash ratings, stars \(3 variants\)\nVARIANT {2,}OVERALL {2,}FRONT {2,}SIDE {2,}ROLLOVER\n`}},
 		{name: "recalls car piped", s: piped, args: []string{"recalls", "cars", ts.f150},
@@ -284,10 +284,10 @@ func TestClientCommandsRun(t *testing.T) {
 			want: []string{`^recall\t`}},
 		{name: "garage tty", s: colored, args: []string{"garage"},
 			want: []string{`\ALIST {2,}TYPE {2,}UUID {2,}MAKE {2,}MODEL {2,}YEAR {2,}NOTE {2,}STATUS\n`,
-				`^My garage {2,}car {2,}` + ts.f150 + ` {2,}Ford {2,}F150 {2,}2021 {2,}test note {2,}\x1b\[32mok\x1b\[0m$`,
+				`^My garage {2,}car {2,}` + ts.f150 + ` {2,}Ford {2,}F-150 {2,}2021 {2,}test note {2,}\x1b\[32mok\x1b\[0m$`,
 				`^My garage {2,}car {2,}` + ts.gone + ` {2,}- {2,}- {2,}- {2,}test note {2,}\x1b\[33mmissing from catalog\x1b\[0m$`}},
 		{name: "garage piped", s: piped, args: []string{"garage"},
-			want: []string{`^My garage\tcar\t` + ts.f150 + `\tFord\tF150\t2021\ttest note\tok$`,
+			want: []string{`^My garage\tcar\t` + ts.f150 + `\tFord\tF-150\t2021\ttest note\tok$`,
 				`^My garage\tcar\t` + ts.gone + `\t-\t-\t-\ttest note\tmissing from catalog$`}},
 		{name: "whoami", s: piped, args: []string{"whoami"},
 			want: []string{`\AEmail\tdev@example.com\n`, `^Plan\tdeveloper \(API access\)$`,
@@ -344,7 +344,7 @@ func TestClientCommandsJSON(t *testing.T) {
 	}
 
 	car := decodeJSON[client.Car](t, ts.as(t, "dev", piped, "get", "car", ts.f150, "--json"))
-	if car.UUID != ts.f150 || car.Model != "F150" {
+	if car.UUID != ts.f150 || car.Model != "F-150" {
 		t.Errorf("get --json: %+v", car)
 	}
 
@@ -581,12 +581,12 @@ func TestNewCmdArgs(t *testing.T) {
 			wantErr string
 		}{
 			{name: "uuid", args: []string{id}, want: tiresOptions{UUID: id}},
-			{name: "vehicle", args: []string{"--make", "Ford", "--model", "F150", "--year", "2021"}, want: tiresOptions{Make: "Ford", Model: "F150", Year: 2021}},
-			{name: "vehicle without year", args: []string{"--make", "Ford", "--model", "F150"}, want: tiresOptions{Make: "Ford", Model: "F150"}},
+			{name: "vehicle", args: []string{"--make", "Ford", "--model", "F-150", "--year", "2021"}, want: tiresOptions{Make: "Ford", Model: "F-150", Year: 2021}},
+			{name: "vehicle without year", args: []string{"--make", "Ford", "--model", "F-150"}, want: tiresOptions{Make: "Ford", Model: "F-150"}},
 			{name: "both", args: []string{id, "--make", "Ford"}, wantErr: "not both"},
 			{name: "neither", args: nil, wantErr: "give a tire fitment or car UUID"},
 			{name: "make only", args: []string{"--make", "Ford", "--year", "2021"}, wantErr: "--make and --model"},
-			{name: "bad uuid", args: []string{"F150"}, wantErr: `"F150" is not a UUID`},
+			{name: "bad uuid", args: []string{"F-150"}, wantErr: `"F-150" is not a UUID`},
 			{name: "two uuids", args: []string{id, id}, wantErr: "at most 1 argument"},
 		}
 		for _, tt := range tests {

@@ -75,7 +75,7 @@ func TestVINDecode(t *testing.T) {
 			} `json:"data"`
 		}
 		in.getJSON(tok, "/v1/cars/"+d.Links.Cars[0], http.StatusOK, &car)
-		if car.Data.Make != "Ford" || car.Data.Model != "F150" || car.Data.Year != 2021 {
+		if car.Data.Make != "Ford" || car.Data.Model != "F-150" || car.Data.Year != 2021 {
 			t.Fatalf("linked car %+v", car.Data)
 		}
 		if h.Get("X-Quota-Used") != "1" {

@@ -59,8 +59,9 @@ func family(s string) string {
 	}, s)
 }
 
-// sameFamily accepts a row whose baseModel is the car's model, or whose
-// model starts with it at a word boundary (the documented fallback).
+// sameFamily accepts a row whose baseModel is the car's model, whose model
+// starts with it at a word boundary, or whose model has all its words (the
+// documented fallbacks).
 func sameFamily(car catalog.Car, r Row) bool {
 	want := family(car.Model)
 	if family(r.BaseModel) == want {
@@ -72,7 +73,16 @@ func sameFamily(car catalog.Car, r Row) bool {
 			return true
 		}
 	}
-	return false
+	have := map[string]bool{}
+	for _, w := range strings.FieldsFunc(r.Model, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+		have[strings.ToLower(w)] = true
+	}
+	for _, w := range strings.FieldsFunc(car.Model, func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+		if !have[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 func TestDemoCatalogMatchRate(t *testing.T) {

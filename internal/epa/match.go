@@ -95,7 +95,8 @@ func (t *Table) match(c *catalog.Car, wheel int) matched {
 	if target == "" {
 		return matched{}
 	}
-	keep := func(r *Row) bool { return hasWordPrefix(r.Model, target) }
+	modelWords := words(c.Model)
+	keep := func(r *Row) bool { return hasWordPrefix(r.Model, target) || hasAllWords(r.Model, modelWords) }
 	m := t.best(t.byMakeYear[makeYearKey{mk, c.Year}], c, wheel, keep)
 	m.score.Prefix = true
 	return m
@@ -347,6 +348,18 @@ func common(a, b []string) int {
 }
 
 func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// hasAllWords reports whether text holds every one of ws as a word:
+// "Macan 4 Electric" for the model Macan Electric.
+func hasAllWords(text string, ws []string) bool {
+	have := words(text)
+	for _, w := range ws {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
 
 // hasWordPrefix matches at word boundaries, so "M3" never finds "M340i".
 func hasWordPrefix(model, target string) bool {

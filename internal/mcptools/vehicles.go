@@ -198,7 +198,7 @@ func (v vehicleTools) get(_ context.Context, in GetVehicleInput) (*mcp.CallToolR
 type TireSizesForVehicleInput struct {
 	Make  string `json:"make" jsonschema:"The vehicle's make, e.g. Toyota."`
 	Model string `json:"model" jsonschema:"The vehicle's model, e.g. Camry; spacing and punctuation are ignored, so F150 finds F-150."`
-	Year  int    `json:"year" jsonschema:"The vehicle's model year. Without fitments for that year, those of the nearest year(s) are returned."`
+	Year  int    `json:"year" jsonschema:"The vehicle's model year. Without fitments for that year, those of the nearest year(s) at most two years away are returned."`
 }
 
 func (v vehicleTools) tireSizesForVehicle() Tool {
@@ -208,7 +208,7 @@ func (v vehicleTools) tireSizesForVehicle() Tool {
 		desc: "Find the OEM and alternate tire sizes of a vehicle by make, model and year, with the geometry of each size " +
 			"(width, sidewall, diameter, circumference, revolutions per mile) and each alternate's diameter difference from " +
 			"the OEM size and whether it stays within the ±3% fitment window. match says exact_year, nearest_year (no " +
-			"fitment of that year, so those of the closest year) or none. Returns {\"data\": {match, fitments}}, the body " +
+			"fitment of that year, so those of the closest year at most two years away) or none (nothing that close). Returns {\"data\": {match, fitments}}, the body " +
 			"of GET /v1/cars/{uuid}/tire-sizes without its car member.",
 		in: inputSchema[TireSizesForVehicleInput](map[string]prop{
 			"make":  {examples: []any{"Toyota"}},

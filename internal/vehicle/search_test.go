@@ -271,14 +271,14 @@ func TestSearchFreeText(t *testing.T) {
 		}
 		checkSearch(t, svc, catalog.KindCar, []string{"q", "toyota cam"}, want)
 	})
-	t.Run("f150 finds F150 and F-150 Lightning", func(t *testing.T) {
+	t.Run("f150 finds F-150 and F-150 Lightning", func(t *testing.T) {
 		total, got := searchAll(t, svc, catalog.KindCar, []string{"q", "f150"})
 		models := map[string]bool{}
 		for _, r := range got {
 			models[r.model] = true
 		}
-		if !models["F150"] || !models["F-150 Lightning"] || len(models) != 2 {
-			t.Errorf("q=f150 found models %v (total %d), want F150 and F-150 Lightning", models, total)
+		if !models["F-150"] || !models["F-150 Lightning"] || len(models) != 2 {
+			t.Errorf("q=f150 found models %v (total %d), want F-150 and F-150 Lightning", models, total)
 		}
 	})
 	t.Run("cr-v and crv find every CR-V", func(t *testing.T) {

@@ -134,18 +134,25 @@ func familyKey(mk, model string) string {
 	return squash(mk) + "\x00" + squash(model)
 }
 
-// tiresFor returns the fitments of a make and model for a year: those of
-// that year, else those of the nearest year(s), both sides on a tie.
+// MaxNearestYears bounds how far from a car's model year its fitments may
+// come when that year has none: two model years, about a generation's
+// facelift, never a generation away.
+const MaxNearestYears = 2
+
+// tiresFor returns the fitments of a make and model (its own model only:
+// an EV named apart, such as the Silverado EV, never gets its combustion
+// sibling's) for a year: those of that year, else those of the nearest
+// year(s) at most MaxNearestYears away, both sides on a tie; none beyond.
 func (s *Snapshot) tiresFor(mk, model string, year int) (string, []FitmentGeometry) {
 	cands := s.families[familyKey(mk, model)]
-	if len(cands) == 0 {
-		return MatchNone, []FitmentGeometry{}
-	}
 	best := -1
 	for _, p := range cands {
 		if d := absInt(s.tires.recs[p].Year - year); best < 0 || d < best {
 			best = d
 		}
+	}
+	if best < 0 || best > MaxNearestYears {
+		return MatchNone, []FitmentGeometry{}
 	}
 	out := make([]FitmentGeometry, 0, len(cands))
 	for _, p := range cands {
