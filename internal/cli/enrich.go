@@ -149,10 +149,10 @@ func enrichRun(ctx context.Context, f *Factory, opts *enrichOptions) error {
 		for _, a := range res.Ambiguous {
 			var tied []string
 			for _, r := range a.Candidates {
-				tied = append(tied, fmt.Sprintf("%d %s (%g mpg, %d mi)", r.ID, r.Model, r.Comb08, r.Range))
+				tied = append(tied, epaRowLabel(r))
 			}
 			t.row(a.Car.UUID.String(), a.Car.Make, a.Car.Model, strconv.Itoa(a.Car.Year), dash(a.Car.Trim),
-				fmt.Sprintf("%d %s (%g mpg, %d mi)", a.Chosen.ID, a.Chosen.Model, a.Chosen.Comb08, a.Chosen.Range), strings.Join(tied, "; "))
+				epaRowLabel(a.Chosen), strings.Join(tied, "; "))
 		}
 		if err := flushSection(f.IO, "Ambiguous: tied on every scored fact, the lowest EPA id chosen", t); err != nil {
 			return err
@@ -164,6 +164,12 @@ func enrichRun(ctx context.Context, f *Factory, opts *enrichOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "fuel economy unchanged; catalog stays at version %d\n", v.Number)
 	}
 	return nil
+}
+
+// epaRowLabel names an EPA row by id, model text and the figures that tell
+// its variants apart: "36121 MDX 4WD (22 mpg, 0 mi)".
+func epaRowLabel(r epa.Row) string {
+	return fmt.Sprintf("%d %s (%g mpg, %d mi)", r.ID, r.Model, r.Comb08, r.Range)
 }
 
 func unmatchedOf(car catalog.Car) unmatchedCar {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
-	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -43,15 +42,11 @@ func (h *Handler) decodeVINs(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	vins := q["vin"]
-	switch {
-	case len(vins) == 0:
+	if len(vins) == 0 {
 		edge.WriteCode(w, r, vehicle.CodeMissingParameter, "vin", "Give the VINs to decode as repeated vin parameters: /v1/vins?vin=...&vin=...")
 		return
-	case len(vins) > lookup.MaxBatch:
-		edge.WriteCode(w, r, vehicle.CodeInvalidParameter, "vin",
-			fmt.Sprintf("%d VINs given; a batch decodes at most %d, so split the list.", len(vins), lookup.MaxBatch))
-		return
 	}
+	// DecodeVINs refuses more than lookup.MaxBatch before charging anything.
 	entries, meta, err := h.lookup.DecodeVINs(r.Context(), vins, h.meter(r.Context()))
 	var refusal *limits.Refusal
 	switch {

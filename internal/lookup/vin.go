@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -97,8 +98,8 @@ var bodies = map[string]string{
 	"Wagon":                                                   "Wagon",
 }
 
-// Body returns the catalog's body type for vPIC's body class, or nil.
-func Body(bodyClass *string) *string {
+// bodyOf returns the catalog's body type for vPIC's body class, or nil.
+func bodyOf(bodyClass *string) *string {
 	if bodyClass == nil {
 		return nil
 	}
@@ -134,15 +135,15 @@ func (s *Service) decodeValid(ctx context.Context, local vin.Decoded) (VINReport
 		ve = &vehicle.Error{Code: CodeVINNotDecodable, Param: "vin",
 			Message: source + " does not know the manufacturer of " + local.VIN + "; check the VIN for typos."}
 	}
+	checks := checksOf(local)
 	if ve != nil {
-		return VINReport{}, meta, &VINError{Err: ve, Checks: checksOf(local)}
+		return VINReport{}, meta, &VINError{Err: ve, Checks: checks}
 	}
 	r := VINReport{
 		VIN: local.VIN, Make: res.Make, Model: res.Model, Year: res.ModelYear, Trim: res.Trim, Series: res.Series,
-		Body: Body(res.BodyClass), BodyClass: res.BodyClass, Doors: res.Doors,
+		Body: bodyOf(res.BodyClass), BodyClass: res.BodyClass, Doors: res.Doors,
 		VehicleType: res.VehicleType, Manufacturer: res.Manufacturer, Engine: res.Engine, Plant: res.Plant,
-		CheckDigit: local.CheckDigit, ModelYearCandidates: local.ModelYears,
-		WMI:        WMI{Code: local.WMI, Region: local.Region, Country: local.Country},
+		CheckDigit: checks.CheckDigit, ModelYearCandidates: checks.ModelYearCandidates, WMI: checks.WMI,
 		ErrorCodes: res.ErrorCodes, ErrorText: res.ErrorText,
 		Links:  vehicle.Links{Cars: []uuid.UUID{}, TireSizes: []uuid.UUID{}},
 		Source: source, Stale: meta.Stale, FetchedAt: meta.FetchedAt,
@@ -237,7 +238,7 @@ const decodeParallelism = 8
 func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter Meter) ([]VINEntry, upstream.Meta, error) {
 	if len(raws) > MaxBatch {
 		return nil, upstream.Meta{}, &vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "vin",
-			Message: "A batch decodes at most 50 VINs; split the list."}
+			Message: fmt.Sprintf("%d VINs given; a batch decodes at most %d, so split the list.", len(raws), MaxBatch)}
 	}
 	entries := make([]VINEntry, len(raws))
 	type job struct {

@@ -54,22 +54,20 @@ func (l lookupTools) decode(ctx context.Context, in DecodeVINInput) (*mcp.CallTo
 		return serviceError(&vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "vin",
 			Message: "give either vin (one VIN) or vins (up to 50), not both and not neither"}, "")
 	}
+	raws := in.VINs
 	if in.VIN != "" {
-		// One VIN is a batch of one, charged as one call.
-		entries, _, err := l.svc.DecodeVINs(ctx, []string{in.VIN}, m.meter)
-		if err != nil {
-			return m.failed(err)
-		}
-		if e := entries[0]; e.Err != nil {
-			return serviceError(e.Err, "")
-		}
-		return jsonResult(entries[0].Report)
+		raws = []string{in.VIN} // one VIN is a batch of one, charged as one call
 	}
-	entries, _, err := l.svc.DecodeVINs(ctx, in.VINs, m.meter)
-	if err != nil {
+	entries, _, err := l.svc.DecodeVINs(ctx, raws, m.meter)
+	switch {
+	case err != nil:
 		return m.failed(err)
+	case in.VIN == "":
+		return jsonResult(entries)
+	case entries[0].Err != nil:
+		return serviceError(entries[0].Err, "")
 	}
-	return jsonResult(entries)
+	return jsonResult(entries[0].Report)
 }
 
 // VehicleRecallsInput is the arguments of vehicle_recalls.
