@@ -15,16 +15,20 @@ import (
 type Score struct {
 	Fuel bool
 	// Motors is false when the row names another motor count than the
-	// car's trim (Quad for a Dual). It ranks above the drive, whose label
-	// EPA and makers flip between AWD and 4WD for one system.
-	Motors       bool
-	Drive        bool
+	// car's trim (Quad for a Dual).
+	Motors bool
+	// Axles is true when the row drives the car's wheels: front, rear, or
+	// all four, whether it says AWD or 4WD. EPA and makers flip between
+	// those two labels for one system, so the label itself (Drive) ranks
+	// below the engine and the body.
+	Axles        bool
 	Displacement bool
 	Cylinders    bool
 	// Body is 2 when the row says it is the car's body (its text, class or
 	// the volumes EPA lists by body), 1 when it does not say, 0 when it says
 	// another (the coupe of a convertible family).
 	Body         int
+	Drive        bool
 	Transmission bool
 	// TrimWords counts the car's trim words in EPA's model text; it ranks rows
 	// EPA files separately with the same engine and drive.
@@ -55,10 +59,11 @@ func (s Score) Points() int {
 	}
 	bit(s.Fuel)
 	bit(s.Motors)
-	bit(s.Drive)
+	bit(s.Axles)
 	bit(s.Displacement)
 	bit(s.Cylinders)
 	p = p<<2 | s.Body
+	bit(s.Drive)
 	bit(s.Transmission)
 	p = p<<4 | min(s.TrimWords, maxWords)
 	bit(s.Wheel)
@@ -124,6 +129,7 @@ func (t *Table) best(idx []int, c *catalog.Car, wheel int, keep func(*Row) bool)
 		}
 		s := Score{
 			Fuel:         true,
+			Axles:        axles(drive)&f.drives != 0,
 			Drive:        drive != 0 && f.drives&drive != 0,
 			Displacement: sameDispl(c.DisplacementL, r.Displ),
 			Cylinders:    sameCylinders(c.Cylinders, r.Cylinders),
@@ -397,6 +403,15 @@ func catalogDrive(d string) driveMask {
 		return drive4WD
 	}
 	return 0
+}
+
+// axles widens a drive to every label for the same driven wheels: AWD and
+// 4WD are one.
+func axles(d driveMask) driveMask {
+	if d&(driveAWD|drive4WD) != 0 {
+		return driveAWD | drive4WD
+	}
+	return d
 }
 
 // epaDrives maps EPA's drive text to catalog drives, its umbrella values to two each.
