@@ -30,9 +30,9 @@ default upstream.epa_url, the fueleconomy.gov download) and give every
 catalog car its EPA row: the one its epa_id names when the file has it (the
 demo catalog pins every car; an earlier enrich sets it too, so a car keeps
 its EPA identity; --rematch ignores them), else the best match: same year, make and
-model family, same fuel class, then motor count, drive, displacement,
-cylinders, body, transmission, trim words, wheel size (from the car's tire
-fitment) and the fewest words of other variants, ties to the lowest EPA id
+model family, same fuel class, then motor count, driven wheels (AWD and
+4WD alike), displacement, cylinders, body, the drive label, transmission,
+trim words, wheel size (from the car's tire fitment) and the fewest words of other variants, ties to the lowest EPA id
 (docs/data.md, EPA matching).
 
 epa_id, mpg_city, mpg_highway, mpg_combined, epa_range_miles,
