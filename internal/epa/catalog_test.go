@@ -56,7 +56,8 @@ func TestBodyOfRow(t *testing.T) {
 		{Row{Model: "4Runner 4WD", VClass: "Special Purpose Vehicle 4WD"}, "SUV"},
 		{Row{Model: "V90 CC AWD", VClass: "Midsize Station Wagons"}, "Wagon"},
 	} {
-		if got := bodyOf(&tc.r, rowBodies(&tc.r, words(tc.r.Model))); got != tc.want {
+		said, _ := rowBodies(&tc.r, words(tc.r.Model))
+		if got := bodyOf(&tc.r, said); got != tc.want {
 			t.Errorf("%q (%s): %s, want %s", tc.r.Model, tc.r.VClass, got, tc.want)
 		}
 	}

@@ -21,6 +21,7 @@ import (
 var tinyCSV = strings.ReplaceAll(`id,make,baseModel,model,year,drive,atvType,fuelType,fuelType1,trany,displ,cylinders,city08,highway08,comb08,range,fuelCost08,co2TailpipeGpm,eng_dscr
 21,Acme,Widget,Widget Sport,2024,All-Wheel Drive,,Regular,Regular Gasoline,Automatic (S8),2.0,4,24,31,27,0,1650,330.5,"SIDI, turbo"
 20,Acme,Widget,Widget,2024,All-Wheel Drive,,Regular,Regular Gasoline,Automatic (S8),2.0,4,25,32,28,0,1600,320.0,"SIDI, turbo"
+11,Acme,Widget,Widget,2024,All-Wheel Drive,,Regular,Regular Gasoline,Automatic (S8),2.0,4,23,30,26,0,1700,345.0,"SIDI, turbo; Municipal"
 10,Acme,Widget,Widget FWD,2024,Front-Wheel Drive,,Regular,Regular Gasoline,Automatic (S8),2.0,4,28,36,31,0,1400,290.0,
 22,Acme,Widget,Widget 4WD 3.0,2024,4-Wheel Drive,,Premium,Premium Gasoline,Automatic (S8),3.0,6,19,26,22,0,2450,400.0,
 12,Acme,Widget,Widget AWD 2.5,2024,All-Wheel Drive,,Premium,Premium Gasoline,Automatic (S8),2.5,4,22,30,25,0,2100,355.0,
@@ -72,32 +73,33 @@ var matchCases = []struct {
 	score Score
 }{
 	{"drive decides", car("Widget", 2024, gas, "FWD", s8, 2.0, 4, "LE"), 10,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+	// Row 11 is the same configuration for fleets: below 20 despite its id.
 	{"tie goes to the lowest id, not file order", car("Widget", 2024, gas, "AWD", s8, 2.0, 4, "Limited"), 20,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"trim words break a tie", car("Widget", 2024, gas, "AWD", s8, 2.0, 4, "Sport"), 21,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, TrimWords: 1}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, TrimWords: 1}},
 	{"transmission outranks trim words", car("Widget", 2024, gas, "AWD", s8, 2.0, 4, "Performance"), 20,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"trim words once transmission agrees", car("Widget", 2024, gas, "AWD", "Automatic (S10)", 2.0, 4, "Performance"), 17,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, TrimWords: 1}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, TrimWords: 1}},
 	{"displacement decides", car("Widget", 2024, gas, "AWD", s8, 2.5, 4, ""), 12,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"fuel decides", car("Widget", 2024, hybrid, "AWD", s8, 2.5, 4, "Hybrid"), 13,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, TrimWords: 1}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, TrimWords: 1}},
 	{"AWD and 4WD are one: the engine outranks the label", car("Widget", 2024, gas, "4WD", s8, 2.5, 4, ""), 12,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"drive is ranked, not required", car("Widget", 2024, gas, "RWD", s8, 2.5, 4, ""), 12,
-		Score{Fuel: true, Body: 1, Motors: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"fuel is required", car("Widget", 2024, catalog.FuelDiesel, "AWD", s8, 2.0, 4, ""), 0, Score{}},
 	{"4WD finds 4-Wheel or All-Wheel Drive", car("Widget", 2024, bev, "4WD", "Automatic (A1)", 0, 0, ""), 14,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"AWD finds 4-Wheel or All-Wheel Drive", car("Widget", 2024, bev, "AWD", "Automatic (A1)", 0, 0, ""), 14,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"punctuation folds: F-150 is F150", car("F-150", 2024, gas, "4WD", "Automatic 10-spd", 3.5, 6, ""), 30,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 	{"model prefix fallback; 2-Wheel Drive is RWD", car("Gizmo", 2024, gas, "RWD", "Automatic 6-spd", 3.6, 6, ""), 15,
-		Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, Prefix: true}},
+		Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true, Prefix: true}},
 	{"prefix only at a word boundary", car("Gizm", 2024, gas, "FWD", "Automatic 6-spd", 1.5, 4, ""), 0, Score{}},
 	{"other year", car("Widget", 2022, gas, "FWD", s8, 2.0, 4, ""), 0, Score{}},
 	{"CNG never matches", car("Blip", 2024, gas, "FWD", "Automatic (A1)", 2.0, 4, ""), 0, Score{}},
@@ -106,7 +108,7 @@ var matchCases = []struct {
 		c := car("WIDGET", 2024, gas, "FWD", s8, 2.0, 4, "")
 		c.Make = "ACME"
 		return c
-	}(), 10, Score{Fuel: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
+	}(), 10, Score{Fuel: true, Retail: true, Body: 1, Motors: true, Axles: true, Drive: true, Displacement: true, Cylinders: true, Transmission: true}},
 }
 
 func TestMatch(t *testing.T) {
@@ -162,8 +164,8 @@ func TestScorePointsLexicographic(t *testing.T) {
 
 func TestParseRow(t *testing.T) {
 	tb := tinyTable(t, tinyCSV)
-	if tb.Len() != 13 {
-		t.Fatalf("%d rows, want 13", tb.Len())
+	if tb.Len() != 14 {
+		t.Fatalf("%d rows, want 14", tb.Len())
 	}
 	for _, want := range []Row{
 		{ID: 21, Year: 2024, Make: "Acme", BaseModel: "Widget", Model: "Widget Sport", Drive: "All-Wheel Drive",

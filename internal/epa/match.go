@@ -24,8 +24,9 @@ type Score struct {
 	Axles        bool
 	Displacement bool
 	Cylinders    bool
-	// Body is 2 when the row says it is the car's body (its text, class or
-	// the volumes EPA lists by body), 1 when it does not say, 0 when it says
+	// Body is 3 when the row's text or class names the car's body, 2 when
+	// only the volumes EPA lists by body allow it (a two-door row may be a
+	// coupe or a convertible), 1 when the row does not say, 0 when it says
 	// another (the coupe of a convertible family).
 	Body         int
 	Drive        bool
@@ -35,6 +36,9 @@ type Score struct {
 	TrimWords int
 	// Wheel is true when the row names the car's wheel diameter.
 	Wheel bool
+	// Retail is false for a fleet configuration EPA rates apart (its
+	// engine description says Municipal or Police).
+	Retail bool
 	// Extra counts words of EPA's model text that are neither the car's
 	// model or trim nor drive, body, wheel or charger words: the fewer, the
 	// closer to the plain variant ("Silverado 4WD" before "Silverado Mud
@@ -67,6 +71,7 @@ func (s Score) Points() int {
 	bit(s.Transmission)
 	p = p<<4 | min(s.TrimWords, maxWords)
 	bit(s.Wheel)
+	bit(s.Retail)
 	return p<<4 | maxWords - min(s.Extra, maxWords)
 }
 
@@ -133,11 +138,12 @@ func (t *Table) best(idx []int, c *catalog.Car, wheel int, keep func(*Row) bool)
 			Drive:        drive != 0 && f.drives&drive != 0,
 			Displacement: sameDispl(c.DisplacementL, r.Displ),
 			Cylinders:    sameCylinders(c.Cylinders, r.Cylinders),
-			Body:         bodyFit(f.bodies, c.Body),
+			Body:         bodyFit(f.bodies, f.named, c.Body),
 			Transmission: c.Transmission != "" && strings.EqualFold(collapse(c.Transmission), collapse(r.Trany)),
 			Motors:       motors == "" || f.motors == "" || motors == f.motors,
 			TrimWords:    common(trim, f.words),
 			Wheel:        wheel != 0 && f.wheel == wheel,
+			Retail:       !f.fleet,
 			Extra:        extraWords(f.words, known),
 		}
 		switch p := s.Points(); {
@@ -179,9 +185,8 @@ var bodyWords = map[string]string{
 
 // rowBodies is what a row says about its body: words of its model text
 // ("M4 Coupe", "3 5-Door"), else its class (pickups, SUVs, vans, wagons),
-// else which of EPA's per-body volumes a car row lists.
-func rowBodies(r *Row, ws []string) bodyMask {
-	var m bodyMask
+// both named, else which of EPA's per-body volumes a car row lists.
+func rowBodies(r *Row, ws []string) (m bodyMask, named bool) {
 	for i, w := range ws {
 		if b, ok := bodyWords[w]; ok {
 			m |= bodyBit(b)
@@ -199,20 +204,20 @@ func rowBodies(r *Row, ws []string) bodyMask {
 		}
 	}
 	if m != 0 {
-		return m
+		return m, true
 	}
 	class := strings.ToLower(r.VClass)
 	switch {
 	case strings.Contains(class, "pickup"):
-		return bodyBit("Pickup")
+		return bodyBit("Pickup"), true
 	case strings.Contains(class, "sport utility"):
-		return bodyBit("SUV")
+		return bodyBit("SUV"), true
 	case strings.Contains(class, "minivan"):
-		return bodyBit("Minivan")
+		return bodyBit("Minivan"), true
 	case strings.Contains(class, "van"):
-		return bodyBit("Van")
+		return bodyBit("Van"), true
 	case strings.Contains(class, "station wagon"):
-		return bodyBit("Wagon")
+		return bodyBit("Wagon"), true
 	}
 	if r.PV4 > 0 || r.LV4 > 0 {
 		m |= bodyBit("Sedan")
@@ -223,17 +228,26 @@ func rowBodies(r *Row, ws []string) bodyMask {
 	if r.HPV > 0 || r.HLV > 0 {
 		m |= bodyBit("Hatchback")
 	}
-	return m
+	return m, false
 }
 
-func bodyFit(rowBodies bodyMask, body string) int {
+// bodyFit is Score.Body.
+func bodyFit(rowBodies bodyMask, named bool, body string) int {
 	switch {
 	case rowBodies == 0:
 		return 1
-	case rowBodies&bodyBit(body) != 0:
-		return 2
+	case rowBodies&bodyBit(body) == 0:
+		return 0
+	case named:
+		return 3
 	}
-	return 0
+	return 2
+}
+
+// fleetRow reports an engine description of a fleet configuration.
+func fleetRow(engDscr string) bool {
+	d := strings.ToLower(engDscr)
+	return strings.Contains(d, "municipal") || strings.Contains(d, "police")
 }
 
 // wheelInches finds a wheel diameter in text: "(19 inch wheels)", "21in",

@@ -82,9 +82,11 @@ type rowFacts struct {
 	fuel   string    // catalog fuel constant, "" when the catalog has none
 	drives driveMask // the catalog drives the EPA drive text stands for
 	bodies bodyMask  // the catalog bodies the row says it is; 0 when it does not say
+	named  bool      // bodies come from its words or class, not only its volumes
 	words  []string  // of the model text
 	wheel  int       // wheel diameter the model text names, in inches; 0 when none
 	motors string    // "single", "dual", "tri" or "quad" when the model text says
+	fleet  bool      // a Municipal or Police configuration
 }
 
 type familyKey struct {
@@ -236,8 +238,9 @@ func (t *Table) index() {
 		r := &t.Rows[i]
 		t.byID[r.ID] = i
 		w := words(r.Model)
-		t.facts[i] = rowFacts{fuel: fuelClass(r), drives: epaDrives(r.Drive), bodies: rowBodies(r, w),
-			words: w, wheel: wheelInches(r.Model), motors: motorWord(w)}
+		bodies, named := rowBodies(r, w)
+		t.facts[i] = rowFacts{fuel: fuelClass(r), drives: epaDrives(r.Drive), bodies: bodies, named: named,
+			words: w, wheel: wheelInches(r.Model), motors: motorWord(w), fleet: fleetRow(r.EngDscr)}
 		mk := fold(r.Make)
 		fk := familyKey{mk, fold(r.BaseModel), r.Year}
 		t.byFamily[fk] = append(t.byFamily[fk], i)
