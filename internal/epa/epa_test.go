@@ -252,3 +252,21 @@ func val[T any](p *T) any {
 	}
 	return *p
 }
+
+// A Plaid row names three motors: a Dual Motor car on the 20in wheels that
+// "Model X Plaid (20in wheels)" names keeps the plain "Model X" row.
+func TestPlaidIsTriMotor(t *testing.T) {
+	tb := tinyTable(t, strings.ReplaceAll(`id,make,baseModel,model,year,drive,atvType,fuelType,fuelType1,trany,displ,cylinders,city08,highway08,comb08,range,fuelCost08,co2TailpipeGpm,eng_dscr
+41,Acme,Model X,Model X,2024,All-Wheel Drive,EV,Electricity,Electricity,Automatic (A1),,,104,96,100,335,750,0.0,
+42,Acme,Model X,Model X Plaid (20in wheels),2024,All-Wheel Drive,EV,Electricity,Electricity,Automatic (A1),,,102,92,98,326,800,0.0,
+`, "\n", "\r\n"))
+	for _, tc := range []struct {
+		trim string
+		id   int
+	}{{"Dual Motor", 41}, {"Plaid", 42}} {
+		c := car("Model X", 2024, bev, "AWD", "Automatic (A1)", 0, 0, tc.trim)
+		if row, _, ok := tb.Match(&c, 20); !ok || row.ID != tc.id {
+			t.Errorf("%s on 20in wheels: row %d (ok %v), want %d", tc.trim, row.ID, ok, tc.id)
+		}
+	}
+}

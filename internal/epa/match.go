@@ -268,11 +268,15 @@ func wheelInches(text string) int {
 }
 
 // motorWord is the motor count words name: "Dual Motor", "Quad Large".
+// Tesla's "Plaid" names three motors without saying so, and must not pass
+// for the Dual Motor car its wheel size happens to share.
 func motorWord(ws []string) string {
 	for _, w := range ws {
 		switch w {
 		case "single", "dual", "tri", "quad":
 			return w
+		case "plaid":
+			return "tri"
 		}
 	}
 	return ""

@@ -269,9 +269,9 @@ func TestGeometry(t *testing.T) {
 			t.Errorf("%s: rear alternates %v, want empty", f.TireSize, fg.RearAlternates)
 		}
 	}
-	// The demo's 21 rear alternates, counted in tire_sizes.csv.
-	if rearAlts != 21 {
-		t.Errorf("%d rear alternates in the geometry, want 21", rearAlts)
+	// The demo's 26 rear alternates, counted in tire_sizes.csv.
+	if rearAlts != 26 {
+		t.Errorf("%d rear alternates in the geometry, want 26", rearAlts)
 	}
 	t.Run("json shape", func(t *testing.T) {
 		var plain catalog.TireFitment
