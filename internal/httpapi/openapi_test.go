@@ -35,7 +35,7 @@ import (
 // routes returns the route table. Routes only builds handler closures, so a
 // Handler without dependencies is enough to read it.
 func routes() []httpapi.Route {
-	return httpapi.New(nil, nil, nil, nil, nil, nil).Routes()
+	return httpapi.New(nil, nil, nil, nil, nil, nil, httpapi.Options{}).Routes()
 }
 
 // buildDoc builds the document of the real route table.
