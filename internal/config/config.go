@@ -43,6 +43,12 @@ type Server struct {
 	ReadTimeout       time.Duration `mapstructure:"read_timeout"`
 	WriteTimeout      time.Duration `mapstructure:"write_timeout"`
 	IdleTimeout       time.Duration `mapstructure:"idle_timeout"`
+	// CacheMaxAge is how long clients may reuse a catalog answer without
+	// asking again (Cache-Control max-age); revalidating it is free.
+	CacheMaxAge time.Duration `mapstructure:"cache_max_age"`
+	// CORSOrigins are the browser origins allowed to call /v1; "*" is any,
+	// empty turns CORS off.
+	CORSOrigins []string `mapstructure:"cors_origins"`
 }
 
 // Upstream locates the outside data sources; tests point them at fakes.
@@ -134,6 +140,8 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.read_timeout", "15s")
 	v.SetDefault("server.write_timeout", "30s")
 	v.SetDefault("server.idle_timeout", "120s")
+	v.SetDefault("server.cache_max_age", "60s")
+	v.SetDefault("server.cors_origins", []string{})
 	v.SetDefault("upstream.vpic_url", "https://vpic.nhtsa.dot.gov/api")
 	v.SetDefault("upstream.nhtsa_url", "https://api.nhtsa.gov")
 	v.SetDefault("upstream.epa_url", "https://www.fueleconomy.gov/feg/epadata/vehicles.csv.zip")
@@ -173,6 +181,14 @@ func Load(v *viper.Viper) (Config, error) {
 	if c.Database.URL == "" {
 		c.Database.URL = "sqlite:" + filepath.Join(DataDir(), "vds.db")
 	}
+	// VDS_SERVER_CORS_ORIGINS is split at commas; a space after one is not part of an origin.
+	origins := c.Server.CORSOrigins[:0:0]
+	for _, o := range c.Server.CORSOrigins {
+		if o = strings.TrimSpace(o); o != "" {
+			origins = append(origins, o)
+		}
+	}
+	c.Server.CORSOrigins = origins
 	return c, c.Validate()
 }
 
@@ -208,6 +224,10 @@ func (c *Config) Validate() error {
 	if c.Server.AuthCacheTTL < 0 || c.Server.AuthCacheTTL > 5*time.Second {
 		errs = append(errs, errors.New("server.auth_cache_ttl: must be between 0s and 5s: revoked tokens must stop working within 5 seconds"))
 	}
+	if c.Server.CacheMaxAge < 0 || c.Server.CacheMaxAge > MaxCacheMaxAge {
+		errs = append(errs, fmt.Errorf("server.cache_max_age: must be between 0s and %s, such as 60s: clients see a new catalog version only after it", MaxCacheMaxAge))
+	}
+	errs = append(errs, checkOrigins(c.Server.CORSOrigins)...)
 	if d := c.VIN.Decoder; d != "" && d != "auto" && d != "offline" && d != "online" {
 		errs = append(errs, fmt.Errorf("vin.decoder: %q is not auto, offline or online", d))
 	}
@@ -246,6 +266,29 @@ func (c *Config) Validate() error {
 		errs = append(errs, errors.New("plans.free: the free plan must exist: new accounts start on it"))
 	}
 	return errors.Join(errs...)
+}
+
+// MaxCacheMaxAge bounds server.cache_max_age.
+const MaxCacheMaxAge = 24 * time.Hour
+
+// checkOrigins accepts "*" alone, or origins as a browser sends them in
+// Origin: http(s)://host[:port], without path, query or credentials.
+func checkOrigins(origins []string) []error {
+	var errs []error
+	for _, o := range origins {
+		if o == "*" {
+			if len(origins) > 1 {
+				errs = append(errs, errors.New("server.cors_origins: * allows every origin, so list it alone"))
+			}
+			continue
+		}
+		u, err := url.Parse(o)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+			u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || strings.HasSuffix(o, "?") || strings.HasSuffix(o, "#") {
+			errs = append(errs, fmt.Errorf("server.cors_origins: %q is not an origin such as https://app.example.com or http://localhost:3000 (scheme://host[:port], no path), or *", o))
+		}
+	}
+	return errs
 }
 
 // Plan returns the named plan's limits.

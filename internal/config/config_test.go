@@ -93,3 +93,43 @@ func TestUpstreamTimeoutBelowWriteTimeout(t *testing.T) {
 		t.Errorf("default upstream.timeout %v (+%v margin), err %v", c.Upstream.Timeout, UpstreamMargin, err)
 	}
 }
+
+func TestCacheAndCORS(t *testing.T) {
+	c, err := Load(withDefaults())
+	if err != nil || c.Server.CacheMaxAge != time.Minute || len(c.Server.CORSOrigins) != 0 {
+		t.Fatalf("defaults: cache_max_age %v, cors_origins %q, %v", c.Server.CacheMaxAge, c.Server.CORSOrigins, err)
+	}
+	t.Setenv("VDS_SERVER_CORS_ORIGINS", "https://app.example.com, http://localhost:3000")
+	v := withDefaults()
+	v.SetEnvPrefix("VDS")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	c, err = Load(v)
+	if err != nil || strings.Join(c.Server.CORSOrigins, " ") != "https://app.example.com http://localhost:3000" {
+		t.Fatalf("from the environment: %q, %v", c.Server.CORSOrigins, err)
+	}
+	for _, tc := range []struct {
+		origins []string
+		maxAge  string
+		want    string
+	}{
+		{[]string{"*"}, "0s", ""},
+		{[]string{"https://app.example.com:8443", "http://127.0.0.1:3000"}, "24h", ""},
+		{[]string{"https://app.example.com/"}, "60s", `server.cors_origins: "https://app.example.com/" is not an origin`},
+		{[]string{"app.example.com"}, "60s", `"app.example.com" is not an origin`},
+		{[]string{"ftp://app.example.com"}, "60s", `"ftp://app.example.com" is not an origin`},
+		{[]string{"https://user@app.example.com"}, "60s", "is not an origin"},
+		{[]string{"https://app.example.com?x"}, "60s", "is not an origin"},
+		{[]string{"*", "https://app.example.com"}, "60s", "server.cors_origins: * allows every origin, so list it alone"},
+		{nil, "-1s", "server.cache_max_age: must be between 0s and 24h0m0s"},
+		{nil, "25h", "server.cache_max_age"},
+	} {
+		v := withDefaults()
+		v.Set("server.cors_origins", tc.origins)
+		v.Set("server.cache_max_age", tc.maxAge)
+		_, err := Load(v)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("cors_origins %q, cache_max_age %s: Load = %v, want %q", tc.origins, tc.maxAge, err, tc.want)
+		}
+	}
+}

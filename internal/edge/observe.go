@@ -91,14 +91,25 @@ var gzipPool = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}
 type gzipWriter struct {
 	http.ResponseWriter
 	gz *gzip.Writer
+	// bodiless: a 204 or 304, which has no body to compress.
+	bodiless bool
 }
 
 func (g *gzipWriter) WriteHeader(status int) {
 	g.Header().Del("Content-Length")
+	if status == http.StatusNoContent || status == http.StatusNotModified {
+		g.bodiless = true
+		g.Header().Del("Content-Encoding")
+	}
 	g.ResponseWriter.WriteHeader(status)
 }
 
-func (g *gzipWriter) Write(b []byte) (int, error) { return g.gz.Write(b) }
+func (g *gzipWriter) Write(b []byte) (int, error) {
+	if g.bodiless {
+		return 0, http.ErrBodyNotAllowed
+	}
+	return g.gz.Write(b)
+}
 
 // Gzip compresses responses for clients that accept it.
 func Gzip(next http.Handler) http.Handler {
@@ -111,11 +122,14 @@ func Gzip(next http.Handler) http.Handler {
 		w.Header().Set("Content-Encoding", "gzip")
 		gz := gzipPool.Get().(*gzip.Writer)
 		gz.Reset(w)
+		gw := &gzipWriter{ResponseWriter: w, gz: gz}
 		defer func() {
-			_ = gz.Close()
+			if !gw.bodiless {
+				_ = gz.Close()
+			}
 			gzipPool.Put(gz)
 		}()
-		next.ServeHTTP(&gzipWriter{ResponseWriter: w, gz: gz}, r)
+		next.ServeHTTP(gw, r)
 	})
 }
 

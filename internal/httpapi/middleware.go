@@ -13,13 +13,29 @@ import (
 )
 
 // guard admits through the door, then commits or refunds the charge and
-// sets the limit headers when the status is written. A PerItem route is
-// admitted uncharged; its handler charges through meter, so its headers
-// are read after the handler's charges.
+// sets the limit and caching headers when the status is written. A PerItem
+// route is admitted uncharged; its handler charges through meter, so its
+// headers are read after the handler's charges. A catalog route's
+// If-None-Match is read before admission: when it names the current tag,
+// the request counts against the rate window only and is answered 304
+// once the query checks pass (next is not run, so nothing is rendered).
 func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 	charged := rt.Charged && !rt.PerItem
+	var fresh http.HandlerFunc
+	if rt.Cache == cacheCatalog {
+		fresh = checked(rt, notModified)
+	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		r, ticket, st, ok := h.door.Admit(w, r, charged)
+		w.Header().Add("Vary", "Authorization")
+		var tag entityTag
+		cond := noCondition
+		if rt.Cache == cacheCatalog {
+			// The handler reads the snapshot later, so its version is this
+			// one or newer: a race costs a 200, never a stale 304.
+			tag = catalogTag(h.svc.Snapshot().Version(), r.URL.Path, r.URL.RawQuery, w.Header().Get("Content-Encoding"))
+			cond = tag.condition(r.Header["If-None-Match"])
+		}
+		r, ticket, st, ok := h.door.Admit(w, r, charged && cond == noCondition)
 		if !ok {
 			return
 		}
@@ -35,14 +51,29 @@ func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 			case rt.PerItem:
 				final = h.limitState(r.Context(), st)
 			}
-			edge.SetLimitHeaders(w.Header(), final, time.Now())
+			hd := w.Header()
+			edge.SetLimitHeaders(hd, final, time.Now())
+			switch {
+			case rt.Cache == cacheNever:
+				hd["Cache-Control"] = noStore
+			case rt.Cache == cacheCatalog && (status == http.StatusOK || status == http.StatusNotModified):
+				hd["Etag"] = []string{string(tag.bytes())}
+				hd["Cache-Control"] = h.maxAge
+			}
 		})
 		defer func() {
 			if !done {
 				ticket.Refund() // the handler panicked or wrote nothing
 			}
 		}()
-		next(rec, r)
+		switch cond {
+		case matchesTag:
+			fresh(rec, r)
+		case matchesAny:
+			next(&anyMatchWriter{ResponseWriter: rec}, r)
+		default:
+			next(rec, r)
+		}
 	}
 }
 

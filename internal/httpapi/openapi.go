@@ -422,11 +422,15 @@ func headerComponents() schema {
 		"X-Quota-Reset":         integer("When the month ends, in Unix seconds.", false),
 		"RateLimit-Policy":      text(`IETF RateLimit-Policy field for both windows, e.g. "minute";q=300;w=60, "month";q=100000;w=2592000.`, false),
 		"RateLimit":             text(`IETF RateLimit field for both windows, e.g. "minute";r=299;t=60, "month";r=99999;t=1209600.`, false),
-		"Link":                  text(`RFC 8288 links to the first, prev, next and last pages, e.g. </v1/cars?make=Toyota&page=2>; rel="next". Absent when nothing matches.`, false),
+		"Link":                  text(`RFC 8288 links to the first, prev, next and last pages, as absolute URLs, e.g. <https://vds.example.com/v1/cars?make=Toyota&page=2>; rel="next". Absent when nothing matches.`, false),
 		"Retry-After":           integer("Seconds to wait before retrying.", true),
 		"WWW-Authenticate":      text(`Bearer realm="vds", error="invalid_token"`, true),
 		"Allow":                 text("The methods the API answers: GET, HEAD.", true),
 		"Warning":               text(`110 vds "Response is Stale": NHTSA failed and an expired cached answer is served; the body says "stale": true.`, false),
+
+		"ETag": schema{"description": `Strong validator of this answer: "v<catalog version>-<16 hex digits>". Send it back in If-None-Match to get a 304 that the monthly quota does not count.`,
+			"required": true, "schema": schema{"type": "string", "pattern": `^"v[0-9]+-[0-9a-f]{16}"$`}},
+		"Cache-Control": text("private, max-age=N on catalog answers (N is the server's setting, 60 by default); no-store on account answers.", true),
 	}
 }
 
@@ -496,6 +500,23 @@ func codesByStatus() map[int][]string {
 	return out
 }
 
+// cacheHeaders adds the caching headers of rule to a response's headers.
+func cacheHeaders(headers schema, rule cacheRule) schema {
+	if rule == cacheCatalog {
+		headers["ETag"] = schema{"$ref": "#/components/headers/ETag"}
+	}
+	if rule != cacheUnset {
+		headers["Cache-Control"] = schema{"$ref": "#/components/headers/Cache-Control"}
+	}
+	return headers
+}
+
+// ifNoneMatch is the request header of catalog operations.
+var ifNoneMatch = schema{"name": "If-None-Match", "in": "header", "required": false,
+	"description": "ETags of answers the client holds (W/ prefixes are compared weakly), or *. When one is current the answer is a 304 " +
+		"without a body, counted against the per-minute rate but not charged.",
+	"schema": schema{"type": "string"}}
+
 // alwaysStatuses are the error statuses of every operation: guard answers
 // 401 and 403 (authenticate), 429 and 503 (the limiter, or its database
 // failing) before any handler runs, and any handler can fail with a 500.
@@ -540,7 +561,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 			continue
 		}
 		seen[rt.Pattern] = true
-		op, err := buildOperation(c, path, d, rt.Charged)
+		op, err := buildOperation(c, path, d, rt.Charged, rt.Cache)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("route %q: %w", rt.Pattern, err))
 			continue
@@ -622,7 +643,7 @@ func responseComponents() (schema, error) {
 	return out, nil
 }
 
-func buildOperation(c *typeschema.Components, path string, d opDoc, charged bool) (schema, error) {
+func buildOperation(c *typeschema.Components, path string, d opDoc, charged bool, cache cacheRule) (schema, error) {
 	var params []any
 	for _, name := range pathParams(path) {
 		pd, ok := pathParam(name)
@@ -653,10 +674,14 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, charged bool
 		params = append(params, p)
 	}
 
+	if cache == cacheCatalog {
+		params = append(params, ifNoneMatch)
+	}
 	ok, err := okResponse(c, d)
 	if err != nil {
 		return nil, err
 	}
+	cacheHeaders(ok["headers"].(schema), cache)
 	byStatus := codesByStatus()
 	for _, c := range d.codes400 {
 		if !slices.Contains(byStatus[http.StatusBadRequest], c) {
@@ -670,6 +695,12 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, charged bool
 			"headers":     headersFor(http.StatusBadRequest, false),
 			"content":     problemContent(http.StatusBadRequest, d.codes400),
 		},
+	}
+	if cache == cacheCatalog {
+		responses["304"] = schema{
+			"description": "Not modified: If-None-Match names the current ETag (or is * and there is an answer). No body; not charged.",
+			"headers":     cacheHeaders(headersFor(http.StatusNotModified, false), cache),
+		}
 	}
 	statuses := slices.Clone(alwaysStatuses)
 	if d.notFound {

@@ -35,7 +35,7 @@ import (
 // routes returns the route table. Routes only builds handler closures, so a
 // Handler without dependencies is enough to read it.
 func routes() []httpapi.Route {
-	return httpapi.New(nil, nil, nil, nil, nil, nil).Routes()
+	return httpapi.New(nil, nil, nil, nil, nil, nil, httpapi.Options{}).Routes()
 }
 
 // buildDoc builds the document of the real route table.
@@ -199,6 +199,9 @@ func TestOpenAPIListParameters(t *testing.T) {
 			op := doc.Paths.Value(path).Get
 			var names []string
 			for _, p := range op.Parameters {
+				if p.Value.In == "header" && p.Value.Name == "If-None-Match" {
+					continue // every catalog operation has it (cache_test.go)
+				}
 				if p.Value.In != "query" {
 					t.Errorf("%s is in %s", p.Value.Name, p.Value.In)
 				}

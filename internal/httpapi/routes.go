@@ -7,6 +7,8 @@ package httpapi
 import (
 	"log/slog"
 	"net/http"
+	"strings"
+	"time"
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/catalog"
@@ -26,12 +28,30 @@ type Handler struct {
 	lookup  *lookup.Service
 	log     *slog.Logger
 	openapi []byte
+	// publicURL is the origin of absolute links; empty: the request's.
+	publicURL string
+	// maxAge is the Cache-Control value of catalog answers.
+	maxAge []string
+	cors   *corsPolicy
+}
+
+// Options are the HTTP settings of the API (docs/operations.md).
+type Options struct {
+	// PublicURL is dashboard.public_url, the origin of the Link header's
+	// URLs; empty takes the request's scheme and Host.
+	PublicURL string
+	// CacheMaxAge is server.cache_max_age: how long a client may reuse a
+	// catalog answer before revalidating it.
+	CacheMaxAge time.Duration
+	// CORSOrigins is server.cors_origins; empty turns CORS off.
+	CORSOrigins []string
 }
 
 // New returns the API handler.
-func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, saved *lists.Service, lk *lookup.Service, log *slog.Logger) *Handler {
+func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, saved *lists.Service, lk *lookup.Service, log *slog.Logger, opts Options) *Handler {
 	h := &Handler{svc: svc, limiter: limiter, saved: saved, lookup: lk, log: log,
-		door: edge.Door{Auth: auth, Limiter: limiter, NoToken: "Send the header Authorization: Bearer <token> with a vds_ token."}}
+		door:      edge.Door{Auth: auth, Limiter: limiter, NoToken: "Send the header Authorization: Bearer <token> with a vds_ token."},
+		publicURL: strings.TrimRight(opts.PublicURL, "/"), maxAge: maxAgeValue(opts.CacheMaxAge), cors: newCORS(opts.CORSOrigins)}
 	doc, err := BuildOpenAPI(h.Routes())
 	if err != nil {
 		// The route table and its descriptions are compiled in: a mismatch
@@ -60,7 +80,9 @@ type Route struct {
 	// Query is true for handlers that read the query string themselves
 	// (and refuse what they do not know); every other route answers any
 	// query parameter with unknown_parameter, so a typo is never ignored.
-	Query   bool
+	Query bool
+	// Cache says what clients may keep of the answers.
+	Cache   cacheRule
 	handler http.HandlerFunc
 }
 
@@ -72,38 +94,38 @@ const (
 // Routes lists every endpoint; the OpenAPI document and the tests walk it.
 func (h *Handler) Routes() []Route {
 	return []Route{
-		{Pattern: "GET /v1/cars", Charged: charged, Query: true, handler: h.list(catalog.KindCar)},
-		{Pattern: "GET /v1/cars/makes", Charged: charged, handler: h.makes(catalog.KindCar)},
-		{Pattern: "GET /v1/cars/models", Charged: charged, Query: true, handler: h.models(catalog.KindCar)},
-		{Pattern: "GET /v1/cars/body-types", Charged: charged, handler: h.bodyTypes},
-		{Pattern: "GET /v1/cars/{uuid}", Charged: charged, handler: h.get(catalog.KindCar)},
-		{Pattern: "GET /v1/cars/{uuid}/tire-sizes", Charged: charged, handler: h.carTires},
+		{Pattern: "GET /v1/cars", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.list(catalog.KindCar)},
+		{Pattern: "GET /v1/cars/makes", Charged: charged, Cache: cacheCatalog, handler: h.makes(catalog.KindCar)},
+		{Pattern: "GET /v1/cars/models", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.models(catalog.KindCar)},
+		{Pattern: "GET /v1/cars/body-types", Charged: charged, Cache: cacheCatalog, handler: h.bodyTypes},
+		{Pattern: "GET /v1/cars/{uuid}", Charged: charged, Cache: cacheCatalog, handler: h.get(catalog.KindCar)},
+		{Pattern: "GET /v1/cars/{uuid}/tire-sizes", Charged: charged, Cache: cacheCatalog, handler: h.carTires},
 		{Pattern: "GET /v1/cars/{uuid}/recalls", Charged: charged, handler: h.carRecalls},
 
-		{Pattern: "GET /v1/motorcycles", Charged: charged, Query: true, handler: h.list(catalog.KindMotorcycle)},
-		{Pattern: "GET /v1/motorcycles/makes", Charged: charged, handler: h.makes(catalog.KindMotorcycle)},
-		{Pattern: "GET /v1/motorcycles/models", Charged: charged, Query: true, handler: h.models(catalog.KindMotorcycle)},
-		{Pattern: "GET /v1/motorcycles/types", Charged: charged, handler: h.motorcycleTypes},
-		{Pattern: "GET /v1/motorcycles/{uuid}", Charged: charged, handler: h.get(catalog.KindMotorcycle)},
+		{Pattern: "GET /v1/motorcycles", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.list(catalog.KindMotorcycle)},
+		{Pattern: "GET /v1/motorcycles/makes", Charged: charged, Cache: cacheCatalog, handler: h.makes(catalog.KindMotorcycle)},
+		{Pattern: "GET /v1/motorcycles/models", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.models(catalog.KindMotorcycle)},
+		{Pattern: "GET /v1/motorcycles/types", Charged: charged, Cache: cacheCatalog, handler: h.motorcycleTypes},
+		{Pattern: "GET /v1/motorcycles/{uuid}", Charged: charged, Cache: cacheCatalog, handler: h.get(catalog.KindMotorcycle)},
 		{Pattern: "GET /v1/motorcycles/{uuid}/recalls", Charged: charged, handler: h.motorcycleRecalls},
 
-		{Pattern: "GET /v1/boats", Charged: charged, Query: true, handler: h.list(catalog.KindBoat)},
-		{Pattern: "GET /v1/boats/makes", Charged: charged, handler: h.makes(catalog.KindBoat)},
-		{Pattern: "GET /v1/boats/models", Charged: charged, Query: true, handler: h.models(catalog.KindBoat)},
-		{Pattern: "GET /v1/boats/hull-types", Charged: charged, handler: h.hullTypes},
-		{Pattern: "GET /v1/boats/{uuid}", Charged: charged, handler: h.get(catalog.KindBoat)},
+		{Pattern: "GET /v1/boats", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.list(catalog.KindBoat)},
+		{Pattern: "GET /v1/boats/makes", Charged: charged, Cache: cacheCatalog, handler: h.makes(catalog.KindBoat)},
+		{Pattern: "GET /v1/boats/models", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.models(catalog.KindBoat)},
+		{Pattern: "GET /v1/boats/hull-types", Charged: charged, Cache: cacheCatalog, handler: h.hullTypes},
+		{Pattern: "GET /v1/boats/{uuid}", Charged: charged, Cache: cacheCatalog, handler: h.get(catalog.KindBoat)},
 
-		{Pattern: "GET /v1/tire-sizes", Charged: charged, Query: true, handler: h.list(catalog.KindTireSize)},
-		{Pattern: "GET /v1/tire-sizes/makes", Charged: charged, handler: h.makes(catalog.KindTireSize)},
-		{Pattern: "GET /v1/tire-sizes/models", Charged: charged, Query: true, handler: h.models(catalog.KindTireSize)},
-		{Pattern: "GET /v1/tire-sizes/{uuid}", Charged: charged, handler: h.get(catalog.KindTireSize)},
-		{Pattern: "GET /v1/tire-sizes/{uuid}/geometry", Charged: charged, handler: h.geometry},
+		{Pattern: "GET /v1/tire-sizes", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.list(catalog.KindTireSize)},
+		{Pattern: "GET /v1/tire-sizes/makes", Charged: charged, Cache: cacheCatalog, handler: h.makes(catalog.KindTireSize)},
+		{Pattern: "GET /v1/tire-sizes/models", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.models(catalog.KindTireSize)},
+		{Pattern: "GET /v1/tire-sizes/{uuid}", Charged: charged, Cache: cacheCatalog, handler: h.get(catalog.KindTireSize)},
+		{Pattern: "GET /v1/tire-sizes/{uuid}/geometry", Charged: charged, Cache: cacheCatalog, handler: h.geometry},
 
 		{Pattern: "GET /v1/vin/{vin}", Charged: charged, handler: h.decodeVIN},
 		{Pattern: "GET /v1/vins", Charged: charged, PerItem: true, Query: true, handler: h.decodeVINs},
 
-		{Pattern: "GET /v1/me", Charged: free, handler: h.me},
-		{Pattern: "GET /v1/lists", Charged: charged, handler: h.lists},
+		{Pattern: "GET /v1/me", Charged: free, Cache: cacheNever, handler: h.me},
+		{Pattern: "GET /v1/lists", Charged: charged, Cache: cacheNever, handler: h.lists},
 		{Pattern: "GET /v1/changelog", Charged: free, handler: h.changelog},
 		{Pattern: "GET /changelog", Charged: free, handler: h.changelog},
 		{Pattern: "GET /v1/openapi.json", Charged: free, handler: h.openAPI},
@@ -114,14 +136,23 @@ func (h *Handler) Routes() []Route {
 // unknown paths with 404 and other methods with 405, as problem documents.
 func (h *Handler) Mount(mux *http.ServeMux) {
 	for _, rt := range h.Routes() {
-		handler := rt.handler
-		if !rt.Query {
-			handler = noParams(handler)
-		}
-		mux.Handle(rt.Pattern, h.guard(rt, checkInput(handler)))
+		mux.Handle(rt.Pattern, h.cors.wrap(h.guard(rt, checked(rt, rt.handler))))
 	}
-	mux.HandleFunc("/v1/", h.fallback)
-	mux.HandleFunc("/changelog", h.fallback)
+	mux.Handle("/v1/", h.cors.wrap(h.fallback))
+	mux.Handle("/changelog", h.cors.wrap(h.fallback))
+	if h.cors != nil {
+		mux.HandleFunc("OPTIONS /v1/", h.cors.preflight)
+		mux.HandleFunc("OPTIONS /changelog", h.cors.preflight)
+	}
+}
+
+// checked runs the query checks of rt before next: parsing, and refusing
+// any parameter where rt takes none.
+func checked(rt Route, next http.HandlerFunc) http.HandlerFunc {
+	if !rt.Query {
+		next = noParams(next)
+	}
+	return checkInput(next)
 }
 
 // fallback answers what no route matched. Authentication comes first so

@@ -22,7 +22,7 @@ func (h *Handler) list(kind catalog.Kind) http.HandlerFunc {
 			edge.WriteError(w, r, err)
 			return
 		}
-		if link := linkHeader(r.URL, q, page.Meta); link != "" {
+		if link := linkHeader(edge.BaseURL(r, h.publicURL), r.URL.Path, q, page.Meta); link != "" {
 			w.Header().Set("Link", link)
 		}
 		writeRawList(w, page.Raw, page.Meta)
@@ -72,9 +72,9 @@ func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
 	edge.Send(w, http.StatusOK, "application/json", buf.Bytes())
 }
 
-// linkHeader builds the RFC 8288 links of a page, keeping every other
-// parameter as sent; the query is encoded once.
-func linkHeader(u *url.URL, q url.Values, m vehicle.Meta) string {
+// linkHeader builds the RFC 8288 links of a page as absolute URLs under
+// base, keeping every other parameter as sent; the query is encoded once.
+func linkHeader(base, path string, q url.Values, m vehicle.Meta) string {
 	if m.MaxPage == 0 {
 		return ""
 	}
@@ -84,7 +84,7 @@ func linkHeader(u *url.URL, q url.Values, m vehicle.Meta) string {
 			rest[k] = vs
 		}
 	}
-	prefix := u.Path + "?"
+	prefix := base + path + "?"
 	if enc := rest.Encode(); enc != "" {
 		prefix += enc + "&"
 	}

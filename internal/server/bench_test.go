@@ -61,4 +61,20 @@ func BenchmarkHotPath(b *testing.B) {
 			}
 		})
 	}
+	// A client revalidating what it holds: a 304, nothing rendered.
+	b.Run("/v1/cars?make=Toyota If-None-Match", func(b *testing.B) {
+		req := httptest.NewRequest(http.MethodGet, "/v1/cars?make=Toyota", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		first := httptest.NewRecorder()
+		h.ServeHTTP(first, req)
+		req.Header.Set("If-None-Match", first.Header().Get("ETag"))
+		b.ReportAllocs()
+		for b.Loop() {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != http.StatusNotModified {
+				b.Fatalf("%d %s", w.Code, w.Body)
+			}
+		}
+	})
 }

@@ -21,7 +21,7 @@ import (
 // validator returns a validator of the real document.
 func validator(t *testing.T) *apitest.Validator {
 	t.Helper()
-	doc, err := httpapi.BuildOpenAPI(httpapi.New(nil, nil, nil, nil, nil, nil).Routes())
+	doc, err := httpapi.BuildOpenAPI(httpapi.New(nil, nil, nil, nil, nil, nil, httpapi.Options{}).Routes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +53,8 @@ func okHeader() http.Header {
 		"X-Request-Id":      {"abc123"},
 		"X-Ratelimit-Limit": {"300"},
 		"X-Quota-Used":      {"7"},
+		"Etag":              {`"v1-0123456789abcdef"`},
+		"Cache-Control":     {"private, max-age=60"},
 	}
 }
 
@@ -118,6 +120,8 @@ func TestValidate(t *testing.T) {
 		{"page without meta", get("/v1/cars?make=Toyota"), 200, okHeader(), map[string]any{"data": []any{carJSON(t)}}, "meta"},
 		{"page of the wrong record type", get("/v1/boats?make=Toyota"), 200, okHeader(), map[string]any{"data": []any{carJSON(t)}, "meta": meta}, "body"},
 		{"missing X-Request-Id", get(carPath), 200, header(okHeader(), "X-Request-Id", ""), map[string]any{"data": carJSON(t)}, "X-Request-Id"},
+		{"missing ETag", get(carPath), 200, header(okHeader(), "Etag", ""), map[string]any{"data": carJSON(t)}, "ETag"},
+		{"malformed ETag", get(carPath), 200, header(okHeader(), "Etag", "v1-abc"), map[string]any{"data": carJSON(t)}, "ETag"},
 		{"limit header not a number", get(carPath), 200, header(okHeader(), "X-Quota-Used", "many"), map[string]any{"data": carJSON(t)}, "X-Quota-Used"},
 		{"undocumented status", get(carPath), http.StatusTeapot, problemHeader(), problem(418, "teapot"), "status is not supported"},
 		{"404 where the operation has none", get("/v1/cars/makes"), 404, problemHeader(), problem(404, "not_found"), "status is not supported"},

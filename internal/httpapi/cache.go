@@ -1,0 +1,189 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vds-dev/vds/internal/buildinfo"
+	"github.com/vds-dev/vds/internal/catalog"
+)
+
+// cacheRule says what clients may keep of a route's answers (docs/api.md,
+// "Caching").
+type cacheRule uint8
+
+const (
+	// cacheUnset sends no Cache-Control: upstream answers (the server
+	// caches those itself), the changelog and the OpenAPI document.
+	cacheUnset cacheRule = iota
+	// cacheCatalog is an answer that depends only on the catalog version
+	// and the request: it carries a strong ETag and Cache-Control private,
+	// max-age, and an If-None-Match naming the current tag is a 304 that
+	// the monthly quota does not count.
+	cacheCatalog
+	// cacheNever is an answer about the caller's account: no-store.
+	cacheNever
+)
+
+// Shared Cache-Control values. A header map takes them as they are, saving
+// an allocation per answer; nothing writes into a header value in place.
+var noStore = []string{"no-store"}
+
+func maxAgeValue(d time.Duration) []string {
+	return []string{"private, max-age=" + strconv.FormatInt(int64(d/time.Second), 10)}
+}
+
+// FNV-1a, 64 bits, inlined: hash/fnv would allocate its state per request.
+const (
+	fnvOffset uint64 = 14695981039346656037
+	fnvPrime  uint64 = 1099511628211
+)
+
+func fnvString(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime
+	}
+	return h
+}
+
+func fnvUint(h, v uint64) uint64 {
+	for range 8 {
+		h ^= v & 0xff
+		h *= fnvPrime
+		v >>= 8
+	}
+	return h
+}
+
+// buildSeed ties every tag to the build, since a release may encode the
+// same catalog differently.
+var buildSeed = func() uint64 {
+	bi := buildinfo.Get()
+	return fnvString(fnvOffset, bi.Version+"\x00"+bi.Commit+"\x00"+bi.Date)
+}()
+
+// entityTag is a catalog answer's strong validator, quotes included:
+// "v<catalog version>-<16 hex digits>". It lives on the stack; only the
+// header value is allocated.
+type entityTag struct {
+	b [48]byte
+	n int
+}
+
+// catalogTag hashes what a catalog answer depends on: the build, the
+// catalog version (number and publication time, so a rebuilt database
+// never reuses a tag), the path (route and path values), the query and the
+// content coding (a gzip body is another representation). Each query pair
+// is hashed on its own and the hashes added, so the order of the
+// parameters does not change the tag.
+func catalogTag(v catalog.Version, path, rawQuery, coding string) entityTag {
+	h := fnvUint(buildSeed, uint64(v.Number))
+	h = fnvUint(h, uint64(v.PublishedAt.UnixNano()))
+	h = fnvUint(h, uint64(len(path)))
+	h = fnvString(h, path)
+	var pairs uint64
+	for rawQuery != "" {
+		var pair string
+		pair, rawQuery, _ = strings.Cut(rawQuery, "&")
+		if pair != "" { // a=1&&b=2 parses as a=1&b=2
+			pairs += fnvString(fnvOffset, pair)
+		}
+	}
+	h = fnvUint(h, pairs)
+	h = fnvString(h, coding)
+	var t entityTag
+	b := append(t.b[:0], `"v`...)
+	b = strconv.AppendInt(b, v.Number, 10)
+	b = append(b, '-')
+	const hex = "0123456789abcdef"
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, hex[h>>uint(shift)&0xf])
+	}
+	b = append(b, '"')
+	t.n = len(b)
+	return t
+}
+
+func (t *entityTag) bytes() []byte { return t.b[:t.n] }
+
+// noneMatch is how an If-None-Match field (all its lines) relates to tag.
+type noneMatch uint8
+
+const (
+	// noCondition: no field, or no tag in it is current; answer in full.
+	noCondition noneMatch = iota
+	// matchesTag: the client holds the current answer.
+	matchesTag
+	// matchesAny: "*", true whenever there is an answer to hold.
+	matchesAny
+)
+
+// condition reads If-None-Match with the weak comparison RFC 9110 (13.1.2)
+// prescribes for it: W/"x" matches "x". An element that is not an entity
+// tag is skipped.
+func (t *entityTag) condition(fields []string) noneMatch {
+	tag := t.bytes()
+	for _, f := range fields {
+		if strings.TrimSpace(f) == "*" {
+			return matchesAny
+		}
+		for {
+			f = strings.TrimLeft(f, " \t,")
+			f = strings.TrimPrefix(f, "W/")
+			if f == "" {
+				break
+			}
+			if f[0] != '"' {
+				_, f, _ = strings.Cut(f, ",")
+				continue
+			}
+			end := strings.IndexByte(f[1:], '"')
+			if end < 0 {
+				break
+			}
+			if f[:end+2] == string(tag) {
+				return matchesTag
+			}
+			f = f[end+2:]
+		}
+	}
+	return noCondition
+}
+
+// notModified answers a request whose If-None-Match names the current tag;
+// the guard adds the validator and limit headers.
+func notModified(w http.ResponseWriter, _ *http.Request) {
+	w.WriteHeader(http.StatusNotModified)
+}
+
+// anyMatchWriter answers If-None-Match: * as the handler would, except
+// that a 200 (there is a current answer) becomes a 304 without its body.
+type anyMatchWriter struct {
+	http.ResponseWriter
+	wrote, drop bool
+}
+
+func (a *anyMatchWriter) WriteHeader(status int) {
+	if a.wrote {
+		return
+	}
+	a.wrote = true
+	if status == http.StatusOK {
+		a.drop = true
+		status = http.StatusNotModified
+		a.Header().Del("Content-Type")
+		a.Header().Del("Content-Length")
+	}
+	a.ResponseWriter.WriteHeader(status)
+}
+
+func (a *anyMatchWriter) Write(b []byte) (int, error) {
+	a.WriteHeader(http.StatusOK)
+	if a.drop {
+		return len(b), nil
+	}
+	return a.ResponseWriter.Write(b)
+}

@@ -1,0 +1,276 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/access/accesstest"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/httpapi"
+	"github.com/vds-dev/vds/internal/httpapi/apitest"
+	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/store/storetest"
+)
+
+// webServer is a real server on loopback over the demo catalog, with an
+// account "tiny" whose monthly quota is 5 calls and an unlimited "big".
+type webServer struct {
+	srv    *server.Server
+	st     store.Store
+	cat    *catalog.Catalog
+	url    string
+	tokens map[string]string
+	// client checks every response against the OpenAPI document.
+	client *http.Client
+}
+
+func newWebServer(t *testing.T, tweak func(*config.Config)) *webServer {
+	t.Helper()
+	st, c := storetest.DemoSQLite(t, false)
+	cfg := &config.Config{Plans: map[string]config.PlanLimits{
+		"free": config.DefaultPlans["free"],
+		"tiny": {RatePerMinute: 100, MonthlyQuota: 5, APIAccess: true},
+		"big":  {APIAccess: true},
+	}}
+	cfg.Server.CacheMaxAge = 90 * time.Second
+	if tweak != nil {
+		tweak(cfg)
+	}
+	acc := access.New(st, cfg.Plan, cfg.PlanNames())
+	ws := &webServer{st: st, cat: c, tokens: map[string]string{}}
+	for name, a := range accesstest.Create(t, acc, map[string]string{"tiny": "tiny", "big": "big"}) {
+		ws.tokens[name] = a.Token
+	}
+	srv, err := server.New(context.Background(), cfg, st, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.srv = srv
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	ws.url = ts.URL
+	doc, err := httpapi.OpenAPIDocument()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.client = &http.Client{Transport: apitest.NewValidator(t, doc).Transport(t, nil)}
+	return ws
+}
+
+// do sends method path with token (none if "") and header pairs.
+func (ws *webServer) do(t *testing.T, method, path, token string, header ...string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, ws.url+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	client := ws.client
+	if method == http.MethodOptions {
+		client = http.DefaultClient // CORS preflights are not part of the document
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, string(body)
+}
+
+var tagPattern = regexp.MustCompile(`^"v([0-9]+)-[0-9a-f]{16}"$`)
+
+// TestConditionalRequests: a catalog answer carries a strong ETag; sending
+// it back is a 304 with no body that the monthly quota does not count
+// (the rate window does), even once the quota is spent; a new catalog
+// version changes the tag.
+func TestConditionalRequests(t *testing.T) {
+	ws := newWebServer(t, nil)
+	tok := ws.tokens["tiny"]
+	const list = "/v1/cars?make=Toyota&per_page=5"
+	get := func(path, token string, want int, header ...string) *http.Response {
+		t.Helper()
+		resp, body := ws.do(t, http.MethodGet, path, token, header...)
+		if resp.StatusCode != want {
+			t.Fatalf("GET %s %v: %d, want %d\n%s", path, header, resp.StatusCode, want, body)
+		}
+		if want == http.StatusNotModified && body != "" {
+			t.Fatalf("GET %s: a 304 with a body: %q", path, body)
+		}
+		return resp
+	}
+	used := func(resp *http.Response) int {
+		t.Helper()
+		n, err := strconv.Atoi(resp.Header.Get("X-Quota-Used"))
+		if err != nil {
+			t.Fatalf("X-Quota-Used %q", resp.Header.Get("X-Quota-Used"))
+		}
+		return n
+	}
+	remaining := func(resp *http.Response) int {
+		n, _ := strconv.Atoi(resp.Header.Get("X-RateLimit-Remaining"))
+		return n
+	}
+
+	first := get(list, tok, http.StatusOK)
+	tag := first.Header.Get("ETag")
+	if !tagPattern.MatchString(tag) || first.Header.Get("Cache-Control") != "private, max-age=90" || used(first) != 1 {
+		t.Fatalf("first answer: ETag %q, Cache-Control %q, X-Quota-Used %d", tag, first.Header.Get("Cache-Control"), used(first))
+	}
+	if vary := strings.Join(first.Header.Values("Vary"), ", "); !strings.Contains(vary, "Authorization") || !strings.Contains(vary, "Accept-Encoding") {
+		t.Fatalf("Vary %q lacks Authorization or Accept-Encoding", vary)
+	}
+
+	again := get(list, tok, http.StatusNotModified, "If-None-Match", tag)
+	if again.Header.Get("ETag") != tag || again.Header.Get("Cache-Control") != "private, max-age=90" || used(again) != 1 ||
+		remaining(again) != remaining(first)-1 || again.Header.Get("Content-Encoding") != "" {
+		t.Fatalf("304: ETag %q, Cache-Control %q, quota used %d, rate remaining %d after %d, Content-Encoding %q",
+			again.Header.Get("ETag"), again.Header.Get("Cache-Control"), used(again), remaining(again), remaining(first), again.Header.Get("Content-Encoding"))
+	}
+	// The parameters in another order, the tag in a list and compared weakly.
+	get("/v1/cars?per_page=5&make=Toyota", tok, http.StatusNotModified, "If-None-Match", `"v1-0000000000000000", W/`+tag)
+	// Another page is another answer.
+	if other := get(list+"&page=2", tok, http.StatusOK, "If-None-Match", tag); other.Header.Get("ETag") == tag || used(other) != 2 {
+		t.Fatalf("page 2: ETag %q (page 1's %q), quota used %d, want 2", other.Header.Get("ETag"), tag, used(other))
+	}
+	// The caller is still authenticated; account answers are never stored.
+	get(list, "vds_"+strings.Repeat("a", 32), http.StatusUnauthorized, "If-None-Match", tag)
+	if me := get("/v1/me", tok, http.StatusOK); used(me) != 2 || me.Header.Get("Cache-Control") != "no-store" || me.Header.Get("ETag") != "" {
+		t.Fatalf("/v1/me: quota used %d, Cache-Control %q, ETag %q", used(me), me.Header.Get("Cache-Control"), me.Header.Get("ETag"))
+	}
+
+	// A gzip answer is another representation: its own tag.
+	plain := get("/v1/cars/makes", ws.tokens["big"], http.StatusOK, "Accept-Encoding", "identity")
+	zipped := get("/v1/cars/makes", ws.tokens["big"], http.StatusOK, "Accept-Encoding", "gzip")
+	if plain.Header.Get("ETag") == zipped.Header.Get("ETag") || zipped.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("identity and gzip tags %q and %q (Content-Encoding %q)", plain.Header.Get("ETag"), zipped.Header.Get("ETag"), zipped.Header.Get("Content-Encoding"))
+	}
+	if z := get("/v1/cars/makes", ws.tokens["big"], http.StatusNotModified, "Accept-Encoding", "gzip", "If-None-Match", zipped.Header.Get("ETag")); z.Header.Get("Content-Encoding") != "" {
+		t.Fatalf("a 304 says Content-Encoding %q", z.Header.Get("Content-Encoding"))
+	}
+
+	// A new catalog version: the same If-None-Match gets the new answer.
+	c := *ws.cat
+	c.Cars = c.Cars[:len(c.Cars)-1]
+	if _, err := ingest.Run(context.Background(), ws.st, &c, []catalog.Kind{catalog.KindCar}, ingest.Options{Source: "one car fewer", AllowRemovals: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.srv.Reload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	renewed := get(list, tok, http.StatusOK, "If-None-Match", tag)
+	newTag := renewed.Header.Get("ETag")
+	if m := tagPattern.FindStringSubmatch(newTag); m == nil || m[1] != strconv.FormatInt(ws.srv.CatalogVersion(), 10) || newTag == tag || used(renewed) != 3 {
+		t.Fatalf("after version %d: ETag %q (was %q), quota used %d, want 3", ws.srv.CatalogVersion(), newTag, tag, used(renewed))
+	}
+
+	// If-None-Match: * is a 304 when there is a record, the 404 otherwise.
+	car := "/v1/cars/" + ws.cat.Cars[0].UUID.String()
+	get(car, tok, http.StatusNotModified, "If-None-Match", "*")
+	get("/v1/cars/"+uuid.NewSHA1(uuid.NameSpaceURL, []byte("none")).String(), tok, http.StatusNotFound, "If-None-Match", "*")
+
+	// Spend the quota: a 304 is still answered, and free.
+	get(car, tok, http.StatusOK)
+	last := get("/v1/cars/makes", tok, http.StatusOK)
+	if used(last) != 5 {
+		t.Fatalf("quota used %d, want 5", used(last))
+	}
+	get("/v1/cars/makes", tok, http.StatusTooManyRequests)
+	if fresh := get("/v1/cars/makes", tok, http.StatusNotModified, "If-None-Match", last.Header.Get("ETag")); used(fresh) != 5 {
+		t.Fatalf("a 304 past the quota: used %d", used(fresh))
+	}
+}
+
+// TestLinkHeaderAbsolute: pagination links are absolute, from
+// dashboard.public_url when set, else from the request.
+func TestLinkHeaderAbsolute(t *testing.T) {
+	const list = "/v1/cars?make=Toyota&per_page=2"
+	ws := newWebServer(t, nil)
+	host := strings.TrimPrefix(ws.url, "http://")
+	for proto, want := range map[string]string{"": "http://" + host, "https": "https://" + host} {
+		resp, _ := ws.do(t, http.MethodGet, list, ws.tokens["big"], "X-Forwarded-Proto", proto)
+		if link := resp.Header.Get("Link"); !strings.HasPrefix(link, "<"+want+"/v1/cars?make=Toyota&per_page=2&page=1>; rel=\"first\"") ||
+			!strings.Contains(link, "<"+want+"/v1/cars?make=Toyota&per_page=2&page=2>; rel=\"next\"") {
+			t.Errorf("X-Forwarded-Proto %q: Link %q, want URLs under %s", proto, link, want)
+		}
+	}
+	public := newWebServer(t, func(c *config.Config) { c.Dashboard.PublicURL = "https://vds.example.com/" })
+	resp, _ := public.do(t, http.MethodGet, list, public.tokens["big"])
+	if link := resp.Header.Get("Link"); !strings.HasPrefix(link, "<https://vds.example.com/v1/cars?make=Toyota&per_page=2&page=1>") {
+		t.Errorf("with public_url: Link %q", link)
+	}
+}
+
+// TestCORS: allowed origins get the CORS headers on every answer, errors
+// included, and a preflight without a token; others get none.
+func TestCORS(t *testing.T) {
+	const app = "https://app.example.com"
+	ws := newWebServer(t, func(c *config.Config) { c.Server.CORSOrigins = []string{app, "http://localhost:3000"} })
+	tok := ws.tokens["big"]
+
+	resp, _ := ws.do(t, http.MethodOptions, "/v1/cars?make=Toyota", "",
+		"Origin", app, "Access-Control-Request-Method", "GET", "Access-Control-Request-Headers", "authorization, if-none-match")
+	h := resp.Header
+	if resp.StatusCode != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != app ||
+		h.Get("Access-Control-Allow-Methods") != "GET, HEAD, OPTIONS" || h.Get("Access-Control-Max-Age") != "600" ||
+		!strings.Contains(h.Get("Access-Control-Allow-Headers"), "Authorization") || !strings.Contains(h.Get("Access-Control-Allow-Headers"), "If-None-Match") ||
+		!strings.Contains(strings.Join(h.Values("Vary"), ","), "Origin") || h.Get("Access-Control-Allow-Credentials") != "" {
+		t.Fatalf("preflight: %d %v", resp.StatusCode, h)
+	}
+	if resp, _ := ws.do(t, http.MethodOptions, "/v1/nowhere", "", "Origin", "https://evil.example", "Access-Control-Request-Method", "GET"); resp.StatusCode != http.StatusNoContent ||
+		resp.Header.Get("Access-Control-Allow-Origin") != "" || resp.Header.Get("Access-Control-Allow-Methods") != "" {
+		t.Fatalf("preflight from another origin: %d %v", resp.StatusCode, resp.Header)
+	}
+
+	resp, _ = ws.do(t, http.MethodGet, "/v1/cars/makes", tok, "Origin", "http://localhost:3000")
+	exposed := resp.Header.Get("Access-Control-Expose-Headers")
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Access-Control-Allow-Origin") != "http://localhost:3000" {
+		t.Fatalf("GET from an allowed origin: %d %v", resp.StatusCode, resp.Header)
+	}
+	for _, name := range []string{"ETag", "Link", "X-Request-Id", "X-Quota-Used", "X-RateLimit-Remaining", "RateLimit", "Retry-After"} {
+		if !strings.Contains(exposed, name) {
+			t.Errorf("Access-Control-Expose-Headers %q lacks %s", exposed, name)
+		}
+	}
+	if resp, _ := ws.do(t, http.MethodGet, "/v1/cars/makes", "", "Origin", app); resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("Access-Control-Allow-Origin") != app {
+		t.Fatalf("a 401 to an allowed origin: %d, Access-Control-Allow-Origin %q", resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"))
+	}
+	if resp, _ := ws.do(t, http.MethodGet, "/v1/cars/makes", tok, "Origin", "https://evil.example"); resp.StatusCode != http.StatusOK ||
+		resp.Header.Get("Access-Control-Allow-Origin") != "" || resp.Header.Get("Access-Control-Expose-Headers") != "" {
+		t.Fatalf("GET from another origin: %d %v", resp.StatusCode, resp.Header)
+	}
+
+	star := newWebServer(t, func(c *config.Config) { c.Server.CORSOrigins = []string{"*"} })
+	resp, _ = star.do(t, http.MethodGet, "/v1/cars/makes", star.tokens["big"], "Origin", "https://anyone.example")
+	if resp.Header.Get("Access-Control-Allow-Origin") != "*" || strings.Contains(strings.Join(resp.Header.Values("Vary"), ","), "Origin") {
+		t.Fatalf("with *: Access-Control-Allow-Origin %q, Vary %v", resp.Header.Get("Access-Control-Allow-Origin"), resp.Header.Values("Vary"))
+	}
+
+	// CORS off: no headers, and OPTIONS stays a 405.
+	off := newWebServer(t, nil)
+	if resp, _ := off.do(t, http.MethodOptions, "/v1/cars", "", "Origin", app, "Access-Control-Request-Method", "GET"); resp.StatusCode != http.StatusMethodNotAllowed ||
+		resp.Header.Get("Access-Control-Allow-Origin") != "" {
+		t.Fatalf("CORS off: preflight %d %v", resp.StatusCode, resp.Header)
+	}
+}
