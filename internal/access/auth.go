@@ -2,6 +2,8 @@ package access
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"slices"
 	"strings"
@@ -36,8 +38,10 @@ type Authenticator struct {
 	ttl   time.Duration
 	now   func() time.Time
 
-	mu    sync.Mutex
-	cache map[string]cached
+	// The cache is keyed by the secret's SHA-256, hex-encoded (the store's
+	// form) only on a miss: a hit costs no allocation, and hits share a read lock.
+	mu    sync.RWMutex
+	cache map[[sha256.Size]byte]cached
 	// forgets counts Forget calls: a lookup that saw one happen while it read
 	// the database does not cache an answer that may predate the revocation.
 	forgets uint64
@@ -54,7 +58,7 @@ const maxCached = 50000
 
 // NewAuthenticator returns an Authenticator caching answers for ttl.
 func NewAuthenticator(st store.Store, plans func(string) (account.Plan, bool), ttl time.Duration) *Authenticator {
-	return &Authenticator{st: st, plans: plans, ttl: ttl, now: time.Now, cache: map[string]cached{}}
+	return &Authenticator{st: st, plans: plans, ttl: ttl, now: time.Now, cache: map[[sha256.Size]byte]cached{}}
 }
 
 // BearerSecret extracts the token from an Authorization header value.
@@ -72,16 +76,16 @@ func BearerSecret(header string) (string, bool) {
 
 // Authenticate returns the principal of a token secret, or why it is refused.
 func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Principal, error) {
-	hash := account.HashSecret(secret)
+	key := sha256.Sum256([]byte(secret))
 	now := a.now()
-	a.mu.Lock()
-	c, ok := a.cache[hash]
+	a.mu.RLock()
+	c, ok := a.cache[key]
 	forgets := a.forgets
-	a.mu.Unlock()
+	a.mu.RUnlock()
 	if ok && now.Before(c.expires) {
 		return c.p, c.err
 	}
-	p, err := a.lookup(ctx, hash)
+	p, err := a.lookup(ctx, hex.EncodeToString(key[:]))
 	if err != nil && !isRefusal(err) {
 		return Principal{}, err // a database failure is not cached
 	}
@@ -97,17 +101,22 @@ func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Princi
 			}
 		}
 		if len(a.cache) >= maxCached {
-			a.cache = map[string]cached{}
+			a.cache = map[[sha256.Size]byte]cached{}
 		}
 	}
-	a.cache[hash] = cached{p: p, err: err, expires: now.Add(a.ttl)}
+	a.cache[key] = cached{p: p, err: err, expires: now.Add(a.ttl)}
 	return p, err
 }
 
-// Forget drops the cached answer for a secret hash, after the change commits.
+// Forget drops the cached answer for a secret hash (account.HashSecret's
+// hex form), after the change commits.
 func (a *Authenticator) Forget(hash string) {
+	var key [sha256.Size]byte
+	_, err := hex.Decode(key[:], []byte(hash))
 	a.mu.Lock()
-	delete(a.cache, hash)
+	if err == nil {
+		delete(a.cache, key)
+	}
 	a.forgets++
 	a.mu.Unlock()
 }

@@ -341,7 +341,7 @@ func (h *Handler) scan(q vehicle.Query, year string) (scanned, error) {
 		if err != nil {
 			return out, err
 		}
-		out.options = append(out.options, records(p.Data)...)
+		out.options = append(out.options, records(p.Records())...)
 		out.truncated = p.Meta.Truncated
 		if page >= p.Meta.MaxPage {
 			break

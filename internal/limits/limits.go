@@ -84,11 +84,18 @@ type Limiter struct {
 	touched  map[string]time.Time
 }
 
-// entry is one account's counters on this server. Its lock is held over the
-// store calls that change them (a lease, a flush), so they never interleave.
+// entry is one account's counters on this server. Its lock is held over a
+// lease, a month's settlement and reads of the daily counts; the periodic
+// flush writes without it (see flushAccount), and those wait for the flush
+// in flight, so store calls that change the counters never interleave.
 type entry struct {
-	mu     sync.Mutex
-	period string // the month the counters belong to; "" until loaded
+	mu sync.Mutex
+	// flushing is true while a periodic flush writes; flushed signals its end.
+	flushing bool
+	flushed  *sync.Cond
+	// pending is what the flush in flight adds to used.
+	pending int64
+	period  string // the month the counters belong to; "" until loaded
 	// used is the store's counter as last seen: units granted to any server
 	// (quota plans) or calls added (unlimited plans).
 	used int64
@@ -101,6 +108,9 @@ type entry struct {
 	days       map[store.DayChannel]int64
 	rate       slidingLog
 	lastActive time.Time
+	// day is the UTC date of the calls counted last, until dayEnd.
+	day    string
+	dayEnd time.Time
 	// dropped is set when the entry leaves the map: a caller that found it
 	// just before must look the account up again.
 	dropped bool
@@ -123,6 +133,7 @@ func (l *Limiter) lockEntry(accountID string) *entry {
 		e, ok := l.accounts[accountID]
 		if !ok {
 			e = &entry{}
+			e.flushed = sync.NewCond(&e.mu)
 			l.accounts[accountID] = e
 		}
 		l.mu.Unlock()
@@ -134,11 +145,33 @@ func (l *Limiter) lockEntry(accountID string) *entry {
 	}
 }
 
+// dayOf returns now's UTC date, formatting it once a day. Called with e.mu held.
+func (e *entry) dayOf(now time.Time) string {
+	if e.day == "" || !now.Before(e.dayEnd) || now.Before(e.dayEnd.AddDate(0, 0, -1)) {
+		u := now.UTC()
+		e.day = u.Format(time.DateOnly)
+		e.dayEnd = time.Date(u.Year(), u.Month(), u.Day()+1, 0, 0, 0, 0, time.UTC)
+	}
+	return e.day
+}
+
+// waitFlush returns once no periodic flush of e is in flight. Called with
+// e.mu held, which it releases while it waits.
+func (e *entry) waitFlush() {
+	for e.flushing {
+		e.flushed.Wait()
+	}
+}
+
 // load makes sure e holds the current period. Called with e.mu held.
 func (l *Limiter) load(ctx context.Context, e *entry, accountID string, now time.Time) error {
 	p := period(now)
 	if e.period == p {
 		return nil
+	}
+	e.waitFlush()
+	if e.period == p {
+		return nil // another caller loaded it while this one waited
 	}
 	if e.period != "" {
 		// Settle the month that ended before counting the new one.
@@ -155,7 +188,7 @@ func (l *Limiter) load(ctx context.Context, e *entry, accountID string, now time
 }
 
 func (e *entry) consumed() int64 {
-	return e.used + e.unflushed - e.balance - e.leasedOut
+	return e.used + e.pending + e.unflushed - e.balance - e.leasedOut
 }
 
 // state computes the headers' view of an entry. Called with e.mu held.
@@ -289,6 +322,9 @@ func (l *Limiter) takeUnit(ctx context.Context, e *entry, t *Ticket, accountID s
 		return State{}, nil
 	}
 	if e.balance == 0 {
+		e.waitFlush() // it hands the balance back; a failed one restores it
+	}
+	if e.balance == 0 {
 		quota := int64(plan.MonthlyQuota)
 		granted, used, err := l.st.LeaseUsage(ctx, accountID, e.period, leaseSize(quota, e.used), quota)
 		if err != nil {
@@ -369,7 +405,7 @@ func (t *Ticket) finish(charge bool, channel string) State {
 		if e.days == nil {
 			e.days = map[store.DayChannel]int64{}
 		}
-		e.days[store.DayChannel{Day: now.UTC().Format(time.DateOnly), Channel: channel}]++
+		e.days[store.DayChannel{Day: e.dayOf(now), Channel: channel}]++
 	}
 	return e.state(t.plan, now)
 }
@@ -399,6 +435,7 @@ type DayCalls struct {
 func (l *Limiter) DailyUsage(ctx context.Context, accountID, fromDay, toDay string) ([]DayCalls, error) {
 	e := l.lockEntry(accountID)
 	defer e.mu.Unlock()
+	e.waitFlush() // the days in flight are in neither the store nor e.days
 	rows, err := l.st.DailyUsage(ctx, accountID, fromDay, toDay)
 	if err != nil {
 		return nil, fmt.Errorf("read daily usage: %w", err)
@@ -434,6 +471,17 @@ func (l *Limiter) Touch(tokenID string, at time.Time) {
 // with e.mu held; on failure the counts stay for the next flush.
 func (l *Limiter) flushLocked(ctx context.Context, e *entry, accountID string) error {
 	delta := store.UsageDelta{AccountID: accountID, Period: e.period, Calls: e.unflushed - e.balance, Days: e.days}
+	used, err := l.write(ctx, delta)
+	if err != nil {
+		return err
+	}
+	e.used, e.unflushed, e.balance, e.days = used, 0, 0, nil
+	return nil
+}
+
+// write adds a delta to the store, or only reads the counter when there is
+// nothing to add, and returns the store's counter.
+func (l *Limiter) write(ctx context.Context, delta store.UsageDelta) (int64, error) {
 	var (
 		used int64
 		err  error
@@ -441,13 +489,12 @@ func (l *Limiter) flushLocked(ctx context.Context, e *entry, accountID string) e
 	if delta.Calls != 0 || len(delta.Days) > 0 {
 		used, err = l.st.AddUsage(ctx, delta)
 	} else {
-		used, err = l.st.Usage(ctx, accountID, e.period)
+		used, err = l.st.Usage(ctx, delta.AccountID, delta.Period)
 	}
 	if err != nil {
-		return fmt.Errorf("flush usage of %s: %w", accountID, err)
+		return 0, fmt.Errorf("flush usage of %s: %w", delta.AccountID, err)
 	}
-	e.used, e.unflushed, e.balance, e.days = used, 0, 0, nil
-	return nil
+	return used, nil
 }
 
 // Flush settles every account and reads back the shared counters, so /me and
@@ -485,6 +532,10 @@ func (l *Limiter) Flush(ctx context.Context) error {
 // idleAfter is how long an account's counters stay in memory unused.
 const idleAfter = 10 * time.Minute
 
+// flushAccount is the periodic flush of one account. It takes the counts
+// out under the lock and writes them without it, so the account's requests
+// are not held up by the store; those that need the store (a lease, a month's
+// settlement, the daily counts) wait for it. On failure the counts go back.
 func (l *Limiter) flushAccount(ctx context.Context, id string, now time.Time) error {
 	l.mu.Lock()
 	e, ok := l.accounts[id]
@@ -494,12 +545,31 @@ func (l *Limiter) flushAccount(ctx context.Context, id string, now time.Time) er
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.waitFlush()
 	if e.period == "" || e.dropped {
 		return nil
 	}
-	if err := l.flushLocked(ctx, e, id); err != nil {
+	unflushed, balance, days := e.unflushed, e.balance, e.days
+	delta := store.UsageDelta{AccountID: id, Period: e.period, Calls: unflushed - balance, Days: days}
+	e.unflushed, e.balance, e.days = 0, 0, nil
+	e.pending, e.flushing = delta.Calls, true
+	e.mu.Unlock()
+	used, err := l.write(ctx, delta)
+	e.mu.Lock()
+	e.pending, e.flushing = 0, false
+	e.flushed.Broadcast()
+	if err != nil {
+		e.unflushed += unflushed
+		e.balance += balance
+		for k, n := range days {
+			if e.days == nil {
+				e.days = map[store.DayChannel]int64{}
+			}
+			e.days[k] += n
+		}
 		return err
 	}
+	e.used = used
 	if e.leasedOut == 0 && now.Sub(e.lastActive) > idleAfter {
 		e.dropped = true
 		l.mu.Lock()

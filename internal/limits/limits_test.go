@@ -475,3 +475,67 @@ func TestDailyUsageIncludesUnflushedCalls(t *testing.T) {
 		t.Errorf("one day: %+v, want %+v", got, want[2:])
 	}
 }
+
+// slowStore holds AddUsage until release is closed, and can make it fail.
+type slowStore struct {
+	store.UsageStore
+	entered chan struct{}
+	release chan struct{}
+	fail    bool
+}
+
+func (s *slowStore) AddUsage(ctx context.Context, d store.UsageDelta) (int64, error) {
+	s.entered <- struct{}{}
+	<-s.release
+	if s.fail {
+		return 0, errors.New("database gone")
+	}
+	return s.UsageStore.AddUsage(ctx, d)
+}
+
+// TestFlushDoesNotHoldRequests: while a flush waits on the store, an
+// unlimited plan's calls are admitted and counted; a failed flush loses no
+// count, and the next one writes them all.
+func TestFlushDoesNotHoldRequests(t *testing.T) {
+	st, id := newStore(t)
+	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	slow := &slowStore{UsageStore: st, entered: make(chan struct{}), release: make(chan struct{}), fail: true}
+	l := newLimiter(slow, c)
+	ctx := context.Background()
+	unlimited := account.Plan{Name: "bench"}
+	call := func() State {
+		t.Helper()
+		tk, _, err := l.Admit(ctx, id, unlimited, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tk.Commit(ChannelREST)
+	}
+	call()
+	call()
+	done := make(chan error)
+	go func() { done <- l.Flush(ctx) }()
+	<-slow.entered // the flush is in the store now
+	for range 3 {
+		call() // would deadlock if the flush held the account
+	}
+	if s, err := l.State(ctx, id, unlimited); err != nil || s.QuotaUsed != 5 {
+		t.Fatalf("state during the flush: used %d, %v; want 5", s.QuotaUsed, err)
+	}
+	close(slow.release)
+	if err := <-done; err == nil {
+		t.Fatal("the failing flush reported no error")
+	}
+	slow.fail = false
+	go func() { <-slow.entered }()
+	if err := l.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if used, err := st.Usage(ctx, id, "2026-11"); err != nil || used != 5 {
+		t.Fatalf("stored usage %d, %v; want all 5 calls", used, err)
+	}
+	days, err := l.DailyUsage(ctx, id, "2026-11-21", "2026-11-21")
+	if err != nil || len(days) != 1 || days[0].Calls != 5 {
+		t.Fatalf("daily usage %+v, %v; want 5 REST calls", days, err)
+	}
+}

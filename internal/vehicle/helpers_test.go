@@ -163,7 +163,7 @@ func searchAll(t *testing.T, svc *vehicle.Service, kind catalog.Kind, params []s
 		} else if res.Meta.Total != total {
 			t.Fatalf("total changed between pages: %d then %d", total, res.Meta.Total)
 		}
-		all = append(all, pageRecs(t, res.Data)...)
+		all = append(all, pageRecs(t, res.Records())...)
 		if page >= res.Meta.MaxPage {
 			return total, all
 		}

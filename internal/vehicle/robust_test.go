@@ -48,7 +48,7 @@ func TestUnvalidatedRecords(t *testing.T) {
 	})
 	t.Run("ev_only follows the fuel type", func(t *testing.T) {
 		res, err := find(svc, catalog.KindCar, []string{"ev_only", "1"})
-		if err != nil || res.Meta.Total != 1 || res.Data.([]catalog.Car)[0].UUID != id(2) {
+		if err != nil || res.Meta.Total != 1 || res.Records().([]catalog.Car)[0].UUID != id(2) {
 			t.Errorf("ev_only=1: %+v, %v", res, err)
 		}
 	})

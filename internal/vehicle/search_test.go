@@ -366,7 +366,7 @@ func TestPaginationMeta(t *testing.T) {
 			if res.Meta != tt.wantMeta {
 				t.Errorf("meta = %+v, want %+v", res.Meta, tt.wantMeta)
 			}
-			data := res.Data.([]catalog.Car)
+			data := res.Records().([]catalog.Car)
 			if len(data) != tt.wantLen || data == nil {
 				t.Errorf("page has %d records (nil %v), want %d", len(data), data == nil, tt.wantLen)
 			}
@@ -377,7 +377,7 @@ func TestPaginationMeta(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := json.Marshal(res.Data)
+		b, _ := json.Marshal(res.Records())
 		if string(b) != "[]" {
 			t.Errorf("empty data encodes as %s", b)
 		}
@@ -400,7 +400,7 @@ func TestPaginationMeta(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := pageRecs(t, res.Data)
+		got := pageRecs(t, res.Records())
 		for i := range want {
 			if got[i].id != want[i].id {
 				t.Fatalf("record %d = %v, want %v", i, got[i], want[i])

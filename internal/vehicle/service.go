@@ -40,11 +40,32 @@ func (s *Service) Snapshot() *Snapshot { return s.cur.Load() }
 
 // Page is one page of a list query.
 type Page struct {
-	// Data is a never-nil slice of the kind's catalog records.
-	Data any
-	// Raw holds each record's JSON, encoded when the snapshot was built.
+	// Raw holds each record's JSON, encoded when the snapshot was built:
+	// what the API sends, with no copy of the records.
 	Raw  []json.RawMessage
 	Meta Meta
+	src  recordSource
+	pos  []int32
+}
+
+// Records returns the page's catalog records, a never-nil slice of the
+// kind's type ([]catalog.Car, ...).
+func (p Page) Records() any {
+	if p.src == nil {
+		return []catalog.Car{}
+	}
+	return p.src.records(p.pos)
+}
+
+// recordSource is a table, whatever its record type.
+type recordSource interface{ records(pos []int32) any }
+
+func (t *table[T]) records(pos []int32) any {
+	out := make([]T, len(pos))
+	for k, p := range pos {
+		out[k] = t.recs[p]
+	}
+	return out
 }
 
 // Meta is the pagination metadata of a list response.
@@ -94,14 +115,12 @@ func (s *Service) Search(in Query) (Page, error) {
 
 func searchTable[T any](t *table[T], q *query) Page {
 	total, page := t.idx.match(q, (q.page-1)*q.perPage, q.perPage)
-	pos := page.positions()
-	data := make([]T, len(pos))
+	pos := slices.Clone(page.positions())
 	raw := make([]json.RawMessage, len(pos))
 	for k, p := range pos {
-		data[k] = t.recs[p]
 		raw[k] = t.raw[p]
 	}
-	return Page{Data: data, Raw: raw, Meta: newMeta(q.page, q.perPage, total)}
+	return Page{Raw: raw, Meta: newMeta(q.page, q.perPage, total), src: t, pos: pos}
 }
 
 // ParseUUID takes only the 36-character form, in either case, so that each

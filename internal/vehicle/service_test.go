@@ -75,7 +75,7 @@ func TestNewServiceNil(t *testing.T) {
 	svc := vehicle.NewService(nil)
 	for _, kind := range catalog.Kinds {
 		res, err := find(svc, kind, []string{"make", "Any"})
-		if err != nil || res.Meta.Total != 0 || res.Data == nil {
+		if err != nil || res.Meta.Total != 0 || res.Records() == nil {
 			t.Errorf("%s: %+v, %v; want an empty page", kind, res, err)
 		}
 	}
@@ -127,7 +127,7 @@ func TestConcurrentSwap(t *testing.T) {
 					errs <- err.Error()
 					return
 				}
-				n := len(res.Data.([]catalog.Car))
+				n := len(res.Records().([]catalog.Car))
 				// 30 records leave page 4 empty; 45 leave 10 on it.
 				if !(res.Meta.Total == 30 && n == 0 || res.Meta.Total == 45 && n == 10) {
 					errs <- "inconsistent page"
