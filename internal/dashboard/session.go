@@ -9,6 +9,7 @@ import (
 
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/signin"
 )
 
@@ -31,18 +32,6 @@ type session struct {
 	account account.Account
 }
 
-// isHTTPS reports whether the client reached us over TLS, directly or
-// through a proxy that says so. Trusting X-Forwarded-Proto is safe here: it
-// only decides whether our own cookies are marked Secure and which scheme
-// the Connect page shows, and a client that lies only hurts itself.
-func isHTTPS(r *http.Request) bool {
-	if r.TLS != nil {
-		return true
-	}
-	proto, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ",")
-	return strings.EqualFold(strings.TrimSpace(proto), "https")
-}
-
 // secure reports whether this request's cookies are Secure.
 func (h *Handler) secure(r *http.Request) bool {
 	switch h.cookieMode {
@@ -51,7 +40,7 @@ func (h *Handler) secure(r *http.Request) bool {
 	case config.SecureCookiesNever:
 		return false
 	}
-	return isHTTPS(r)
+	return edge.IsHTTPS(r)
 }
 
 func (h *Handler) cookieName(r *http.Request, base string) string {
@@ -82,17 +71,9 @@ func (h *Handler) clearCookie(w http.ResponseWriter, r *http.Request, base strin
 	h.setCookie(w, r, base, "", -1)
 }
 
-// baseURL is the instance's address as the client sees it: the configured
-// public URL, else the request's scheme and Host.
+// baseURL is the instance's address as the client sees it.
 func (h *Handler) baseURL(r *http.Request) string {
-	if h.publicURL != "" {
-		return h.publicURL
-	}
-	scheme := "http"
-	if isHTTPS(r) {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
+	return edge.Origin(r, h.publicURL)
 }
 
 // sessionOf resolves the request's session cookie.

@@ -7,6 +7,7 @@ package httpapi
 import (
 	"log/slog"
 	"net/http"
+	"slices"
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/catalog"
@@ -25,21 +26,32 @@ type Handler struct {
 	saved   *lists.Service
 	lookup  *lookup.Service
 	log     *slog.Logger
-	openapi []byte
+	// openapi is the served document cut where its servers entry goes,
+	// which each request fills with the origin the client sees.
+	openapi   [2][]byte
+	publicURL string
 }
 
-// New returns the API handler.
-func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, saved *lists.Service, lk *lookup.Service, log *slog.Logger) *Handler {
-	h := &Handler{svc: svc, limiter: limiter, saved: saved, lookup: lk, log: log,
+// New returns the API handler. publicURL is dashboard.public_url: the
+// origin the OpenAPI document names as its server ("" for the request's).
+func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, saved *lists.Service, lk *lookup.Service, log *slog.Logger, publicURL string) *Handler {
+	h := &Handler{svc: svc, limiter: limiter, saved: saved, lookup: lk, log: log, publicURL: publicURL,
 		door: edge.Door{Auth: auth, Limiter: limiter, NoToken: "Send the header Authorization: Bearer <token> with a vds_ token."}}
 	doc, err := BuildOpenAPI(h.Routes())
+	if err == nil {
+		h.openapi, err = splitServers(doc)
+	}
 	if err != nil {
 		// The route table and its descriptions are compiled in: a mismatch
 		// is a programming error that every test run catches.
 		panic("httpapi: " + err.Error())
 	}
-	h.openapi = doc
 	return h
+}
+
+// OpenAPI returns the document as BuildOpenAPI made it, its server "/".
+func (h *Handler) OpenAPI() []byte {
+	return slices.Concat(h.openapi[0], []byte(`"/"`), h.openapi[1])
 }
 
 // OpenAPIDocument returns the OpenAPI document of this build, as served at
@@ -60,7 +72,10 @@ type Route struct {
 	// Query is true for handlers that read the query string themselves
 	// (and refuse what they do not know); every other route answers any
 	// query parameter with unknown_parameter, so a typo is never ignored.
-	Query   bool
+	Query bool
+	// Public routes answer without a token and are neither rate-limited
+	// nor charged (the OpenAPI document).
+	Public  bool
 	handler http.HandlerFunc
 }
 
@@ -106,7 +121,7 @@ func (h *Handler) Routes() []Route {
 		{Pattern: "GET /v1/lists", Charged: charged, handler: h.lists},
 		{Pattern: "GET /v1/changelog", Charged: free, handler: h.changelog},
 		{Pattern: "GET /changelog", Charged: free, handler: h.changelog},
-		{Pattern: "GET /v1/openapi.json", Charged: free, handler: h.openAPI},
+		{Pattern: "GET /v1/openapi.json", Charged: free, Public: true, handler: h.openAPI},
 	}
 }
 
@@ -118,7 +133,11 @@ func (h *Handler) Mount(mux *http.ServeMux) {
 		if !rt.Query {
 			handler = noParams(handler)
 		}
-		mux.Handle(rt.Pattern, h.guard(rt, checkInput(handler)))
+		handler = checkInput(handler)
+		if !rt.Public {
+			handler = h.guard(rt, handler)
+		}
+		mux.Handle(rt.Pattern, handler)
 	}
 	mux.HandleFunc("/v1/", h.fallback)
 	mux.HandleFunc("/changelog", h.fallback)

@@ -95,7 +95,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 			log.Warn("vPIC snapshot load failed; decoding VINs with NHTSA vPIC", "err", err)
 		}
 	}
-	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log)
+	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log, cfg.Dashboard.PublicURL)
 	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: saved, Usage: s.limiter, Charger: s.limiter, Log: log},
 		buildinfo.Get().Version)
 	mcp := mcptools.Handler(mcpSrv, auth, s.limiter, log)

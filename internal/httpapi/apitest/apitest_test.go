@@ -21,7 +21,7 @@ import (
 // validator returns a validator of the real document.
 func validator(t *testing.T) *apitest.Validator {
 	t.Helper()
-	doc, err := httpapi.BuildOpenAPI(httpapi.New(nil, nil, nil, nil, nil, nil).Routes())
+	doc, err := httpapi.BuildOpenAPI(httpapi.New(nil, nil, nil, nil, nil, nil, "").Routes())
 	if err != nil {
 		t.Fatal(err)
 	}
