@@ -244,6 +244,13 @@ func anys(values ...string) []any {
 	return out
 }
 
+// examples are a make and a model of each kind in the demo catalog, so
+// the reference's curl examples find records.
+var examples = map[catalog.Kind][2]string{
+	catalog.KindCar: {"Toyota", "Camry"}, catalog.KindMotorcycle: {"Honda", "CB500F"},
+	catalog.KindBoat: {"Yamaha", "AR190"}, catalog.KindTireSize: {"Toyota", "Camry"},
+}
+
 // exactText is how every string filter matches.
 const exactText = " Matches exactly but case-insensitively; any other value is refused (invalid_parameter with accepted_values and a suggestion)."
 
@@ -269,9 +276,9 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 		if kind == "" {
 			return str("The make whose models to list, as /makes returns it."+exactText, "Toyota")
 		}
-		return str("Manufacturer."+exactText, "Toyota")
+		return str("Manufacturer."+exactText, examples[kind][0])
 	case "model":
-		return str("Model."+exactText, "Camry")
+		return str("Model."+exactText, examples[kind][1])
 	case "year":
 		return paramDoc{schema: yearSchema(), desc: "Exact model year."}, true
 	case "year_min":
