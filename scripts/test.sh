@@ -22,6 +22,20 @@ if [ -n "${CI:-}" ] && [ ! -x /usr/bin/chromium ]; then
 	fi
 fi
 
+# The TypeScript client check (internal/httpapi) runs openapi-typescript and
+# tsc under Node; under CI it must run, so Debian's Node and npm are
+# installed when missing.
+if [ -n "${CI:-}" ] && ! { command -v node && command -v npm; } >/dev/null; then
+	if [ "$(id -u)" -eq 0 ]; then
+		echo "test: installing nodejs and npm for the TypeScript client check" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq >&2
+		apt-get install -y -qq nodejs npm >&2
+	else
+		echo "test: node or npm is missing and we are not root: the TypeScript client check will fail under CI" >&2
+	fi
+fi
+
 eval "$(scripts/pg-test-db.sh start)"
 trap 'scripts/pg-test-db.sh stop "$VDS_TEST_PGDIR"' EXIT
 

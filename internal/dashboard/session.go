@@ -72,7 +72,9 @@ func (h *Handler) clearCookie(w http.ResponseWriter, r *http.Request, base strin
 }
 
 // baseURL is the instance's address as the client sees it.
-func (h *Handler) baseURL(r *http.Request) string { return edge.BaseURL(r, h.publicURL) }
+func (h *Handler) baseURL(r *http.Request) string {
+	return edge.Origin(r, h.publicURL)
+}
 
 // sessionOf resolves the request's session cookie.
 func (h *Handler) sessionOf(r *http.Request) (*session, error) {

@@ -6,9 +6,11 @@ import (
 )
 
 // IsHTTPS reports whether the client reached us over TLS, directly or
-// through a proxy that says so. Trusting X-Forwarded-Proto is safe for what
-// it decides (whether cookies are Secure, the scheme of URLs the server
-// shows the client): a client that lies only hurts itself.
+// through a proxy that says so in X-Forwarded-Proto. Trusting the header
+// is safe for what it decides: whether our own cookies are marked Secure
+// and which origin the pages and the OpenAPI document show the client
+// that asked, so a client that lies only hurts itself. Operators who put a
+// shared cache in front set dashboard.public_url, which Origin prefers.
 func IsHTTPS(r *http.Request) bool {
 	if r.TLS != nil {
 		return true
@@ -17,15 +19,16 @@ func IsHTTPS(r *http.Request) bool {
 	return strings.EqualFold(strings.TrimSpace(proto), "https")
 }
 
-// BaseURL is the instance's address as the client sees it: public (the
-// configured dashboard.public_url, without a trailing slash) when set,
-// else the request's scheme and Host.
-func BaseURL(r *http.Request, public string) string {
-	if public != "" {
-		return public
+// Origin is the instance's address as the client sees it, without a
+// trailing slash: publicURL (dashboard.public_url) when set, else the
+// request's scheme and Host.
+func Origin(r *http.Request, publicURL string) string {
+	if publicURL != "" {
+		return strings.TrimRight(publicURL, "/")
 	}
+	scheme := "http"
 	if IsHTTPS(r) {
-		return "https://" + r.Host
+		scheme = "https"
 	}
-	return "http://" + r.Host
+	return scheme + "://" + r.Host
 }

@@ -72,7 +72,13 @@ func (h *Handler) changelog(w http.ResponseWriter, r *http.Request) {
 	ok(w, changelog)
 }
 
+// openAPI serves the document with the origin the client sees as its
+// server, so generated clients build absolute URLs; the two halves around
+// it were rendered once, in New.
 func (h *Handler) openAPI(w http.ResponseWriter, r *http.Request) {
+	server, _ := json.Marshal(edge.Origin(r, h.publicURL))
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(h.openapi)
+	_, _ = w.Write(h.openapi[0])
+	_, _ = w.Write(server)
+	_, _ = w.Write(h.openapi[1])
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -243,6 +244,13 @@ func anys(values ...string) []any {
 	return out
 }
 
+// examples are a make and a model of each kind in the demo catalog, so
+// the reference's curl examples find records.
+var examples = map[catalog.Kind][2]string{
+	catalog.KindCar: {"Toyota", "Camry"}, catalog.KindMotorcycle: {"Honda", "CB500F"},
+	catalog.KindBoat: {"Yamaha", "AR190"}, catalog.KindTireSize: {"Toyota", "Camry"},
+}
+
 // exactText is how every string filter matches.
 const exactText = " Matches exactly but case-insensitively; any other value is refused (invalid_parameter with accepted_values and a suggestion)."
 
@@ -268,9 +276,9 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 		if kind == "" {
 			return str("The make whose models to list, as /makes returns it."+exactText, "Toyota")
 		}
-		return str("Manufacturer."+exactText, "Toyota")
+		return str("Manufacturer."+exactText, examples[kind][0])
 	case "model":
-		return str("Model."+exactText, "Camry")
+		return str("Model."+exactText, examples[kind][1])
 	case "year":
 		return paramDoc{schema: yearSchema(), desc: "Exact model year."}, true
 	case "year_min":
@@ -434,7 +442,9 @@ func headerComponents() schema {
 	}
 }
 
-func headersFor(status int, page bool) schema {
+// headersFor lists the headers of a response with status; limited says
+// whether the route passes the door, which sends the limit headers.
+func headersFor(status int, page, limited bool) schema {
 	names := []string{"X-Request-Id"}
 	switch status {
 	case http.StatusUnauthorized:
@@ -447,7 +457,9 @@ func headersFor(status int, page bool) schema {
 		names = append(names, "Retry-After")
 		names = append(names, limitHeaders...)
 	default:
-		names = append(names, limitHeaders...)
+		if limited {
+			names = append(names, limitHeaders...)
+		}
 	}
 	if page {
 		names = append(names, "Link")
@@ -517,7 +529,7 @@ var ifNoneMatch = schema{"name": "If-None-Match", "in": "header", "required": fa
 		"without a body, counted against the per-minute rate but not charged.",
 	"schema": schema{"type": "string"}}
 
-// alwaysStatuses are the error statuses of every operation: guard answers
+// alwaysStatuses are the error statuses of every guarded operation: guard answers
 // 401 and 403 (authenticate), 429 and 503 (the limiter, or its database
 // failing) before any handler runs, and any handler can fail with a 500.
 var alwaysStatuses = []int{
@@ -527,7 +539,7 @@ var alwaysStatuses = []int{
 
 const apiDescription = `Read-only vehicle data: cars (with EPA fuel economy), motorcycles and other powersports vehicles, power boats and tire fitments (with tire geometry), and the caller's plan, quota and saved lists.
 
-**Authentication.** Every request needs ` + "`Authorization: Bearer <token>`" + ` with a ` + "`vds_`" + ` token of ability api:read. A missing or invalid token is a 401 (with WWW-Authenticate); a plan without API access, a suspended account or a token without api:read is a 403.
+**Authentication.** Every request but this document (GET /v1/openapi.json, public) needs ` + "`Authorization: Bearer <token>`" + ` with a ` + "`vds_`" + ` token of ability api:read. A missing or invalid token is a 401 (with WWW-Authenticate); a plan without API access, a suspended account or a token without api:read is a 403.
 
 **Limits.** Each plan has a per-minute rate limit and a monthly quota (calendar month, UTC), reported on every authenticated response in X-RateLimit-*, X-Quota-*, RateLimit-Policy and RateLimit headers. A call is charged only when it succeeds (2xx); operations with x-charged false (/me, the changelog, this document) are free. Exceeding either limit is a 429 with Retry-After.
 
@@ -561,7 +573,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 			continue
 		}
 		seen[rt.Pattern] = true
-		op, err := buildOperation(c, path, d, rt.Charged, rt.Cache)
+		op, err := buildOperation(c, path, d, rt)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("route %q: %w", rt.Pattern, err))
 			continue
@@ -601,7 +613,8 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 			"title": "vds API", "version": "1.1.0", "description": apiDescription,
 		},
 		// Paths carry their /v1 prefix (and /changelog sits at the root), so
-		// the server is the origin itself.
+		// the server is the origin itself. The handler serves the origin the
+		// client sees in place of "/" (splitServers).
 		Servers:  []schema{{"url": "/"}},
 		Security: []schema{{"bearerAuth": []any{}}},
 		Tags: []schema{
@@ -626,6 +639,20 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 	return json.Marshal(doc)
 }
 
+// relativeServers is the servers entry BuildOpenAPI writes.
+const relativeServers = `"servers":[{"url":"/"}]`
+
+// splitServers cuts doc around the URL of its servers entry, so that the
+// handler writes each request's origin between the halves.
+func splitServers(doc []byte) ([2][]byte, error) {
+	before, after, ok := bytes.Cut(doc, []byte(relativeServers))
+	if !ok {
+		return [2][]byte{}, fmt.Errorf("openapi: the document has no %s", relativeServers)
+	}
+	open, closing, _ := strings.Cut(relativeServers, `"/"`)
+	return [2][]byte{slices.Concat(before, []byte(open)), slices.Concat([]byte(closing), after)}, nil
+}
+
 // responseComponents builds one shared error response per status.
 func responseComponents() (schema, error) {
 	out := schema{}
@@ -636,14 +663,18 @@ func responseComponents() (schema, error) {
 		}
 		out[name] = schema{
 			"description": responseText[status],
-			"headers":     headersFor(status, false),
+			"headers":     headersFor(status, false, true),
 			"content":     problemContent(status, codes),
 		}
 	}
 	return out, nil
 }
 
-func buildOperation(c *typeschema.Components, path string, d opDoc, charged bool, cache cacheRule) (schema, error) {
+// publicStatuses are the error statuses of a public route, which no door
+// guards: only its handler can fail.
+var publicStatuses = []int{http.StatusInternalServerError}
+
+func buildOperation(c *typeschema.Components, path string, d opDoc, rt Route) (schema, error) {
 	var params []any
 	for _, name := range pathParams(path) {
 		pd, ok := pathParam(name)
@@ -674,14 +705,14 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, charged bool
 		params = append(params, p)
 	}
 
-	if cache == cacheCatalog {
+	if rt.Cache == cacheCatalog {
 		params = append(params, ifNoneMatch)
 	}
-	ok, err := okResponse(c, d)
+	ok, err := okResponse(c, d, !rt.Public)
 	if err != nil {
 		return nil, err
 	}
-	cacheHeaders(ok["headers"].(schema), cache)
+	cacheHeaders(ok["headers"].(schema), rt.Cache)
 	byStatus := codesByStatus()
 	for _, c := range d.codes400 {
 		if !slices.Contains(byStatus[http.StatusBadRequest], c) {
@@ -692,17 +723,20 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, charged bool
 		"200": ok,
 		"400": schema{
 			"description": responseText[http.StatusBadRequest],
-			"headers":     headersFor(http.StatusBadRequest, false),
+			"headers":     headersFor(http.StatusBadRequest, false, !rt.Public),
 			"content":     problemContent(http.StatusBadRequest, d.codes400),
 		},
 	}
-	if cache == cacheCatalog {
+	if rt.Cache == cacheCatalog {
 		responses["304"] = schema{
 			"description": "Not modified: If-None-Match names the current ETag (or is * and there is an answer). No body; not charged.",
-			"headers":     cacheHeaders(headersFor(http.StatusNotModified, false), cache),
+			"headers":     cacheHeaders(headersFor(http.StatusNotModified, false, true), rt.Cache),
 		}
 	}
 	statuses := slices.Clone(alwaysStatuses)
+	if rt.Public {
+		statuses = slices.Clone(publicStatuses)
+	}
 	if d.notFound {
 		statuses = append(statuses, http.StatusNotFound)
 	}
@@ -719,7 +753,11 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, charged bool
 		"description": d.desc,
 		"tags":        []any{d.tag},
 		"responses":   responses,
-		"x-charged":   charged,
+		"x-charged":   rt.Charged,
+	}
+	if rt.Public {
+		// An empty list overrides the document's bearerAuth: no token needed.
+		op["security"] = []any{}
 	}
 	if len(params) > 0 {
 		op["parameters"] = params
@@ -738,8 +776,8 @@ func pathParams(path string) []string {
 }
 
 // okResponse builds the 200 response, registering its envelope schema.
-func okResponse(c *typeschema.Components, d opDoc) (schema, error) {
-	headers := headersFor(http.StatusOK, d.shape == pageOf)
+func okResponse(c *typeschema.Components, d opDoc, limited bool) (schema, error) {
+	headers := headersFor(http.StatusOK, d.shape == pageOf, limited)
 	if d.upstream {
 		headers["Warning"] = schema{"$ref": "#/components/headers/Warning"}
 	}

@@ -151,10 +151,17 @@ func TestOpenAPIHasEveryRoute(t *testing.T) {
 		if got := op.Extensions["x-charged"]; got != rt.Charged {
 			t.Errorf("%s: x-charged = %v, want %v", rt.Pattern, got, rt.Charged)
 		}
-		for _, status := range []int{200, 400, 401, 403, 429, 500, 503} {
-			if op.Responses.Status(status) == nil {
-				t.Errorf("%s: no %d response", rt.Pattern, status)
+		// A public route passes no door: no 401, 403, 429 or 503, and an
+		// empty security list that overrides the document's bearerAuth.
+		guarded := []int{401, 403, 429, 503}
+		for _, status := range append([]int{200, 400, 500}, guarded...) {
+			want := !rt.Public || !slices.Contains(guarded, status)
+			if got := op.Responses.Status(status) != nil; got != want {
+				t.Errorf("%s: documents %d = %v, want %v", rt.Pattern, status, got, want)
 			}
+		}
+		if public := op.Security != nil && len(*op.Security) == 0; public != rt.Public {
+			t.Errorf("%s: security %v, public route %v", rt.Pattern, op.Security, rt.Public)
 		}
 		wantNotFound := strings.Contains(path, "{uuid}")
 		if got := op.Responses.Status(404) != nil; got != wantNotFound {
@@ -627,7 +634,7 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		exchange{http.MethodGet, "/v1/cars?make=Toyota", "", nil, http.StatusUnauthorized},
 		exchange{http.MethodGet, "/v1/me", "not-a-vds-token", nil, http.StatusUnauthorized},
 		exchange{http.MethodGet, "/v1/cars/" + car.UUID.String(), "vds_" + strings.Repeat("a", 32), nil, http.StatusUnauthorized},
-		exchange{http.MethodGet, "/v1/openapi.json", "", nil, http.StatusUnauthorized},
+		exchange{http.MethodGet, "/v1/openapi.json", "", nil, http.StatusOK}, // public
 		exchange{http.MethodGet, "/changelog", "", nil, http.StatusUnauthorized},
 		exchange{http.MethodGet, "/v1/nowhere", "", nil, http.StatusUnauthorized},
 		// 403: a suspended account, a plan without API access.
@@ -701,12 +708,11 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 }
 
 // TestServedDocumentIsTheBuiltOne: /v1/openapi.json serves the document
-// BuildOpenAPI makes of the route table.
+// BuildOpenAPI makes of the route table, without a token, its server the
+// address the client used.
 func TestServedDocumentIsTheBuiltOne(t *testing.T) {
 	f := newFixture(t)
-	req, _ := http.NewRequest(http.MethodGet, f.url+"/v1/openapi.json", nil)
-	req.Header.Set("Authorization", "Bearer "+f.tokens["dev"])
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := http.Get(f.url + "/v1/openapi.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -715,7 +721,77 @@ func TestServedDocumentIsTheBuiltOne(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
 		t.Fatalf("status %d, Content-Type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-	if string(body) != string(buildDoc(t)) {
-		t.Fatalf("served document (%d bytes) differs from BuildOpenAPI(Routes()): is Handler.openapi set in New?", len(body))
+	want := strings.Replace(string(buildDoc(t)), `"servers":[{"url":"/"}]`, `"servers":[{"url":"`+f.url+`"}]`, 1)
+	if string(body) != want {
+		t.Fatalf("served document (%d bytes) differs from BuildOpenAPI(Routes()) with server %s", len(body), f.url)
+	}
+	for _, h := range []string{"X-RateLimit-Limit", "X-Quota-Limit", "RateLimit"} {
+		if v := resp.Header.Get(h); v != "" {
+			t.Errorf("the public document carries %s: %q; it is not rate-limited", h, v)
+		}
+	}
+}
+
+// TestServedDocumentServers: the served document's only server is an
+// absolute origin, dashboard.public_url when set, else the request's scheme
+// and Host, so generated clients build correct URLs; a client loads it.
+func TestServedDocumentServers(t *testing.T) {
+	cases := []struct {
+		name, publicURL, host, proto, want string
+	}{
+		{"request host", "", "api.test:8080", "", "http://api.test:8080"},
+		{"https proxy", "", "api.test", "https", "https://api.test"},
+		{"public url", "https://vds.example.com/", "10.1.2.3:8080", "", "https://vds.example.com"},
+		{"public url over proxy", "https://vds.example.com", "api.test", "http", "https://vds.example.com"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mux := http.NewServeMux()
+			// The catalog routes tag their answers from the snapshot before the door.
+			snap, err := vehicle.NewSnapshot(&catalog.Catalog{}, catalog.Version{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			httpapi.New(vehicle.NewService(snap), nil, nil, nil, nil, nil, httpapi.Options{PublicURL: tc.publicURL}).Mount(mux)
+			srv := httptest.NewServer(mux)
+			t.Cleanup(srv.Close)
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/openapi.json", nil)
+			req.Host = tc.host
+			if tc.proto != "" {
+				req.Header.Set("X-Forwarded-Proto", tc.proto)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("status %d without a token: %s", resp.StatusCode, body)
+			}
+			doc, err := openapi3.NewLoader().LoadFromData(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := doc.Validate(context.Background()); err != nil {
+				t.Fatalf("served document does not validate: %v", err)
+			}
+			if len(doc.Servers) != 1 || doc.Servers[0].URL != tc.want {
+				t.Fatalf("servers = %v, want one at %s", doc.Servers, tc.want)
+			}
+			// The paths carry /v1, so the server is the bare origin.
+			if doc.Paths.Value("/v1/cars") == nil {
+				t.Error("paths do not start with /v1: the server URL would need it")
+			}
+			// Every other route still needs a token.
+			resp, err = http.Get(srv.URL + "/v1/cars/makes")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusUnauthorized {
+				t.Errorf("/v1/cars/makes without a token: status %d, want 401", resp.StatusCode)
+			}
+		})
 	}
 }

@@ -7,6 +7,7 @@ package httpapi
 import (
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,8 +28,11 @@ type Handler struct {
 	saved   *lists.Service
 	lookup  *lookup.Service
 	log     *slog.Logger
-	openapi []byte
-	// publicURL is the origin of absolute links; empty: the request's.
+	// openapi is the served document cut where its servers entry goes,
+	// which each request fills with the origin the client sees.
+	openapi [2][]byte
+	// publicURL is dashboard.public_url, the origin of absolute links and
+	// of the OpenAPI document's server; empty: the request's.
 	publicURL string
 	// maxAge is the Cache-Control value of catalog answers.
 	maxAge []string
@@ -53,13 +57,20 @@ func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limit
 		door:      edge.Door{Auth: auth, Limiter: limiter, NoToken: "Send the header Authorization: Bearer <token> with a vds_ token."},
 		publicURL: strings.TrimRight(opts.PublicURL, "/"), maxAge: maxAgeValue(opts.CacheMaxAge), cors: newCORS(opts.CORSOrigins)}
 	doc, err := BuildOpenAPI(h.Routes())
+	if err == nil {
+		h.openapi, err = splitServers(doc)
+	}
 	if err != nil {
 		// The route table and its descriptions are compiled in: a mismatch
 		// is a programming error that every test run catches.
 		panic("httpapi: " + err.Error())
 	}
-	h.openapi = doc
 	return h
+}
+
+// OpenAPI returns the document as BuildOpenAPI made it, its server "/".
+func (h *Handler) OpenAPI() []byte {
+	return slices.Concat(h.openapi[0], []byte(`"/"`), h.openapi[1])
 }
 
 // OpenAPIDocument returns the OpenAPI document of this build, as served at
@@ -82,7 +93,10 @@ type Route struct {
 	// query parameter with unknown_parameter, so a typo is never ignored.
 	Query bool
 	// Cache says what clients may keep of the answers.
-	Cache   cacheRule
+	Cache cacheRule
+	// Public routes answer without a token and are neither rate-limited
+	// nor charged (the OpenAPI document).
+	Public  bool
 	handler http.HandlerFunc
 }
 
@@ -128,7 +142,7 @@ func (h *Handler) Routes() []Route {
 		{Pattern: "GET /v1/lists", Charged: charged, Cache: cacheNever, handler: h.lists},
 		{Pattern: "GET /v1/changelog", Charged: free, handler: h.changelog},
 		{Pattern: "GET /changelog", Charged: free, handler: h.changelog},
-		{Pattern: "GET /v1/openapi.json", Charged: free, handler: h.openAPI},
+		{Pattern: "GET /v1/openapi.json", Charged: free, Public: true, handler: h.openAPI},
 	}
 }
 
@@ -136,7 +150,11 @@ func (h *Handler) Routes() []Route {
 // unknown paths with 404 and other methods with 405, as problem documents.
 func (h *Handler) Mount(mux *http.ServeMux) {
 	for _, rt := range h.Routes() {
-		mux.Handle(rt.Pattern, h.cors.wrap(h.guard(rt, checked(rt, rt.handler))))
+		handler := checked(rt, rt.handler)
+		if !rt.Public {
+			handler = h.guard(rt, handler)
+		}
+		mux.Handle(rt.Pattern, h.cors.wrap(handler))
 	}
 	mux.Handle("/v1/", h.cors.wrap(h.fallback))
 	mux.Handle("/changelog", h.cors.wrap(h.fallback))

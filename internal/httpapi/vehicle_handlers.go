@@ -22,7 +22,7 @@ func (h *Handler) list(kind catalog.Kind) http.HandlerFunc {
 			edge.WriteError(w, r, err)
 			return
 		}
-		if link := linkHeader(edge.BaseURL(r, h.publicURL), r.URL.Path, q, page.Meta); link != "" {
+		if link := linkHeader(edge.Origin(r, h.publicURL), r.URL.Path, q, page.Meta); link != "" {
 			w.Header().Set("Link", link)
 		}
 		writeRawList(w, page.Raw, page.Meta)

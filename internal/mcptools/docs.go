@@ -87,24 +87,44 @@ func Markdown(tools []Tool) string {
 	}
 	for _, t := range tools {
 		fmt.Fprintf(&b, "\n#### %s\n\n%s\n\n", t.Def.Name, t.Def.Description)
-		names := t.check.argNames()
-		if len(names) == 0 {
+		args := t.Arguments()
+		if len(args) == 0 {
 			b.WriteString("Arguments: none.\n\n")
 		} else {
 			b.WriteString("| Argument | Type | Required | Description |\n|---|---|---|---|\n")
-			for _, n := range names {
-				p := t.in.Properties[n]
+			for _, a := range args {
 				req := ""
-				if slices.Contains(t.in.Required, n) {
+				if a.Required {
 					req = "yes"
 				}
-				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", n, cell(docType(p)), req, cell(p.Description))
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", a.Name, cell(a.Type), req, cell(a.Description))
 			}
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "Result: %s.\n", t.Output)
 	}
 	return b.String()
+}
+
+// Argument is one argument of a tool, as the docs describe it.
+type Argument struct {
+	Name string
+	// Type is Markdown, e.g. "integer, 1 to 10" or "`car` or `boat`".
+	Type        string
+	Required    bool
+	Description string
+}
+
+// Arguments lists the tool's arguments in its input schema's order, for
+// docs generated from the registry (the README, /llms.txt).
+func (t Tool) Arguments() []Argument {
+	names := t.check.argNames()
+	out := make([]Argument, len(names))
+	for i, n := range names {
+		p := t.in.Properties[n]
+		out[i] = Argument{Name: n, Type: docType(p), Required: slices.Contains(t.in.Required, n), Description: p.Description}
+	}
+	return out
 }
 
 // docType renders an argument's type for the tool tables, e.g. "integer,

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/apidocs"
 	"github.com/vds-dev/vds/internal/buildinfo"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/dashboard"
@@ -107,6 +108,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	dash := dashboard.New(dashboard.Deps{Access: acc, Lists: saved, SignIn: s.signin, Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log})
 	mux := http.NewServeMux()
 	api.Mount(mux)
+	apidocs.New(api.OpenAPI(), mcptools.Tools(mcptools.Deps{}), cfg.Dashboard.PublicURL).Mount(mux)
 	mux.Handle("/mcp", mcp)
 	mux.Handle(dashboard.Prefix, dash)
 	mux.HandleFunc("GET /{$}", dashboard.RedirectRoot)

@@ -234,3 +234,37 @@ func TestHealthAndGzip(t *testing.T) {
 }
 
 func hash(secret string) string { return account.HashSecret(secret) }
+
+// TestPublicReference: the API's description answers without a token, on
+// the server as wired, and to a token the door would refuse (a plan
+// without API access); the rest of /v1 still refuses an anonymous request.
+func TestPublicReference(t *testing.T) {
+	f := newFixture(t)
+	for path, contentType := range map[string]string{
+		"/v1/openapi.json": "application/json",
+		"/docs":            "text/html; charset=utf-8",
+		"/llms.txt":        "text/plain; charset=utf-8",
+	} {
+		w := f.do(t, "", path)
+		if w.Code != http.StatusOK || w.Header().Get("Content-Type") != contentType {
+			t.Errorf("%s without a token: status %d, Content-Type %q; want 200 %s", path, w.Code, w.Header().Get("Content-Type"), contentType)
+		}
+		if !strings.Contains(w.Body.String(), "http://example.com") {
+			t.Errorf("%s does not name the request's origin http://example.com", path)
+		}
+		if w.Header().Get("X-RateLimit-Limit") != "" || w.Header().Get("WWW-Authenticate") != "" {
+			t.Errorf("%s went through the door: %v", path, w.Header())
+		}
+		if w := f.do(t, f.tokens["noapi@example.com"], path); w.Code != http.StatusOK {
+			t.Errorf("%s with a token of a plan without API access: status %d, want 200", path, w.Code)
+		}
+	}
+	for _, path := range []string{"/v1/me", "/v1/cars/makes", "/v1/changelog", "/v1/nowhere"} {
+		if w := f.do(t, "", path); w.Code != http.StatusUnauthorized {
+			t.Errorf("%s without a token: status %d, want 401", path, w.Code)
+		}
+	}
+	if w := f.do(t, "", "/docs/extra"); w.Code != http.StatusNotFound {
+		t.Errorf("/docs/extra: status %d, want 404", w.Code)
+	}
+}
