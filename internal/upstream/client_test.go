@@ -221,7 +221,7 @@ func TestJoinedCallerAnswersByItsOwnDeadline(t *testing.T) {
 		ch := make(chan answer, 1)
 		go func() {
 			start := time.Now()
-			v, meta, err := load(ctx, c, "test", "k", stuck)
+			v, meta, err := load(ctx, c, "test", "test", "k", stuck)
 			ch <- answer{v, meta, err, time.Since(start)}
 		}()
 		return ch
