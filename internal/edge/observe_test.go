@@ -21,7 +21,7 @@ func TestObserve(t *testing.T) {
 	var logs bytes.Buffer
 	al := edge.NewAccessLog(slog.NewJSONHandler(&logs, nil), nil)
 	var seen string
-	h := edge.Observe(edge.Observer{Access: al}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := edge.Observe(edge.Observer{Log: slog.New(slog.DiscardHandler), Access: al}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen = edge.RequestID(r.Context())
 		r = r.WithContext(edge.WithPrincipal(r.Context(), access.Principal{Account: account.Account{ID: "acc_7"}}))
 		if r.URL.Path == "/panic" {
