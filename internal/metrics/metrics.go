@@ -15,25 +15,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/vds-dev/vds/internal/edge"
+	"github.com/vds-dev/vds/internal/limits"
 )
 
 // Refusal reasons counted by vds_refusals_total: the problem codes (and
 // MCP tool outcomes) that refuse a caller for its token, plan or usage.
-var refusalReasons = []string{"unauthorized", "account_suspended", "no_api_access", "insufficient_scope", "rate_limited", "quota_exceeded"}
-
-// Tool call outcomes besides the refusal reasons.
-const (
-	OutcomeOK     = "ok"
-	OutcomeError  = "error"  // a tool error result: bad arguments, not found, upstream down
-	OutcomeFailed = "failed" // the server failed (internal error)
-)
-
-// Upstream fetch outcomes.
-const (
-	UpstreamOK      = "ok"
-	UpstreamError   = "error"
-	UpstreamTimeout = "timeout"
-)
+var refusalReasons = []string{edge.CodeUnauthorized, edge.CodeAccountSuspended, edge.CodeNoAPIAccess, edge.CodeInsufficientScope,
+	limits.CodeRateLimited, limits.CodeQuotaExceeded}
 
 // durationBuckets reach below a millisecond: most answers come from memory.
 var durationBuckets = []float64{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
@@ -149,19 +137,19 @@ func (m *Metrics) refused(code string) {
 	}
 }
 
-// ToolCall counts an MCP tools/call; an outcome that is a refusal reason
+// ToolCall counts an MCP tools/call (mcptools.CallObserver); an outcome that is a refusal reason
 // (rate_limited, quota_exceeded) counts as a refusal as well.
 func (m *Metrics) ToolCall(tool, outcome string) {
 	m.tools.WithLabelValues(tool, outcome).Inc()
 	m.refused(outcome)
 }
 
-// UpstreamFetch counts a fetch from NHTSA: UpstreamOK, UpstreamError or UpstreamTimeout.
+// UpstreamFetch counts a fetch from NHTSA (upstream.Observer).
 func (m *Metrics) UpstreamFetch(service, outcome string) {
 	m.fetches.WithLabelValues(service, outcome).Inc()
 }
 
-// UpstreamCached counts an answer from the cache, stale when NHTSA failed.
+// UpstreamCached counts an answer from the cache, stale when NHTSA failed (upstream.Observer).
 func (m *Metrics) UpstreamCached(service string, stale bool) {
 	result := "hit"
 	if stale {

@@ -42,12 +42,12 @@ func (l *lockedBuffer) String() string {
 
 // fixture is an in-process server with a few accounts in known states.
 type fixture struct {
-	h    http.Handler
-	st   store.Store
-	logs *lockedBuffer
+	h      http.Handler
+	st     store.Store
+	logs   *lockedBuffer
+	tokens map[string]string // by account email
 	// access writes the access log to logs; Close it to read every line.
 	access *edge.AccessLog
-	tokens map[string]string // by account email
 }
 
 // openStore opens a migrated SQLite store that lives as long as the test.
