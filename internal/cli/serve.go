@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/credentials"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/ingest"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store"
@@ -24,11 +26,14 @@ type serveOptions struct {
 func newServeCmd(f *Factory, runF func(*serveOptions) error) *cobra.Command {
 	opts := &serveOptions{}
 	cmd := &cobra.Command{
-		Use:   "serve [--addr 127.0.0.1:8080] [--mcp-addr ADDR] [--database URL] [--demo]",
+		Use:   "serve [--addr 127.0.0.1:8080] [--mcp-addr ADDR] [--admin-addr ADDR] [--database URL] [--demo]",
 		Short: "Run the REST API",
 		Long: `Run the vds server: the REST API under /v1, the Model Context Protocol
 at POST /mcp (same token, same quota), /healthz and /readyz. --mcp-addr
-serves MCP and /healthz alone on a second address as well.
+serves MCP and /healthz alone on a second address as well. --admin-addr
+serves Prometheus metrics at /metrics and Go profiles at /debug/pprof/ on
+an address of their own (keep it private, e.g. 127.0.0.1:9090); the public
+addresses never serve them.
 
 The catalog is answered from memory; a new catalog version published by
 vds ingest (on this or any replica) is picked up within server.catalog_poll.
@@ -48,19 +53,26 @@ this server's URL in $XDG_CONFIG_HOME/vds/credentials for the client commands.`,
 	_ = f.v.BindPFlag("server.addr", cmd.Flags().Lookup("addr"))
 	cmd.Flags().String("mcp-addr", "", "also serve MCP (POST /mcp) alone on this address (config server.mcp_addr)")
 	_ = f.v.BindPFlag("server.mcp_addr", cmd.Flags().Lookup("mcp-addr"))
+	cmd.Flags().String("admin-addr", "", "serve /metrics and /debug/pprof/ on this private address (config server.admin_addr)")
+	_ = f.v.BindPFlag("server.admin_addr", cmd.Flags().Lookup("admin-addr"))
 	cmd.Flags().BoolVar(&opts.Demo, "demo", false, "load the demo catalog and a demo account with a stored token")
 	return cmd
 }
 
 // newLogger builds the JSON (or text) logger of the configuration.
 func newLogger(c *config.Config, f *Factory) *slog.Logger {
+	return slog.New(newLogHandler(c, f.IO.ErrOut))
+}
+
+// newLogHandler writes w in the configuration's log format and level.
+func newLogHandler(c *config.Config, w io.Writer) slog.Handler {
 	var lvl slog.Level
 	_ = lvl.UnmarshalText([]byte(c.Log.Level))
 	opts := &slog.HandlerOptions{Level: lvl}
 	if c.Log.Format == "text" {
-		return slog.New(slog.NewTextHandler(f.IO.ErrOut, opts))
+		return slog.NewTextHandler(w, opts)
 	}
-	return slog.New(slog.NewJSONHandler(f.IO.ErrOut, opts))
+	return slog.NewJSONHandler(w, opts)
 }
 
 func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
@@ -75,23 +87,39 @@ func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
 		return fmt.Errorf("listen on %s: %w", cfg.Server.Addr, err)
 	}
 	defer ln.Close()
-	var mcpLn net.Listener
-	if cfg.Server.MCPAddr != "" {
-		if mcpLn, err = net.Listen("tcp", cfg.Server.MCPAddr); err != nil {
-			return fmt.Errorf("listen on %s: %w", cfg.Server.MCPAddr, err)
+	lns := server.Listeners{Public: ln}
+	for _, l := range []struct {
+		addr string
+		ln   *net.Listener
+	}{{cfg.Server.MCPAddr, &lns.MCP}, {cfg.Server.AdminAddr, &lns.Admin}} {
+		if l.addr == "" {
+			continue
 		}
-		defer mcpLn.Close()
+		if *l.ln, err = net.Listen("tcp", l.addr); err != nil {
+			return fmt.Errorf("listen on %s: %w", l.addr, err)
+		}
+		defer (*l.ln).Close()
+	}
+	if lns.Admin != nil && !loopback(lns.Admin.Addr()) {
+		log.Warn("the admin listener is not on a loopback address: keep it away from the public, it serves profiles", "admin_addr", lns.Admin.Addr().String())
 	}
 	if opts.Demo {
 		if err := setUpDemo(ctx, f, st, "http://"+ln.Addr().String()); err != nil {
 			return fmt.Errorf("demo set-up: %w", err)
 		}
 	}
-	srv, err := server.New(ctx, cfg, st, log)
+	access := edge.BufferedAccessLog(f.IO.ErrOut, func(w io.Writer) slog.Handler { return newLogHandler(cfg, w) })
+	srv, err := server.New(ctx, cfg, st, log, server.WithAccessLog(access))
 	if err != nil {
+		access.Close()
 		return err
 	}
-	return srv.ServeWithMCP(ctx, ln, mcpLn)
+	return srv.ServeListeners(ctx, lns)
+}
+
+func loopback(a net.Addr) bool {
+	t, ok := a.(*net.TCPAddr)
+	return ok && t.IP.IsLoopback()
 }
 
 // DemoEmail is the account --demo creates.

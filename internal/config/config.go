@@ -31,8 +31,10 @@ type Config struct {
 
 // Server configures `vds serve`.
 type Server struct {
-	Addr        string        `mapstructure:"addr"`
-	MCPAddr     string        `mapstructure:"mcp_addr"`
+	Addr    string `mapstructure:"addr"`
+	MCPAddr string `mapstructure:"mcp_addr"`
+	// AdminAddr serves /metrics and /debug/pprof/; empty for none.
+	AdminAddr   string        `mapstructure:"admin_addr"`
 	CatalogPoll time.Duration `mapstructure:"catalog_poll"`
 	// UsageFlush bounds the quota overshoot across replicas.
 	UsageFlush time.Duration `mapstructure:"usage_flush"`
@@ -132,6 +134,7 @@ var DefaultPlans = map[string]PlanLimits{
 func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.addr", "127.0.0.1:8080")
 	v.SetDefault("server.mcp_addr", "")
+	v.SetDefault("server.admin_addr", "")
 	v.SetDefault("server.catalog_poll", "1s")
 	v.SetDefault("server.usage_flush", "1s")
 	v.SetDefault("server.auth_cache_ttl", "2s")
@@ -236,6 +239,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Server.MCPAddr != "" && c.Server.MCPAddr == c.Server.Addr {
 		errs = append(errs, errors.New("server.mcp_addr: must differ from server.addr, which serves MCP already; leave it empty for one listener"))
+	}
+	if a := c.Server.AdminAddr; a != "" && (a == c.Server.Addr || a == c.Server.MCPAddr) {
+		errs = append(errs, fmt.Errorf("server.admin_addr: %s is a public address (server.addr or server.mcp_addr); metrics and profiles must be served apart, on an address such as 127.0.0.1:9090", a))
 	}
 	if c.Dashboard.SessionTTL < 0 || c.Dashboard.SessionTTL > 0 && c.Dashboard.SessionTTL < time.Minute {
 		errs = append(errs, errors.New("dashboard.session_ttl: must be at least 1m, such as 168h"))

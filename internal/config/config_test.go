@@ -133,3 +133,21 @@ func TestCacheAndCORS(t *testing.T) {
 		}
 	}
 }
+
+// The admin listener serves profiles: never on an address that serves the public.
+func TestAdminAddr(t *testing.T) {
+	for _, tc := range []struct{ admin, mcp, want string }{
+		{"", "", ""},
+		{"127.0.0.1:9090", "", ""},
+		{"127.0.0.1:8080", "", "server.admin_addr: 127.0.0.1:8080 is a public address"},
+		{"127.0.0.1:8081", "127.0.0.1:8081", "server.admin_addr: 127.0.0.1:8081 is a public address"},
+	} {
+		v := withDefaults()
+		v.Set("server.admin_addr", tc.admin)
+		v.Set("server.mcp_addr", tc.mcp)
+		c, err := Load(v)
+		if tc.want == "" && (err != nil || c.Server.AdminAddr != tc.admin) || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("admin %q, mcp %q: Load = %v, want %q", tc.admin, tc.mcp, err, tc.want)
+		}
+	}
+}

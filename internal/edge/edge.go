@@ -8,21 +8,45 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"net/http"
 
 	"github.com/vds-dev/vds/internal/access"
 )
 
 type (
-	loggerKey    struct{}
-	requestIDKey struct{}
+	requestKey   struct{}
 	principalKey struct{}
-	accessLogKey struct{}
 )
+
+// request is what Observe keeps of a request in its context, in one value.
+type request struct {
+	id  string
+	log *slog.Logger
+	// accountID, code and unmatched are filled in while the request is
+	// served, for the access log and metrics.
+	accountID string
+	code      string
+	unmatched bool
+}
+
+func requestFrom(ctx context.Context) *request {
+	st, _ := ctx.Value(requestKey{}).(*request)
+	return st
+}
 
 // RequestID returns the request's id ("" outside a request).
 func RequestID(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey{}).(string)
-	return id
+	if st := requestFrom(ctx); st != nil {
+		return st.id
+	}
+	return ""
+}
+
+// MarkUnmatched labels r as matched by no route, for a catch-all handler.
+func MarkUnmatched(r *http.Request) {
+	if st := requestFrom(r.Context()); st != nil {
+		st.unmatched = true
+	}
 }
 
 // NewRequestID returns a fresh request id.
@@ -53,16 +77,17 @@ func PrincipalFrom(ctx context.Context) (access.Principal, bool) {
 
 // WithPrincipal returns ctx carrying p, and names p's account in the access log.
 func WithPrincipal(ctx context.Context, p access.Principal) context.Context {
-	if al, ok := ctx.Value(accessLogKey{}).(*accessLog); ok {
-		al.accountID = p.Account.ID
+	if st := requestFrom(ctx); st != nil {
+		st.accountID = p.Account.ID
 	}
 	return context.WithValue(ctx, principalKey{}, p)
 }
 
-// Logger returns the request's logger, which adds its request id.
+// Logger returns the request's logger, which adds its request id. It is
+// built on demand: most requests log nothing but their access line.
 func Logger(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
-		return l
+	if st := requestFrom(ctx); st != nil && st.log != nil {
+		return st.log.With("request_id", st.id)
 	}
 	return slog.Default()
 }

@@ -13,8 +13,6 @@ import (
 	"time"
 )
 
-type accessLog struct{ accountID string }
-
 type recorder struct {
 	http.ResponseWriter
 	status   int
@@ -50,9 +48,39 @@ func (rw *recorder) Write(b []byte) (int, error) {
 
 func (rw *recorder) Unwrap() http.ResponseWriter { return rw.ResponseWriter }
 
+// Unmatched labels requests that no route matched in metrics and logs.
+const Unmatched = "unmatched"
+
+// Observer is where Observe reports requests.
+type Observer struct {
+	// Log is the base of the request loggers (panics, failures).
+	Log *slog.Logger
+	// Access receives one line per request; nil writes none.
+	Access *AccessLog
+	// Metrics counts requests; nil counts none.
+	Metrics RequestMetrics
+}
+
+// RequestMetrics counts served requests.
+type RequestMetrics interface {
+	Served(Served)
+}
+
+// Served describes a request when its handler returned.
+type Served struct {
+	Method string
+	// Route is the ServeMux pattern that matched, or Unmatched.
+	Route  string
+	Status int
+	// Code is the problem code of an error response, else "".
+	Code    string
+	Elapsed time.Duration
+}
+
 // Observe assigns a request id, recovers panics into a 500 problem, and
-// logs one line per request, without the Authorization header or query.
-func Observe(log *slog.Logger, next http.Handler) http.Handler {
+// reports every request to o: its access log line (without the
+// Authorization header, with secrets in the query redacted) and metrics.
+func Observe(o Observer, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := r.Header.Get("X-Request-Id")
@@ -60,27 +88,32 @@ func Observe(log *slog.Logger, next http.Handler) http.Handler {
 			id = NewRequestID()
 		}
 		w.Header().Set("X-Request-Id", id)
-		al := &accessLog{}
-		l := log.With("request_id", id)
-		ctx := context.WithValue(r.Context(), requestIDKey{}, id)
-		ctx = context.WithValue(ctx, loggerKey{}, l)
-		ctx = context.WithValue(ctx, accessLogKey{}, al)
-		r = r.WithContext(ctx)
+		st := &request{id: id, log: o.Log}
+		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, st))
 		rec := &recorder{ResponseWriter: w}
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				l.Error("panic", "panic", fmt.Sprint(v))
+				Logger(r.Context()).Error("panic", "panic", fmt.Sprint(v))
 				if rec.status == 0 {
 					WriteProblem(rec, r, NewProblem(r, CodeInternalError, internalDetail))
 				}
 			}
-			l.LogAttrs(r.Context(), slog.LevelInfo, "request",
-				slog.String("method", r.Method), slog.String("path", r.URL.Path),
-				slog.Int("status", rec.status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
-				slog.Int64("bytes", rec.bytes), slog.String("account_id", al.accountID))
+			end := time.Now()
+			// The mux set r.Pattern on the request it was given, which is r.
+			route := r.Pattern
+			if st.unmatched || route == "" {
+				route = Unmatched
+			}
+			if o.Metrics != nil {
+				o.Metrics.Served(Served{Method: r.Method, Route: route, Status: rec.status, Code: st.code, Elapsed: end.Sub(start)})
+			}
+			if o.Access != nil && o.Access.enabled {
+				o.Access.add(accessRecord{end: end, id: id, method: r.Method, path: r.URL.Path, query: r.URL.RawQuery,
+					route: route, code: st.code, accountID: st.accountID, status: rec.status, bytes: rec.bytes, elapsed: end.Sub(start)})
+			}
 		}()
 		next.ServeHTTP(rec, r)
 	})

@@ -19,9 +19,9 @@ import (
 
 func TestObserve(t *testing.T) {
 	var logs bytes.Buffer
-	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	al := edge.NewAccessLog(slog.NewJSONHandler(&logs, nil), nil)
 	var seen string
-	h := edge.Observe(log, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := edge.Observe(edge.Observer{Log: slog.New(slog.DiscardHandler), Access: al}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen = edge.RequestID(r.Context())
 		r = r.WithContext(edge.WithPrincipal(r.Context(), access.Principal{Account: account.Account{ID: "acc_7"}}))
 		if r.URL.Path == "/panic" {
@@ -40,6 +40,7 @@ func TestObserve(t *testing.T) {
 			t.Errorf("X-Request-Id %q: answered %q, context %q", id, got, seen)
 		}
 	}
+	al.Close()
 	if !strings.Contains(logs.String(), `"account_id":"acc_7"`) || !strings.Contains(logs.String(), `"bytes":5`) {
 		t.Errorf("access log lacks the account or size: %s", logs.String())
 	}
@@ -100,7 +101,7 @@ func TestBeforeStatus(t *testing.T) {
 // and server-side failures logged with the request id.
 func TestWriteCode(t *testing.T) {
 	var logs bytes.Buffer
-	h := edge.Observe(slog.New(slog.NewJSONHandler(&logs, nil)), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := edge.Observe(edge.Observer{Log: slog.New(slog.NewJSONHandler(&logs, nil))}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		code := r.URL.Query().Get("code")
 		edge.WriteCode(w, r, code, "path", "Send <token> & retry.")
 	}))

@@ -176,6 +176,7 @@ func checked(rt Route, next http.HandlerFunc) http.HandlerFunc {
 // fallback answers what no route matched. Authentication comes first so
 // that the API's shape is not probed anonymously.
 func (h *Handler) fallback(w http.ResponseWriter, r *http.Request) {
+	edge.MarkUnmatched(r)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		edge.WriteCode(w, r, edge.CodeMethodNotAllowed, "", "The API is read-only: use GET.")

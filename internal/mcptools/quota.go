@@ -28,8 +28,29 @@ type Charger interface {
 type guard struct {
 	tools   map[string]*Tool
 	charger Charger
+	calls   CallObserver
 	log     *slog.Logger
 	now     func() time.Time
+}
+
+// CallObserver counts tools/call by tool and outcome: "ok", "error" (an
+// error result such as bad arguments), "failed" (the server failed), or the
+// refusal's code (rate_limited, quota_exceeded). Package metrics implements it.
+type CallObserver interface {
+	ToolCall(tool, outcome string)
+}
+
+// callOutcome names a call's outcome for the CallObserver.
+func callOutcome(res *mcp.CallToolResult, err error, refusal string) string {
+	switch {
+	case refusal != "":
+		return refusal
+	case err != nil || res == nil:
+		return "failed"
+	case res.IsError:
+		return "error"
+	}
+	return "ok"
 }
 
 func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
@@ -37,6 +58,11 @@ func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		t, ok := g.tools[req.Params.Name]
 		if !ok {
 			return next(ctx, req)
+		}
+		var refusal string
+		if g.calls != nil {
+			// Deferred first, so it runs last and sees the final answer.
+			defer func() { g.calls.ToolCall(t.Def.Name, callOutcome(res, err, refusal)) }()
 		}
 		log := g.log.With("tool", t.Def.Name, "request_id", edge.RequestID(ctx))
 		commit := func(bool) {}
@@ -48,7 +74,7 @@ func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 			ctx = context.WithValue(ctx, meterKey{}, m)
 		} else if t.Charged {
 			var refused *mcp.CallToolResult
-			if commit, refused, err = g.charge(ctx, log); refused != nil || err != nil {
+			if commit, refused, refusal, err = g.charge(ctx, log); refused != nil || err != nil {
 				return refused, err
 			}
 		}
@@ -83,18 +109,24 @@ func (g *guard) middleware(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 	}
 }
 
-// charge takes a call's quota unit, or returns the refusal result or the error.
-func (g *guard) charge(ctx context.Context, log *slog.Logger) (func(bool), *mcp.CallToolResult, error) {
+// charge takes a call's quota unit, or returns the refusal result and its
+// code, or the error.
+func (g *guard) charge(ctx context.Context, log *slog.Logger) (func(bool), *mcp.CallToolResult, string, error) {
 	m, err := g.itemMeter(ctx, log)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	commit, err := m.meter(ctx)
 	if err != nil {
+		var refusal *limits.Refusal
+		reason := ""
+		if errors.As(err, &refusal) {
+			reason = refusal.Reason
+		}
 		res, err := m.failed(err)
-		return nil, res, err
+		return nil, res, reason, err
 	}
-	return commit, nil, nil
+	return commit, nil, "", nil
 }
 
 // itemMeter charges the caller's quota one unit at a time: once for a

@@ -66,6 +66,8 @@ type Deps struct {
 	Charger Charger
 	// Log receives tool failures; nil discards them.
 	Log *slog.Logger
+	// Calls counts tool calls; nil counts none. Only NewServer uses it.
+	Calls CallObserver
 }
 
 func (d Deps) logger() *slog.Logger {
@@ -117,7 +119,7 @@ func NewServer(d Deps, version string) *server.MCPServer {
 	for i := range tools {
 		byName[tools[i].Def.Name] = &tools[i]
 	}
-	g := &guard{tools: byName, charger: d.Charger, log: d.logger()}
+	g := &guard{tools: byName, charger: d.Charger, calls: d.Calls, log: d.logger()}
 	hooks := &server.Hooks{}
 	hooks.AddAfterCallTool(g.explainInvalidArguments)
 	s := server.NewMCPServer("vds", version,

@@ -1,7 +1,6 @@
 package server_test
 
 import (
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -41,20 +40,7 @@ func TestServeWithMCP(t *testing.T) {
 	token := r.token
 	get := func(url string, method string, body string) int {
 		t.Helper()
-		req, err := http.NewRequest(method, url, strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp.StatusCode
+		return send(t, method, url, token, body, "Content-Type", "application/json", "MCP-Protocol-Version", "2025-11-25")
 	}
 	for _, base := range []string{"http://" + r.addr, "http://" + r.mcpAddr} {
 		if code := get(base+"/mcp", http.MethodPost, ping); code != http.StatusOK {

@@ -36,6 +36,7 @@ func plainPaths(next http.Handler) http.Handler {
 // when the path is served for GET, else 404, instead of ServeMux's text.
 func fallback(mux *http.ServeMux) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		edge.MarkUnmatched(r)
 		probe := r.Clone(r.Context())
 		probe.Method = http.MethodGet
 		if _, pattern := mux.Handler(probe); pattern != "" && pattern != "/" {

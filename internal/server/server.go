@@ -26,6 +26,7 @@ import (
 	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/mcptools"
+	"github.com/vds-dev/vds/internal/metrics"
 	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/upstream"
@@ -43,10 +44,16 @@ type Server struct {
 	signin  *signin.Service
 	lookup  *lookup.Service
 	// vpicID is the vPIC snapshot served; 0 for none.
-	vpicID  atomic.Int64
-	handler http.Handler
+	vpicID atomic.Int64
+	// vpicDate is the data date of that snapshot, a Unix time.
+	vpicDate atomic.Int64
+	handler  http.Handler
 	// mcpHandler serves the --mcp-addr listener: /mcp and /healthz only.
 	mcpHandler http.Handler
+	// adminHandler serves the --admin-addr listener: /metrics and /debug/pprof/.
+	adminHandler http.Handler
+	metrics      *metrics.Metrics
+	access       *edge.AccessLog
 	// loadFailure is the newest catalog version that failed to load; nil otherwise.
 	loadFailure atomic.Pointer[catalogFailure]
 }
@@ -59,8 +66,17 @@ type catalogFailure struct {
 	snapshot bool
 }
 
+// Option configures New.
+type Option func(*Server)
+
+// WithAccessLog writes the access log to a, instead of through the
+// server's logger; Serve closes it when it returns.
+func WithAccessLog(a *edge.AccessLog) Option {
+	return func(s *Server) { s.access = a }
+}
+
 // New loads the catalog into memory and builds the handler tree.
-func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logger) (*Server, error) {
+func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logger, opts ...Option) (*Server, error) {
 	svc, err := LoadVehicles(ctx, st)
 	if err != nil {
 		return nil, err
@@ -71,10 +87,18 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		log:     log,
 		svc:     svc,
 		limiter: limits.New(st, log),
+		metrics: metrics.New(),
 	}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.access == nil {
+		s.access = edge.NewAccessLog(log.Handler(), nil)
+	}
+	s.registerState()
 	auth := access.NewAuthenticator(st, cfg.Plan, cfg.Server.AuthCacheTTL)
 	up := upstream.New(upstream.Config{VPICURL: cfg.Upstream.VPICURL, NHTSAURL: cfg.Upstream.NHTSAURL,
-		Timeout: cfg.Upstream.Timeout, CacheTTL: cfg.Upstream.CacheTTL}, st, log)
+		Timeout: cfg.Upstream.Timeout, CacheTTL: cfg.Upstream.CacheTTL, Observer: s.metrics}, st, log)
 	acc := access.New(st, cfg.Plan, cfg.PlanNames(), access.WithAuthenticator(auth))
 	saved := lists.New(st)
 	lk := lookup.New(s.svc, up, cfg.VIN.Decoder)
@@ -98,7 +122,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	}
 	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log, httpapi.Options{
 		PublicURL: cfg.Dashboard.PublicURL, CacheMaxAge: cfg.Server.CacheMaxAge, CORSOrigins: cfg.Server.CORSOrigins})
-	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: saved, Usage: s.limiter, Charger: s.limiter, Log: log},
+	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: saved, Usage: s.limiter, Charger: s.limiter, Log: log, Calls: s.metrics},
 		buildinfo.Get().Version)
 	mcp := mcptools.Handler(mcpSrv, auth, s.limiter, log)
 	healthz := func(w http.ResponseWriter, _ *http.Request) {
@@ -115,12 +139,14 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	mux.HandleFunc("GET /healthz", healthz)
 	mux.HandleFunc("GET /readyz", s.ready)
 	mux.Handle("/", fallback(mux))
-	s.handler = edge.Observe(log, edge.Gzip(plainPaths(mux)))
+	obs := edge.Observer{Log: log, Access: s.access, Metrics: s.metrics}
+	s.handler = edge.Observe(obs, edge.Gzip(plainPaths(mux)))
 	mcpMux := http.NewServeMux()
 	mcpMux.Handle("/mcp", mcp)
 	mcpMux.HandleFunc("GET /healthz", healthz)
 	mcpMux.Handle("/", fallback(mcpMux))
-	s.mcpHandler = edge.Observe(log, edge.Gzip(plainPaths(mcpMux)))
+	s.mcpHandler = edge.Observe(obs, edge.Gzip(plainPaths(mcpMux)))
+	s.adminHandler = adminMux(s.metrics.Handler())
 	return s, nil
 }
 
@@ -173,12 +199,30 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 // Serve answers on ln until ctx ends, then shuts down gracefully, flushing
 // usage counts last so no charged call is lost.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
-	return s.ServeWithMCP(ctx, ln, nil)
+	return s.ServeListeners(ctx, Listeners{Public: ln})
 }
 
 // ServeWithMCP is Serve plus, unless mcpLn is nil, a listener answering MCP
 // and /healthz only (vds serve --mcp-addr); both stop when either fails.
 func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error {
+	return s.ServeListeners(ctx, Listeners{Public: ln, MCP: mcpLn})
+}
+
+// Listeners are what ServeListeners answers on; MCP and Admin may be nil.
+type Listeners struct {
+	// Public serves everything but the admin endpoints.
+	Public net.Listener
+	// MCP serves /mcp and /healthz only (vds serve --mcp-addr).
+	MCP net.Listener
+	// Admin serves /metrics and /debug/pprof/ only (vds serve --admin-addr).
+	Admin net.Listener
+}
+
+// ServeListeners answers on every listener of l until ctx ends or one
+// fails; then all shut down together and the access log is written out.
+func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
+	defer s.access.Close()
+	ln, mcpLn := l.Public, l.MCP
 	sc := s.cfg.Server
 	newHTTP := func(h http.Handler) *http.Server {
 		return &http.Server{
@@ -199,6 +243,12 @@ func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error
 	if mcpLn != nil {
 		all = append(all, served{newHTTP(s.mcpHandler), mcpLn})
 	}
+	if l.Admin != nil {
+		admin := newHTTP(s.adminHandler)
+		// A CPU profile or trace runs for ?seconds= (30 by default).
+		admin.WriteTimeout = 0
+		all = append(all, served{admin, l.Admin})
+	}
 	bg, stopBG := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Go(func() { s.limiter.Run(bg, sc.UsageFlush) })
@@ -217,6 +267,9 @@ func (s *Server) ServeWithMCP(ctx context.Context, ln, mcpLn net.Listener) error
 	attrs := []any{"addr", ln.Addr().String(), "catalog_version", s.CatalogVersion(), "backend", s.st.Backend()}
 	if mcpLn != nil {
 		attrs = append(attrs, "mcp_addr", mcpLn.Addr().String())
+	}
+	if l.Admin != nil {
+		attrs = append(attrs, "admin_addr", l.Admin.Addr().String())
 	}
 	s.log.Info("serving", attrs...)
 
@@ -283,6 +336,11 @@ func (s *Server) reloadVPIC(ctx context.Context) error {
 	}
 	s.lookup.SetOffline(snap)
 	s.vpicID.Store(snap.Meta.ID)
+	var date int64 // unknown
+	if d, err := time.Parse(time.DateOnly, snap.Meta.DataDate); err == nil {
+		date = d.Unix()
+	}
+	s.vpicDate.Store(date)
 	s.log.Info("decoding VINs offline", "source", snap.Source(), "sha256", snap.Meta.SHA256)
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/storetest"
@@ -45,6 +46,8 @@ type fixture struct {
 	st     store.Store
 	logs   *lockedBuffer
 	tokens map[string]string // by account email
+	// access writes the access log to logs; Close it to read every line.
+	access *edge.AccessLog
 }
 
 // openStore opens a migrated SQLite store that lives as long as the test.
@@ -77,7 +80,9 @@ func newFixture(t *testing.T) *fixture {
 	if err := acc.SetSuspended(ctx, ids["suspended@example.com"], true); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(ctx, cfg, st, slog.New(slog.NewJSONHandler(f.logs, nil)))
+	f.access = edge.NewAccessLog(slog.NewJSONHandler(f.logs, nil), nil)
+	t.Cleanup(f.access.Close)
+	srv, err := server.New(ctx, cfg, st, slog.New(slog.NewJSONHandler(f.logs, nil)), server.WithAccessLog(f.access))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,6 +186,7 @@ func TestRequestIDsAndLogs(t *testing.T) {
 	if id := w.Header().Get("X-Request-Id"); id == "" || strings.Contains(id, " ") {
 		t.Fatalf("an unsafe caller id must be replaced, got %q", id)
 	}
+	f.access.Close()
 	logs := f.logs.String()
 	if strings.Contains(logs, tok) || strings.Contains(logs, tok[4:]) {
 		t.Fatal("a token appears in the logs")

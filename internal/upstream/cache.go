@@ -3,8 +3,10 @@ package upstream
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"slices"
 	"strings"
 	"sync"
@@ -71,7 +73,8 @@ func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
 // load serves key from a fresh cache entry, else from one shared fetch per key,
 // else from an expired entry. The flight carries JSON, not T, so waiters never
 // share slices or pointers.
-func load[T any](ctx context.Context, c *Client, upstream, key string, fetch func(context.Context) (T, error)) (T, Meta, error) {
+// service names the answer for the Observer.
+func load[T any](ctx context.Context, c *Client, upstream, service, key string, fetch func(context.Context) (T, error)) (T, Meta, error) {
 	var zero T
 	caller := ctx
 	// The caller's budget covers the cache read and the fetch, its own or joined.
@@ -82,6 +85,7 @@ func load[T any](ctx context.Context, c *Client, upstream, key string, fetch fun
 	if haveEntry && c.fresh(staleAt) {
 		var v T
 		if err := json.Unmarshal(staleRaw, &v); err == nil {
+			c.cfg.Observer.UpstreamCached(service, false)
 			return v, Meta{FromCache: true, FetchedAt: staleAt}, nil
 		}
 		// Written by an older vds with another layout: refetch.
@@ -105,6 +109,7 @@ func load[T any](ctx context.Context, c *Client, upstream, key string, fetch fun
 			return flight{raw: raw, meta: Meta{FromCache: true, FetchedAt: at}}, nil
 		}
 		v, err := fetch(fctx)
+		c.cfg.Observer.UpstreamFetch(service, fetchOutcome(err))
 		if err != nil {
 			return nil, err
 		}
@@ -126,6 +131,9 @@ func load[T any](ctx context.Context, c *Client, upstream, key string, fetch fun
 	case r := <-ch:
 		if r.Err == nil {
 			f := r.Val.(flight)
+			if f.meta.FromCache {
+				c.cfg.Observer.UpstreamCached(service, false)
+			}
 			var v T
 			if err := json.Unmarshal(f.raw, &v); err != nil {
 				return zero, Meta{}, bad(upstream, 0, err)
@@ -142,6 +150,7 @@ func load[T any](ctx context.Context, c *Client, upstream, key string, fetch fun
 		if json.Unmarshal(staleRaw, &v) == nil {
 			c.log.Warn("upstream failed, serving stale cache entry",
 				"upstream", upstream, "key", key, "age", time.Since(staleAt).Round(time.Second), "err", err)
+			c.cfg.Observer.UpstreamCached(service, true)
 			return v, Meta{Stale: true, FromCache: true, FetchedAt: staleAt}, nil
 		}
 	}
@@ -152,6 +161,18 @@ func load[T any](ctx context.Context, c *Client, upstream, key string, fetch fun
 		c.log.Warn("upstream fetch failed", "upstream", upstream, "key", key, "err", err)
 	}
 	return zero, Meta{}, err
+}
+
+// fetchOutcome classifies a fetch's error for the Observer.
+func fetchOutcome(err error) string {
+	var ne net.Error
+	switch {
+	case err == nil:
+		return OutcomeOK
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return OutcomeTimeout
+	}
+	return OutcomeError
 }
 
 type flight struct {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -221,7 +222,7 @@ func TestJoinedCallerAnswersByItsOwnDeadline(t *testing.T) {
 		ch := make(chan answer, 1)
 		go func() {
 			start := time.Now()
-			v, meta, err := load(ctx, c, "test", "k", stuck)
+			v, meta, err := load(ctx, c, "test", "test", "k", stuck)
 			ch <- answer{v, meta, err, time.Since(start)}
 		}()
 		return ch
@@ -330,9 +331,9 @@ func TestConnectionRefused(t *testing.T) {
 
 func TestStaleEntryServedWhenUpstreamFails(t *testing.T) {
 	for name, failing := range map[string]http.Handler{
-		"500":       status(http.StatusServiceUnavailable),
-		"malformed": serveJSON([]byte(`{"Results":[`)),
-		"timeout":   sleepy(5*time.Second, serveJSON(nil)),
+		"error":   status(http.StatusServiceUnavailable),
+		"bad":     serveJSON([]byte(`{"Results":[`)),
+		"timeout": sleepy(5*time.Second, serveJSON(nil)),
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newFake(t, serveJSON(fordBody(t)))
@@ -340,6 +341,8 @@ func TestStaleEntryServedWhenUpstreamFails(t *testing.T) {
 			cfg := testConfig(f.URL)
 			cfg.Timeout = 200 * time.Millisecond
 			cfg.CacheTTL = time.Hour
+			obs := &observed{}
+			cfg.Observer = obs
 			c := newTestClient(t, cfg, cache)
 			ctx := context.Background()
 			if _, _, err := c.DecodeVIN(ctx, fordVIN); err != nil {
@@ -365,6 +368,11 @@ func TestStaleEntryServedWhenUpstreamFails(t *testing.T) {
 			// The stale entry is kept as it was, not refreshed.
 			if _, at, _, _ := cache.GetCache(ctx, key); !at.Equal(storedAt) {
 				t.Errorf("stale entry rewritten at %v", at)
+			}
+			outcome := map[string]string{"error": OutcomeError, "bad": OutcomeError, "timeout": OutcomeTimeout}[name]
+			want := []string{"vpic fetch ok", "vpic cached stale", "vpic fetch " + outcome}
+			if got := obs.wait(len(want)); !slices.Equal(got, want) && !slices.Equal(got, []string{want[0], want[2], want[1]}) {
+				t.Errorf("observed %q, want %q in some order", got, want)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -136,3 +137,40 @@ func deref[T any](p *T) any {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// observed records what a Client tells its Observer.
+type observed struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (o *observed) UpstreamFetch(service, outcome string) { o.add(service + " fetch " + outcome) }
+
+func (o *observed) UpstreamCached(service string, stale bool) {
+	if stale {
+		o.add(service + " cached stale")
+	} else {
+		o.add(service + " cached")
+	}
+}
+
+func (o *observed) add(e string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.events = append(o.events, e)
+}
+
+// wait returns the events once there are n, or after 5 s: a fetch that
+// outlived its caller reports when it ends.
+func (o *observed) wait(n int) []string {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		o.mu.Lock()
+		got := slices.Clone(o.events)
+		o.mu.Unlock()
+		if len(got) >= n || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -34,7 +34,7 @@ func (c *Client) SafetyRatings(ctx context.Context, vehicleMake, model string, y
 		return nil, Meta{}, errors.New("upstream: SafetyRatings needs make, model and year")
 	}
 	key := normKey("nhtsa:ratings:", vehicleMake, model, strconv.Itoa(year))
-	return load(ctx, c, UpstreamNHTSA, key, func(ctx context.Context) ([]Rating, error) {
+	return load(ctx, c, UpstreamNHTSA, ServiceRatings, key, func(ctx context.Context) ([]Rating, error) {
 		return c.fetchRatings(ctx, vehicleMake, model, year)
 	})
 }

@@ -29,7 +29,7 @@ func (c *Client) Recalls(ctx context.Context, vehicleMake, model string, year in
 		return nil, Meta{}, errors.New("upstream: Recalls needs make, model and year")
 	}
 	key := normKey("nhtsa:recalls:", vehicleMake, model, strconv.Itoa(year))
-	return load(ctx, c, UpstreamNHTSA, key, func(ctx context.Context) ([]Recall, error) {
+	return load(ctx, c, UpstreamNHTSA, ServiceRecalls, key, func(ctx context.Context) ([]Recall, error) {
 		return fetch(ctx, c, UpstreamNHTSA, c.cfg.NHTSAURL+"/recalls/recallsByVehicle", url.Values{
 			"make":      {vehicleMake},
 			"model":     {model},

@@ -45,7 +45,35 @@ type Config struct {
 	RetryWait time.Duration
 	// UserAgent identifies vds to NHTSA, as it asks; "" means "vds".
 	UserAgent string
+	// Observer counts fetches and cached answers; nil counts nothing.
+	Observer Observer
 }
+
+// Observer counts upstream traffic by service (ServiceVPIC, ServiceRecalls,
+// ServiceRatings); package metrics implements it.
+type Observer interface {
+	// UpstreamFetch counts one fetch, retries included: OutcomeOK, OutcomeError or OutcomeTimeout.
+	UpstreamFetch(service, outcome string)
+	// UpstreamCached counts an answer from the cache; stale: NHTSA failed and an expired entry was served.
+	UpstreamCached(service string, stale bool)
+}
+
+// The services and fetch outcomes an Observer is told.
+const (
+	ServiceVPIC    = "vpic"
+	ServiceRecalls = "recalls"
+	ServiceRatings = "ratings"
+
+	OutcomeOK      = "ok"
+	OutcomeError   = "error"
+	OutcomeTimeout = "timeout"
+)
+
+// noObserver counts nothing.
+type noObserver struct{}
+
+func (noObserver) UpstreamFetch(string, string) {}
+func (noObserver) UpstreamCached(string, bool)  {}
 
 // DefaultConfig returns the configuration used for unset fields.
 func DefaultConfig() Config {
@@ -88,6 +116,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.UserAgent == "" {
 		c.UserAgent = d.UserAgent
+	}
+	if c.Observer == nil {
+		c.Observer = noObserver{}
 	}
 	return c
 }

@@ -53,7 +53,7 @@ func (c *Client) DecodeVIN(ctx context.Context, vin string) (VINResult, Meta, er
 	if vin == "" {
 		return VINResult{}, Meta{}, errors.New("upstream: DecodeVIN needs a VIN")
 	}
-	return load(ctx, c, UpstreamVPIC, "vpic:decode:"+vin, func(ctx context.Context) (VINResult, error) {
+	return load(ctx, c, UpstreamVPIC, ServiceVPIC, "vpic:decode:"+vin, func(ctx context.Context) (VINResult, error) {
 		u := c.cfg.VPICURL + "/vehicles/DecodeVinValues/" + url.PathEscape(vin)
 		// vPIC answers XML by default.
 		return fetch(ctx, c, UpstreamVPIC, u, url.Values{"format": {"json"}}, parseDecode)

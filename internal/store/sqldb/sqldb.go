@@ -69,6 +69,9 @@ func (s *DB) Check(ctx context.Context) error {
 
 func (s *DB) Close() error { return s.db.Close() }
 
+// Stats reports the connection pool, for the metrics.
+func (s *DB) Stats() sql.DBStats { return s.db.Stats() }
+
 // Migrate applies pending migrations.
 func (s *DB) Migrate(ctx context.Context) error {
 	opts := []goose.ProviderOption{goose.WithDisableGlobalRegistry(true), goose.WithSlog(slog.New(slog.DiscardHandler))}
