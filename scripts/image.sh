@@ -5,8 +5,9 @@
 # binary is built here on the host and copied in with the host's CA bundle,
 # laid out as goreleaser's dockers_v2 lays out its context, so the build
 # pulls no base image and needs no registry. podman is used, else docker.
-# Under podman the image is written in docker format: the OCI format has
-# no HEALTHCHECK. Where podman's overlay storage does not work (some nested
+# Under podman the image is written in docker format (the OCI format has
+# no HEALTHCHECK) and without intermediate images, which would only cache
+# the COPY steps and pile up. Where podman's overlay storage does not work (some nested
 # containers), STORAGE_DRIVER=vfs selects its slower, always-working driver.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ ca=/etc/ssl/certs/ca-certificates.crt
 arch=$(go env GOARCH)
 
 if command -v podman >/dev/null; then
-	builder=(podman build --format docker)
+	builder=(podman build --format docker --layers=false)
 elif command -v docker >/dev/null; then
 	builder=(docker build)
 else
