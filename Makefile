@@ -8,14 +8,19 @@ DATE    ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 LDFLAGS := -s -w -X $(MODULE)/internal/buildinfo.Version=$(VERSION) \
            -X $(MODULE)/internal/buildinfo.Commit=$(COMMIT) \
            -X $(MODULE)/internal/buildinfo.Date=$(DATE)
+IMAGE   ?= vds:dev
+IMAGE_CONTEXT ?= bin/image
 
-.PHONY: build run test lint bench vpic-compare release-check clean
+.PHONY: build run image test lint bench vpic-compare release-check clean
 
 build: ## build bin/vds with version information
 	CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o bin/vds ./cmd/vds
 
 run: build ## serve the demo catalog on 127.0.0.1:8080 with a demo account and token
 	bin/vds serve --demo
+
+image: ## the container image IMAGE (vds:dev) of deploy/Containerfile, with podman or docker
+	LDFLAGS='$(LDFLAGS)' scripts/image.sh '$(IMAGE)' '$(IMAGE_CONTEXT)'
 
 test: ## the whole suite: lint, race-enabled tests, PostgreSQL included
 	scripts/test.sh

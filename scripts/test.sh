@@ -9,16 +9,22 @@ cd "$(dirname "$0")/.."
 scripts/lint.sh
 scripts/release-check.sh
 
-# The dashboard's browser tests drive Debian's Chromium. Under CI they must
-# run, so the package is installed when it is missing.
-if [ -n "${CI:-}" ] && [ ! -x /usr/bin/chromium ]; then
-	if [ "$(id -u)" -eq 0 ]; then
-		echo "test: installing chromium for the browser tests" >&2
-		export DEBIAN_FRONTEND=noninteractive
-		apt-get update -qq >&2
-		apt-get install -y -qq chromium >&2
-	else
-		echo "test: chromium is missing and we are not root: the browser tests will fail under CI" >&2
+# The dashboard's browser tests drive Debian's Chromium, and the image test
+# (cmd/vds TestImage) builds the container image with podman. Under CI they
+# must run, so missing packages are installed.
+if [ -n "${CI:-}" ]; then
+	missing=()
+	[ -x /usr/bin/chromium ] || missing+=(chromium)
+	command -v podman >/dev/null || missing+=(podman)
+	if [ "${#missing[@]}" -gt 0 ]; then
+		if [ "$(id -u)" -eq 0 ]; then
+			echo "test: installing ${missing[*]} for the browser and image tests" >&2
+			export DEBIAN_FRONTEND=noninteractive
+			apt-get update -qq >&2
+			apt-get install -y -qq "${missing[@]}" >&2
+		else
+			echo "test: ${missing[*]} missing and we are not root: the browser or image tests will fail under CI" >&2
+		fi
 	fi
 fi
 

@@ -7,6 +7,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	// The IANA time zone database, embedded (about 450 kB) so that TZ works
+	// in the scratch container image, which has no /usr/share/zoneinfo.
+	_ "time/tzdata"
 
 	"github.com/vds-dev/vds/internal/cli"
 )

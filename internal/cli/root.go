@@ -99,6 +99,7 @@ Configuration: flags > VDS_* environment variables > config file
 		newConfigCmd(f),
 		newMigrateCmd(f, nil),
 		newServeCmd(f, nil),
+		newHealthcheckCmd(f, nil),
 		newIngestCmd(f, nil),
 		newEnrichCmd(f, nil),
 		newCatalogCmd(f),

@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+type healthcheckOptions struct {
+	// URL is empty for the /healthz of server.addr.
+	URL     string
+	Timeout time.Duration
+}
+
+func newHealthcheckCmd(f *Factory, runF func(*healthcheckOptions) error) *cobra.Command {
+	opts := &healthcheckOptions{}
+	cmd := &cobra.Command{
+		Use:   "healthcheck [--url URL] [--timeout 5s]",
+		Short: "Exit 0 when a vds server answers its health check",
+		Long: `GET a vds server's /healthz and exit 0 on a 200; otherwise (another
+status, no answer within --timeout) print why and exit 1. It is the
+HEALTHCHECK of the container image, which has no shell and no curl, and
+exits 0 or 1 only, as container health checks expect (2 for a bad flag).
+
+Without --url it asks /healthz on the port of server.addr (--addr of
+vds serve, VDS_SERVER_ADDR), on loopback when the server listens on all
+interfaces, so it follows the address the server was given the same way.
+--url http://HOST:PORT/readyz checks the database as well.`,
+		Example: `  vds healthcheck
+  VDS_SERVER_ADDR=0.0.0.0:9090 vds healthcheck
+  vds healthcheck --url http://10.0.0.5:8080/readyz --timeout 2s`,
+		Args: noArgs,
+		RunE: runCmd(f, opts, runF, healthcheckRun, func([]string) error {
+			if opts.Timeout <= 0 {
+				return usageErrorf(fmt.Errorf("--timeout must be a positive duration such as 5s, got %s", opts.Timeout))
+			}
+			if u, err := url.Parse(opts.URL); opts.URL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+				return usageErrorf(fmt.Errorf("--url %q: want http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH", opts.URL))
+			}
+			return nil
+		}),
+	}
+	cmd.Flags().StringVar(&opts.URL, "url", "", "the URL to GET (default /healthz of server.addr)")
+	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 5*time.Second, "how long to wait for the answer")
+	return cmd
+}
+
+func healthcheckRun(ctx context.Context, f *Factory, opts *healthcheckOptions) error {
+	target := opts.URL
+	if target == "" {
+		var err error
+		if target, err = healthURL(f.Config().Server.Addr); err != nil {
+			return err
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := (&http.Client{Timeout: opts.Timeout}).Do(req)
+	if err != nil {
+		return &codedError{code: ExitError, err: err}
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return &codedError{code: ExitError, err: fmt.Errorf("unhealthy: GET %s answered %s, want 200", target, resp.Status)}
+	}
+	_, err = fmt.Fprintf(f.IO.Out, "healthy: GET %s answered %s\n", target, resp.Status)
+	return err
+}
+
+// healthURL is the /healthz of a server listening on addr; a server on all
+// interfaces (no host, 0.0.0.0 or ::) is asked on loopback.
+func healthURL(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("server.addr %q is not HOST:PORT: %w", addr, err)
+	}
+	if port == "0" {
+		return "", errors.New("server.addr has port 0 (any free port), which names no server to check: give --url")
+	}
+	switch ip := net.ParseIP(host); {
+	case host == "", ip != nil && ip.IsUnspecified() && ip.To4() != nil:
+		host = "127.0.0.1"
+	case ip != nil && ip.IsUnspecified():
+		host = "::1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+}
