@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
@@ -27,7 +26,9 @@ func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool) (*http.
 	if !ok {
 		return r, nil, limits.State{}, false
 	}
-	r = r.WithContext(WithPrincipal(r.Context(), p))
+	if ctx := WithPrincipal(r.Context(), p); ctx != r.Context() {
+		r = r.WithContext(ctx)
+	}
 	d.Limiter.Touch(p.TokenID, time.Now())
 	ticket, st, err := d.Limiter.Admit(r.Context(), p.Account.ID, p.Plan, charge)
 	if err != nil {
@@ -87,27 +88,70 @@ func Refuse(w http.ResponseWriter, r *http.Request, err error) {
 	WriteProblem(w, r, p)
 }
 
-// SetLimitHeaders writes the limit headers of s (docs/api.md), leaving out unlimited windows.
+// SetLimitHeaders writes the limit headers of s (docs/api.md), leaving out
+// unlimited windows. It runs on every answer of the API, so every value is
+// appended to one buffer and cut from one string, with one backing array
+// for the header slices: two allocations for up to nine headers. The keys
+// are in canonical form, as Header.Set would write them.
 func SetLimitHeaders(hd http.Header, s limits.State, now time.Time) {
-	var policy, state []string
-	if s.RateLimit > 0 {
-		hd.Set("X-RateLimit-Limit", strconv.Itoa(s.RateLimit))
-		hd.Set("X-RateLimit-Remaining", strconv.Itoa(s.RateRemaining))
-		hd.Set("X-RateLimit-Reset", strconv.FormatInt(now.Unix()+secondsUntil(s.RateReset, now), 10))
-		policy = append(policy, fmt.Sprintf(`"minute";q=%d;w=60`, s.RateLimit))
-		state = append(state, fmt.Sprintf(`"minute";r=%d;t=%d`, s.RateRemaining, secondsUntil(s.RateReset, now)))
+	rate, quota := s.RateLimit > 0, s.QuotaLimit > 0
+	if !rate && !quota {
+		return
 	}
-	if s.QuotaLimit > 0 {
-		hd.Set("X-Quota-Limit", strconv.Itoa(s.QuotaLimit))
-		hd.Set("X-Quota-Used", strconv.FormatInt(s.QuotaUsed, 10))
-		hd.Set("X-Quota-Remaining", strconv.FormatInt(s.QuotaRemaining(), 10))
-		hd.Set("X-Quota-Reset", strconv.FormatInt(s.QuotaReset.Unix(), 10))
-		policy = append(policy, fmt.Sprintf(`"month";q=%d;w=%d`, s.QuotaLimit, monthSeconds(s.QuotaReset)))
-		state = append(state, fmt.Sprintf(`"month";r=%d;t=%d`, s.QuotaRemaining(), secondsUntil(s.QuotaReset, now)))
+	var (
+		b    = make([]byte, 0, 256)
+		keys [9]string
+		ends [9]int
+		n    int
+	)
+	end := func(key string) { keys[n], ends[n] = key, len(b); n++ }
+	num := func(key string, v int64) { b = strconv.AppendInt(b, v, 10); end(key) }
+	// item appends one list member: "name";k1=v1;k2=v2.
+	item := func(sep bool, name, k1 string, v1 int64, k2 string, v2 int64) {
+		if sep {
+			b = append(b, ", "...)
+		}
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, `";`...)
+		b = append(b, k1...)
+		b = strconv.AppendInt(b, v1, 10)
+		b = append(b, ';')
+		b = append(b, k2...)
+		b = strconv.AppendInt(b, v2, 10)
 	}
-	if len(policy) > 0 {
-		hd.Set("RateLimit-Policy", strings.Join(policy, ", "))
-		hd.Set("RateLimit", strings.Join(state, ", "))
+	if rate {
+		num("X-Ratelimit-Limit", int64(s.RateLimit))
+		num("X-Ratelimit-Remaining", int64(s.RateRemaining))
+		num("X-Ratelimit-Reset", now.Unix()+secondsUntil(s.RateReset, now))
+	}
+	if quota {
+		num("X-Quota-Limit", int64(s.QuotaLimit))
+		num("X-Quota-Used", s.QuotaUsed)
+		num("X-Quota-Remaining", s.QuotaRemaining())
+		num("X-Quota-Reset", s.QuotaReset.Unix())
+	}
+	if rate {
+		item(false, "minute", "q=", int64(s.RateLimit), "w=", 60)
+	}
+	if quota {
+		item(rate, "month", "q=", int64(s.QuotaLimit), "w=", monthSeconds(s.QuotaReset))
+	}
+	end("Ratelimit-Policy")
+	if rate {
+		item(false, "minute", "r=", int64(s.RateRemaining), "t=", secondsUntil(s.RateReset, now))
+	}
+	if quota {
+		item(rate, "month", "r=", s.QuotaRemaining(), "t=", secondsUntil(s.QuotaReset, now))
+	}
+	end("Ratelimit")
+	str := string(b)
+	vals := make([]string, n)
+	from := 0
+	for i := range n {
+		vals[i] = str[from:ends[i]]
+		hd[keys[i]] = vals[i : i+1 : i+1]
+		from = ends[i]
 	}
 }
 

@@ -197,4 +197,26 @@ func TestSetLimitHeaders(t *testing.T) {
 	if len(h) != 0 {
 		t.Errorf("unlimited plan got headers %v", h)
 	}
+	// Both windows: every header, each with one value, replacing what was there.
+	both := limits.State{RateLimit: 600, RateRemaining: 599, RateReset: now.Add(60 * time.Second),
+		QuotaLimit: 100000, QuotaUsed: 1234, QuotaReset: reset}
+	h = http.Header{"X-Quota-Used": {"stale"}}
+	edge.SetLimitHeaders(h, both, now)
+	want := map[string]string{
+		"X-Ratelimit-Limit": "600", "X-Ratelimit-Remaining": "599", "X-Ratelimit-Reset": strconv.FormatInt(now.Unix()+60, 10),
+		"X-Quota-Limit": "100000", "X-Quota-Used": "1234", "X-Quota-Remaining": "98766", "X-Quota-Reset": strconv.FormatInt(reset.Unix(), 10),
+		"Ratelimit-Policy": `"minute";q=600;w=60, "month";q=100000;w=2592000`,
+		"Ratelimit":        `"minute";r=599;t=60, "month";r=98766;t=827970`,
+	}
+	if len(h) != len(want) {
+		t.Errorf("both windows: %d headers %v, want %d", len(h), h, len(want))
+	}
+	for k, v := range want {
+		if got := h[k]; len(got) != 1 || got[0] != v {
+			t.Errorf("both windows: %s = %q, want [%q]", k, got, v)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { edge.SetLimitHeaders(h, both, now) }); n > 2 {
+		t.Errorf("SetLimitHeaders allocates %.0f times, want at most 2", n)
+	}
 }
