@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -38,7 +39,9 @@ func TestHealthURL(t *testing.T) {
 // unhealthy (exit 1), bad flags are usage errors.
 func TestHealthcheck(t *testing.T) {
 	isolate(t)
-	var status = http.StatusOK
+	// The slow request's handler may still run when the status changes.
+	var status atomic.Int32
+	status.Store(http.StatusOK)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/healthz" {
 			http.NotFound(w, r)
@@ -47,7 +50,7 @@ func TestHealthcheck(t *testing.T) {
 		if r.URL.Query().Has("slow") {
 			time.Sleep(500 * time.Millisecond)
 		}
-		w.WriteHeader(status)
+		w.WriteHeader(int(status.Load()))
 	}))
 	t.Cleanup(hs.Close)
 	t.Setenv("VDS_SERVER_ADDR", hs.Listener.Addr().String())
@@ -57,7 +60,7 @@ func TestHealthcheck(t *testing.T) {
 		[]string{`\Avds: unhealthy: GET ` + regexp.QuoteMeta(hs.URL) + `/nope answered 404 Not Found, want 200\n\z`})
 	check(t, vds(t, piped, "healthcheck", "--url", hs.URL+"/healthz?slow=1", "--timeout", "50ms"), ExitError, nil, nil,
 		[]string{`\Avds: cannot reach the server: GET ` + regexp.QuoteMeta(hs.URL) + `/healthz\?slow=1: .*Timeout exceeded`})
-	status = http.StatusServiceUnavailable
+	status.Store(http.StatusServiceUnavailable)
 	check(t, vds(t, piped, "healthcheck"), ExitError, nil, nil, []string{`answered 503 Service Unavailable, want 200\n\z`})
 
 	check(t, vds(t, piped, "healthcheck", "--timeout", "0s"), ExitUsage, nil, nil, []string{`\Avds: --timeout must be a positive duration such as 5s, got 0s\n`})
