@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vds-dev/vds/internal/account"
@@ -81,7 +82,10 @@ type Limiter struct {
 
 	mu       sync.Mutex
 	accounts map[string]*entry
-	touched  map[string]time.Time
+	// used holds each token's last use since the last flush
+	// (*atomic.Int64, Unix nanoseconds; 0 when unused since): a request
+	// stores into it without a lock.
+	used sync.Map
 }
 
 // entry is one account's counters on this server. Its lock is held over a
@@ -117,7 +121,7 @@ type entry struct {
 }
 
 func New(st store.UsageStore, log *slog.Logger) *Limiter {
-	return &Limiter{st: st, log: log, now: time.Now, accounts: map[string]*entry{}, touched: map[string]time.Time{}}
+	return &Limiter{st: st, log: log, now: time.Now, accounts: map[string]*entry{}}
 }
 
 func period(t time.Time) string { return t.UTC().Format("2006-01") }
@@ -459,11 +463,32 @@ func (l *Limiter) DailyUsage(ctx context.Context, accountID, fromDay, toDay stri
 	return out, nil
 }
 
-// Touch records that a token was used; the time is written on the next flush.
+// Touch records that a token was used; the time is written on the next
+// flush. It takes no lock once the token is known since that flush.
 func (l *Limiter) Touch(tokenID string, at time.Time) {
-	l.mu.Lock()
-	l.touched[tokenID] = at
-	l.mu.Unlock()
+	v, ok := l.used.Load(tokenID)
+	if !ok {
+		v, _ = l.used.LoadOrStore(tokenID, new(atomic.Int64))
+	}
+	last := v.(*atomic.Int64)
+	for n := at.UnixNano(); ; {
+		prev := last.Load()
+		if prev >= n || last.CompareAndSwap(prev, n) {
+			return
+		}
+	}
+}
+
+// takeTouched returns and resets the token uses recorded since the last call.
+func (l *Limiter) takeTouched() map[string]time.Time {
+	out := map[string]time.Time{}
+	l.used.Range(func(k, v any) bool {
+		if n := v.(*atomic.Int64).Swap(0); n != 0 {
+			out[k.(string)] = time.Unix(0, n).UTC()
+		}
+		return true
+	})
+	return out
 }
 
 // flushLocked hands back unused leased units, adds the calls of unlimited
@@ -506,9 +531,8 @@ func (l *Limiter) Flush(ctx context.Context) error {
 	for id := range l.accounts {
 		ids = append(ids, id)
 	}
-	touched := l.touched
-	l.touched = map[string]time.Time{}
 	l.mu.Unlock()
+	touched := l.takeTouched()
 
 	var errs []error
 	for _, id := range ids {
@@ -517,13 +541,9 @@ func (l *Limiter) Flush(ctx context.Context) error {
 		}
 	}
 	if err := l.st.TouchTokens(ctx, touched); err != nil {
-		l.mu.Lock()
 		for id, at := range touched {
-			if prev, ok := l.touched[id]; !ok || prev.Before(at) {
-				l.touched[id] = at
-			}
+			l.Touch(id, at) // for the next flush, unless a later use came
 		}
-		l.mu.Unlock()
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)

@@ -539,3 +539,45 @@ func TestFlushDoesNotHoldRequests(t *testing.T) {
 		t.Fatalf("daily usage %+v, %v; want 5 REST calls", days, err)
 	}
 }
+
+// TestTouchKeepsTheLatestUse: a flush writes each token's latest use since
+// the previous flush, once; a later flush with no use writes nothing new.
+func TestTouchKeepsTheLatestUse(t *testing.T) {
+	st, id := newStore(t)
+	ctx := context.Background()
+	_, hash, prefix := account.NewSecret()
+	tok := account.Token{ID: account.NewID("tok"), AccountID: id, Name: "t", Prefix: prefix, Hash: hash,
+		Scopes: []string{account.ScopeRead}, CreatedAt: account.Now()}
+	if err := st.CreateToken(ctx, tok, 10); err != nil {
+		t.Fatal(err)
+	}
+	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	l := newLimiter(st, c)
+	t0 := time.Date(2026, 11, 21, 10, 0, 1, 0, time.UTC)
+	var wg sync.WaitGroup
+	for i := range 50 { // concurrent uses: the latest wins, whatever the order
+		wg.Go(func() { l.Touch(tok.ID, t0.Add(time.Duration(i)*time.Millisecond)) })
+	}
+	wg.Wait()
+	lastUsed := func() time.Time {
+		t.Helper()
+		got, err := st.TokenByID(ctx, tok.ID)
+		if err != nil || got.LastUsedAt == nil {
+			t.Fatalf("token %+v, %v", got, err)
+		}
+		return got.LastUsedAt.UTC()
+	}
+	if err := l.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := lastUsed(), t0.Add(49*time.Millisecond); !got.Equal(want) {
+		t.Fatalf("last used %v, want %v", got, want)
+	}
+	if err := l.Flush(ctx); err != nil || !lastUsed().Equal(t0.Add(49*time.Millisecond)) {
+		t.Fatalf("a flush with no use changed last used to %v (%v)", lastUsed(), err)
+	}
+	l.Touch(tok.ID, t0.Add(time.Minute))
+	if err := l.Flush(ctx); err != nil || !lastUsed().Equal(t0.Add(time.Minute)) {
+		t.Fatalf("last used %v after a later use (%v)", lastUsed(), err)
+	}
+}
