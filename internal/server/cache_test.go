@@ -73,16 +73,7 @@ func newWebServer(t *testing.T, tweak func(*config.Config)) *webServer {
 // do sends method path with token (none if "") and header pairs.
 func (ws *webServer) do(t *testing.T, method, path, token string, header ...string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, ws.url+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
+	req := newRequest(t, method, ws.url+path, token, "", header...)
 	client := ws.client
 	if method == http.MethodOptions {
 		client = http.DefaultClient // CORS preflights are not part of the document

@@ -83,8 +83,8 @@ func startAdmin(t *testing.T) (*adminRun, *server.Server) {
 	return r, srv
 }
 
-// send makes one request and returns its status.
-func send(t *testing.T, method, url, token, body string, header ...string) int {
+// newRequest builds a request with token (none if "") and header pairs.
+func newRequest(t *testing.T, method, url, token, body string, header ...string) *http.Request {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	if err != nil {
@@ -96,7 +96,13 @@ func send(t *testing.T, method, url, token, body string, header ...string) int {
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	return req
+}
+
+// send makes one request and returns its status.
+func send(t *testing.T, method, url, token, body string, header ...string) int {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(newRequest(t, method, url, token, body, header...))
 	if err != nil {
 		t.Fatal(err)
 	}
