@@ -159,6 +159,20 @@ func (e *entry) dayOf(now time.Time) string {
 	return e.day
 }
 
+// countDay adds n calls to a day and channel. Called with e.mu held.
+func (e *entry) countDay(k store.DayChannel, n int64) {
+	if e.days == nil {
+		e.days = map[store.DayChannel]int64{}
+	}
+	e.days[k] += n
+}
+
+// delta is what a flush writes: the calls of unlimited plans less the
+// leased units handed back, and the daily counts. Called with e.mu held.
+func (e *entry) delta(accountID string) store.UsageDelta {
+	return store.UsageDelta{AccountID: accountID, Period: e.period, Calls: e.unflushed - e.balance, Days: e.days}
+}
+
 // waitFlush returns once no periodic flush of e is in flight. Called with
 // e.mu held, which it releases while it waits.
 func (e *entry) waitFlush() {
@@ -406,10 +420,7 @@ func (t *Ticket) finish(charge bool, channel string) State {
 		if t.counts {
 			e.unflushed++
 		}
-		if e.days == nil {
-			e.days = map[store.DayChannel]int64{}
-		}
-		e.days[store.DayChannel{Day: e.dayOf(now), Channel: channel}]++
+		e.countDay(store.DayChannel{Day: e.dayOf(now), Channel: channel}, 1)
 	}
 	return e.state(t.plan, now)
 }
@@ -495,7 +506,7 @@ func (l *Limiter) takeTouched() map[string]time.Time {
 // plans and the daily counts, and reads back the shared counter. Called
 // with e.mu held; on failure the counts stay for the next flush.
 func (l *Limiter) flushLocked(ctx context.Context, e *entry, accountID string) error {
-	delta := store.UsageDelta{AccountID: accountID, Period: e.period, Calls: e.unflushed - e.balance, Days: e.days}
+	delta := e.delta(accountID)
 	used, err := l.write(ctx, delta)
 	if err != nil {
 		return err
@@ -570,7 +581,7 @@ func (l *Limiter) flushAccount(ctx context.Context, id string, now time.Time) er
 		return nil
 	}
 	unflushed, balance, days := e.unflushed, e.balance, e.days
-	delta := store.UsageDelta{AccountID: id, Period: e.period, Calls: unflushed - balance, Days: days}
+	delta := e.delta(id)
 	e.unflushed, e.balance, e.days = 0, 0, nil
 	e.pending, e.flushing = delta.Calls, true
 	e.mu.Unlock()
@@ -582,10 +593,7 @@ func (l *Limiter) flushAccount(ctx context.Context, id string, now time.Time) er
 		e.unflushed += unflushed
 		e.balance += balance
 		for k, n := range days {
-			if e.days == nil {
-				e.days = map[store.DayChannel]int64{}
-			}
-			e.days[k] += n
+			e.countDay(k, n)
 		}
 		return err
 	}
