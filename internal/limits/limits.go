@@ -75,13 +75,19 @@ func RetryAfterSeconds(d time.Duration) int {
 }
 
 // Limiter holds the counters of one server.
+//
+// A call that needs no rate window (the plan has none) and finds its
+// account's month loaded and, on a quota plan, a leased unit in hand, is
+// admitted and settled with atomic operations only: a busy account's
+// concurrent requests do not queue on its lock. The lock is taken for the
+// rate window, a lease, the month's turn, a day's first call and the flush.
 type Limiter struct {
 	st  store.UsageStore
 	log *slog.Logger
 	now func() time.Time
 
-	mu       sync.Mutex
-	accounts map[string]*entry
+	// accounts maps an account id to its *entry.
+	accounts sync.Map
 	// used holds each token's last use since the last flush
 	// (*atomic.Int64, Unix nanoseconds; 0 when unused since): a request
 	// stores into it without a lock.
@@ -89,88 +95,174 @@ type Limiter struct {
 }
 
 // entry is one account's counters on this server. Its lock is held over a
-// lease, a month's settlement and reads of the daily counts; the periodic
-// flush writes without it (see flushAccount), and those wait for the flush
-// in flight, so store calls that change the counters never interleave.
+// lease, a month's settlement, the rate window and reads of the daily
+// counts; the periodic flush writes without it (see flushAccount), and those
+// wait for the flush in flight, so store calls that change the counters
+// never interleave. The counters are atomic so that the lock-free paths can
+// read them (the quota headers) and settle calls.
 type entry struct {
 	mu sync.Mutex
 	// flushing is true while a periodic flush writes; flushed signals its end.
 	flushing bool
 	flushed  *sync.Cond
 	// pending is what the flush in flight adds to used.
-	pending int64
-	period  string // the month the counters belong to; "" until loaded
+	pending atomic.Int64
 	// used is the store's counter as last seen: units granted to any server
 	// (quota plans) or calls added (unlimited plans).
-	used int64
-	// balance is leased units not used yet.
-	balance int64
-	// leasedOut is admitted calls holding a leased unit, outcome pending.
-	leasedOut int64
-	// unflushed is calls of unlimited plans not yet added to the store.
-	unflushed  int64
+	used atomic.Int64
+	// balance is leased units not used yet; taken without the lock, only
+	// ever raised by the lease and a refund.
+	balance atomic.Int64
+	// month is the calendar month counted; nil until loaded.
+	month atomic.Pointer[month]
+	// days holds the daily counts of a flush that failed, for the next one.
 	days       map[store.DayChannel]int64
 	rate       slidingLog
-	lastActive time.Time
-	// day is the UTC date of the calls counted last, until dayEnd.
-	day    string
-	dayEnd time.Time
+	lastActive atomic.Int64 // Unix nanoseconds
 	// dropped is set when the entry leaves the map: a caller that found it
 	// just before must look the account up again.
-	dropped bool
+	dropped atomic.Bool
+}
+
+// month is an entry's counts in one calendar month (UTC). A call that
+// straddles the month's turn settles against the month it was admitted in,
+// which has been written by then: its unit stays used there.
+type month struct {
+	period     string // YYYY-MM
+	start, end time.Time
+	// leasedOut is admitted calls holding a leased unit, outcome pending.
+	leasedOut atomic.Int64
+	// unflushed is calls of unlimited plans not yet added to the store.
+	unflushed atomic.Int64
+	// today is the day calls are counted on; days every day counted this
+	// month (under the entry's lock), so a flush finds a late call of a
+	// day that has ended.
+	today atomic.Pointer[dayCount]
+	days  []*dayCount
+}
+
+// dayCount is one UTC day's charged calls by channel, not yet flushed.
+type dayCount struct {
+	day        string // YYYY-MM-DD
+	start, end int64  // Unix nanoseconds
+	calls      [2]atomic.Int64
+}
+
+// channels are the channel names in the order of dayCount.calls.
+var channels = [2]string{ChannelREST, ChannelMCP}
+
+func channelIndex(channel string) int {
+	if channel == ChannelMCP {
+		return 1
+	}
+	return 0
 }
 
 func New(st store.UsageStore, log *slog.Logger) *Limiter {
-	return &Limiter{st: st, log: log, now: time.Now, accounts: map[string]*entry{}}
+	return &Limiter{st: st, log: log, now: time.Now}
 }
 
-func period(t time.Time) string { return t.UTC().Format("2006-01") }
+func newMonth(now time.Time) *month {
+	u := now.UTC()
+	start := time.Date(u.Year(), u.Month(), 1, 0, 0, 0, 0, time.UTC)
+	return &month{period: start.Format("2006-01"), start: start, end: start.AddDate(0, 1, 0)}
+}
 
-func monthEnd(t time.Time) time.Time {
-	t = t.UTC()
-	return time.Date(t.Year(), t.Month()+1, 1, 0, 0, 0, 0, time.UTC)
+func (m *month) holds(now time.Time) bool {
+	return m != nil && !now.Before(m.start) && now.Before(m.end)
+}
+
+// entryOf returns the account's entry, adding one when there is none.
+func (l *Limiter) entryOf(accountID string) *entry {
+	if v, ok := l.accounts.Load(accountID); ok {
+		return v.(*entry)
+	}
+	e := &entry{}
+	e.flushed = sync.NewCond(&e.mu)
+	v, _ := l.accounts.LoadOrStore(accountID, e)
+	return v.(*entry)
 }
 
 func (l *Limiter) lockEntry(accountID string) *entry {
 	for {
-		l.mu.Lock()
-		e, ok := l.accounts[accountID]
-		if !ok {
-			e = &entry{}
-			e.flushed = sync.NewCond(&e.mu)
-			l.accounts[accountID] = e
-		}
-		l.mu.Unlock()
+		e := l.entryOf(accountID)
 		e.mu.Lock()
-		if !e.dropped {
+		if !e.dropped.Load() {
 			return e
 		}
 		e.mu.Unlock()
 	}
 }
 
-// dayOf returns now's UTC date, formatting it once a day. Called with e.mu held.
-func (e *entry) dayOf(now time.Time) string {
-	if e.day == "" || !now.Before(e.dayEnd) || now.Before(e.dayEnd.AddDate(0, 0, -1)) {
-		u := now.UTC()
-		e.day = u.Format(time.DateOnly)
-		e.dayEnd = time.Date(u.Year(), u.Month(), u.Day()+1, 0, 0, 0, 0, time.UTC)
+// count adds a charged call to its day and channel. It takes the entry's
+// lock only for the first call of a day.
+func (e *entry) count(m *month, now time.Time, channel string) {
+	d := m.today.Load()
+	if n := now.UnixNano(); d == nil || n < d.start || n >= d.end {
+		d = e.dayOf(m, now)
 	}
-	return e.day
+	d.calls[channelIndex(channel)].Add(1)
 }
 
-// countDay adds n calls to a day and channel. Called with e.mu held.
-func (e *entry) countDay(k store.DayChannel, n int64) {
+// dayOf finds or adds the count of now's day and makes it today's.
+func (e *entry) dayOf(m *month, now time.Time) *dayCount {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := now.UnixNano()
+	for _, d := range m.days {
+		if n >= d.start && n < d.end {
+			m.today.Store(d)
+			return d
+		}
+	}
+	u := now.UTC()
+	start := time.Date(u.Year(), u.Month(), u.Day(), 0, 0, 0, 0, time.UTC)
+	d := &dayCount{day: start.Format(time.DateOnly), start: start.UnixNano(), end: start.AddDate(0, 0, 1).UnixNano()}
+	m.days = append(m.days, d)
+	m.today.Store(d)
+	return d
+}
+
+// taken is what a flush takes out of an entry to write: the calls of
+// unlimited plans, the leased units it hands back and the daily counts.
+type taken struct {
+	unflushed, balance int64
+	days               map[store.DayChannel]int64
+}
+
+func (tk taken) delta(accountID string, m *month) store.UsageDelta {
+	return store.UsageDelta{AccountID: accountID, Period: m.period, Calls: tk.unflushed - tk.balance, Days: tk.days}
+}
+
+// take takes out the counts of month m, with the daily counts a failed
+// flush left. Called with e.mu held.
+func (e *entry) take(m *month) taken {
+	tk := taken{unflushed: m.unflushed.Swap(0), balance: e.balance.Swap(0), days: e.days}
+	e.days = nil
+	for _, d := range m.days {
+		for i, c := range channels {
+			if n := d.calls[i].Swap(0); n != 0 {
+				if tk.days == nil {
+					tk.days = map[store.DayChannel]int64{}
+				}
+				tk.days[store.DayChannel{Day: d.day, Channel: c}] += n
+			}
+		}
+	}
+	return tk
+}
+
+// restore puts back what a failed flush took, for the next one. Called
+// with e.mu held.
+func (e *entry) restore(m *month, tk taken) {
+	m.unflushed.Add(tk.unflushed)
+	e.balance.Add(tk.balance)
 	if e.days == nil {
 		e.days = map[store.DayChannel]int64{}
 	}
-	e.days[k] += n
-}
-
-// delta is what a flush writes: the calls of unlimited plans less the
-// leased units handed back, and the daily counts. Called with e.mu held.
-func (e *entry) delta(accountID string) store.UsageDelta {
-	return store.UsageDelta{AccountID: accountID, Period: e.period, Calls: e.unflushed - e.balance, Days: e.days}
+	for k, n := range tk.days {
+		e.days[k] += n
+	}
 }
 
 // waitFlush returns once no periodic flush of e is in flight. Called with
@@ -181,49 +273,58 @@ func (e *entry) waitFlush() {
 	}
 }
 
-// load makes sure e holds the current period. Called with e.mu held.
-func (l *Limiter) load(ctx context.Context, e *entry, accountID string, now time.Time) error {
-	p := period(now)
-	if e.period == p {
-		return nil
+// load makes sure e counts now's month and returns it. Called with e.mu held.
+func (l *Limiter) load(ctx context.Context, e *entry, accountID string, now time.Time) (*month, error) {
+	if m := e.month.Load(); m.holds(now) {
+		return m, nil
 	}
 	e.waitFlush()
-	if e.period == p {
-		return nil // another caller loaded it while this one waited
+	m := e.month.Load()
+	if m.holds(now) {
+		return m, nil // another caller loaded it while this one waited
 	}
-	if e.period != "" {
+	if m != nil {
 		// Settle the month that ended before counting the new one.
-		if err := l.flushLocked(ctx, e, accountID); err != nil {
-			return err
+		if err := l.flushLocked(ctx, e, m, accountID); err != nil {
+			return nil, err
 		}
 	}
-	used, err := l.st.Usage(ctx, accountID, p)
+	next := newMonth(now)
+	used, err := l.st.Usage(ctx, accountID, next.period)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	e.period, e.used, e.balance = p, used, 0
-	return nil
+	e.used.Store(used)
+	e.balance.Store(0)
+	e.month.Store(next)
+	return next, nil
 }
 
-func (e *entry) consumed() int64 {
-	return e.used + e.pending + e.unflushed - e.balance - e.leasedOut
+func (e *entry) consumed(m *month) int64 {
+	return e.used.Load() + e.pending.Load() + m.unflushed.Load() - e.balance.Load() - m.leasedOut.Load()
+}
+
+// quotaState is the state of the monthly quota, with no rate window: the
+// plan has none, or the caller fills it in.
+func (e *entry) quotaState(plan account.Plan, m *month, now time.Time) State {
+	return State{
+		RateRemaining: -1,
+		RateReset:     now.UTC(),
+		QuotaLimit:    plan.MonthlyQuota,
+		QuotaUsed:     e.consumed(m),
+		QuotaReset:    m.end,
+		Period:        m.period,
+	}
 }
 
 // state computes the headers' view of an entry. Called with e.mu held.
-func (e *entry) state(plan account.Plan, now time.Time) State {
-	e.rate.expire(now)
-	s := State{
-		RateLimit:  plan.RatePerMinute,
-		RateReset:  e.rate.freeAt(now),
-		QuotaLimit: plan.MonthlyQuota,
-		QuotaUsed:  e.consumed(),
-		QuotaReset: monthEnd(now),
-		Period:     e.period,
-	}
+func (e *entry) state(plan account.Plan, m *month, now time.Time) State {
+	s := e.quotaState(plan, m, now)
 	if plan.RatePerMinute > 0 {
+		e.rate.expire(now)
+		s.RateLimit = plan.RatePerMinute
 		s.RateRemaining = max(0, plan.RatePerMinute-e.rate.n)
-	} else {
-		s.RateRemaining = -1
+		s.RateReset = e.rate.freeAt(now)
 	}
 	return s
 }
@@ -296,10 +397,11 @@ func leaseSize(quota, used int64) int64 {
 type Ticket struct {
 	l      *Limiter
 	e      *entry
+	m      *month
 	plan   account.Plan
-	period string
-	leased bool // holds a leased unit
-	counts bool // a charged call of an unlimited plan
+	admit  State // the state at admission, whose rate window the answer shows
+	leased bool  // holds a leased unit
+	counts bool  // a charged call of an unlimited plan
 	done   bool
 }
 
@@ -308,20 +410,26 @@ type Ticket struct {
 // store when this server holds none). A refused request returns a *Refusal.
 func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan, charge bool) (*Ticket, State, error) {
 	now := l.now()
+	if plan.RatePerMinute == 0 {
+		if t, ok := l.admitUnlocked(accountID, plan, charge, now); ok {
+			return t, t.admit, nil
+		}
+	}
 	e := l.lockEntry(accountID)
 	defer e.mu.Unlock()
-	if err := l.load(ctx, e, accountID, now); err != nil {
+	m, err := l.load(ctx, e, accountID, now)
+	if err != nil {
 		return nil, State{}, fmt.Errorf("read quota usage: %w", err)
 	}
-	e.lastActive = now
+	e.lastActive.Store(now.UnixNano())
 	limited := plan.RatePerMinute > 0
 	if limited && !e.rate.admit(now, plan.RatePerMinute) {
-		st := e.state(plan, now)
+		st := e.state(plan, m, now)
 		return nil, st, &Refusal{Reason: CodeRateLimited, RetryAfter: st.RateReset.Sub(now), State: st}
 	}
-	t := &Ticket{l: l, e: e, plan: plan, period: e.period}
+	t := &Ticket{l: l, e: e, m: m, plan: plan}
 	if charge {
-		if st, err := l.takeUnit(ctx, e, t, accountID, plan, now); err != nil {
+		if st, err := l.takeUnit(ctx, e, m, t, accountID, plan, now); err != nil {
 			var refusal *Refusal
 			if limited && !errors.As(err, &refusal) {
 				e.rate.unadmit() // the store failed: the request was not admitted
@@ -329,33 +437,80 @@ func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan
 			return nil, st, err
 		}
 	}
-	return t, e.state(plan, now), nil
+	t.admit = e.state(plan, m, now)
+	return t, t.admit, nil
+}
+
+// admitUnlocked admits a call of a plan without a rate window when the
+// account's month is loaded and, on a quota plan, a leased unit is at hand.
+// Otherwise it returns false and Admit takes the lock.
+func (l *Limiter) admitUnlocked(accountID string, plan account.Plan, charge bool, now time.Time) (*Ticket, bool) {
+	v, ok := l.accounts.Load(accountID)
+	if !ok {
+		return nil, false
+	}
+	e := v.(*entry)
+	m := e.month.Load()
+	if !m.holds(now) {
+		return nil, false
+	}
+	// Marked active before the check of dropped, which flushAccount sets
+	// before it reads lastActive: one of the two sees the other.
+	e.lastActive.Store(now.UnixNano())
+	if e.dropped.Load() {
+		return nil, false
+	}
+	t := &Ticket{l: l, e: e, m: m, plan: plan}
+	if charge {
+		if plan.MonthlyQuota == 0 {
+			t.counts = true
+		} else if !e.takeLeased(m) {
+			return nil, false
+		} else {
+			t.leased = true
+		}
+	}
+	t.admit = e.quotaState(plan, m, now)
+	return t, true
+}
+
+// takeLeased takes one leased unit without the lock, if one is left.
+func (e *entry) takeLeased(m *month) bool {
+	for {
+		b := e.balance.Load()
+		if b <= 0 {
+			return false
+		}
+		if e.balance.CompareAndSwap(b, b-1) {
+			m.leasedOut.Add(1)
+			return true
+		}
+	}
 }
 
 // takeUnit charges t to the monthly quota. An exhausted quota is a *Refusal
 // with the state; a store failure returns the zero State. Called with e.mu held.
-func (l *Limiter) takeUnit(ctx context.Context, e *entry, t *Ticket, accountID string, plan account.Plan, now time.Time) (State, error) {
+func (l *Limiter) takeUnit(ctx context.Context, e *entry, m *month, t *Ticket, accountID string, plan account.Plan, now time.Time) (State, error) {
 	if plan.MonthlyQuota == 0 {
 		t.counts = true
 		return State{}, nil
 	}
-	if e.balance == 0 {
+	if e.balance.Load() == 0 {
 		e.waitFlush() // it hands the balance back; a failed one restores it
 	}
-	if e.balance == 0 {
+	if e.balance.Load() == 0 {
 		quota := int64(plan.MonthlyQuota)
-		granted, used, err := l.st.LeaseUsage(ctx, accountID, e.period, leaseSize(quota, e.used), quota)
+		granted, used, err := l.st.LeaseUsage(ctx, accountID, m.period, leaseSize(quota, e.used.Load()), quota)
 		if err != nil {
 			return State{}, fmt.Errorf("lease quota: %w", err)
 		}
-		e.used, e.balance = used, granted
+		e.used.Store(used)
+		e.balance.Add(granted)
 	}
-	if e.balance == 0 {
-		st := e.state(plan, now)
+	if !e.takeLeased(m) {
+		st := e.state(plan, m, now)
 		return st, &Refusal{Reason: CodeQuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
 	}
-	e.balance--
-	e.leasedOut++
 	t.leased = true
 	return State{}, nil
 }
@@ -368,24 +523,27 @@ func (l *Limiter) Charge(ctx context.Context, accountID string, plan account.Pla
 	now := l.now()
 	e := l.lockEntry(accountID)
 	defer e.mu.Unlock()
-	if err := l.load(ctx, e, accountID, now); err != nil {
+	m, err := l.load(ctx, e, accountID, now)
+	if err != nil {
 		return nil, State{}, fmt.Errorf("read quota usage: %w", err)
 	}
-	e.lastActive = now
-	t := &Ticket{l: l, e: e, plan: plan, period: e.period}
-	if st, err := l.takeUnit(ctx, e, t, accountID, plan, now); err != nil {
+	e.lastActive.Store(now.UnixNano())
+	t := &Ticket{l: l, e: e, m: m, plan: plan}
+	if st, err := l.takeUnit(ctx, e, m, t, accountID, plan, now); err != nil {
 		return nil, st, err
 	}
+	t.admit = e.state(plan, m, now)
 	return func(success bool) {
 		if success {
 			t.Commit(channel)
 		} else {
 			t.Refund()
 		}
-	}, e.state(plan, now), nil
+	}, t.admit, nil
 }
 
-// Commit charges the call to channel and returns the state after it.
+// Commit charges the call to channel and returns the state after it: the
+// rate window as admitted, the quota as it stands now.
 func (t *Ticket) Commit(channel string) State {
 	return t.finish(true, channel)
 }
@@ -395,34 +553,31 @@ func (t *Ticket) Refund() State {
 	return t.finish(false, "")
 }
 
+// finish settles the call with atomic operations only. A call that
+// straddled the turn of a month settles against the month it was admitted
+// in, which was written at the turn: its unit stays used there, and the new
+// month is not touched.
 func (t *Ticket) finish(charge bool, channel string) State {
-	now := t.l.now()
-	e := t.e
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if t.done || (!t.leased && !t.counts) {
+	e, m := t.e, t.m
+	if !t.done {
 		t.done = true
-		return e.state(t.plan, now)
-	}
-	t.done = true
-	// A call that straddled the turn of a month was settled with the old
-	// month: its unit stays used there, and the new month is not touched.
-	if t.period != e.period {
-		return e.state(t.plan, now)
-	}
-	if t.leased {
-		e.leasedOut--
-		if !charge {
-			e.balance++
+		if t.leased {
+			if !charge {
+				e.balance.Add(1)
+			}
+			m.leasedOut.Add(-1)
+		}
+		if charge && (t.leased || t.counts) {
+			if t.counts {
+				m.unflushed.Add(1)
+			}
+			e.count(m, t.l.now(), channel)
 		}
 	}
-	if charge {
-		if t.counts {
-			e.unflushed++
-		}
-		e.countDay(store.DayChannel{Day: e.dayOf(now), Channel: channel}, 1)
-	}
-	return e.state(t.plan, now)
+	st := t.admit
+	m = e.month.Load() // the next one, when the call straddled the turn
+	st.QuotaUsed, st.QuotaReset, st.Period = e.consumed(m), m.end, m.period
+	return st
 }
 
 // State returns the account's standing without counting a request.
@@ -430,10 +585,11 @@ func (l *Limiter) State(ctx context.Context, accountID string, plan account.Plan
 	now := l.now()
 	e := l.lockEntry(accountID)
 	defer e.mu.Unlock()
-	if err := l.load(ctx, e, accountID, now); err != nil {
+	m, err := l.load(ctx, e, accountID, now)
+	if err != nil {
 		return State{}, fmt.Errorf("read quota usage: %w", err)
 	}
-	return e.state(plan, now), nil
+	return e.state(plan, m, now), nil
 }
 
 // DayCalls is one day's calls of an account on one channel.
@@ -459,9 +615,19 @@ func (l *Limiter) DailyUsage(ctx context.Context, accountID, fromDay, toDay stri
 	for _, r := range rows {
 		sums[store.DayChannel{Day: r.Day, Channel: r.Channel}] += r.Calls
 	}
-	for k, n := range e.days {
-		if k.Day >= fromDay && k.Day <= toDay {
+	add := func(k store.DayChannel, n int64) {
+		if n != 0 && k.Day >= fromDay && k.Day <= toDay {
 			sums[k] += n
+		}
+	}
+	for k, n := range e.days {
+		add(k, n)
+	}
+	if m := e.month.Load(); m != nil {
+		for _, d := range m.days {
+			for i, c := range channels {
+				add(store.DayChannel{Day: d.day, Channel: c}, d.calls[i].Load())
+			}
 		}
 	}
 	out := make([]DayCalls, 0, len(sums))
@@ -503,15 +669,16 @@ func (l *Limiter) takeTouched() map[string]time.Time {
 }
 
 // flushLocked hands back unused leased units, adds the calls of unlimited
-// plans and the daily counts, and reads back the shared counter. Called
-// with e.mu held; on failure the counts stay for the next flush.
-func (l *Limiter) flushLocked(ctx context.Context, e *entry, accountID string) error {
-	delta := e.delta(accountID)
-	used, err := l.write(ctx, delta)
+// plans and the daily counts of month m, and reads back the shared counter.
+// Called with e.mu held; on failure the counts stay for the next flush.
+func (l *Limiter) flushLocked(ctx context.Context, e *entry, m *month, accountID string) error {
+	tk := e.take(m)
+	used, err := l.write(ctx, tk.delta(accountID, m))
 	if err != nil {
+		e.restore(m, tk)
 		return err
 	}
-	e.used, e.unflushed, e.balance, e.days = used, 0, 0, nil
+	e.used.Store(used)
 	return nil
 }
 
@@ -537,12 +704,11 @@ func (l *Limiter) write(ctx context.Context, delta store.UsageDelta) (int64, err
 // the headers see the other replicas' calls. Idle entries are dropped.
 func (l *Limiter) Flush(ctx context.Context) error {
 	now := l.now()
-	l.mu.Lock()
-	ids := make([]string, 0, len(l.accounts))
-	for id := range l.accounts {
-		ids = append(ids, id)
-	}
-	l.mu.Unlock()
+	var ids []string
+	l.accounts.Range(func(id, _ any) bool {
+		ids = append(ids, id.(string))
+		return true
+	})
 	touched := l.takeTouched()
 
 	var errs []error
@@ -568,43 +734,50 @@ const idleAfter = 10 * time.Minute
 // are not held up by the store; those that need the store (a lease, a month's
 // settlement, the daily counts) wait for it. On failure the counts go back.
 func (l *Limiter) flushAccount(ctx context.Context, id string, now time.Time) error {
-	l.mu.Lock()
-	e, ok := l.accounts[id]
-	l.mu.Unlock()
+	v, ok := l.accounts.Load(id)
 	if !ok {
 		return nil
 	}
+	e := v.(*entry)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.waitFlush()
-	if e.period == "" || e.dropped {
+	m := e.month.Load()
+	if m == nil || e.dropped.Load() {
 		return nil
 	}
-	unflushed, balance, days := e.unflushed, e.balance, e.days
-	delta := e.delta(id)
-	e.unflushed, e.balance, e.days = 0, 0, nil
-	e.pending, e.flushing = delta.Calls, true
+	tk := e.take(m)
+	delta := tk.delta(id, m)
+	e.pending.Store(delta.Calls)
+	e.flushing = true
 	e.mu.Unlock()
 	used, err := l.write(ctx, delta)
 	e.mu.Lock()
-	e.pending, e.flushing = 0, false
+	e.flushing = false
 	e.flushed.Broadcast()
 	if err != nil {
-		e.unflushed += unflushed
-		e.balance += balance
-		for k, n := range days {
-			e.countDay(k, n)
-		}
+		e.pending.Store(0)
+		e.restore(m, tk)
 		return err
 	}
-	e.used = used
-	if e.leasedOut == 0 && now.Sub(e.lastActive) > idleAfter {
-		e.dropped = true
-		l.mu.Lock()
-		delete(l.accounts, id)
-		l.mu.Unlock()
+	e.used.Store(used)
+	e.pending.Store(0)
+	if m.leasedOut.Load() == 0 && e.idle(now) {
+		// An unlocked admission marks the entry active before it reads
+		// dropped; reading lastActive again after setting dropped makes
+		// sure that one of the two sees the other.
+		e.dropped.Store(true)
+		if e.idle(now) {
+			l.accounts.CompareAndDelete(id, e)
+		} else {
+			e.dropped.Store(false)
+		}
 	}
 	return nil
+}
+
+func (e *entry) idle(now time.Time) bool {
+	return now.UnixNano()-e.lastActive.Load() > int64(idleAfter)
 }
 
 // Run flushes every interval until ctx ends, then flushes once more so a

@@ -581,3 +581,80 @@ func TestTouchKeepsTheLatestUse(t *testing.T) {
 		t.Fatalf("last used %v after a later use (%v)", lastUsed(), err)
 	}
 }
+
+// TestUnlockedCountsAreExact: a plan without a rate window is admitted and
+// settled without the account's lock. Its calls, raced against flushes, the
+// turn of a day and the entry's drop after idling, are all counted once:
+// in the month's total and on the day each was committed.
+func TestUnlockedCountsAreExact(t *testing.T) {
+	st, id := newStore(t)
+	c := &clock{t: time.Date(2026, 11, 21, 23, 59, 59, 0, time.UTC)}
+	l := newLimiter(st, c)
+	ctx := context.Background()
+	unlimited := account.Plan{Name: "bench"}
+	const workers, calls = 8, 300
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range calls {
+				tk, _, err := l.Admit(ctx, id, unlimited, true)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if w == 0 && i == calls/2 {
+					c.add(time.Second) // midnight: the 22nd
+				}
+				channel := ChannelREST
+				if i%4 == 0 {
+					channel = ChannelMCP
+				}
+				tk.Commit(channel)
+				if i%100 == w {
+					if err := l.Flush(ctx); err != nil { // while the others count
+						t.Error(err)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	c.add(idleAfter + time.Minute)
+	if err := l.Flush(ctx); err != nil { // writes the rest and drops the idle entry
+		t.Fatal(err)
+	}
+	if _, ok := l.accounts.Load(id); ok {
+		t.Fatal("the idle entry was not dropped")
+	}
+	tk, _, err := l.Admit(ctx, id, unlimited, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st1 := tk.Commit(ChannelREST)
+	const total = workers*calls + 1
+	if st1.QuotaUsed != total {
+		t.Errorf("state after the drop: used %d, want %d", st1.QuotaUsed, total)
+	}
+	if err := l.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if used, err := st.Usage(ctx, id, "2026-11"); err != nil || used != total {
+		t.Fatalf("stored usage %d, %v; want %d", used, err, total)
+	}
+	days, err := l.DailyUsage(ctx, id, "2026-11-21", "2026-11-22")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum, mcp int64
+	for _, d := range days {
+		sum += d.Calls
+		if d.Channel == ChannelMCP {
+			mcp += d.Calls
+		}
+	}
+	if sum != total || mcp != workers*calls/4 || len(days) != 4 {
+		t.Fatalf("daily usage %+v: %d calls, %d by MCP; want %d and %d on two days", days, sum, mcp, total, workers*calls/4)
+	}
+}
