@@ -79,7 +79,7 @@ func recallsRun(ctx context.Context, f *Factory, opts *recallsOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "note: NHTSA did not answer; this is a cached copy from %s\n", formatTime(fetchedAt))
 	}
 	if f.JSON {
-		return f.IO.writeJSON(out)
+		return f.writeJSON(out)
 	}
 	s := f.IO
 	if s.OutTTY {
