@@ -302,7 +302,7 @@ func TestClientCommandsRun(t *testing.T) {
 		{name: "recalls of an unknown car", s: piped, args: []string{"recalls", "car", "00000000-0000-0000-0000-000000000000"}, wantExitCode: ExitNotFound},
 		{name: "query too broad", s: piped, args: []string{"search", "cars", "--year-min", "2000", "--year-max", "2025"}, wantExitCode: ExitUsage,
 			wantErr: []string{`\Avds: --year-min=2000\.\.--year-max=2025 spans .*narrow by --make, --model, --q or a filter \(--body, --fuel-type, --drive-type or --ev-only\) \(request id [0-9a-f]+\)\n\z`},
-			not: []string{`year_min`, `ev_only`}},
+			not:     []string{`year_min`, `ev_only`}},
 		{name: "bad parameter value", s: piped, args: []string{"search", "cars", "--make", "Ford", "--page", "41"}, wantExitCode: ExitUsage,
 			wantErr: []string{`\Avds: --page=41 is outside 1\.\.40: `}},
 		{name: "invalid vin", s: piped, args: []string{"vin", "ABC"}, wantExitCode: ExitUsage,
