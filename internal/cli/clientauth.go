@@ -165,8 +165,7 @@ The token is read from a prompt without echo on a terminal, else from the
 first line of stdin; --token gives it on the command line instead (where it
 may land in the shell history). The URL is --url, else VDS_URL, else the one
 already stored, else ` + defaultURL + `.`,
-		Example: `  vds login --url https://vds.example.com
-  vds tokens create --email ann@example.com | vds login`,
+		Example: `  vds tokens create --email demo@vds.local --name laptop | vds login --url http://127.0.0.1:8080`,
 		Args: noArgs,
 		RunE: runCmd(f, opts, runF, loginRun, func([]string) error { opts.Token = f.flagToken; return nil }),
 	})

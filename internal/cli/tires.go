@@ -62,8 +62,9 @@ diameter), else "outside ±3%"; rear alternates say "OK rear".
 UUID is a tire fitment's (as vds search tire or vds vin list) or a car's
 (its fitments of the same make and model, the car's year preferred).
 --make and --model (and --year) select up to 10 fitments instead.`,
-		Example: `  vds tires --make Ford --model F150 --year 2021
-  vds tires 0b6f7c1e-5c55-4c36-9a2d-1c3f2f0e9a11 --json`,
+		Example: `  vds tires --make Ford --model F-150 --year 2021
+  vds tires c43fb9e6-bb47-57ba-b444-5873c637607c --json
+  vds tires a80b48b2-b909-5d42-9c53-0af15fe3ba82 --jq '.[].alternates[] | select(.within_window) | .size'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usageErrorf(fmt.Errorf("expected at most 1 argument: UUID; got %d", len(args)))

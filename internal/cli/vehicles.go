@@ -368,7 +368,7 @@ func newGetCmd(f *Factory, runF func(*getOptions) error) *cobra.Command {
 	return clientCmd(f, &cobra.Command{
 		Use:               "get TYPE UUID",
 		Short:             "Show one catalog record",
-		Example:           "  vds get car 0b6f7c1e-5c55-4c36-9a2d-1c3f2f0e9a11",
+		Example:           "  vds get car a80b48b2-b909-5d42-9c53-0af15fe3ba82\n  vds get tire c43fb9e6-bb47-57ba-b444-5873c637607c --jq .tire_size",
 		Args:              exactArgs("TYPE", "UUID"),
 		ValidArgsFunction: completeType,
 		RunE:              runCmd(f, opts, runF, getRun, kindArg(&opts.Kind), uuidArg(1, &opts.UUID)),

@@ -61,7 +61,7 @@ single well-formed VIN whose manufacturer nobody knows exits 1.`,
 		Example: `  vds vin 1FTMW1T88MFA00001
   vds vin 1FTMW1T88MFA00001 | awk -F'\t' '$1 == "car" {print $2}'
   vds vin 1FTMW1T88MFA00001 5UXWX7C5XBA000000
-  vds vin --csv - < vins.txt > decoded.csv`,
+  echo 1FTMW1T88MFA00001 | vds vin --csv - > decoded.csv`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: runCmd(f, opts, runF, vinRun, func(args []string) error {
