@@ -165,7 +165,8 @@ The token is read from a prompt without echo on a terminal, else from the
 first line of stdin; --token gives it on the command line instead (where it
 may land in the shell history). The URL is --url, else VDS_URL, else the one
 already stored, else ` + defaultURL + `.`,
-		Example: `  vds tokens create --email demo@vds.local --name laptop | vds login --url http://127.0.0.1:8080`,
+		Example: `  vds tokens create --email demo@vds.local --name laptop | vds login --url http://127.0.0.1:8080
+  vds login --token "$(vds tokens create --email demo@vds.local --name ci)"`,
 		Args: noArgs,
 		RunE: runCmd(f, opts, runF, loginRun, func([]string) error { opts.Token = f.flagToken; return nil }),
 	})
