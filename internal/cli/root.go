@@ -65,15 +65,16 @@ the database directly: an SQLite file by default, PostgreSQL with
 --database postgres://...
 
 Client commands (login, logout, whoami, makes, models, search, get, vin,
-tires, recalls, garage) talk to any vds server over HTTP, never to the
-database. They use --url and --token, else VDS_URL and VDS_TOKEN, else the
+tires, recalls, garage, tui, api) talk to any vds server over HTTP, never
+to the database. They use --url and --token, else VDS_URL and VDS_TOKEN, else the
 URL and token that vds login (or vds serve --demo) stored in
 $XDG_CONFIG_HOME/vds/credentials; the URL defaults to ` + defaultURL + `.
 TYPE is car, motorcycle, boat or tire (plurals, tire-size and tire_size
 accepted).
 Output is an aligned table on a terminal, tab-separated text without a
-header when piped, JSON with --json; colours only on a terminal, never
-with NO_COLOR set.
+header when piped; --json prints JSON, for the client commands the API's
+data (an array for lists), and --jq EXPR filters it with a jq expression.
+Colours only on a terminal, never with NO_COLOR set.
 
 Configuration: flags > VDS_* environment variables > config file
 ($XDG_CONFIG_HOME/vds/config.yaml) > defaults. See configs/vds.example.yaml.
