@@ -82,6 +82,8 @@ type ResponseInfo struct {
 	Rate       RateInfo
 	Attempts   int
 	Header     http.Header
+	// Proto is the response's protocol, such as "HTTP/1.1".
+	Proto string
 }
 
 // CallOption adjusts one call.
@@ -104,7 +106,7 @@ func SendRequestID(id string) CallOption {
 }
 
 // call GETs path (below /v1 unless it starts elsewhere) with retries; a
-// non-2xx answer is an *APIError.
+// non-2xx answer is an *APIError, returned with the body.
 func (c *Client) call(ctx context.Context, path string, query url.Values, opts []CallOption) ([]byte, ResponseInfo, error) {
 	var cs callSettings
 	for _, o := range opts {
@@ -121,6 +123,7 @@ func (c *Client) call(ctx context.Context, path string, query url.Values, opts [
 	info := ResponseInfo{Attempts: req.Attempt, Header: http.Header{}}
 	if resp != nil && resp.RawResponse != nil {
 		info.StatusCode = resp.StatusCode()
+		info.Proto = resp.RawResponse.Proto
 		info.Header = resp.Header()
 		info.RequestID = info.Header.Get("X-Request-Id")
 		info.Rate = ParseRateInfo(info.Header)
@@ -132,9 +135,17 @@ func (c *Client) call(ctx context.Context, path string, query url.Values, opts [
 		return nil, info, fmt.Errorf("vds: GET %s: %w", path, err)
 	}
 	if !resp.IsSuccess() {
-		return nil, info, newAPIError(resp.StatusCode(), resp.Header(), resp.Body(), time.Now())
+		return resp.Body(), info, newAPIError(resp.StatusCode(), resp.Header(), resp.Body(), time.Now())
 	}
 	return resp.Body(), info, nil
+}
+
+// Get GETs path, below the server root and with its query if any
+// ("/v1/cars?make=Toyota"), with the client's token and retries, and
+// returns the body as sent, for the endpoints no typed method covers. A
+// non-2xx answer is an *APIError, returned with its body.
+func (c *Client) Get(ctx context.Context, path string, opts ...CallOption) ([]byte, ResponseInfo, error) {
+	return c.call(ctx, path, nil, opts)
 }
 
 type envelope[T any] struct {

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"iter"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -56,25 +57,38 @@ func listPage[T any](ctx context.Context, c *Client, path string, query url.Valu
 	return p, nil
 }
 
-// linkPage returns the page parameter of the first rel link (RFC 8288), or 0.
-func linkPage(values []string, rel string) int {
+// LinkTarget returns the target URL of the first rel link of h's Link
+// headers (RFC 8288), or "": how a caller of Get follows rel="next".
+func LinkTarget(h http.Header, rel string) string {
+	return linkTarget(h.Values("Link"), rel)
+}
+
+func linkTarget(values []string, rel string) string {
 	for _, v := range values {
 		for _, l := range parseLinks(v) {
-			if !l.hasRel(rel) {
-				continue
+			if l.hasRel(rel) {
+				return l.target
 			}
-			u, err := url.Parse(l.target)
-			if err != nil {
-				return 0
-			}
-			n, err := strconv.Atoi(u.Query().Get("page"))
-			if err != nil || n < 1 {
-				return 0
-			}
-			return n
 		}
 	}
-	return 0
+	return ""
+}
+
+// linkPage returns the page parameter of the first rel link (RFC 8288), or 0.
+func linkPage(values []string, rel string) int {
+	target := linkTarget(values, rel)
+	if target == "" {
+		return 0
+	}
+	u, err := url.Parse(target)
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.Atoi(u.Query().Get("page"))
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
 }
 
 type link struct {

@@ -132,8 +132,12 @@ func newAPIClient(baseURL, token string) *client.Client {
 	return client.New(baseURL, token, client.WithUserAgent("vds-cli/"+buildinfo.Get().Version))
 }
 
-// clientCmd gives a client command its --url and --token flags.
+// clientCmd gives a client command its --url and --token flags, and puts
+// the server's refusals of query parameters in terms of its flags.
 func clientCmd(f *Factory, cmd *cobra.Command) *cobra.Command {
+	if run := cmd.RunE; run != nil {
+		cmd.RunE = func(c *cobra.Command, args []string) error { return inFlagTerms(run(c, args), c) }
+	}
 	cmd.Flags().StringVar(&f.flagURL, "url", "", "server URL (env VDS_URL; default: the stored one, else "+defaultURL+")")
 	cmd.Flags().StringVar(&f.flagToken, "token", "", "API token (env VDS_TOKEN; default: the one stored for the URL)")
 	_ = cmd.RegisterFlagCompletionFunc("url", cobra.NoFileCompletions)
@@ -161,8 +165,8 @@ The token is read from a prompt without echo on a terminal, else from the
 first line of stdin; --token gives it on the command line instead (where it
 may land in the shell history). The URL is --url, else VDS_URL, else the one
 already stored, else ` + defaultURL + `.`,
-		Example: `  vds login --url https://vds.example.com
-  vds tokens create --email ann@example.com | vds login`,
+		Example: `  vds tokens create --email demo@vds.local --name laptop | vds login --url http://127.0.0.1:8080
+  vds login --token "$(vds tokens create --email demo@vds.local --name ci)"`,
 		Args: noArgs,
 		RunE: runCmd(f, opts, runF, loginRun, func([]string) error { opts.Token = f.flagToken; return nil }),
 	})
@@ -181,7 +185,7 @@ func loginRun(ctx context.Context, f *Factory, opts *loginOptions) error {
 	}
 	me, err := newAPIClient(a.URL, token).Me(ctx)
 	if err != nil {
-		return err
+		return loginRefused(a.URL, err)
 	}
 	if err := credentials.Save(a.CredentialsPath, credentials.Credentials{URL: a.URL, Token: token}); err != nil {
 		return err
@@ -190,7 +194,7 @@ func loginRun(ctx context.Context, f *Factory, opts *loginOptions) error {
 		fmt.Fprintln(f.IO.ErrOut, "note: VDS_TOKEN is set and overrides the stored token until you unset it")
 	}
 	if f.JSON {
-		return f.IO.writeJSON(map[string]string{
+		return f.writeJSON(map[string]string{
 			"url": a.URL, "email": me.Account.Email, "plan": me.Plan.Name, "credentials_path": a.CredentialsPath,
 		})
 	}

@@ -30,7 +30,7 @@ func configShowRun(_ context.Context, f *Factory, _ *configShowOptions) error {
 	c := *f.Config()
 	c.Database.URL = maskURL(c.Database.URL)
 	if f.JSON {
-		return f.IO.writeJSON(map[string]any{"config_file": f.v.ConfigFileUsed(), "server": c.Server, "upstream": c.Upstream, "dashboard": c.Dashboard,
+		return f.writeJSON(map[string]any{"config_file": f.v.ConfigFileUsed(), "server": c.Server, "upstream": c.Upstream, "dashboard": c.Dashboard,
 			"database": c.Database, "log": c.Log, "plans": c.Plans})
 	}
 	t := f.IO.newTable("KEY", "VALUE")

@@ -127,7 +127,7 @@ func enrichRun(ctx context.Context, f *Factory, opts *enrichOptions) error {
 		rep.Ambiguous = append(rep.Ambiguous, amb)
 	}
 	if f.JSON {
-		return f.IO.writeJSON(rep)
+		return f.writeJSON(rep)
 	}
 	pct := 0.0
 	if rep.Cars > 0 {

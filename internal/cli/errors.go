@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -116,23 +117,69 @@ func isNetworkError(err error) bool {
 	return errors.As(err, &ue) || errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// inFlagTerms rewrites the server's refusal of one query parameter in the
+// inFlagTerms rewrites the server's refusal of query parameters in the
 // terms of the command line: the server says fuel_type, the user typed
-// --fuel-type. Only the parameter the problem names is replaced, and only
-// when cmd has its flag, so the rest of the sentence reads as sent.
+// --fuel-type. Only the words that name a parameter cmd has a flag for are
+// replaced, so the rest of the sentence reads as sent.
 func inFlagTerms(err error, cmd *cobra.Command) error {
 	var apiErr *client.APIError
-	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || apiErr.Param == "" {
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || !slices.Contains(paramCodes, apiErr.Code) {
 		return err
 	}
-	flag := strings.ReplaceAll(apiErr.Param, "_", "-")
-	if cmd.Flags().Lookup(flag) == nil {
-		return err
-	}
-	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(apiErr.Param) + `\b`)
 	e := *apiErr
-	e.Detail = word.ReplaceAllLiteralString(e.Detail, "--"+flag)
+	e.Detail = flagWords(e.Detail, cmd)
 	return &e
+}
+
+// paramCodes are the problems that name query parameters.
+var paramCodes = []string{client.CodeInvalidParameter, client.CodeUnknownParameter, client.CodeMissingParameter, client.CodeQueryTooBroad}
+
+// paramWord is a lowercase word, such as a parameter name.
+var paramWord = regexp.MustCompile(`\b[a-z][a-z0-9_]*\b`)
+
+func flagWords(s string, cmd *cobra.Command) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range paramWord.FindAllStringIndex(s, -1) {
+		w := s[m[0]:m[1]]
+		flag := cmd.Flags().Lookup(strings.ReplaceAll(w, "_", "-"))
+		if flag == nil || !namesParam(s[:m[0]], w, s[m[1]:]) {
+			continue
+		}
+		b.WriteString(s[last:m[0]] + "--" + flag.Name)
+		last = m[1]
+		// ev_only=1 is the flag alone: --ev-only.
+		if flag.Value.Type() == "bool" && strings.HasPrefix(s[last:], "=1") {
+			last += len("=1")
+		}
+	}
+	return b.String() + s[last:]
+}
+
+// namesParam tells a parameter's name from the same word in prose ("model
+// year") by the server's sentence patterns: a snake_case name, a name
+// given a value (year=20, body "Truck"), the name a value is not one of,
+// and an item of a list of names ("narrow by make, model, q or a filter").
+func namesParam(before, w, after string) bool {
+	if strings.Contains(w, "_") || strings.HasPrefix(after, "=") || strings.HasPrefix(after, ` "`) || strings.HasSuffix(before, "value of ") {
+		return true
+	}
+	listed := strings.HasSuffix(before, "by ") || strings.HasSuffix(before, ", ") || strings.HasSuffix(before, "(") || strings.HasSuffix(before, "give ")
+	return listed && (strings.HasPrefix(after, ",") || strings.HasPrefix(after, " or ") || strings.HasPrefix(after, ")"))
+}
+
+// loginRefused says a token the server did not know in the terms of vds
+// login: which server refused it and where to create one.
+func loginRefused(serverURL string, err error) error {
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusUnauthorized {
+		return err
+	}
+	msg := fmt.Sprintf("that token was refused by %s; create one in the dashboard at %s/dashboard/tokens", serverURL, serverURL)
+	if apiErr.RequestID != "" {
+		msg += " (request id " + apiErr.RequestID + ")"
+	}
+	return &codedError{code: ExitAuth, err: errors.New(msg)}
 }
 
 // errorMessage is what Main prints after "vds: ". API errors show the

@@ -16,11 +16,15 @@ import (
 // typeNames are the TYPE values offered by completion and in messages.
 var typeNames = []string{"car", "motorcycle", "boat", "tire"}
 
+// typeHelp names the TYPE values in messages and help: tire is the
+// spelling shown, the API's tire_size and tire-size are accepted.
+var typeHelp = "use " + strings.Join(typeNames, ", ") + " (plurals, tire-size and tire_size work too)"
+
 // parseType reads a TYPE argument; an unknown one is a usage error.
 func parseType(s string) (client.Kind, error) {
 	k, err := client.ParseKind(s)
 	if err != nil {
-		return "", usageErrorf(fmt.Errorf("unknown TYPE %q: use %s (plurals and tire-size work too)", s, strings.Join(typeNames, ", ")))
+		return "", usageErrorf(fmt.Errorf("unknown TYPE %q: %s", s, typeHelp))
 	}
 	return k, nil
 }

@@ -19,6 +19,8 @@ func newGarageCmd(f *Factory, runF func(*garageOptions) error) *cobra.Command {
 		Long: `Show the saved lists of the token's account ("My garage" and any others)
 with each item's type, uuid, vehicle and note. An item whose record has
 left the catalog is kept and marked "missing from catalog".`,
+		Example: `  vds garage
+  vds garage --jq '.[].items[] | [.type, .uuid] | @tsv'`,
 		Args: noArgs,
 		RunE: runCmd(f, opts, runF, garageRun),
 	})

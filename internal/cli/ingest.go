@@ -168,7 +168,7 @@ func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
 	}
 	report := ingestReport{Published: res.Published, DryRun: opts.DryRun, Version: res.Version, Summary: res.Changes.Summaries(), Seconds: time.Since(start).Seconds()}
 	if f.JSON {
-		if werr := f.IO.writeJSON(report); werr != nil {
+		if werr := f.writeJSON(report); werr != nil {
 			return werr
 		}
 		return err

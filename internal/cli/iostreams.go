@@ -76,7 +76,7 @@ func (f *Factory) show(v any, err error, human func() error) error {
 		return err
 	}
 	if f.JSON {
-		return f.IO.writeJSON(v)
+		return f.writeJSON(v)
 	}
 	return human()
 }

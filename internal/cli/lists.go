@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/client"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/views"
@@ -39,7 +40,7 @@ type listItemOptions struct {
 func (o *listItemOptions) parse([]string) error {
 	kind, err := catalog.ParseKind(o.Type)
 	if err != nil {
-		return usageErrorf(err)
+		return usageErrorf(fmt.Errorf("--type %q: %s", o.Type, typeHelp))
 	}
 	id, err := uuid.Parse(o.UUID)
 	if err != nil {
@@ -63,7 +64,7 @@ func newListsItemCmd(f *Factory, add bool, runF func(*listItemOptions) error) *c
 			required("email", &opts.Email), required("type", &opts.Type), required("uuid", &opts.UUID), opts.parse),
 	}
 	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
-	cmd.Flags().StringVar(&opts.Type, "type", "", "record type: car, motorcycle, boat or tire_size (required)")
+	cmd.Flags().StringVar(&opts.Type, "type", "", "record type: "+typeHelp+" (required)")
 	cmd.Flags().StringVar(&opts.UUID, "uuid", "", "record uuid (required)")
 	if add {
 		cmd.Flags().StringVar(&opts.Note, "note", "", "a note shown with the item")
@@ -88,7 +89,7 @@ func listsItemRun(ctx context.Context, f *Factory, opts *listItemOptions) error 
 		if err := svc.Remove(ctx, a.ID, garage.ID, opts.Kind, opts.ID); err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(f.IO.Out, "removed %s %s from %s\n", opts.Kind, opts.ID, account.DefaultListName)
+		_, err = fmt.Fprintf(f.IO.Out, "removed %s %s from %s\n", typeArg(client.Kind(opts.Kind)), opts.ID, account.DefaultListName)
 		return err
 	}
 	item, err := svc.Add(ctx, a.ID, garage.ID, opts.Kind, opts.ID, opts.Note)
@@ -96,9 +97,9 @@ func listsItemRun(ctx context.Context, f *Factory, opts *listItemOptions) error 
 		return err
 	}
 	if f.JSON {
-		return f.IO.writeJSON(item)
+		return f.writeJSON(item)
 	}
-	_, err = fmt.Fprintf(f.IO.Out, "added %s %s to %s\n", opts.Kind, opts.ID, account.DefaultListName)
+	_, err = fmt.Fprintf(f.IO.Out, "added %s %s to %s\n", typeArg(client.Kind(opts.Kind)), opts.ID, account.DefaultListName)
 	return err
 }
 
@@ -135,7 +136,7 @@ func listsShowRun(ctx context.Context, f *Factory, opts *listsShowOptions) error
 				if it.Missing {
 					status = "missing from catalog"
 				}
-				t.row(l.Name, string(it.Kind), it.UUID.String(), it.AddedAt.Format(time.RFC3339), status, dash(it.Note))
+				t.row(l.Name, typeArg(client.Kind(it.Kind)), it.UUID.String(), it.AddedAt.Format(time.RFC3339), status, dash(it.Note))
 			}
 		}
 		return t.flush()

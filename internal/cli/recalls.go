@@ -27,8 +27,8 @@ Coverage is the US (NHTSA). When NHTSA is unreachable and the server holds
 an expired copy, that copy is shown with a note on stderr.
 
 Piped, recall rows start with "recall" and rating rows with "rating".`,
-		Example: `  vds recalls car 0b6f7c1e-5c55-4c36-9a2d-1c3f2f0e9a11
-  vds recalls motorcycle 7d1c... --json`,
+		Example: `  vds recalls car a80b48b2-b909-5d42-9c53-0af15fe3ba82
+  vds recalls motorcycle 32a94601-e14f-51e7-9af0-c28ce9684355 --json`,
 		Args: exactArgs("TYPE", "UUID"),
 		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(args) == 0 {
@@ -79,7 +79,7 @@ func recallsRun(ctx context.Context, f *Factory, opts *recallsOptions) error {
 		fmt.Fprintf(f.IO.ErrOut, "note: NHTSA did not answer; this is a cached copy from %s\n", formatTime(fetchedAt))
 	}
 	if f.JSON {
-		return f.IO.writeJSON(out)
+		return f.writeJSON(out)
 	}
 	s := f.IO
 	if s.OutTTY {

@@ -14,9 +14,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/buildinfo"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/store"
 )
@@ -63,25 +65,33 @@ the database directly: an SQLite file by default, PostgreSQL with
 --database postgres://...
 
 Client commands (login, logout, whoami, makes, models, search, get, vin,
-tires, recalls, garage) talk to any vds server over HTTP, never to the
-database. They use --url and --token, else VDS_URL and VDS_TOKEN, else the
+tires, recalls, garage, tui, api) talk to any vds server over HTTP, never
+to the database. They use --url and --token, else VDS_URL and VDS_TOKEN, else the
 URL and token that vds login (or vds serve --demo) stored in
 $XDG_CONFIG_HOME/vds/credentials; the URL defaults to ` + defaultURL + `.
-TYPE is car, motorcycle, boat or tire (plurals and tire-size accepted).
+TYPE is car, motorcycle, boat or tire (plurals, tire-size and tire_size
+accepted).
 Output is an aligned table on a terminal, tab-separated text without a
-header when piped, JSON with --json; colours only on a terminal, never
-with NO_COLOR set.
+header when piped; --json prints JSON, for the client commands the API's
+data (an array for lists), and --jq EXPR filters it with a jq expression.
+Colours only on a terminal, never with NO_COLOR set.
 
 Configuration: flags > VDS_* environment variables > config file
 ($XDG_CONFIG_HOME/vds/config.yaml) > defaults. See configs/vds.example.yaml.
 
 ` + exitCodesHelp,
+		// --version prints what vds version prints.
+		Version:       buildinfo.Get().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.prepareJSON(); err != nil {
+				return err
+			}
 			return f.loadConfig(cmd)
 		},
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
@@ -89,7 +99,8 @@ Configuration: flags > VDS_* environment variables > config file
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.configFile, "config", "", "config file (default $XDG_CONFIG_HOME/vds/config.yaml)")
 	pf.String("database", "", "database URL: sqlite:PATH or postgres://... (env VDS_DATABASE_URL)")
-	pf.BoolVar(&f.JSON, "json", false, "print machine-readable JSON")
+	pf.BoolVar(&f.JSON, "json", false, "print machine-readable JSON (client commands: the API's data)")
+	pf.StringVar(&f.jqExpr, "jq", "", "filter the JSON output with a jq expression (implies --json)")
 	// --database is the documented name; the config key is database.url, so
 	// the environment variable is VDS_DATABASE_URL.
 	_ = f.v.BindPFlag("database.url", pf.Lookup("database"))
@@ -119,6 +130,7 @@ Configuration: flags > VDS_* environment variables > config file
 		newRecallsCmd(f, nil),
 		newGarageCmd(f, nil),
 		newTUICmd(f, nil),
+		newAPICmd(f, nil),
 	)
 	groupCommands(root)
 	return root
@@ -132,7 +144,7 @@ var commandGroups = []struct {
 	names []string
 }{
 	{cobra.Group{ID: "client", Title: "Client commands (HTTP, any vds server):"},
-		[]string{"login", "logout", "whoami", "makes", "models", "search", "get", "vin", "tires", "recalls", "garage", "tui"}},
+		[]string{"login", "logout", "whoami", "makes", "models", "search", "get", "vin", "tires", "recalls", "garage", "tui", "api"}},
 	{cobra.Group{ID: "operator", Title: "Operator commands (on the database):"},
 		[]string{"serve", "migrate", "ingest", "enrich", "catalog", "vpic", "accounts", "tokens", "lists"}},
 }
@@ -152,8 +164,11 @@ func groupCommands(root *cobra.Command) {
 // that `vds --help` or `vds version` never opens a database.
 type Factory struct {
 	IO *IOStreams
-	// JSON is the global --json flag.
+	// JSON is the global --json flag, also set by --jq.
 	JSON bool
+	// jqExpr is --jq; jq is it compiled, nil without one.
+	jqExpr string
+	jq     *gojq.Code
 
 	v          *viper.Viper
 	configFile string

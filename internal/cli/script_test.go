@@ -118,13 +118,14 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 				ts.Setenv("SECRET_FROM_FILE", strings.TrimRight(ts.ReadFile(args[0]), "\r\n"))
 				cmdNoSecret(ts, false, []string{"SECRET_FROM_FILE"})
 			},
-			"uuidof":    cmdUUIDOf,
-			"waitserve": cmdWaitServe,
-			"exitcode":  cmdExitCode,
-			"tsvfield":  cmdTSVField,
-			"mode":      cmdMode,
-			"badnumber": cmdBadNumber,
-			"addtokens": cmdAddTokens,
+			"uuidof":       cmdUUIDOf,
+			"waitserve":    cmdWaitServe,
+			"exitcode":     cmdExitCode,
+			"tsvfield":     cmdTSVField,
+			"mode":         cmdMode,
+			"badnumber":    cmdBadNumber,
+			"addtokens":    cmdAddTokens,
+			"helpexamples": cmdHelpExamples,
 		},
 		RequireExplicitExec: true,
 	}

@@ -19,13 +19,14 @@ type tiresOptions struct {
 	Year        int
 }
 
-// tiresOutput is the --json output. Car and Match are set when a car uuid
-// was given (Match is then the server's exact_year, nearest_year or none)
-// and null otherwise.
+// tiresOutput is what vds tires found; --json prints Fitments, each the
+// data of GET /v1/tire-sizes/{uuid}/geometry. Car and Match are set when a
+// car uuid was given (Match is then the server's exact_year, nearest_year
+// or none).
 type tiresOutput struct {
-	Car      *client.CarRef           `json:"car"`
-	Match    *string                  `json:"match"`
-	Fitments []client.FitmentGeometry `json:"fitments"`
+	Car      *client.CarRef
+	Match    *string
+	Fitments []client.FitmentGeometry
 }
 
 // bind takes a UUID or --make and --model (and --year), never both.
@@ -61,8 +62,9 @@ diameter), else "outside ±3%"; rear alternates say "OK rear".
 UUID is a tire fitment's (as vds search tire or vds vin list) or a car's
 (its fitments of the same make and model, the car's year preferred).
 --make and --model (and --year) select up to 10 fitments instead.`,
-		Example: `  vds tires --make Ford --model F150 --year 2021
-  vds tires 0b6f7c1e-5c55-4c36-9a2d-1c3f2f0e9a11 --json`,
+		Example: `  vds tires --make Ford --model F-150 --year 2021
+  vds tires c43fb9e6-bb47-57ba-b444-5873c637607c --json
+  vds tires a80b48b2-b909-5d42-9c53-0af15fe3ba82 --jq '.[].alternates[] | select(.within_window) | .size'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usageErrorf(fmt.Errorf("expected at most 1 argument: UUID; got %d", len(args)))
@@ -122,10 +124,13 @@ func tiresRun(ctx context.Context, f *Factory, opts *tiresOptions) error {
 			fmt.Fprintf(f.IO.ErrOut, "note: showing %d of %d fitments; narrow with --year\n", len(ids), p.Meta.Total)
 		}
 	}
-	return f.show(out, nil, func() error { return printTires(f.IO, out) })
+	printCarMatch(f.IO, out)
+	return f.show(out.Fitments, nil, func() error { return printTires(f.IO, out) })
 }
 
-func printTires(s *IOStreams, out tiresOutput) error {
+// printCarMatch says on stderr which fitments a car uuid found, so that
+// stdout holds only the fitments, in a table or as JSON.
+func printCarMatch(s *IOStreams, out tiresOutput) {
 	if out.Car != nil {
 		what := "fitments of its make and model in its model year"
 		switch *out.Match {
@@ -136,6 +141,9 @@ func printTires(s *IOStreams, out tiresOutput) error {
 		}
 		fmt.Fprintf(s.ErrOut, "car %s (%s): %s\n", out.Car.UUID, vehicleName(out.Car.Year, out.Car.Make, out.Car.Model, out.Car.Trim), what)
 	}
+}
+
+func printTires(s *IOStreams, out tiresOutput) error {
 	if len(out.Fitments) == 0 {
 		if out.Car == nil {
 			fmt.Fprintln(s.ErrOut, "no tire fitments match")

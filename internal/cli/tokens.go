@@ -28,7 +28,7 @@ type issuedToken struct {
 // printSecret shows a new secret, the only time it is ever shown.
 func printSecret(f *Factory, t account.Token, secret string) error {
 	if f.JSON {
-		return f.IO.writeJSON(issuedToken{ID: t.ID, Token: secret})
+		return f.writeJSON(issuedToken{ID: t.ID, Token: secret})
 	}
 	if !f.IO.OutTTY {
 		_, err := fmt.Fprintln(f.IO.Out, secret)
@@ -172,7 +172,7 @@ func tokensRevokeRun(ctx context.Context, f *Factory, opts *tokensRevokeOptions)
 		return err
 	}
 	if f.JSON {
-		return f.IO.writeJSON(t)
+		return f.writeJSON(t)
 	}
 	_, err = fmt.Fprintf(f.IO.Out, "revoked token %s (%s...)\n", t.ID, t.Prefix)
 	return err

@@ -205,7 +205,9 @@ Filters by TYPE:
                --hp-min, --hp-max, --length-min, --length-max (feet)
   tire         --tire-size (an OEM size such as 225/45R17)
 
---json prints the server's page as is: {"data": [...], "meta": {...}}.`,
+--json prints the page's records, an array: the API's data. The page
+metadata (total, pages) is in vds api's output:
+vds api 'cars?make=Toyota' --jq .meta`,
 		Example: `  vds search cars --make Toyota --model Camry --year 2022
   vds search car --q "model 3" --ev-only
   vds search boats --hull-type Aluminum --length-min 18 --json
@@ -220,7 +222,7 @@ Filters by TYPE:
 				opts.Query = sf.query(cmd, opts.Kind)
 				return nil
 			}
-			return inFlagTerms(runCmd(f, opts, runF, searchRun, kindArg(&opts.Kind), bindQuery)(cmd, args), cmd)
+			return runCmd(f, opts, runF, searchRun, kindArg(&opts.Kind), bindQuery)(cmd, args)
 		},
 	})
 	fl := cmd.Flags()
@@ -272,7 +274,7 @@ func searchRun(ctx context.Context, f *Factory, opts *searchOptions) error {
 		if err != nil {
 			return err
 		}
-		page, meta, next = p, p.Meta, p.NextPage
+		page, meta, next = p.Data, p.Meta, p.NextPage
 		t.header = []string{"UUID", "YEAR", "MAKE", "MODEL", "TRIM", "BODY", "ENGINE", "DRIVE", "MPG"}
 		for _, r := range p.Data {
 			t.row(r.UUID, strconv.Itoa(r.Year), r.Make, r.Model, dashIfEmpty(r.Trim), dashIfEmpty(r.Body),
@@ -283,7 +285,7 @@ func searchRun(ctx context.Context, f *Factory, opts *searchOptions) error {
 		if err != nil {
 			return err
 		}
-		page, meta, next = p, p.Meta, p.NextPage
+		page, meta, next = p.Data, p.Meta, p.NextPage
 		t.header = []string{"UUID", "YEAR", "MAKE", "MODEL", "TYPE", "CLASS", "CC", "HP"}
 		for _, r := range p.Data {
 			t.row(r.UUID, strconv.Itoa(r.Year), r.Make, r.Model, dashIfEmpty(r.MotorcycleType), dashIfEmpty(r.VehicleType),
@@ -294,7 +296,7 @@ func searchRun(ctx context.Context, f *Factory, opts *searchOptions) error {
 		if err != nil {
 			return err
 		}
-		page, meta, next = p, p.Meta, p.NextPage
+		page, meta, next = p.Data, p.Meta, p.NextPage
 		t.header = []string{"UUID", "YEAR", "MAKE", "MODEL", "TYPE", "LENGTH (ft)", "HP", "HULL", "FUEL"}
 		for _, r := range p.Data {
 			t.row(r.UUID, strconv.Itoa(r.Year), r.Make, r.Model, dashIfEmpty(r.ModelType), formatFloat(r.LengthFt, 1),
@@ -305,7 +307,7 @@ func searchRun(ctx context.Context, f *Factory, opts *searchOptions) error {
 		if err != nil {
 			return err
 		}
-		page, meta, next = p, p.Meta, p.NextPage
+		page, meta, next = p.Data, p.Meta, p.NextPage
 		t.header = []string{"UUID", "YEAR", "MAKE", "MODEL", "TRIM", "SIZE", "REAR", "ALTERNATES", "REAR ALTERNATES"}
 		for _, r := range p.Data {
 			t.row(r.UUID, strconv.Itoa(r.Year), r.Make, r.Model, dashIfEmpty(r.Trim), client.RatedSize(r.TireSize, r.LoadIndex, r.SpeedRating), rearSize(&r),
@@ -315,7 +317,7 @@ func searchRun(ctx context.Context, f *Factory, opts *searchOptions) error {
 		return fmt.Errorf("search: unexpected query %T", opts.Query)
 	}
 	if f.JSON {
-		return f.IO.writeJSON(page)
+		return f.writeJSON(page)
 	}
 	if !f.IO.OutTTY {
 		return t.flush()
@@ -366,7 +368,7 @@ func newGetCmd(f *Factory, runF func(*getOptions) error) *cobra.Command {
 	return clientCmd(f, &cobra.Command{
 		Use:               "get TYPE UUID",
 		Short:             "Show one catalog record",
-		Example:           "  vds get car 0b6f7c1e-5c55-4c36-9a2d-1c3f2f0e9a11",
+		Example:           "  vds get car a80b48b2-b909-5d42-9c53-0af15fe3ba82\n  vds get tire c43fb9e6-bb47-57ba-b444-5873c637607c --jq .tire_size",
 		Args:              exactArgs("TYPE", "UUID"),
 		ValidArgsFunction: completeType,
 		RunE:              runCmd(f, opts, runF, getRun, kindArg(&opts.Kind), uuidArg(1, &opts.UUID)),
@@ -426,7 +428,7 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 		}
 	}
 	if f.JSON {
-		return f.IO.writeJSON(rec)
+		return f.writeJSON(rec)
 	}
 	t := f.IO.newTable()
 	for _, kv := range fields {

@@ -17,7 +17,7 @@ func newVersionCmd(f *Factory, runF func(*versionOptions) error) *cobra.Command 
 		Short: "Print the version, commit and build date",
 		Args:  noArgs,
 		// No config needed: version works even with a broken config file.
-		PersistentPreRunE: func(*cobra.Command, []string) error { return nil },
+		PersistentPreRunE: func(*cobra.Command, []string) error { return f.prepareJSON() },
 		RunE:              runCmd(f, opts, runF, versionRun),
 	}
 }
@@ -25,7 +25,7 @@ func newVersionCmd(f *Factory, runF func(*versionOptions) error) *cobra.Command 
 func versionRun(_ context.Context, f *Factory, _ *versionOptions) error {
 	info := buildinfo.Get()
 	if f.JSON {
-		return f.IO.writeJSON(info)
+		return f.writeJSON(info)
 	}
 	_, err := fmt.Fprintln(f.IO.Out, info.String())
 	return err

@@ -18,7 +18,7 @@ import (
 
 // maxLinked bounds how many linked records of each kind vds vin fetches:
 // each is a charged call, and the first few identify the vehicle well
-// enough; the rest are listed by uuid in --json.
+// enough; --json lists them all by uuid.
 const maxLinked = 20
 
 type vinOptions struct {
@@ -28,11 +28,12 @@ type vinOptions struct {
 	CSV     bool
 }
 
-// vinOutput is the --json output: the API's decode plus the linked records.
+// vinOutput is the decode with the linked records the table shows; --json
+// prints the decode alone, the API's data.
 type vinOutput struct {
 	*client.VINReport
-	LinkedCars      []client.Car         `json:"linked_cars"`
-	LinkedTireSizes []client.TireFitment `json:"linked_tire_sizes"`
+	LinkedCars      []client.Car
+	LinkedTireSizes []client.TireFitment
 }
 
 func newVINCmd(f *Factory, runF func(*vinOptions) error) *cobra.Command {
@@ -45,7 +46,8 @@ year candidates, manufacturer region and country), its decode with NHTSA
 vPIC's rules (from the server's vPIC snapshot, or live vPIC), and the
 catalog cars and tire fitments of the same make, model and year, which
 are fetched and listed (the first ` + strconv.Itoa(maxLinked) + ` of each; --no-links skips them,
-each costs one call).
+each costs one call). --json prints the server's decode, which names the
+linked records by uuid, and fetches none.
 
 Given several VINs, or "-" to read them from stdin (one or more per line),
 vds decodes them in batches of 50 and prints one row per VIN in input
@@ -59,7 +61,7 @@ single well-formed VIN whose manufacturer nobody knows exits 1.`,
 		Example: `  vds vin 1FTMW1T88MFA00001
   vds vin 1FTMW1T88MFA00001 | awk -F'\t' '$1 == "car" {print $2}'
   vds vin 1FTMW1T88MFA00001 5UXWX7C5XBA000000
-  vds vin --csv - < vins.txt > decoded.csv`,
+  echo 1FTMW1T88MFA00001 | vds vin --csv - > decoded.csv`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
 		RunE: runCmd(f, opts, runF, vinRun, func(args []string) error {
@@ -89,6 +91,13 @@ func vinRun(ctx context.Context, f *Factory, opts *vinOptions) error {
 	if err != nil {
 		return err
 	}
+	if rep.Stale {
+		fmt.Fprintf(f.IO.ErrOut, "note: NHTSA did not answer; this decode is a cached copy from %s\n", formatTime(rep.FetchedAt))
+	}
+	if f.JSON {
+		// The API's data: the linked records are in links, by uuid.
+		return f.writeJSON(rep)
+	}
 	out := vinOutput{VINReport: rep, LinkedCars: []client.Car{}, LinkedTireSizes: []client.TireFitment{}}
 	if !opts.NoLinks {
 		if out.LinkedCars, err = fetchLinked(ctx, rep.Links.Cars, c.GetCar); err != nil {
@@ -97,12 +106,6 @@ func vinRun(ctx context.Context, f *Factory, opts *vinOptions) error {
 		if out.LinkedTireSizes, err = fetchLinked(ctx, rep.Links.TireSizes, c.GetTireSize); err != nil {
 			return err
 		}
-	}
-	if rep.Stale {
-		fmt.Fprintf(f.IO.ErrOut, "note: NHTSA did not answer; this decode is a cached copy from %s\n", formatTime(rep.FetchedAt))
-	}
-	if f.JSON {
-		return f.IO.writeJSON(out)
 	}
 	return printVIN(f.IO, out)
 }
@@ -170,7 +173,7 @@ func countFailed(entries []client.VINEntry) int {
 
 func printVINEntries(f *Factory, asCSV bool, entries []client.VINEntry) error {
 	if f.JSON {
-		return f.IO.writeJSON(entries)
+		return f.writeJSON(entries)
 	}
 	header := []string{"VIN", "YEAR", "MAKE", "MODEL", "TRIM", "BODY", "ERROR"}
 	rows := make([][]string, len(entries))
