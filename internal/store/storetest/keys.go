@@ -93,6 +93,12 @@ func testDeleteAccount(t *testing.T, s store.Store) {
 				c.acc.Email, a.Email, len(toks), len(lists), n, used, len(days), c.want, 2*c.want)
 		}
 	}
+	// Calls the account made before it went, flushed late, are dropped.
+	used, err := s.AddUsage(ctx, store.UsageDelta{AccountID: a.ID, Period: "2026-11", Calls: 1,
+		Days: map[store.DayChannel]int64{{Day: "2026-11-23", Channel: "mcp"}: 1}})
+	if err != nil || used != 0 {
+		t.Fatalf("AddUsage of a deleted account = %d, %v; want 0 and no error", used, err)
+	}
 	if err := s.DeleteAccount(ctx, a.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("deleting twice: err = %v, want ErrNotFound", err)
 	}
