@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -113,6 +114,23 @@ func (s *Service) SetSuspended(ctx context.Context, accountID string, suspended 
 	return s.st.SetSuspended(ctx, accountID, suspended)
 }
 
+// DeleteAccount deletes an account with its tokens, lists, sessions and
+// usage; its tokens are refused at once on this replica (on others within
+// the Authenticator's cache TTL).
+func (s *Service) DeleteAccount(ctx context.Context, accountID string) error {
+	tokens, err := s.st.Tokens(ctx, accountID)
+	if err != nil {
+		return err
+	}
+	if err := s.st.DeleteAccount(ctx, accountID); err != nil {
+		return err
+	}
+	for _, t := range tokens {
+		s.forget(t)
+	}
+	return nil
+}
+
 // MaxTokens bounds an account's active tokens, so none fills the database.
 const (
 	MaxTokenName = 100
@@ -167,45 +185,81 @@ func (s *Service) Token(ctx context.Context, id string) (account.Token, error) {
 	return t, err
 }
 
-// activeToken loads an unrevoked token of the account; another's is not found, so ids cannot be probed.
-func (s *Service) activeToken(ctx context.Context, accountID, id string) (account.Token, error) {
+// ownToken loads a token of the account; another's is not found, so ids cannot be probed.
+func (s *Service) ownToken(ctx context.Context, accountID, id string) (account.Token, error) {
 	t, err := s.Token(ctx, id)
 	if err == nil && t.AccountID != accountID {
 		return account.Token{}, fmt.Errorf("no token with id %s: %w", id, store.ErrNotFound)
 	}
-	if err != nil {
-		return t, err
-	}
-	if !t.Active() {
-		return t, fmt.Errorf("token %s was revoked at %s: %w", id, t.RevokedAt.Format(time.RFC3339), store.ErrNotFound)
-	}
-	return t, nil
+	return t, err
 }
 
-// RotateToken replaces a token with a new one of the same name, atomically.
-func (s *Service) RotateToken(ctx context.Context, accountID, id string) (account.Token, string, error) {
-	old, err := s.activeToken(ctx, accountID, id)
+// RotationGraces are the grace periods a rotation offers the old token:
+// none, an hour and a day.
+var RotationGraces = []time.Duration{0, time.Hour, 24 * time.Hour}
+
+// ErrBadGrace refuses a grace period that is not one of RotationGraces.
+var ErrBadGrace = errors.New("the grace period is none, 1h or 24h")
+
+// ParseGrace reads a grace period as people write it: none (or 0), 1h, 24h.
+func ParseGrace(s string) (time.Duration, error) {
+	if s == "none" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || !slices.Contains(RotationGraces, d) {
+		return 0, fmt.Errorf("%w, not %q", ErrBadGrace, s)
+	}
+	return d, nil
+}
+
+// Rotation is the outcome of RotateToken.
+type Rotation struct {
+	// Old is the rotated token; its RevokedAt is when it stops working.
+	Old account.Token
+	// New replaces it, with the same name; Secret is shown once.
+	New    account.Token
+	Secret string
+}
+
+// RotateToken replaces an active token with a new one of the same name,
+// atomically. The old one keeps working for grace (one of RotationGraces),
+// so programs can move to the new one without a gap, then is refused.
+func (s *Service) RotateToken(ctx context.Context, accountID, id string, grace time.Duration) (Rotation, error) {
+	if !slices.Contains(RotationGraces, grace) {
+		return Rotation{}, ErrBadGrace
+	}
+	old, err := s.ownToken(ctx, accountID, id)
 	if err != nil {
-		return account.Token{}, "", err
+		return Rotation{}, err
+	}
+	if !old.Active() {
+		return Rotation{}, fmt.Errorf("token %s was revoked or rotated already: %w", id, store.ErrNotFound)
 	}
 	t, secret, err := s.newToken(old.AccountID, old.Name)
 	if err != nil {
-		return t, "", err
+		return Rotation{}, err
 	}
-	if err := s.st.RotateToken(ctx, id, t, s.now()); err != nil {
-		return t, "", err
+	until := s.now().Add(grace)
+	if err := s.st.RotateToken(ctx, id, t, until); err != nil {
+		return Rotation{}, err
 	}
 	s.forget(old)
-	return t, secret, nil
+	old.RevokedAt = &until
+	return Rotation{Old: old, New: t, Secret: secret}, nil
 }
 
-// RevokeToken revokes one of the account's tokens at once.
+// RevokeToken revokes one of the account's tokens at once; a token in a
+// rotation's grace period is refused from now on instead of at its end.
 func (s *Service) RevokeToken(ctx context.Context, accountID, id string) (account.Token, error) {
-	t, err := s.activeToken(ctx, accountID, id)
+	t, err := s.ownToken(ctx, accountID, id)
 	if err != nil {
 		return t, err
 	}
 	at := s.now()
+	if !t.ValidAt(at) {
+		return t, fmt.Errorf("token %s was revoked at %s: %w", id, t.RevokedAt.Format(time.RFC3339), store.ErrNotFound)
+	}
 	if err := s.st.RevokeToken(ctx, id, at); err != nil {
 		return t, err
 	}

@@ -29,7 +29,7 @@ func TestTokenScoping(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := svc.RotateToken(ctx, mine.ID, tok.ID); !errors.Is(err, access.ErrNotFound) || err.Error() != "no token with id "+tok.ID+": not found" {
+		if _, err := svc.RotateToken(ctx, mine.ID, tok.ID, 0); !errors.Is(err, access.ErrNotFound) || err.Error() != "no token with id "+tok.ID+": not found" {
 			t.Fatalf("rotating another account's token: %v", err)
 		}
 		if _, err := svc.RevokeToken(ctx, mine.ID, tok.ID); !errors.Is(err, access.ErrNotFound) {
@@ -95,7 +95,7 @@ func TestTextNoPersonTypesIsRefused(t *testing.T) {
 			"token name":  func() error { _, _, err := svc.CreateToken(ctx, a.ID, bad); return err },
 			"token id":    func() error { _, err := svc.Token(ctx, bad); return err },
 			"revoke id":   func() error { _, err := svc.RevokeToken(ctx, a.ID, bad); return err },
-			"rotate id":   func() error { _, _, err := svc.RotateToken(ctx, a.ID, bad); return err },
+			"rotate id":   func() error { _, err := svc.RotateToken(ctx, a.ID, bad, 0); return err },
 			"invalid utf": func() error { _, _, err := svc.CreateToken(ctx, a.ID, "x\xffy"); return err },
 		} {
 			var te *textcheck.Error

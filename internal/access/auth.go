@@ -85,7 +85,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Princi
 	if ok && now.Before(c.expires) {
 		return c.p, c.err
 	}
-	p, err := a.lookup(ctx, hex.EncodeToString(key[:]))
+	p, until, err := a.lookup(ctx, hex.EncodeToString(key[:]), now)
 	if err != nil && !isRefusal(err) {
 		return Principal{}, err // a database failure is not cached
 	}
@@ -104,7 +104,11 @@ func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Princi
 			a.cache = map[[sha256.Size]byte]cached{}
 		}
 	}
-	a.cache[key] = cached{p: p, err: err, expires: now.Add(a.ttl)}
+	expires := now.Add(a.ttl)
+	if !until.IsZero() && until.Before(expires) {
+		expires = until // a token in a rotation's grace is refused from its end
+	}
+	a.cache[key] = cached{p: p, err: err, expires: expires}
 	return p, err
 }
 
@@ -126,34 +130,39 @@ func isRefusal(err error) bool {
 		errors.Is(err, ErrNoAPIAccess) || errors.Is(err, ErrInsufficientScope)
 }
 
-func (a *Authenticator) lookup(ctx context.Context, hash string) (Principal, error) {
+// lookup resolves a secret's hash at now; until is when a token in a
+// rotation's grace period stops working (zero for an active one).
+func (a *Authenticator) lookup(ctx context.Context, hash string, now time.Time) (p Principal, until time.Time, err error) {
 	t, err := a.st.TokenByHash(ctx, hash)
 	if errors.Is(err, store.ErrNotFound) {
-		return Principal{}, ErrUnauthorized
+		return Principal{}, until, ErrUnauthorized
 	}
 	if err != nil {
-		return Principal{}, err
+		return Principal{}, until, err
 	}
-	if !t.Active() {
-		return Principal{}, ErrUnauthorized
+	if !t.ValidAt(now) {
+		return Principal{}, until, ErrUnauthorized
+	}
+	if t.RevokedAt != nil {
+		until = *t.RevokedAt
 	}
 	acct, err := a.st.AccountByID(ctx, t.AccountID)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return Principal{}, ErrUnauthorized
+			return Principal{}, until, ErrUnauthorized
 		}
-		return Principal{}, err
+		return Principal{}, until, err
 	}
-	p := Principal{Account: acct, TokenID: t.ID, Scopes: t.Scopes}
+	p = Principal{Account: acct, TokenID: t.ID, Scopes: t.Scopes}
 	plan, ok := a.plans(acct.Plan)
 	switch {
 	case acct.Suspended:
-		return p, ErrAccountSuspended
+		return p, until, ErrAccountSuspended
 	case !ok || !plan.APIAccess:
-		return p, ErrNoAPIAccess
+		return p, until, ErrNoAPIAccess
 	case !slices.Contains(t.Scopes, account.ScopeRead):
-		return p, ErrInsufficientScope
+		return p, until, ErrInsufficientScope
 	}
 	p.Plan = plan
-	return p, nil
+	return p, until, nil
 }

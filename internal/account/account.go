@@ -56,8 +56,13 @@ type Token struct {
 	RevokedAt  *time.Time `json:"revoked_at"`
 }
 
-// Active reports whether the token can still be used.
+// Active reports whether the token has no revocation, not even one
+// scheduled for the end of a rotation's grace period.
 func (t *Token) Active() bool { return t.RevokedAt == nil }
+
+// ValidAt reports whether the token authenticates at now: it is active, or
+// its revocation (the end of a rotation's grace) is still to come.
+func (t *Token) ValidAt(now time.Time) bool { return t.RevokedAt == nil || now.Before(*t.RevokedAt) }
 
 // TokenPrefix starts every secret, so leaked tokens are easy to grep for.
 const TokenPrefix = "vds_"

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 )
 
@@ -23,19 +24,21 @@ when it is created or rotated, and stored only as a SHA-256 hash.`,
 type issuedToken struct {
 	ID    string `json:"id"`
 	Token string `json:"token"`
+	// OldTokenRevokedAt is when a rotated token stops working.
+	OldTokenRevokedAt *time.Time `json:"old_token_revoked_at,omitempty"`
 }
 
 // printSecret shows a new secret, the only time it is ever shown.
-func printSecret(f *Factory, t account.Token, secret string) error {
+func printSecret(f *Factory, it issuedToken) error {
 	if f.JSON {
-		return f.writeJSON(issuedToken{ID: t.ID, Token: secret})
+		return f.writeJSON(it)
 	}
 	if !f.IO.OutTTY {
-		_, err := fmt.Fprintln(f.IO.Out, secret)
-		fmt.Fprintf(f.IO.ErrOut, "token id %s\n", t.ID)
+		_, err := fmt.Fprintln(f.IO.Out, it.Token)
+		fmt.Fprintf(f.IO.ErrOut, "token id %s\n", it.ID)
 		return err
 	}
-	_, err := fmt.Fprintf(f.IO.Out, "%s\n\nToken id %s. The secret above is shown only this once: store it now.\n", secret, t.ID)
+	_, err := fmt.Fprintf(f.IO.Out, "%s\n\nToken id %s. The secret above is shown only this once: store it now.\n", it.Token, it.ID)
 	return err
 }
 
@@ -67,7 +70,7 @@ func tokensCreateRun(ctx context.Context, f *Factory, opts *tokensCreateOptions)
 	if err != nil {
 		return err
 	}
-	return printSecret(f, t, secret)
+	return printSecret(f, issuedToken{ID: t.ID, Token: secret})
 }
 
 type tokensListOptions struct {
@@ -97,9 +100,14 @@ func tokensListRun(ctx context.Context, f *Factory, opts *tokensListOptions) err
 	}
 	return f.show(tokens, err, func() error {
 		t := f.IO.newTable("ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "STATUS")
+		now := time.Now()
 		for _, tk := range tokens {
 			status := "active"
-			if tk.RevokedAt != nil {
+			switch {
+			case tk.RevokedAt == nil:
+			case tk.ValidAt(now):
+				status = "valid until " + tk.RevokedAt.Format(time.RFC3339)
+			default:
 				status = "revoked " + tk.RevokedAt.Format(time.RFC3339)
 			}
 			t.row(tk.ID, dash(tk.Name), tk.Prefix+"...", strings.Join(tk.Scopes, ","), tk.CreatedAt.Format(time.RFC3339), timeOrNever(tk.LastUsedAt), status)
@@ -123,29 +131,45 @@ func timeOrNever(t *time.Time) string {
 }
 
 type tokensRotateOptions struct {
-	ID string
+	ID    string
+	Grace string
 }
 
 func newTokensRotateCmd(f *Factory, runF func(*tokensRotateOptions) error) *cobra.Command {
 	opts := &tokensRotateOptions{}
-	return &cobra.Command{
-		Use:   "rotate ID",
-		Short: "Issue a new token in place of ID and revoke ID at once",
-		Args:  exactArgs("ID"),
-		RunE:  runCmd(f, opts, runF, tokensRotateRun, argsTo(&opts.ID)),
+	cmd := &cobra.Command{
+		Use:   "rotate ID [--grace none|1h|24h]",
+		Short: "Issue a new token in place of ID; ID is refused at once or after a grace period",
+		Long: `Issue a new token with ID's name and print its secret once. ID is refused
+at once, or with --grace 1h or 24h keeps working that long, so the programs
+using it can move to the new secret without a gap.`,
+		Example: "  vds tokens rotate tok_abc --grace 1h",
+		Args:    exactArgs("ID"),
+		RunE:    runCmd(f, opts, runF, tokensRotateRun, argsTo(&opts.ID)),
 	}
+	cmd.Flags().StringVar(&opts.Grace, "grace", "none", "how long the old token keeps working: none, 1h or 24h")
+	return cmd
 }
 
 func tokensRotateRun(ctx context.Context, f *Factory, opts *tokensRotateOptions) error {
+	grace, err := access.ParseGrace(opts.Grace)
+	if err != nil {
+		return fmt.Errorf("--grace: %w", err)
+	}
 	svc, old, err := f.token(ctx, opts.ID)
 	if err != nil {
 		return err
 	}
-	t, secret, err := svc.RotateToken(ctx, old.AccountID, old.ID)
+	rot, err := svc.RotateToken(ctx, old.AccountID, old.ID, grace)
 	if err != nil {
 		return err
 	}
-	return printSecret(f, t, secret)
+	it := issuedToken{ID: rot.New.ID, Token: rot.Secret}
+	if grace > 0 {
+		it.OldTokenRevokedAt = rot.Old.RevokedAt
+		fmt.Fprintf(f.IO.ErrOut, "the old token %s keeps working until %s\n", rot.Old.ID, rot.Old.RevokedAt.Format(time.RFC3339))
+	}
+	return printSecret(f, it)
 }
 
 type tokensRevokeOptions struct {

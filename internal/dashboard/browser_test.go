@@ -112,6 +112,16 @@ func (b *tab) value(sel string) string {
 	return v
 }
 
+// count is how many elements match sel.
+func (b *tab) count(sel string) int {
+	b.t.Helper()
+	n, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelectorAll(`+strconv.Quote(sel)+`).length`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return n
+}
+
 func (b *tab) text(sel string) string {
 	b.t.Helper()
 	v, err := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(sel)))
@@ -263,7 +273,8 @@ func TestBrowser(t *testing.T) {
 	// Create a token and read its secret off the page.
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`nav a[href="/dashboard/tokens"]`)))
 	b.do(chromedp.SendKeys(chromedp.CSS("#name"), "e2e laptop"))
-	b.submit(http.StatusCreated, chromedp.Click(chromedp.CSS(`form[action="/dashboard/tokens"] button[type=submit]`)))
+	// The form's answer redirects to the tokens page, which shows the secret once.
+	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`form[action="/dashboard/tokens"] button[type=submit]`)))
 	// The copy button appears only when the script ran.
 	b.do(chromedp.WaitVisible(chromedp.CSS(`button[data-copy="secret"]`)))
 	token := b.value("#secret")
@@ -271,6 +282,14 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("secret on the page = %q", token)
 	}
 	b.shot("token-created", true)
+	// A reload shows the secret no more and creates no second token.
+	b.submit(http.StatusOK, chromedp.Reload())
+	if n := b.count("#secret"); n != 0 {
+		t.Fatalf("the secret is on the page after a reload (%d)", n)
+	}
+	if n := b.count(`a[href$="/rotate"]`); n != 1 {
+		t.Fatalf("after a reload %d active tokens, want 1", n)
+	}
 	if status, _ := api(t, base, token, "/v1/me"); status != http.StatusOK {
 		t.Fatalf("/v1/me with the dashboard's token: %d", status)
 	}
@@ -331,17 +350,28 @@ func TestBrowser(t *testing.T) {
 	}
 	b.shot("connect", true)
 
-	// Rotate: a new secret, the old one refused at once.
+	// Rotate, through the confirmation page, with a grace period: both
+	// tokens work until it ends, here early with "Revoke now".
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`nav a[href="/dashboard/tokens"]`)))
 	b.shot("tokens", true)
+	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`a.button[href$="/rotate"]`)))
+	b.shot("rotate-confirm", true)
+	b.do(chromedp.Click(chromedp.CSS("#grace-1h")))
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`form[action$="/rotate"] button[type=submit]`)))
 	rotated := b.value("#secret")
 	if rotated == token || !strings.HasPrefix(rotated, "vds_") {
 		t.Fatalf("rotated secret = %q", rotated)
 	}
-	b.shot("token-rotated", false)
+	b.shot("token-rotated-grace", true)
+	for _, secret := range []string{token, rotated} {
+		if status, _ := api(t, base, secret, "/v1/me"); status != http.StatusOK {
+			t.Fatalf("%s… in the grace period: %d, want 200", secret[:10], status)
+		}
+	}
+	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`a.button.danger[aria-label$=" now"]`)))
+	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`form[action$="/revoke"] button[type=submit]`)))
 	if status, _ := api(t, base, token, "/v1/me"); status != http.StatusUnauthorized {
-		t.Fatalf("old token after rotation: %d, want 401", status)
+		t.Fatalf("old token after its grace was ended: %d, want 401", status)
 	}
 	if status, _ := api(t, base, rotated, "/v1/me"); status != http.StatusOK {
 		t.Fatalf("new token after rotation: %d, want 200", status)
@@ -380,11 +410,39 @@ func TestBrowser(t *testing.T) {
 	b.shot("garage-dark", false)
 	b.do(colorScheme("light"))
 
-	// Sign out.
+	// Change the password on the account page.
+	const newPassword = "another long passphrase"
+	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`nav a[href="/dashboard/account"]`)))
+	b.shot("account", true)
+	b.do(chromedp.SendKeys(chromedp.CSS("#current"), password),
+		chromedp.SendKeys(chromedp.CSS("#password"), newPassword),
+		chromedp.SendKeys(chromedp.CSS("#confirm"), newPassword))
+	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`form[action="/dashboard/account/password"] button[type=submit]`)))
+	if got := b.text(".notice"); !strings.HasPrefix(got, "Your password was changed.") {
+		t.Fatalf("after changing the password: notice %q", got)
+	}
+
+	// Sign out, and in with the new password.
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`form.signout button`)))
 	if got := b.text(".notice"); got != "You are signed out." {
 		t.Fatalf("after signing out: notice %q", got)
 	}
+	b.do(chromedp.SendKeys(chromedp.CSS("#email"), "e2e@example.com"), chromedp.SendKeys(chromedp.CSS("#password"), newPassword))
+	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`form[action="/dashboard/signin"] button[type=submit]`)))
+	if h := b.text("h1"); h != "Overview" {
+		t.Fatalf("signed in with the new password, the page is %q", h)
+	}
+
+	// Delete the account, typing its email to confirm.
+	b.open("/dashboard/account")
+	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`.danger-zone a.button.danger`)))
+	b.do(chromedp.SendKeys(chromedp.CSS("#confirm-email"), "e2e@example.com"))
+	b.shot("delete-account", true)
+	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`form[action="/dashboard/account/delete"] button[type=submit]`)))
+	if got := b.text(".notice"); !strings.HasPrefix(got, "Your account was deleted") {
+		t.Fatalf("after deleting the account: notice %q", got)
+	}
+	b.shot("account-deleted", false)
 
 	b.mu.Lock()
 	defer b.mu.Unlock()

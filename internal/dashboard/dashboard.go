@@ -1,6 +1,7 @@
 // Package dashboard is the web dashboard of vds, served by vds serve under
 // /dashboard/: sign-up, sign-in and sign-out; the plan, quota and a chart of
-// calls per day; API tokens (create, rotate, revoke); the garage (named
+// calls per day; API tokens (create, rotate with a grace period, revoke);
+// the account (change the password, delete it); the garage (named
 // lists of catalog records, added by drilling down type, make, model and
 // year); and how to connect to the REST API and MCP.
 //
@@ -113,6 +114,7 @@ func (h *Handler) routes() {
 
 	m.HandleFunc("GET /dashboard/tokens", h.authed(h.tokens))
 	m.HandleFunc("POST /dashboard/tokens", h.authed(h.createToken))
+	m.HandleFunc("GET /dashboard/tokens/{id}/rotate", h.authed(h.confirmRotate))
 	m.HandleFunc("POST /dashboard/tokens/{id}/rotate", h.authed(h.rotateToken))
 	m.HandleFunc("GET /dashboard/tokens/{id}/revoke", h.authed(h.confirmRevoke))
 	m.HandleFunc("POST /dashboard/tokens/{id}/revoke", h.authed(h.revokeToken))
@@ -125,6 +127,11 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /dashboard/garage/items", h.authed(h.addItem))
 	m.HandleFunc("POST /dashboard/garage/items/remove", h.authed(h.removeItem))
 	m.HandleFunc("GET /dashboard/records/{type}/{uuid}", h.authed(h.record))
+
+	m.HandleFunc("GET /dashboard/account", h.authed(h.accountPage))
+	m.HandleFunc("POST /dashboard/account/password", h.authed(h.changePassword))
+	m.HandleFunc("GET /dashboard/account/delete", h.authed(h.confirmDeleteAccount))
+	m.HandleFunc("POST /dashboard/account/delete", h.authed(h.deleteAccount))
 
 	m.HandleFunc("GET /dashboard/connect", h.authed(h.connect))
 	m.HandleFunc("GET /dashboard/static/{file}", h.static)

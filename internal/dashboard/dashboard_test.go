@@ -177,7 +177,7 @@ func TestCSRF(t *testing.T) {
 	if toks, _ := e.acc.Tokens(context.Background(), a.ID); len(toks) != 0 {
 		t.Fatalf("a refused form created %d tokens", len(toks))
 	}
-	b.post("/dashboard/tokens", url.Values{"name": {"ok"}}).want(t, http.StatusCreated, "")
+	b.post("/dashboard/tokens", url.Values{"name": {"ok"}}).want(t, http.StatusSeeOther, "/dashboard/tokens")
 
 	// Sign-in needs the double-submit cookie the sign-in page sets.
 	fresh := newBrowser(t, base)
@@ -320,7 +320,7 @@ func TestTokens(t *testing.T) {
 	b.get("/dashboard/tokens").want(t, http.StatusOK, "").contains(t, "No active tokens")
 
 	b.post("/dashboard/tokens", url.Values{"name": {""}}).want(t, http.StatusBadRequest, "").contains(t, "Give the token a name")
-	p := b.post("/dashboard/tokens", url.Values{"name": {"laptop"}}).want(t, http.StatusCreated, "").
+	p := b.issue("/dashboard/tokens", url.Values{"name": {"laptop"}}).
 		contains(t, "shown only this once", `data-copy="secret"`)
 	m := secretRE.FindStringSubmatch(p.body)
 	if m == nil {
@@ -333,9 +333,9 @@ func TestTokens(t *testing.T) {
 	// The list shows the name and prefix, never the secret again.
 	list := b.get("/dashboard/tokens").want(t, http.StatusOK, "").contains(t, "laptop", first[:10]+"…").lacks(t, first)
 
-	// Rotate: a new secret, the old one refused at once.
+	// Rotate with no grace: a new secret, the old one refused at once.
 	id := regexp.MustCompile(`/dashboard/tokens/(tok_[a-z2-7]+)/rotate`).FindStringSubmatch(list.body)[1]
-	p = b.post("/dashboard/tokens/"+id+"/rotate", url.Values{}).want(t, http.StatusOK, "").contains(t, "rotated", first[:10]+"…</code> is revoked")
+	p = b.issue("/dashboard/tokens/"+id+"/rotate", url.Values{"grace": {"none"}}).contains(t, "rotated", first[:10]+"…</code> is revoked")
 	second := secretRE.FindStringSubmatch(p.body)[1]
 	if status, _ := api(t, base, first, "/v1/me"); status != http.StatusUnauthorized {
 		t.Fatalf("old token after rotation: %d, want 401", status)
@@ -343,7 +343,8 @@ func TestTokens(t *testing.T) {
 	if status, _ := api(t, base, second, "/v1/me"); status != http.StatusOK {
 		t.Fatalf("new token after rotation: %d, want 200", status)
 	}
-	b.post("/dashboard/tokens/"+id+"/rotate", url.Values{}).want(t, http.StatusConflict, "").contains(t, "revoked already")
+	b.get("/dashboard/tokens/"+id+"/rotate").want(t, http.StatusNotFound, "")
+	b.post("/dashboard/tokens/"+id+"/rotate", url.Values{"grace": {"none"}}).want(t, http.StatusNotFound, "")
 
 	// Revoke, after a confirmation page.
 	list = b.get("/dashboard/tokens").contains(t, "Revoked tokens (1)")
@@ -370,7 +371,8 @@ func TestTokens(t *testing.T) {
 	}
 	b.get("/dashboard/tokens/"+theirs.ID+"/revoke").want(t, http.StatusNotFound, "")
 	b.post("/dashboard/tokens/"+theirs.ID+"/revoke", url.Values{}).want(t, http.StatusNotFound, "")
-	b.post("/dashboard/tokens/"+theirs.ID+"/rotate", url.Values{}).want(t, http.StatusNotFound, "")
+	b.get("/dashboard/tokens/"+theirs.ID+"/rotate").want(t, http.StatusNotFound, "")
+	b.post("/dashboard/tokens/"+theirs.ID+"/rotate", url.Values{"grace": {"none"}}).want(t, http.StatusNotFound, "")
 	if status, _ := api(t, base, theirSecret, "/v1/me"); status != http.StatusOK {
 		t.Fatalf("another account's token after the attempts: %d, want 200", status)
 	}
@@ -500,16 +502,7 @@ func TestHTTPSSession(t *testing.T) {
 func TestRevokeAndRotateBeatTheTokenCache(t *testing.T) {
 	backends(t, func(t *testing.T, backend string) {
 		e := newEnvOn(t, backend, func(c *config.Config) { c.Server.AuthCacheTTL = time.Minute })
-		base := e.start()
-		b := newBrowser(t, base)
-		b.signUp("cache@example.com", password)
-		b.get("/dashboard/tokens").want(t, http.StatusOK, "")
-		create := func(name string) (id, secret string) {
-			p := b.post("/dashboard/tokens", url.Values{"name": {name}}).want(t, http.StatusCreated, "")
-			secret = secretRE.FindStringSubmatch(p.body)[1]
-			id = regexp.MustCompile(`/dashboard/tokens/(tok_[a-z2-7]+)/rotate`).FindStringSubmatch(p.body)[1]
-			return id, secret
-		}
+		base, b := e.signedUp("cache@example.com")
 		// hammer uses the token until it is surely cached.
 		hammer := func(secret string) {
 			for range 3 {
@@ -519,16 +512,16 @@ func TestRevokeAndRotateBeatTheTokenCache(t *testing.T) {
 			}
 		}
 
-		id, secret := create("revoked")
+		id, secret := b.newToken("revoked")
 		hammer(secret)
 		b.post("/dashboard/tokens/"+id+"/revoke", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/tokens?n=revoked")
 		if status, _ := api(t, base, secret, "/v1/me"); status != http.StatusUnauthorized {
 			t.Fatalf("the call after the revocation: %d, want 401", status)
 		}
 
-		id, old := create("rotated")
+		id, old := b.newToken("rotated")
 		hammer(old)
-		p := b.post("/dashboard/tokens/"+id+"/rotate", url.Values{}).want(t, http.StatusOK, "")
+		p := b.issue("/dashboard/tokens/"+id+"/rotate", url.Values{"grace": {"none"}})
 		next := secretRE.FindStringSubmatch(p.body)[1]
 		if status, _ := api(t, base, old, "/v1/me"); status != http.StatusUnauthorized {
 			t.Fatalf("the rotated-away token on the next call: %d, want 401", status)
@@ -572,14 +565,14 @@ func TestListAndTokenCaps(t *testing.T) {
 			}
 		}
 		b.get("/dashboard/tokens").want(t, http.StatusOK, "")
-		b.post("/dashboard/tokens", url.Values{"name": {"fiftieth"}}).want(t, http.StatusCreated, "")
+		b.post("/dashboard/tokens", url.Values{"name": {"fiftieth"}}).want(t, http.StatusSeeOther, "/dashboard/tokens")
 		p = b.post("/dashboard/tokens", url.Values{"name": {"one too many"}}).want(t, http.StatusBadRequest, "")
 		if got := p.alert(); got != "An account has at most 50 active tokens; revoke one first." {
 			t.Fatalf("token over the cap: alert %q", got)
 		}
 		p.contains(t, `value="one too many"`)
 		b.post("/dashboard/tokens/"+first.ID+"/revoke", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/tokens?n=revoked")
-		b.post("/dashboard/tokens", url.Values{"name": {"after a revocation"}}).want(t, http.StatusCreated, "")
+		b.post("/dashboard/tokens", url.Values{"name": {"after a revocation"}}).want(t, http.StatusSeeOther, "/dashboard/tokens")
 	})
 }
 

@@ -97,3 +97,16 @@ func TestClientAddress(t *testing.T) {
 		})
 	}
 }
+
+func TestAgo(t *testing.T) {
+	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	for d, want := range map[time.Duration]string{
+		0: "just now", 59 * time.Second: "just now", time.Minute: "1 minute ago", 5*time.Minute + 59*time.Second: "5 minutes ago",
+		time.Hour: "1 hour ago", 47 * time.Hour: "1 day ago", 29 * 24 * time.Hour: "29 days ago", 31 * 24 * time.Hour: "21 Oct 2026",
+		-30 * time.Second: "in less than a minute", -(59*time.Minute + 59*time.Second): "in 59 minutes", -24 * time.Hour: "in 1 day",
+	} {
+		if got := ago(now.Add(-d), now); got != want {
+			t.Errorf("ago(now - %v) = %q, want %q", d, got, want)
+		}
+	}
+}

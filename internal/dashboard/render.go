@@ -82,6 +82,7 @@ func mustParsePages() *pageSet {
 		"date":      func(t time.Time) string { return t.UTC().Format("2 Jan 2006") },
 		"datetime":  func(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 UTC") },
 		"iso":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"ago":       func(t time.Time) string { return ago(t, time.Now()) },
 		"num":       formatNum,
 		"kindLabel": kindLabel,
 		"recordURL": recordURL,
@@ -260,6 +261,9 @@ var notices = map[string]string{
 	"removed":      "Removed from the list.",
 	"list-created": "List created.",
 	"list-deleted": "List deleted.",
+
+	"password-changed": "Your password was changed. Every other browser signed in to this account was signed out.",
+	"account-deleted":  "Your account was deleted, with its tokens, lists and sessions.",
 }
 
 func notice(r *http.Request) string { return notices[r.URL.Query().Get("n")] }

@@ -136,6 +136,19 @@ func (s *Service) SetPassword(ctx context.Context, accountID, password string) e
 	return nil
 }
 
+// ChangePassword sets a new password once the current one is verified, with
+// the sign-in throttle counting wrong guesses, and ends all the account's
+// sessions (the caller starts a new one for the person who changed it).
+func (s *Service) ChangePassword(ctx context.Context, a account.Account, current, next string) error {
+	if err := CheckPassword(next); err != nil {
+		return err
+	}
+	if _, err := s.SignIn(ctx, a.Email, current); err != nil {
+		return err
+	}
+	return s.SetPassword(ctx, a.ID, next)
+}
+
 // SignIn answers ErrInvalidCredentials after the same work whatever was wrong.
 func (s *Service) SignIn(ctx context.Context, email, password string) (account.Account, error) {
 	key := throttleKey(email)

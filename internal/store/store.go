@@ -50,6 +50,9 @@ type AccountStore interface {
 	SetPlan(ctx context.Context, accountID, plan string) error
 	SetSuspended(ctx context.Context, accountID string, suspended bool) error
 	SetPassword(ctx context.Context, accountID, hash string) error
+	// DeleteAccount deletes an account with everything that is its own:
+	// tokens, lists, sessions and usage counters.
+	DeleteAccount(ctx context.Context, accountID string) error
 	PasswordHash(ctx context.Context, email string) (account.Account, string, error)
 }
 
@@ -60,6 +63,10 @@ type SessionStore interface {
 	DeleteSession(ctx context.Context, hash string) error
 	DeleteAccountSessions(ctx context.Context, accountID string) (int64, error)
 	DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error)
+	// PutFlash sets the session's one-time message, replacing any before it.
+	PutFlash(ctx context.Context, sessionHash string, body []byte) error
+	// TakeFlash returns and deletes the session's message; ErrNotFound when none.
+	TakeFlash(ctx context.Context, sessionHash string) ([]byte, error)
 }
 
 // SignInThrottle counts failed sign-ins per key in the database, shared by replicas.
@@ -76,7 +83,11 @@ type TokenStore interface {
 	TokenByID(ctx context.Context, id string) (account.Token, error)
 	TokenByHash(ctx context.Context, hash string) (account.Token, error)
 	Tokens(ctx context.Context, accountID string) ([]account.Token, error)
+	// RotateToken stores next and schedules the revocation of the active
+	// token oldID at at: the end of its grace period, or now for none.
 	RotateToken(ctx context.Context, oldID string, next account.Token, at time.Time) error
+	// RevokeToken revokes a token still valid at at (active, or in a
+	// rotation's grace, which it cuts short).
 	RevokeToken(ctx context.Context, id string, at time.Time) error
 }
 

@@ -67,6 +67,15 @@ func (s *DB) SetSuspended(ctx context.Context, accountID string, suspended bool)
 	return expectOne(s.db.ExecContext(ctx, `UPDATE accounts SET suspended = $2 WHERE id = $1`, accountID, suspended))
 }
 
+// DeleteAccount deletes the account; its tokens, lists and their items,
+// sessions and usage counters go with it (ON DELETE CASCADE).
+func (s *DB) DeleteAccount(ctx context.Context, accountID string) error {
+	if err := expectOne(s.db.ExecContext(ctx, `DELETE FROM accounts WHERE id = $1`, accountID)); err != nil {
+		return fmt.Errorf("delete account %s: %w", accountID, err)
+	}
+	return nil
+}
+
 const tokenCols = `id, account_id, name, prefix, hash, scopes, created_at, last_used_at, revoked_at`
 
 func scanToken(row rowScanner) (account.Token, error) {
@@ -158,12 +167,13 @@ func (s *DB) Tokens(ctx context.Context, accountID string) ([]account.Token, err
 		`SELECT `+tokenCols+` FROM tokens WHERE account_id = $1 ORDER BY created_at DESC, id`, accountID)
 }
 
-const revokeSQL = `UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`
-
-// RotateToken revokes oldID and stores next in one transaction.
+// RotateToken schedules oldID's revocation at at and stores next, in one
+// transaction. Only an active token rotates: one in its grace period was
+// rotated already.
 func (s *DB) RotateToken(ctx context.Context, oldID string, next account.Token, at time.Time) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := expectOne(tx.ExecContext(ctx, revokeSQL, oldID, at.UTC())); err != nil {
+		if err := expectOne(tx.ExecContext(ctx, `UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`,
+			oldID, at.UTC())); err != nil {
 			return fmt.Errorf("rotate token %s: %w", oldID, err)
 		}
 		if err := insertToken(ctx, tx, next); err != nil {
@@ -173,9 +183,10 @@ func (s *DB) RotateToken(ctx context.Context, oldID string, next account.Token, 
 	})
 }
 
-// RevokeToken revokes an active token.
+// RevokeToken revokes a token valid at at, ending a grace period early.
 func (s *DB) RevokeToken(ctx context.Context, id string, at time.Time) error {
-	if err := expectOne(s.db.ExecContext(ctx, revokeSQL, id, at.UTC())); err != nil {
+	if err := expectOne(s.db.ExecContext(ctx, `UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND (revoked_at IS NULL OR revoked_at > $2)`,
+		id, at.UTC())); err != nil {
 		return fmt.Errorf("revoke token %s: %w", id, err)
 	}
 	return nil

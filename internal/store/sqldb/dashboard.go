@@ -75,6 +75,27 @@ func (s *DB) DeleteAccountSessions(ctx context.Context, accountID string) (int64
 	return rowsAffected(s.db.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = $1`, accountID))
 }
 
+// PutFlash sets the session's one-time message.
+func (s *DB) PutFlash(ctx context.Context, sessionHash string, body []byte) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO session_flashes (session_hash, body) VALUES ($1, $2)
+		ON CONFLICT (session_hash) DO UPDATE SET body = excluded.body`, sessionHash, body)
+	if err != nil {
+		return fmt.Errorf("store flash: %w", s.mapErr(err))
+	}
+	return nil
+}
+
+// TakeFlash returns and deletes the session's message in one statement,
+// so two loads of a page cannot both read it.
+func (s *DB) TakeFlash(ctx context.Context, sessionHash string) ([]byte, error) {
+	var body []byte
+	err := s.db.QueryRowContext(ctx, `DELETE FROM session_flashes WHERE session_hash = $1 RETURNING body`, sessionHash).Scan(&body)
+	if err != nil {
+		return nil, s.mapErr(err)
+	}
+	return body, nil
+}
+
 // DeleteExpiredSessions removes the sessions that expired at or before now.
 func (s *DB) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error) {
 	return rowsAffected(s.db.ExecContext(ctx, `DELETE FROM sessions WHERE expires_at <= $1`, now.UTC()))

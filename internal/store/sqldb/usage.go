@@ -9,11 +9,20 @@ import (
 	"github.com/vds-dev/vds/internal/store"
 )
 
-// AddUsage adds a batch of charged calls.
+// AddUsage adds a batch of charged calls. The calls of an account deleted
+// since they were made are dropped: there is nothing left to charge.
 func (s *DB) AddUsage(ctx context.Context, d store.UsageDelta) (int64, error) {
 	var used int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `INSERT INTO usage_monthly (account_id, period, used) VALUES ($1, $2, $3)
+		var id string
+		err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = $1`, d.AccountID).Scan(&id)
+		if err == sql.ErrNoRows {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("add usage: %w", err)
+		}
+		err = tx.QueryRowContext(ctx, `INSERT INTO usage_monthly (account_id, period, used) VALUES ($1, $2, $3)
 			ON CONFLICT (account_id, period) DO UPDATE SET used = usage_monthly.used + excluded.used
 			RETURNING used`, d.AccountID, d.Period, d.Calls).Scan(&used)
 		if err != nil {

@@ -51,6 +51,9 @@ func Run(t *testing.T, open Opener) {
 		{"NamedLists", testNamedLists},
 		{"ListCap", testListCap},
 		{"TokenCap", testTokenCap},
+		{"TokenGrace", testTokenGrace},
+		{"DeleteAccount", testDeleteAccount},
+		{"Flash", testFlash},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
