@@ -207,7 +207,8 @@ func TestUpdateBrowse(t *testing.T) {
 	assertView(t, m, "page 1 of 2", "12 records", "2019 Toyota Camry LE", "Sedan")
 	m = drive(t, m, enter)
 	assertState(t, m, stateRecord)
-	assertView(t, m, "2019 Toyota Camry LE", "Transmission", "Automatic", "28/39/32", "t tires", "r recalls")
+	assertView(t, m, "2019 Toyota Camry LE", "Transmission", "Automatic", "City MPG                 28",
+		"Engine displacement (L)  2.5", "t tires", "r recalls")
 	assertView(t, m, "vds › Cars › Toyota › Camry › 2019 Toyota Camry LE")
 	// The record came with the list: no GetCar.
 	for _, c := range fc.called() {
@@ -379,7 +380,7 @@ func TestUpdateVINTireLink(t *testing.T) {
 	fc := newFake()
 	m := drive(t, atVIN(t, fc), down, enter)
 	assertState(t, m, stateRecord)
-	assertView(t, m, "OEM size", "215/55R17", "t tires")
+	assertView(t, m, "OEM tire size", "215/55R17", "t tires")
 	m = drive(t, m, runes("t"))
 	assertView(t, m, "225/50R17", "✓ in window", "245/45R19", "✗ outside")
 	if got := fc.called(); got[len(got)-1] != "TireGeometry"+tireFitID {
