@@ -12,14 +12,7 @@ import (
 // still a mistyped id. Neither is charged.
 func TestWrongSubPaths(t *testing.T) {
 	f := newFixture(t)
-	quotaUsed := func() string {
-		resp, _ := f.getRaw(t, "/v1/me")
-		return resp.Header.Get("X-Quota-Used")
-	}
-	before := quotaUsed()
-	if before == "" {
-		t.Fatal("/v1/me sent no X-Quota-Used")
-	}
+	before := f.quotaUsed(t)
 	for _, tc := range []struct {
 		path   string
 		status int
@@ -51,7 +44,7 @@ func TestWrongSubPaths(t *testing.T) {
 			}
 		}
 	}
-	if after := quotaUsed(); after != before {
+	if after := f.quotaUsed(t); after != before {
 		t.Errorf("X-Quota-Used went from %s to %s: a refused path was charged", before, after)
 	}
 	// The same words without a token are a 401: the API's shape is not
