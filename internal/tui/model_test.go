@@ -338,8 +338,13 @@ func atVIN(t *testing.T, fc *fakeClient) Model {
 func TestUpdateVIN(t *testing.T) {
 	fc := newFake()
 	m := atVIN(t, fc)
-	assertView(t, m, "2019 Toyota Camry LE", "Sedan/Saloon", "Georgetown, Kentucky", "Check     5 ✓ valid", "Linked records (2)",
-		"Car · 2019 Toyota Camry LE", "Tire fitment · 2019 Toyota Camry LE")
+	assertView(t, m, "2019 Toyota Camry LE", "Sedan/Saloon", "Georgetown, Kentucky", "Check     5 ✓ valid",
+		"▸ Catalog car · 2019 Toyota Camry LE", "  Tire fitment · tire sizes for 2019 Toyota Camry LE")
+	// A rule and a heading of their own set the links apart from the decode.
+	if !regexp.MustCompile(`(?m)^─{20,} *\nLinked catalog records  1 car · 1 tire fitment of this make, model and year *\n▸ Catalog car`).
+		MatchString(plain(m.View())) {
+		t.Errorf("the links lack their rule and heading:\n%s", plain(m.View()))
+	}
 	if p := m.top().(*vinPage); p.editing {
 		t.Error("focus should move to the links after a decode with links")
 	}
