@@ -43,7 +43,10 @@ counts are written before exit. Logs are JSON lines on stderr.
 --demo gets a newcomer a working API in one command: on an empty database it
 ingests the demo catalog; it creates the account demo@vds.local on the
 developer plan if missing, prints a token for it and stores the token and
-this server's URL in $XDG_CONFIG_HOME/vds/credentials for the client commands.`,
+this server's URL in $XDG_CONFIG_HOME/vds/credentials for the client commands.
+It then prints where the REST API, the dashboard and MCP answer (the
+addresses it bound) and the command that sets the demo account's dashboard
+password.`,
 		Example: `  vds serve --demo
   VDS_DATABASE_URL=postgres://vds@db/vds vds serve --addr 0.0.0.0:8080`,
 		Args: noArgs,
@@ -103,8 +106,9 @@ func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
 	if lns.Admin != nil && !loopback(lns.Admin.Addr()) {
 		log.Warn("the admin listener is not on a loopback address: keep it away from the public, it serves profiles", "admin_addr", lns.Admin.Addr().String())
 	}
+	var demo demoAccount
 	if opts.Demo {
-		if err := setUpDemo(ctx, f, st, "http://"+ln.Addr().String()); err != nil {
+		if demo, err = setUpDemo(ctx, f, st, "http://"+ln.Addr().String()); err != nil {
 			return fmt.Errorf("demo set-up: %w", err)
 		}
 	}
@@ -114,7 +118,42 @@ func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
 		access.Close()
 		return err
 	}
+	if opts.Demo {
+		demoBanner(f.IO.Out, cfg, lns, demo)
+	}
 	return srv.ServeListeners(ctx, lns)
+}
+
+// demoAccount is what the banner of --demo says about the demo account.
+type demoAccount struct {
+	plan        string
+	passwordSet bool
+}
+
+// demoBanner tells a newcomer where everything is. It names the bound
+// addresses, so --addr 127.0.0.1:0 prints the port it got.
+func demoBanner(w io.Writer, cfg *config.Config, lns server.Listeners, demo demoAccount) {
+	base := "http://" + lns.Public.Addr().String()
+	mcp := base + "/mcp"
+	if lns.MCP != nil {
+		mcp += " and http://" + lns.MCP.Addr().String() + "/mcp"
+	}
+	mcp += " (the same token)"
+	password := "none yet; to sign in to the dashboard, set one with"
+	if demo.passwordSet {
+		password = "set; to change it"
+	}
+	cmd := "vds accounts set-password " + DemoEmail
+	if cfg.Database.URL != config.DefaultDatabaseURL() {
+		cmd += " (with this server's --database or VDS_DATABASE_URL)"
+	}
+	fmt.Fprintf(w, "\nThe vds demo is running:\n"+
+		"  REST API   %s/v1\n"+
+		"  Dashboard  %s/dashboard/\n"+
+		"  MCP        %s\n"+
+		"  Account    %s (%s plan)\n"+
+		"  Password   %s:\n"+
+		"               %s\n", base, base, mcp, DemoEmail, demo.plan, password, cmd)
 }
 
 func loopback(a net.Addr) bool {
@@ -127,7 +166,30 @@ const DemoEmail = "demo@vds.local"
 
 // setUpDemo loads the demo catalog into an empty database and makes sure
 // the client credentials hold a working demo token for this server.
-func setUpDemo(ctx context.Context, f *Factory, st store.Store, url string) error {
+func setUpDemo(ctx context.Context, f *Factory, st store.Store, url string) (demoAccount, error) {
+	if err := loadDemoCatalog(ctx, f, st); err != nil {
+		return demoAccount{}, err
+	}
+	svc := access.New(st, f.Config().Plan, f.Config().PlanNames())
+	acct, err := svc.Account(ctx, DemoEmail)
+	if errors.Is(err, store.ErrNotFound) {
+		acct, err = svc.CreateAccount(ctx, DemoEmail, "developer")
+	}
+	if err != nil {
+		return demoAccount{}, err
+	}
+	demo := demoAccount{plan: acct.Plan}
+	switch _, _, err := st.PasswordHash(ctx, DemoEmail); {
+	case err == nil:
+		demo.passwordSet = true
+	case !errors.Is(err, store.ErrNotFound):
+		return demoAccount{}, err
+	}
+	return demo, demoToken(ctx, f, st, svc, acct, url)
+}
+
+// loadDemoCatalog ingests the demo catalog into a database without one.
+func loadDemoCatalog(ctx context.Context, f *Factory, st store.Store) error {
 	v, err := st.CatalogVersion(ctx)
 	if err != nil {
 		return err
@@ -148,14 +210,12 @@ func setUpDemo(ctx context.Context, f *Factory, st store.Store, url string) erro
 		fmt.Fprintf(f.IO.ErrOut, "loaded the demo catalog: %d cars, %d motorcycles, %d boats, %d tire fitments\n",
 			res.Version.Counts.Cars, res.Version.Counts.Motorcycles, res.Version.Counts.Boats, res.Version.Counts.TireSizes)
 	}
-	svc := access.New(st, f.Config().Plan, f.Config().PlanNames())
-	acct, err := svc.Account(ctx, DemoEmail)
-	if errors.Is(err, store.ErrNotFound) {
-		acct, err = svc.CreateAccount(ctx, DemoEmail, "developer")
-	}
-	if err != nil {
-		return err
-	}
+	return nil
+}
+
+// demoToken makes sure the client credentials hold a working token of the
+// demo account for this server, printing a new one.
+func demoToken(ctx context.Context, f *Factory, st store.Store, svc *access.Service, acct account.Account, url string) error {
 	path := credentials.Path(config.ConfigDir())
 	creds, err := credentials.Load(path)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/catalog"
 )
 
 // ----- makes -----
@@ -398,9 +399,10 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 		}
 		rec = r
 		fields = [][2]string{
-			{"UUID", r.UUID}, {"Make", r.Make}, {"Model", r.Model}, {"Year", strconv.Itoa(r.Year)},
-			{"Type", dashIfEmpty(r.MotorcycleType)}, {"Class", dashIfEmpty(r.VehicleType)},
-			{"Displacement (cc)", optInt(r.DisplacementCC)}, {"Engine", dashIfEmpty(r.EngineType)}, {"Power (hp)", optFloat(r.PowerHP, 1)},
+			{label("uuid"), r.UUID}, {label("make"), r.Make}, {label("model"), r.Model}, {label("year"), strconv.Itoa(r.Year)},
+			{label("motorcycle_type"), dashIfEmpty(r.MotorcycleType)}, {label("vehicle_type"), dashIfEmpty(r.VehicleType)},
+			{label("displacement_cc"), optInt(r.DisplacementCC)}, {label("engine_type"), dashIfEmpty(r.EngineType)},
+			{label("power_hp"), optFloat(r.PowerHP, 1)},
 		}
 	case client.KindBoat:
 		r, err := c.GetBoat(ctx, opts.UUID)
@@ -409,10 +411,11 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 		}
 		rec = r
 		fields = [][2]string{
-			{"UUID", r.UUID}, {"Make", r.Make}, {"Model", r.Model}, {"Year", strconv.Itoa(r.Year)},
-			{"Type", dashIfEmpty(r.ModelType)}, {"Length (ft)", formatFloat(r.LengthFt, 1)}, {"Beam (ft)", formatFloat(r.BeamFt, 1)},
-			{"Dry weight (lbs)", strconv.Itoa(r.DryWeightLbs)}, {"Engines", strconv.Itoa(r.EngineCount)}, {"Power (hp)", strconv.Itoa(r.HP)},
-			{"Hull", dashIfEmpty(r.HullType)}, {"Fuel", dashIfEmpty(r.FuelType)},
+			{label("uuid"), r.UUID}, {label("make"), r.Make}, {label("model"), r.Model}, {label("year"), strconv.Itoa(r.Year)},
+			{label("model_type"), dashIfEmpty(r.ModelType)}, {label("length_ft"), formatFloat(r.LengthFt, 1)},
+			{label("beam_ft"), formatFloat(r.BeamFt, 1)}, {label("dry_weight_lbs"), strconv.Itoa(r.DryWeightLbs)},
+			{label("engine_count"), strconv.Itoa(r.EngineCount)}, {label("hp"), strconv.Itoa(r.HP)},
+			{label("hull_type"), dashIfEmpty(r.HullType)}, {label("fuel_type"), dashIfEmpty(r.FuelType)},
 		}
 	default:
 		r, err := c.GetTireSize(ctx, opts.UUID)
@@ -421,10 +424,11 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 		}
 		rec = r
 		fields = [][2]string{
-			{"UUID", r.UUID}, {"Make", r.Make}, {"Model", r.Model}, {"Year", strconv.Itoa(r.Year)}, {"Trim", dashIfEmpty(r.Trim)},
-			{"Tire size", client.RatedSize(r.TireSize, r.LoadIndex, r.SpeedRating)}, {"Rear tire size", rearSize(r)},
-			{"Alternate sizes", dashIfEmpty(strings.Join(r.AlternateSizes, ", "))},
-			{"Rear alternate sizes", dashIfEmpty(strings.Join(r.RearAlternateSizes, ", "))},
+			{label("uuid"), r.UUID}, {label("make"), r.Make}, {label("model"), r.Model}, {label("year"), strconv.Itoa(r.Year)},
+			{label("trim"), dashIfEmpty(r.Trim)},
+			{label("tire_size"), client.RatedSize(r.TireSize, r.LoadIndex, r.SpeedRating)}, {label("rear_tire_size"), rearSize(r)},
+			{label("alternate_sizes"), dashIfEmpty(strings.Join(r.AlternateSizes, ", "))},
+			{label("rear_alternate_sizes"), dashIfEmpty(strings.Join(r.RearAlternateSizes, ", "))},
 		}
 	}
 	if f.JSON {
@@ -437,15 +441,21 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 	return t.flush()
 }
 
+// label is the shared label of a record field, named by its JSON name.
+func label(name string) string { return catalog.FieldLabel(name) }
+
 func carFields(r *client.Car) [][2]string {
 	return [][2]string{
-		{"UUID", r.UUID}, {"Make", r.Make}, {"Model", r.Model}, {"Year", strconv.Itoa(r.Year)}, {"Trim", dashIfEmpty(r.Trim)},
-		{"Body", dashIfEmpty(r.Body)}, {"Engine", dashIfEmpty(r.Engine)}, {"Fuel type", dashIfEmpty(r.FuelType)},
-		{"Drive", dashIfEmpty(r.DriveType)}, {"Transmission", dashIfEmpty(r.Transmission)},
-		{"Displacement (L)", optFloat(r.DisplacementL, 1)}, {"Cylinders", optInt(r.Cylinders)},
-		{"Electrified", yesNo(r.Electrified)},
-		{"EPA id", optInt(r.EPAID)}, {"MPG city", optFloat(r.MPGCity, 1)}, {"MPG highway", optFloat(r.MPGHighway, 1)}, {"MPG combined", optFloat(r.MPGCombined, 1)},
-		{"EPA range (mi)", optInt(r.EPARangeMiles)}, {"Annual fuel cost ($)", optInt(r.AnnualFuelCost)}, {"CO2 (g/mi)", optFloat(r.CO2GPM, 0)},
+		{label("uuid"), r.UUID}, {label("make"), r.Make}, {label("model"), r.Model}, {label("year"), strconv.Itoa(r.Year)},
+		{label("trim"), dashIfEmpty(r.Trim)}, {label("body"), dashIfEmpty(r.Body)}, {label("engine"), dashIfEmpty(r.Engine)},
+		{label("fuel_type"), dashIfEmpty(r.FuelType)}, {label("drive_type"), dashIfEmpty(r.DriveType)},
+		{label("transmission"), dashIfEmpty(r.Transmission)},
+		{label("displacement_l"), optFloat(r.DisplacementL, 1)}, {label("cylinders"), optInt(r.Cylinders)},
+		{label("electrified"), yesNo(r.Electrified)}, {label("epa_id"), optInt(r.EPAID)},
+		{label("mpg_city"), optFloat(r.MPGCity, 1)}, {label("mpg_highway"), optFloat(r.MPGHighway, 1)},
+		{label("mpg_combined"), optFloat(r.MPGCombined, 1)}, {label("epa_range_miles"), optInt(r.EPARangeMiles)},
+		{label("epa_electric_range_miles"), optInt(r.EPAElectricRangeMiles)},
+		{label("annual_fuel_cost"), optInt(r.AnnualFuelCost)}, {label("co2_gpm"), optFloat(r.CO2GPM, 0)},
 	}
 }
 

@@ -165,6 +165,10 @@ func SetDefaults(v *viper.Viper) {
 	}
 }
 
+// DefaultDatabaseURL is the database of a configuration that names none:
+// an SQLite file in the data directory.
+func DefaultDatabaseURL() string { return "sqlite:" + filepath.Join(DataDir(), "vds.db") }
+
 // Load reads and validates the configuration. VDS_DATABASE_URL_FILE supplies
 // the database URL from a mounted secret unless --database or VDS_DATABASE_URL says otherwise.
 func Load(v *viper.Viper) (Config, error) {
@@ -182,7 +186,7 @@ func Load(v *viper.Viper) (Config, error) {
 		}
 	}
 	if c.Database.URL == "" {
-		c.Database.URL = "sqlite:" + filepath.Join(DataDir(), "vds.db")
+		c.Database.URL = DefaultDatabaseURL()
 	}
 	// VDS_SERVER_CORS_ORIGINS is split at commas; a space after one is not part of an origin.
 	origins := c.Server.CORSOrigins[:0:0]

@@ -107,7 +107,7 @@ func TestGarage(t *testing.T) {
 
 	// The record's page.
 	b.get("/dashboard/records/car/"+car.UUID.String()).want(t, http.StatusOK, "").
-		contains(t, car.Make, car.Trim, "fuel_type", base+"/v1/cars/"+car.UUID.String())
+		contains(t, car.Make, car.Trim, "Fuel type", base+"/v1/cars/"+car.UUID.String())
 	b.get("/dashboard/records/car/"+uuid.NewString()).want(t, http.StatusNotFound, "").contains(t, "Not in the catalog")
 	b.get("/dashboard/records/cars/"+car.UUID.String()).want(t, http.StatusNotFound, "")
 

@@ -15,7 +15,7 @@ import (
 )
 
 // recordData is a record's page: its fields in the order the API sends
-// them, and where the API serves it.
+// them, labelled for people, and where the API serves it.
 type recordData struct {
 	Kind    catalog.Kind
 	UUID    string
@@ -26,8 +26,11 @@ type recordData struct {
 	MaxNote int
 }
 
+// field is one field of a record: Name is its JSON name, Label how the
+// page shows it (with its unit).
 type field struct {
 	Name  string
+	Label string
 	Value string
 }
 
@@ -98,7 +101,7 @@ func orderedFields(raw json.RawMessage) ([]field, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, err
 		}
-		out = append(out, field{Name: name, Value: display(v)})
+		out = append(out, field{Name: name, Label: catalog.FieldLabel(name), Value: display(v)})
 	}
 	return out, nil
 }

@@ -54,16 +54,22 @@ func (f *fixture) getRaw(t *testing.T, path string) (*http.Response, problemBody
 	return resp, p
 }
 
+// quotaUsed is dev's X-Quota-Used, read from /v1/me (which is free).
+func (f *fixture) quotaUsed(t *testing.T) string {
+	t.Helper()
+	resp, _ := f.getRaw(t, "/v1/me")
+	if resp.Header.Get("X-Quota-Used") == "" {
+		t.Fatal("/v1/me sent no X-Quota-Used")
+	}
+	return resp.Header.Get("X-Quota-Used")
+}
+
 // TestMalformedQueryPairsRefused: a pair Go cannot parse used to be dropped,
 // so ?make=Toyota&model=Camry; answered every Toyota (charged, with a Link
 // to the wider query). Every route refuses it, naming the pair, uncharged.
 func TestMalformedQueryPairsRefused(t *testing.T) {
 	f := newFixture(t)
-	quotaUsed := func() string {
-		resp, _ := f.getRaw(t, "/v1/me")
-		return resp.Header.Get("X-Quota-Used")
-	}
-	before := quotaUsed()
+	before := f.quotaUsed(t)
 	for _, tc := range []struct{ path, pair string }{
 		{"/v1/cars?make=Toyota&model=Camry;", `"model=Camry;"`},
 		{"/v1/cars?make=Toyota&model=Cam%zzry", `"model=Cam%zzry"`},
@@ -81,7 +87,7 @@ func TestMalformedQueryPairsRefused(t *testing.T) {
 			t.Errorf("GET %s: Link %q on an error", tc.path, link)
 		}
 	}
-	if after := quotaUsed(); after != before {
+	if after := f.quotaUsed(t); after != before {
 		t.Errorf("quota used went from %s to %s: malformed queries were charged", before, after)
 	}
 	// A pair that parses still answers, and the one that did not, when fixed, narrows.

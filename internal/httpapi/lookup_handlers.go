@@ -60,7 +60,7 @@ func (h *Handler) decodeVINs(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request) {
-	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
+	id, err := h.recordID(r)
 	if err != nil {
 		edge.WriteError(w, r, err)
 		return
@@ -74,7 +74,7 @@ func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) motorcycleRecalls(w http.ResponseWriter, r *http.Request) {
-	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
+	id, err := h.recordID(r)
 	if err != nil {
 		edge.WriteError(w, r, err)
 		return

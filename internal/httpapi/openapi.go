@@ -358,7 +358,8 @@ func pathParam(name string) (paramDoc, bool) {
 	}
 	if name == "uuid" {
 		return paramDoc{schema: schema{"type": "string", "format": "uuid"},
-			desc: "Record uuid in its canonical 36-character form (either case). Anything else is a 400 invalid_uuid."}, true
+			desc: "Record uuid in its canonical 36-character form (either case). Any other value with a digit in it is a 400 invalid_uuid; " +
+				"a word without digits (types, Toyota) is a path the API does not have, a 404 not_found."}, true
 	}
 	return paramDoc{}, false
 }

@@ -602,9 +602,9 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/cars/models"),                      // missing_parameter
 		bad("/v1/boats/models?make=A&make=B"),       // invalid_parameter
 		bad("/v1/tire-sizes/models?make=X&model=Y"), // unknown_parameter
-		bad("/v1/cars/not-a-uuid"),                  // invalid_uuid
+		bad("/v1/cars/6f1c1d1e-52a3"),               // invalid_uuid
 		bad("/v1/boats/"+strings.ReplaceAll(boat.UUID.String(), "-", "")),
-		bad("/v1/tire-sizes/xyz/geometry"),           // invalid_uuid
+		bad("/v1/tire-sizes/12345/geometry"),         // invalid_uuid
 		bad("/v1/cars/"+car.UUID.String()+"?full=1"), // unknown_parameter
 		bad("/v1/cars/makes?page=2"),
 		bad("/v1/me?verbose=1"),
@@ -629,6 +629,8 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		exchange{http.MethodGet, "/v1/tire-sizes/" + unknown, dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/tire-sizes/" + unknown + "/geometry", dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/trucks", dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/boats/types", dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/tire-sizes/xyz/geometry", dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/cars/" + car.UUID.String() + "/recalls/extra", dev, nil, http.StatusNotFound},
 		// 401: no token, a malformed one, an unknown one; on routes and off them.
 		exchange{http.MethodGet, "/v1/cars?make=Toyota", "", nil, http.StatusUnauthorized},

@@ -37,6 +37,8 @@ type Handler struct {
 	// maxAge is the Cache-Control value of catalog answers.
 	maxAge []string
 	cors   *corsPolicy
+	// paths lists the paths under each collection, for 404 details.
+	paths map[string][]string
 }
 
 // Options are the HTTP settings of the API (docs/operations.md).
@@ -56,7 +58,9 @@ func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limit
 	h := &Handler{svc: svc, limiter: limiter, saved: saved, lookup: lk, log: log,
 		door:      edge.Door{Auth: auth, Limiter: limiter, NoToken: "Send the header Authorization: Bearer <token> with a vds_ token."},
 		publicURL: strings.TrimRight(opts.PublicURL, "/"), maxAge: maxAgeValue(opts.CacheMaxAge), cors: newCORS(opts.CORSOrigins)}
-	doc, err := BuildOpenAPI(h.Routes())
+	routes := h.Routes()
+	h.paths = subPaths(routes)
+	doc, err := BuildOpenAPI(routes)
 	if err == nil {
 		h.openapi, err = splitServers(doc)
 	}
@@ -183,6 +187,6 @@ func (h *Handler) fallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.guard(Route{Charged: free}, func(w http.ResponseWriter, r *http.Request) {
-		edge.WriteCode(w, r, vehicle.CodeNotFound, "", "No such endpoint; see /v1/openapi.json for the list.")
+		edge.WriteCode(w, r, vehicle.CodeNotFound, "", h.noSuchPath(r.URL.Path))
 	})(w, r)
 }

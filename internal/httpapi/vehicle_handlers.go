@@ -129,7 +129,7 @@ func noParams(next http.HandlerFunc) http.HandlerFunc {
 
 func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id, err := vehicle.ParseUUID(r.PathValue("uuid"))
+		id, err := h.recordID(r)
 		if err != nil {
 			edge.WriteError(w, r, err)
 			return
@@ -173,7 +173,7 @@ func (h *Handler) hullTypes(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) carTires(w http.ResponseWriter, r *http.Request) {
-	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
+	id, err := h.recordID(r)
 	if err != nil {
 		edge.WriteError(w, r, err)
 		return
@@ -187,7 +187,7 @@ func (h *Handler) carTires(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) geometry(w http.ResponseWriter, r *http.Request) {
-	id, err := vehicle.ParseUUID(r.PathValue("uuid"))
+	id, err := h.recordID(r)
 	if err != nil {
 		edge.WriteError(w, r, err)
 		return

@@ -207,7 +207,8 @@ func TestUpdateBrowse(t *testing.T) {
 	assertView(t, m, "page 1 of 2", "12 records", "2019 Toyota Camry LE", "Sedan")
 	m = drive(t, m, enter)
 	assertState(t, m, stateRecord)
-	assertView(t, m, "2019 Toyota Camry LE", "Transmission", "Automatic", "28/39/32", "t tires", "r recalls")
+	assertView(t, m, "2019 Toyota Camry LE", "Transmission", "Automatic", "City MPG                 28",
+		"Engine displacement (L)  2.5", "t tires", "r recalls")
 	assertView(t, m, "vds › Cars › Toyota › Camry › 2019 Toyota Camry LE")
 	// The record came with the list: no GetCar.
 	for _, c := range fc.called() {
@@ -337,8 +338,13 @@ func atVIN(t *testing.T, fc *fakeClient) Model {
 func TestUpdateVIN(t *testing.T) {
 	fc := newFake()
 	m := atVIN(t, fc)
-	assertView(t, m, "2019 Toyota Camry LE", "Sedan/Saloon", "Georgetown, Kentucky", "Check     5 ✓ valid", "Linked records (2)",
-		"Car · 2019 Toyota Camry LE", "Tire fitment · 2019 Toyota Camry LE")
+	assertView(t, m, "2019 Toyota Camry LE", "Sedan/Saloon", "Georgetown, Kentucky", "Check     5 ✓ valid",
+		"▸ Catalog car · 2019 Toyota Camry LE", "  Tire fitment · tire sizes for 2019 Toyota Camry LE")
+	// A rule and a heading of their own set the links apart from the decode.
+	if !regexp.MustCompile(`(?m)^─{20,} *\nLinked catalog records  1 car · 1 tire fitment of this make, model and year *\n▸ Catalog car`).
+		MatchString(plain(m.View())) {
+		t.Errorf("the links lack their rule and heading:\n%s", plain(m.View()))
+	}
 	if p := m.top().(*vinPage); p.editing {
 		t.Error("focus should move to the links after a decode with links")
 	}
@@ -379,7 +385,7 @@ func TestUpdateVINTireLink(t *testing.T) {
 	fc := newFake()
 	m := drive(t, atVIN(t, fc), down, enter)
 	assertState(t, m, stateRecord)
-	assertView(t, m, "OEM size", "215/55R17", "t tires")
+	assertView(t, m, "OEM tire size", "215/55R17", "t tires")
 	m = drive(t, m, runes("t"))
 	assertView(t, m, "225/50R17", "✓ in window", "245/45R19", "✗ outside")
 	if got := fc.called(); got[len(got)-1] != "TireGeometry"+tireFitID {

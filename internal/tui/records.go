@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/textfmt"
 )
 
@@ -89,39 +90,45 @@ func (r record) summary() string {
 
 type field struct{ label, value string }
 
-// fields shows unknown values as "—", so every record of a kind has one shape.
+// label is the shared label of a record field, named by its JSON name.
+func label(name string) string { return catalog.FieldLabel(name) }
+
+// fields shows unknown values as "—", so every record of a kind has one
+// shape. The labels carry the units, so the values do not.
 func (r record) fields() []field {
 	switch {
 	case r.car != nil:
 		c := r.car
 		return []field{
-			{"Make", c.Make}, {"Model", c.Model}, {"Year", strconv.Itoa(c.Year)}, {"Trim", dash(c.Trim)},
-			{"Body", dash(c.Body)}, {"Engine", dash(c.Engine)}, {"Fuel", dash(c.FuelType)},
-			{"Drive", dash(c.DriveType)}, {"Transmission", dash(c.Transmission)},
-			{"Displacement", optFloat(c.DisplacementL, 1, " L")}, {"Cylinders", optInt(c.Cylinders, "")},
-			{"Electrified", yesNo(c.Electrified)},
-			{"MPG city/hwy/comb", joinOpt("/", c.MPGCity, c.MPGHighway, c.MPGCombined)},
-			{"EPA range", optInt(c.EPARangeMiles, " mi")},
-			{"Annual fuel cost", optInt(c.AnnualFuelCost, "", "$")},
-			{"CO₂", optFloat(c.CO2GPM, 0, " g/mi")},
-			{"UUID", c.UUID},
+			{label("make"), c.Make}, {label("model"), c.Model}, {label("year"), strconv.Itoa(c.Year)}, {label("trim"), dash(c.Trim)},
+			{label("body"), dash(c.Body)}, {label("engine"), dash(c.Engine)}, {label("fuel_type"), dash(c.FuelType)},
+			{label("drive_type"), dash(c.DriveType)}, {label("transmission"), dash(c.Transmission)},
+			{label("displacement_l"), optFloat(c.DisplacementL, 1, "")}, {label("cylinders"), optInt(c.Cylinders, "")},
+			{label("electrified"), yesNo(c.Electrified)},
+			{label("mpg_city"), optFloat(c.MPGCity, 0, "")}, {label("mpg_highway"), optFloat(c.MPGHighway, 0, "")},
+			{label("mpg_combined"), optFloat(c.MPGCombined, 0, "")},
+			{label("epa_range_miles"), optInt(c.EPARangeMiles, "")},
+			{label("epa_electric_range_miles"), optInt(c.EPAElectricRangeMiles, "")},
+			{label("annual_fuel_cost"), optInt(c.AnnualFuelCost, "")},
+			{label("co2_gpm"), optFloat(c.CO2GPM, 0, "")},
+			{label("uuid"), c.UUID},
 		}
 	case r.moto != nil:
 		m := r.moto
 		return []field{
-			{"Make", m.Make}, {"Model", m.Model}, {"Year", strconv.Itoa(m.Year)},
-			{"Type", dash(m.MotorcycleType)}, {"Class", dash(m.VehicleType)},
-			{"Displacement", optInt(m.DisplacementCC, " cc")}, {"Engine", dash(m.EngineType)},
-			{"Power", optFloat(m.PowerHP, 0, " hp")}, {"UUID", m.UUID},
+			{label("make"), m.Make}, {label("model"), m.Model}, {label("year"), strconv.Itoa(m.Year)},
+			{label("motorcycle_type"), dash(m.MotorcycleType)}, {label("vehicle_type"), dash(m.VehicleType)},
+			{label("displacement_cc"), optInt(m.DisplacementCC, "")}, {label("engine_type"), dash(m.EngineType)},
+			{label("power_hp"), optFloat(m.PowerHP, 0, "")}, {label("uuid"), m.UUID},
 		}
 	case r.boat != nil:
 		b := r.boat
 		return []field{
-			{"Make", b.Make}, {"Model", b.Model}, {"Year", strconv.Itoa(b.Year)},
-			{"Type", dash(b.ModelType)}, {"Length", formatFloat(b.LengthFt, 1) + " ft"},
-			{"Beam", formatFloat(b.BeamFt, 1) + " ft"}, {"Dry weight", textfmt.Thousands(int64(b.DryWeightLbs)) + " lb"},
-			{"Engines", strconv.Itoa(b.EngineCount)}, {"Power", strconv.Itoa(b.HP) + " hp"},
-			{"Hull", dash(b.HullType)}, {"Fuel", dash(b.FuelType)}, {"UUID", b.UUID},
+			{label("make"), b.Make}, {label("model"), b.Model}, {label("year"), strconv.Itoa(b.Year)},
+			{label("model_type"), dash(b.ModelType)}, {label("length_ft"), formatFloat(b.LengthFt, 1)},
+			{label("beam_ft"), formatFloat(b.BeamFt, 1)}, {label("dry_weight_lbs"), textfmt.Thousands(int64(b.DryWeightLbs))},
+			{label("engine_count"), strconv.Itoa(b.EngineCount)}, {label("hp"), strconv.Itoa(b.HP)},
+			{label("hull_type"), dash(b.HullType)}, {label("fuel_type"), dash(b.FuelType)}, {label("uuid"), b.UUID},
 		}
 	case r.tire != nil:
 		t := r.tire
@@ -130,14 +137,14 @@ func (r record) fields() []field {
 			rear = client.RatedSize(*t.RearTireSize, t.RearLoadIndex, t.RearSpeedRating)
 		}
 		fields := []field{
-			{"Make", t.Make}, {"Model", t.Model}, {"Year", strconv.Itoa(t.Year)}, {"Trim", dash(t.Trim)},
-			{"OEM size", client.RatedSize(t.TireSize, t.LoadIndex, t.SpeedRating)}, {"Rear size", rear},
-			{"Alternates", dash(strings.Join(t.AlternateSizes, ", "))},
+			{label("make"), t.Make}, {label("model"), t.Model}, {label("year"), strconv.Itoa(t.Year)}, {label("trim"), dash(t.Trim)},
+			{label("tire_size"), client.RatedSize(t.TireSize, t.LoadIndex, t.SpeedRating)}, {label("rear_tire_size"), rear},
+			{label("alternate_sizes"), dash(strings.Join(t.AlternateSizes, ", "))},
 		}
 		if t.RearTireSize != nil {
-			fields = append(fields, field{"Rear alternates", dash(strings.Join(t.RearAlternateSizes, ", "))})
+			fields = append(fields, field{label("rear_alternate_sizes"), dash(strings.Join(t.RearAlternateSizes, ", "))})
 		}
-		return append(fields, field{"UUID", t.UUID})
+		return append(fields, field{label("uuid"), t.UUID})
 	}
 	return nil
 }
@@ -198,11 +205,11 @@ func str(p *string) string {
 	return dash(*p)
 }
 
-func optInt(p *int, suffix string, prefix ...string) string {
+func optInt(p *int, suffix string) string {
 	if p == nil {
 		return "—"
 	}
-	return strings.Join(prefix, "") + textfmt.Thousands(int64(*p)) + suffix
+	return textfmt.Thousands(int64(*p)) + suffix
 }
 
 func optFloat(p *float64, prec int, suffix string) string {
@@ -210,20 +217,6 @@ func optFloat(p *float64, prec int, suffix string) string {
 		return "—"
 	}
 	return formatFloat(*p, prec) + suffix
-}
-
-// joinOpt formats optional numbers as "27/35/30", "—" for each unknown.
-func joinOpt(sep string, ps ...*float64) string {
-	parts := make([]string, len(ps))
-	known := false
-	for i, p := range ps {
-		parts[i] = optFloat(p, 0, "")
-		known = known || p != nil
-	}
-	if !known {
-		return "—"
-	}
-	return strings.Join(parts, sep)
 }
 
 func formatFloat(v float64, prec int) string {

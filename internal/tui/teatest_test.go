@@ -95,7 +95,8 @@ func TestTeaVIN(t *testing.T) {
 	waitOutput(t, tm, "VIN: ", "enter decode")
 	tm.Type(fakeVIN)
 	press(tm, tea.KeyEnter)
-	waitOutput(t, tm, "2019 Toyota Camry LE", "Georgetown", "Linked records (2)", "Car · 2019 Toyota Camry LE")
+	waitOutput(t, tm, "2019 Toyota Camry LE", "Georgetown", "Linked catalog records", "Catalog car · 2019 Toyota Camry LE",
+		"Tire fitment · tire sizes for 2019 Toyota Camry LE")
 	press(tm, tea.KeyEnter)
 	waitOutput(t, tm, "Transmission", "Automatic")
 

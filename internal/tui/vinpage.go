@@ -66,10 +66,10 @@ func (p *vinPage) update(c *common, msg tea.Msg) tea.Cmd {
 		var rows []row
 		name := reportName(msg.report)
 		for _, id := range msg.report.Links.Cars {
-			rows = append(rows, row{title: "Car · " + name, detail: shortID(id), value: vinLink{client.KindCar, id}})
+			rows = append(rows, row{title: "Catalog car · " + name, detail: shortID(id), value: vinLink{client.KindCar, id}})
 		}
 		for _, id := range msg.report.Links.TireSizes {
-			rows = append(rows, row{title: "Tire fitment · " + name, detail: shortID(id), value: vinLink{client.KindTireSize, id}})
+			rows = append(rows, row{title: "Tire fitment · tire sizes for " + name, detail: shortID(id), value: vinLink{client.KindTireSize, id}})
 		}
 		cmd := setRows(&p.links, rows)
 		p.links.Select(0)
@@ -195,8 +195,23 @@ func (p *vinPage) top(c *common) string {
 	if r.Stale {
 		lines = append(lines, st.Warn.Render("vPIC is unavailable: this decode is from the cache."))
 	}
-	lines = append(lines, "", st.Title.Render("Linked records ("+strconv.Itoa(len(p.links.Items()))+")"))
+	// The links are catalog records matched by make, model and year, not
+	// part of the decode: a rule, a heading and their count per kind set
+	// them apart from the fields above.
+	links := r.Links
+	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(1, min(p.width, 60)))),
+		st.Title.Render("Linked catalog records")+st.Subtle.Render("  "+
+			count(len(links.Cars), "car", "cars")+" · "+count(len(links.TireSizes), "tire fitment", "tire fitments")+
+			" of this make, model and year"))
 	return strings.Join(lines, "\n")
+}
+
+// count is n and the noun that goes with it: "1 car", "2 cars".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 func (p *vinPage) view(c *common) string {

@@ -1,0 +1,67 @@
+package catalog
+
+// fieldLabels maps each record field's JSON name to how people read it: a
+// label and, where the value has one, its unit. Kinds share a name only
+// where it means the same (fuel_type of a car and of a boat). The
+// dashboard, the terminal UI and vds get label fields from here.
+var fieldLabels = map[string]struct{ label, unit string }{
+	"uuid":  {"UUID", ""},
+	"make":  {"Make", ""},
+	"model": {"Model", ""},
+	"year":  {"Model year", ""},
+	"trim":  {"Trim", ""},
+
+	"body":                     {"Body style", ""},
+	"fuel_type":                {"Fuel type", ""},
+	"drive_type":               {"Drive type", ""},
+	"transmission":             {"Transmission", ""},
+	"displacement_l":           {"Engine displacement", "L"},
+	"cylinders":                {"Cylinders", ""},
+	"engine":                   {"Engine", ""},
+	"epa_id":                   {"EPA vehicle ID", ""},
+	"mpg_city":                 {"City MPG", ""},
+	"mpg_highway":              {"Highway MPG", ""},
+	"mpg_combined":             {"Combined MPG", ""},
+	"epa_range_miles":          {"EPA range", "mi"},
+	"epa_electric_range_miles": {"Electric range", "mi"},
+	"annual_fuel_cost":         {"Annual fuel cost", "USD"},
+	"co2_gpm":                  {"CO₂ emissions", "g/mi"},
+	"electrified":              {"Electrified", ""},
+
+	"motorcycle_type": {"Type", ""},
+	"vehicle_type":    {"Vehicle class", ""},
+	"displacement_cc": {"Engine displacement", "cc"},
+	"engine_type":     {"Engine type", ""},
+	"power_hp":        {"Power", "hp"},
+
+	"model_type":     {"Boat type", ""},
+	"length_ft":      {"Length", "ft"},
+	"beam_ft":        {"Beam", "ft"},
+	"dry_weight_lbs": {"Dry weight", "lb"},
+	"engine_count":   {"Engines", ""},
+	"hp":             {"Power", "hp"},
+	"hull_type":      {"Hull material", ""},
+
+	"tire_size":            {"OEM tire size", ""},
+	"load_index":           {"Load index", ""},
+	"speed_rating":         {"Speed rating", ""},
+	"rear_tire_size":       {"Rear OEM tire size", ""},
+	"rear_load_index":      {"Rear load index", ""},
+	"rear_speed_rating":    {"Rear speed rating", ""},
+	"alternate_sizes":      {"Alternate sizes", ""},
+	"rear_alternate_sizes": {"Rear alternate sizes", ""},
+}
+
+// FieldLabel is the label of the record field whose JSON name is name,
+// with its unit: "City MPG", "Engine displacement (L)". A name the table
+// lacks reads as itself.
+func FieldLabel(name string) string {
+	f, ok := fieldLabels[name]
+	switch {
+	case !ok:
+		return name
+	case f.unit == "":
+		return f.label
+	}
+	return f.label + " (" + f.unit + ")"
+}
