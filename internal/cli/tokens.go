@@ -143,7 +143,7 @@ func newTokensRotateCmd(f *Factory, runF func(*tokensRotateOptions) error) *cobr
 		Long: `Issue a new token with ID's name and print its secret once. ID is refused
 at once, or with --grace 1h or 24h keeps working that long, so the programs
 using it can move to the new secret without a gap.`,
-		Example: "  vds tokens rotate tok_abc --grace 1h",
+		Example: `  vds tokens rotate "$(vds tokens list --email demo@vds.local --jq '.[0].id')" --grace 1h`,
 		Args:    exactArgs("ID"),
 		RunE:    runCmd(f, opts, runF, tokensRotateRun, argsTo(&opts.ID)),
 	}
