@@ -62,11 +62,11 @@ Operator commands (ingest, catalog, accounts, tokens, lists, migrate) work on
 the database directly: an SQLite file by default, PostgreSQL with
 --database postgres://...
 
-Client commands (login, logout, whoami, makes, models, search, get, vin,
-tires, recalls, garage) talk to any vds server over HTTP, never to the
+Client commands (login, logout, whoami, auth, makes, models, search, get,
+vin, tires, recalls, garage) talk to any vds server over HTTP, never to the
 database. They use --url and --token, else VDS_URL and VDS_TOKEN, else the
-URL and token that vds login (or vds serve --demo) stored in
-$XDG_CONFIG_HOME/vds/credentials; the URL defaults to ` + defaultURL + `.
+current instance and its token that vds login (or vds serve --demo) stored
+in $XDG_CONFIG_HOME/vds/credentials; the URL defaults to ` + defaultURL + `.
 TYPE is car, motorcycle, boat or tire (plurals and tire-size accepted).
 Output is an aligned table on a terminal, tab-separated text without a
 header when piped, JSON with --json; colours only on a terminal, never
@@ -109,7 +109,8 @@ Configuration: flags > VDS_* environment variables > config file
 		newListsCmd(f),
 		newLoginCmd(f, nil),
 		newLogoutCmd(f, nil),
-		newWhoamiCmd(f, nil),
+		newAuthStatusCmd(f, "whoami", nil),
+		newAuthCmd(f),
 		newMakesCmd(f, nil),
 		newModelsCmd(f, nil),
 		newSearchCmd(f, nil),
@@ -132,7 +133,7 @@ var commandGroups = []struct {
 	names []string
 }{
 	{cobra.Group{ID: "client", Title: "Client commands (HTTP, any vds server):"},
-		[]string{"login", "logout", "whoami", "makes", "models", "search", "get", "vin", "tires", "recalls", "garage", "tui"}},
+		[]string{"login", "logout", "whoami", "auth", "makes", "models", "search", "get", "vin", "tires", "recalls", "garage", "tui"}},
 	{cobra.Group{ID: "operator", Title: "Operator commands (on the database):"},
 		[]string{"serve", "migrate", "ingest", "enrich", "catalog", "vpic", "accounts", "tokens", "lists"}},
 }
