@@ -337,7 +337,7 @@ func newAuthCmd(f *Factory) *cobra.Command {
 at once, in $XDG_CONFIG_HOME/vds/credentials; one of them is current. A
 command uses --url, else VDS_URL, else the current instance, and the token
 stored for that URL unless --token or VDS_TOKEN gives one.`,
-	}, newLoginCmd(f, nil), newLogoutCmd(f, nil), newAuthStatusCmd(f, "status", nil), newAuthSwitchCmd(f, nil))
+	}, newLoginCmd(f, nil), newLogoutCmd(f, nil), newAuthStatusCmd(f, "auth status", nil), newAuthSwitchCmd(f, nil))
 }
 
 // authStatus is the --json output of vds auth status: /v1/me, where the
@@ -356,19 +356,19 @@ type storedInstance struct {
 
 type authStatusOptions struct{}
 
-// newAuthStatusCmd is vds auth status, and vds whoami under that name.
-func newAuthStatusCmd(f *Factory, name string, runF func(*authStatusOptions) error) *cobra.Command {
+// newAuthStatusCmd is vds auth status, and vds whoami: path is the command
+// line that runs it.
+func newAuthStatusCmd(f *Factory, path string, runF func(*authStatusOptions) error) *cobra.Command {
 	opts := &authStatusOptions{}
 	return clientCmd(f, &cobra.Command{
-		Use:   name,
+		Use:   path[strings.LastIndex(path, " ")+1:],
 		Short: "Show the instance, account, plan, quota and the other stored instances",
 		Long: `Show the instance in use and where its URL and token come from, the account
 and plan of the token, its rate limit and its monthly quota (used / limit),
 then the other instances with a stored token. vds whoami is the same command.`,
-		Example: `  vds auth status
-  vds auth status --json`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, authStatusRun),
+		Example: "  vds " + path + "\n  vds " + path + " --json",
+		Args:    noArgs,
+		RunE:    runCmd(f, opts, runF, authStatusRun),
 	})
 }
 

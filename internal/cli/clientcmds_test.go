@@ -685,6 +685,16 @@ func TestNewCmdArgs(t *testing.T) {
 			t.Fatalf("got %+v, %v", got, err)
 		}
 	})
+	t.Run("auth switch", func(t *testing.T) {
+		var got *authSwitchOptions
+		hook := func(o *authSwitchOptions) error { got = o; return nil }
+		if err := runParsed(t, newAuthSwitchCmd(testFactory(), hook), "http://h/"); err != nil || got.URL != "http://h/" {
+			t.Fatalf("got %+v, %v", got, err)
+		}
+		if err := runParsed(t, newAuthSwitchCmd(testFactory(), hook)); !isUsage(err) || !strings.Contains(errText(err), "expected 1 argument(s): URL") {
+			t.Errorf("no URL: %v", err)
+		}
+	})
 	t.Run("lists add and remove", func(t *testing.T) {
 		var got *listItemOptions
 		hook := func(o *listItemOptions) error { got = o; return nil }
