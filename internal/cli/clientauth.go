@@ -93,19 +93,11 @@ func (a clientAuth) others() []string {
 	return slices.DeleteFunc(a.creds.URLs(), func(u string) bool { return u == a.URL })
 }
 
-// switchHint names the other stored instances and how to use one, or "".
-func switchHint(others []string) string {
-	if len(others) == 0 {
-		return ""
-	}
-	return "tokens are stored for " + strings.Join(others, ", ") + ": vds auth switch URL uses one"
-}
-
 // errNotLoggedIn explains how to give the client commands a token.
 func errNotLoggedIn(a clientAuth) error {
 	msg := "not logged in to " + a.URL + ": run vds login, or set VDS_TOKEN or --token"
-	if hint := switchHint(a.others()); hint != "" {
-		msg += " (" + hint + ")"
+	if others := a.others(); len(others) > 0 {
+		msg += " (tokens are stored for " + strings.Join(others, ", ") + ": vds auth switch URL uses one)"
 	}
 	return &codedError{code: ExitAuth, err: errors.New(msg)}
 }
@@ -321,8 +313,8 @@ func logoutRun(_ context.Context, f *Factory, _ *logoutOptions) error {
 	if _, err = fmt.Fprintf(f.IO.Out, "Logged out of %s: removed its token from %s\n", a.URL, a.CredentialsPath); err != nil {
 		return err
 	}
-	if hint := switchHint(a.others()); hint != "" && a.URL == a.creds.Current {
-		_, err = fmt.Fprintln(f.IO.Out, strings.ToUpper(hint[:1])+hint[1:])
+	if others := a.others(); len(others) > 0 && a.URL == a.creds.Current {
+		_, err = fmt.Fprintf(f.IO.Out, "Still stored: %s (vds auth switch URL makes one current)\n", strings.Join(others, ", "))
 	}
 	return err
 }
@@ -439,10 +431,15 @@ func newAuthSwitchCmd(f *Factory, runF func(*authSwitchOptions) error) *cobra.Co
 		Long: `Make the instance at URL, which must have a token stored by vds login, the
 current one: the client commands use it when neither --url nor VDS_URL
 names another.`,
-		Example:           `  vds auth switch http://127.0.0.1:8080`,
-		Args:              exactArgs("URL"),
-		ValidArgsFunction: completeStored,
-		RunE:              runCmd(f, opts, runF, authSwitchRun, argsTo(&opts.URL)),
+		Example: `  vds auth switch http://127.0.0.1:8080`,
+		Args:    exactArgs("URL"),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, s string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return completeStored(cmd, args, s)
+		},
+		RunE: runCmd(f, opts, runF, authSwitchRun, argsTo(&opts.URL)),
 	}
 }
 

@@ -516,7 +516,7 @@ func TestLoginLogout(t *testing.T) {
 	// Logging out of the current instance keeps the other and names it.
 	check(t, vds(t, piped, "logout"), ExitOK,
 		[]string{`\ALogged out of ` + regexp.QuoteMeta(ts.URL) + `: removed its token from ` + regexp.QuoteMeta(path) + `\n` +
-			`Tokens are stored for ` + regexp.QuoteMeta(other) + `: vds auth switch URL uses one\n\z`}, nil, nil)
+			`Still stored: ` + regexp.QuoteMeta(other) + ` \(vds auth switch URL makes one current\)\n\z`}, nil, nil)
 	if c, _ := credentials.Load(path); c.Token(ts.URL) != "" || c.Current != ts.URL || c.Token(other) != ts.tokens["pro"] {
 		t.Fatalf("after logout: %+v", c)
 	}
@@ -785,6 +785,15 @@ func TestAPIExitCode(t *testing.T) {
 func TestCompletion(t *testing.T) {
 	isolate(t)
 	ts := newTestServer(t)
+	var stored credentials.Credentials
+	for _, u := range []string{"https://a.example", "https://b.example"} {
+		if err := stored.Set(u, "vds_x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := credentials.Save(credentialsPath(), stored); err != nil {
+		t.Fatal(err)
+	}
 	for shell, want := range map[string]string{"bash": "__start_vds", "zsh": "#compdef vds", "fish": "complete -c vds"} {
 		t.Run(shell, func(t *testing.T) {
 			check(t, vds(t, piped, "completion", shell), ExitOK, []string{regexp.QuoteMeta(want)}, nil, nil)
@@ -801,6 +810,8 @@ func TestCompletion(t *testing.T) {
 		{"drive type", []string{"__complete", "search", "car", "--drive-type", ""}, []string{"FWD", "4WD"}},
 		{"make", []string{"__complete", "models", "boat", "--url", ts.URL, "--token", ts.tokens["dev"], "--make", ""}, []string{"Bayliner"}},
 		{"tire make", []string{"__complete", "tires", "--url", ts.URL, "--token", ts.tokens["dev"], "--make", ""}, []string{"Ford"}},
+		{"auth switch URL", []string{"__complete", "auth", "switch", ""}, []string{"https://a.example", "https://b.example"}},
+		{"--url", []string{"__complete", "search", "car", "--url", ""}, []string{"https://a.example", "https://b.example"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
