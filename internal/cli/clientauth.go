@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -22,7 +22,7 @@ import (
 // otherwise: where `vds serve` listens by default.
 const defaultURL = "http://127.0.0.1:8080"
 
-// Where the URL and token in use came from, as vds whoami reports it.
+// Where the URL and token in use came from, as vds auth status reports it.
 const (
 	sourceFlag    = "flag"
 	sourceEnv     = "environment"
@@ -40,16 +40,17 @@ type clientAuth struct {
 	TokenSource string `json:"token_source"`
 	// CredentialsPath is the credentials file consulted.
 	CredentialsPath string `json:"credentials_path"`
-	// StoredURL is the URL of the credentials file, when it holds one.
-	StoredURL string `json:"-"`
+	// creds is what the file holds.
+	creds credentials.Credentials
 }
 
-// credentialsPath is where vds login keeps the URL and token.
+// credentialsPath is where vds login keeps the tokens.
 func credentialsPath() string { return credentials.Path(config.ConfigDir()) }
 
-// resolveAuth picks the URL and the token, each by the same precedence:
-// the --url/--token flags, then VDS_URL/VDS_TOKEN, then the credentials
-// file. The stored token is sent only to the stored URL: a token is a
+// resolveAuth picks the instance and its token. The URL is the --url flag,
+// else VDS_URL, else the current instance of the credentials file, else
+// defaultURL; the token is --token, else VDS_TOKEN, else the one stored for
+// that URL. A stored token is sent only to its own instance: a token is a
 // secret for one server, and pointing --url elsewhere must not leak it.
 func (f *Factory) resolveAuth() (clientAuth, error) {
 	a := clientAuth{CredentialsPath: credentialsPath()}
@@ -57,18 +58,18 @@ func (f *Factory) resolveAuth() (clientAuth, error) {
 	if err != nil {
 		return a, err
 	}
-	a.StoredURL = normalizeURL(creds.URL)
+	a.creds = creds
 	switch {
 	case strings.TrimSpace(f.flagURL) != "":
 		a.URL, a.URLSource = f.flagURL, sourceFlag
 	case os.Getenv("VDS_URL") != "":
 		a.URL, a.URLSource = os.Getenv("VDS_URL"), sourceEnv
-	case a.StoredURL != "":
-		a.URL, a.URLSource = a.StoredURL, sourceFile
+	case creds.Current != "":
+		a.URL, a.URLSource = creds.Current, sourceFile
 	default:
 		a.URL, a.URLSource = defaultURL, sourceDefault
 	}
-	u, err := checkURL(a.URL)
+	u, err := credentials.NormalizeURL(a.URL)
 	if err != nil {
 		if a.URLSource == sourceFile {
 			return a, fmt.Errorf("%s: %w", a.CredentialsPath, err)
@@ -81,34 +82,37 @@ func (f *Factory) resolveAuth() (clientAuth, error) {
 		a.Token, a.TokenSource = strings.TrimSpace(f.flagToken), sourceFlag
 	case os.Getenv("VDS_TOKEN") != "":
 		a.Token, a.TokenSource = strings.TrimSpace(os.Getenv("VDS_TOKEN")), sourceEnv
-	case creds.Token != "" && a.StoredURL == a.URL:
-		a.Token, a.TokenSource = creds.Token, sourceFile
+	case creds.Token(a.URL) != "":
+		a.Token, a.TokenSource = creds.Token(a.URL), sourceFile
 	}
 	return a, nil
 }
 
-// checkURL accepts an http or https URL of a server root and returns it
-// without a trailing slash.
-func checkURL(raw string) (string, error) {
-	s := normalizeURL(raw)
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", fmt.Errorf("server URL %q: want http://HOST[:PORT] or https://HOST[:PORT]", raw)
-	}
-	return s, nil
-}
-
-func normalizeURL(s string) string {
-	return strings.TrimRight(strings.TrimSpace(s), "/")
+// others lists the stored instances other than the one in use.
+func (a clientAuth) others() []string {
+	return slices.DeleteFunc(a.creds.URLs(), func(u string) bool { return u == a.URL })
 }
 
 // errNotLoggedIn explains how to give the client commands a token.
 func errNotLoggedIn(a clientAuth) error {
 	msg := "not logged in to " + a.URL + ": run vds login, or set VDS_TOKEN or --token"
-	if a.StoredURL != "" && a.StoredURL != a.URL {
-		msg += " (the stored token is for " + a.StoredURL + ")"
+	if others := a.others(); len(others) > 0 {
+		msg += " (tokens are stored for " + strings.Join(others, ", ") + ": vds auth switch URL uses one)"
 	}
 	return &codedError{code: ExitAuth, err: errors.New(msg)}
+}
+
+// noteEnvOverrides tells on stderr which of VDS_URL and VDS_TOKEN outrank
+// what a login, logout or switch just stored.
+func noteEnvOverrides(s *IOStreams, url string) {
+	if env := os.Getenv("VDS_URL"); env != "" {
+		if u, err := credentials.NormalizeURL(env); err != nil || u != url {
+			fmt.Fprintln(s.ErrOut, "note: VDS_URL is set and picks "+env+" until you unset it")
+		}
+	}
+	if os.Getenv("VDS_TOKEN") != "" {
+		fmt.Fprintln(s.ErrOut, "note: VDS_TOKEN is set and overrides the stored token until you unset it")
+	}
 }
 
 // Client returns the API client for the resolved URL and token, built on
@@ -138,11 +142,25 @@ func clientCmd(f *Factory, cmd *cobra.Command) *cobra.Command {
 	if run := cmd.RunE; run != nil {
 		cmd.RunE = func(c *cobra.Command, args []string) error { return inFlagTerms(run(c, args), c) }
 	}
-	cmd.Flags().StringVar(&f.flagURL, "url", "", "server URL (env VDS_URL; default: the stored one, else "+defaultURL+")")
+	urlFlag(f, cmd, "server URL (env VDS_URL; default: the current stored instance, else "+defaultURL+")")
 	cmd.Flags().StringVar(&f.flagToken, "token", "", "API token (env VDS_TOKEN; default: the one stored for the URL)")
-	_ = cmd.RegisterFlagCompletionFunc("url", cobra.NoFileCompletions)
 	_ = cmd.RegisterFlagCompletionFunc("token", cobra.NoFileCompletions)
 	return cmd
+}
+
+// urlFlag gives cmd the --url flag, completed with the stored instances.
+func urlFlag(f *Factory, cmd *cobra.Command, usage string) {
+	cmd.Flags().StringVar(&f.flagURL, "url", "", usage)
+	_ = cmd.RegisterFlagCompletionFunc("url", completeStored)
+}
+
+// completeStored completes the URLs of the stored instances.
+func completeStored(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	creds, err := credentials.Load(credentialsPath())
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return creds.URLs(), cobra.ShellCompDirectiveNoFileComp
 }
 
 // ----- login -----
@@ -156,15 +174,17 @@ func newLoginCmd(f *Factory, runF func(*loginOptions) error) *cobra.Command {
 	opts := &loginOptions{}
 	return clientCmd(f, &cobra.Command{
 		Use:   "login [--url URL]",
-		Short: "Check a token against a server and store both for the client commands",
-		Long: `Store a server URL and an API token in $XDG_CONFIG_HOME/vds/credentials
-(mode 0600) for the client commands, after checking the token against the
-server's /v1/me.
+		Short: "Check a token against a server and store it for that instance",
+		Long: `Store an API token for a vds instance (server URL) in
+$XDG_CONFIG_HOME/vds/credentials (mode 0600), after checking it against the
+server's /v1/me, and make that instance the current one. Each instance keeps
+its own token: logging in to a second one keeps the first (vds auth switch
+goes back to it).
 
 The token is read from a prompt without echo on a terminal, else from the
 first line of stdin; --token gives it on the command line instead (where it
-may land in the shell history). The URL is --url, else VDS_URL, else the one
-already stored, else ` + defaultURL + `.`,
+may land in the shell history). The URL is --url, else VDS_URL, else the
+current instance, else ` + defaultURL + `.`,
 		Example: `  vds tokens create --email demo@vds.local --name laptop | vds login --url http://127.0.0.1:8080
   vds login --token "$(vds tokens create --email demo@vds.local --name ci)"`,
 		Args: noArgs,
@@ -187,12 +207,13 @@ func loginRun(ctx context.Context, f *Factory, opts *loginOptions) error {
 	if err != nil {
 		return loginRefused(a.URL, err)
 	}
-	if err := credentials.Save(a.CredentialsPath, credentials.Credentials{URL: a.URL, Token: token}); err != nil {
+	if err := a.creds.Set(a.URL, token); err != nil {
 		return err
 	}
-	if os.Getenv("VDS_TOKEN") != "" {
-		fmt.Fprintln(f.IO.ErrOut, "note: VDS_TOKEN is set and overrides the stored token until you unset it")
+	if err := credentials.Save(a.CredentialsPath, a.creds); err != nil {
+		return err
 	}
+	noteEnvOverrides(f.IO, a.URL)
 	if f.JSON {
 		return f.writeJSON(map[string]string{
 			"url": a.URL, "email": me.Account.Email, "plan": me.Plan.Name, "credentials_path": a.CredentialsPath,
@@ -261,60 +282,93 @@ type logoutOptions struct{}
 
 func newLogoutCmd(f *Factory, runF func(*logoutOptions) error) *cobra.Command {
 	opts := &logoutOptions{}
-	return &cobra.Command{
-		Use:   "logout",
-		Short: "Remove the stored token (the stored URL stays)",
-		Long: `Remove the token from $XDG_CONFIG_HOME/vds/credentials. The URL stays, so a
-later vds login asks only for a token. The token itself stays valid on the
+	cmd := &cobra.Command{
+		Use:   "logout [--url URL]",
+		Short: "Remove the stored token of one instance",
+		Long: `Remove the token stored for one instance from $XDG_CONFIG_HOME/vds/credentials:
+the one of --url, else of VDS_URL, else the current instance. The tokens of
+other instances stay, and the current instance stays current, so a later
+vds login asks only for a token. The token itself stays valid on the
 server: revoke it with vds tokens revoke (operator) if it leaked.`,
+		Example: `  vds logout
+  vds logout --url https://vds.example.com`,
 		Args: noArgs,
 		RunE: runCmd(f, opts, runF, logoutRun),
 	}
+	urlFlag(f, cmd, "the instance to log out of (env VDS_URL; default: the current one)")
+	return cmd
 }
 
 func logoutRun(_ context.Context, f *Factory, _ *logoutOptions) error {
-	path := credentialsPath()
-	creds, err := credentials.Load(path)
+	a, err := f.resolveAuth()
 	if err != nil {
 		return err
 	}
-	if creds.Token == "" {
-		_, err = fmt.Fprintf(f.IO.Out, "Not logged in: no token in %s\n", path)
+	if !a.creds.Remove(a.URL) {
+		_, err = fmt.Fprintf(f.IO.Out, "Not logged in to %s: no token stored for it in %s\n", a.URL, a.CredentialsPath)
 		return err
 	}
-	creds.Token = ""
-	if err := credentials.Save(path, creds); err != nil {
+	if err := credentials.Save(a.CredentialsPath, a.creds); err != nil {
 		return err
 	}
 	if os.Getenv("VDS_TOKEN") != "" {
 		fmt.Fprintln(f.IO.ErrOut, "note: VDS_TOKEN is still set and still used")
 	}
-	_, err = fmt.Fprintf(f.IO.Out, "Logged out: removed the token from %s (kept the URL %s)\n", path, creds.URL)
+	if _, err = fmt.Fprintf(f.IO.Out, "Logged out of %s: removed its token from %s\n", a.URL, a.CredentialsPath); err != nil {
+		return err
+	}
+	if others := a.others(); len(others) > 0 && a.URL == a.creds.Current {
+		_, err = fmt.Fprintf(f.IO.Out, "Still stored: %s (vds auth switch URL makes one current)\n", strings.Join(others, ", "))
+	}
 	return err
 }
 
-// ----- whoami -----
+// ----- auth -----
 
-// whoami is the --json output of vds whoami: /v1/me plus where the URL and
-// token came from.
-type whoami struct {
-	clientAuth
-	*client.Me
+func newAuthCmd(f *Factory) *cobra.Command {
+	return groupCmd(&cobra.Command{
+		Use:   "auth",
+		Short: "Log in to vds instances and switch between them",
+		Long: `The client commands can hold a token for several vds instances (server URLs)
+at once, in $XDG_CONFIG_HOME/vds/credentials; one of them is current. A
+command uses --url, else VDS_URL, else the current instance, and the token
+stored for that URL unless --token or VDS_TOKEN gives one.`,
+	}, newLoginCmd(f, nil), newLogoutCmd(f, nil), newAuthStatusCmd(f, "auth status", nil), newAuthSwitchCmd(f, nil))
 }
 
-type whoamiOptions struct{}
+// authStatus is the --json output of vds auth status: /v1/me, where the
+// URL and token came from, and the stored instances.
+type authStatus struct {
+	clientAuth
+	*client.Me
+	Instances []storedInstance `json:"instances"`
+}
 
-func newWhoamiCmd(f *Factory, runF func(*whoamiOptions) error) *cobra.Command {
-	opts := &whoamiOptions{}
+// storedInstance is an instance with a stored token.
+type storedInstance struct {
+	URL     string `json:"url"`
+	Current bool   `json:"current"`
+}
+
+type authStatusOptions struct{}
+
+// newAuthStatusCmd is vds auth status, and vds whoami: path is the command
+// line that runs it.
+func newAuthStatusCmd(f *Factory, path string, runF func(*authStatusOptions) error) *cobra.Command {
+	opts := &authStatusOptions{}
 	return clientCmd(f, &cobra.Command{
-		Use:   "whoami",
-		Short: "Show the account, plan, usage and where the URL and token come from",
-		Args:  noArgs,
-		RunE:  runCmd(f, opts, runF, whoamiRun),
+		Use:   path[strings.LastIndex(path, " ")+1:],
+		Short: "Show the instance, account, plan, quota and the other stored instances",
+		Long: `Show the instance in use and where its URL and token come from, the account
+and plan of the token, its rate limit and its monthly quota (used / limit),
+then the other instances with a stored token. vds whoami is the same command.`,
+		Example: "  vds " + path + "\n  vds " + path + " --json",
+		Args:    noArgs,
+		RunE:    runCmd(f, opts, runF, authStatusRun),
 	})
 }
 
-func whoamiRun(ctx context.Context, f *Factory, _ *whoamiOptions) error {
+func authStatusRun(ctx context.Context, f *Factory, _ *authStatusOptions) error {
 	a, err := f.resolveAuth()
 	if err != nil {
 		return err
@@ -324,10 +378,14 @@ func whoamiRun(ctx context.Context, f *Factory, _ *whoamiOptions) error {
 		return err
 	}
 	me, err := c.Me(ctx)
-	return f.show(whoami{clientAuth: a, Me: me}, err, func() error { return printWhoami(f.IO, a, me) })
+	st := authStatus{clientAuth: a, Me: me, Instances: []storedInstance{}}
+	for _, u := range a.creds.URLs() {
+		st.Instances = append(st.Instances, storedInstance{URL: u, Current: u == a.creds.Current})
+	}
+	return f.show(st, err, func() error { return printAuthStatus(f.IO, a, me) })
 }
 
-func printWhoami(s *IOStreams, a clientAuth, me *client.Me) error {
+func printAuthStatus(s *IOStreams, a clientAuth, me *client.Me) error {
 	tokenSource := a.TokenSource
 	if tokenSource == sourceFile {
 		tokenSource += " " + a.CredentialsPath
@@ -348,13 +406,70 @@ func printWhoami(s *IOStreams, a clientAuth, me *client.Me) error {
 		quota = fmt.Sprintf("%d of %d used in %s, resets %s", me.Quota.Used, *me.Quota.Limit, me.Quota.Period, formatTime(me.Quota.Reset))
 	}
 	t := s.newTable()
+	t.row("Instance", a.URL+" (from "+a.URLSource+")")
 	t.row("Email", me.Account.Email)
 	t.row("Account", me.Account.ID)
 	t.row("Plan", me.Plan.Name+" ("+access+")")
-	t.row("URL", a.URL+" (from "+a.URLSource+")")
 	t.row("Token", me.Token.ID+" (from "+tokenSource+")")
 	t.row("Scopes", strings.Join(me.Token.Scopes, ","))
 	t.row("Rate limit", rate)
 	t.row("Quota", quota)
+	for _, u := range a.others() {
+		if u == a.creds.Current {
+			u += " (current)"
+		}
+		t.row("Also stored", u)
+	}
 	return t.flush()
+}
+
+type authSwitchOptions struct {
+	URL string
+}
+
+func newAuthSwitchCmd(f *Factory, runF func(*authSwitchOptions) error) *cobra.Command {
+	opts := &authSwitchOptions{}
+	return &cobra.Command{
+		Use:   "switch URL",
+		Short: "Make a stored instance the current one",
+		Long: `Make the instance at URL, which must have a token stored by vds login, the
+current one: the client commands use it when neither --url nor VDS_URL
+names another.`,
+		Example: `  vds auth switch http://127.0.0.1:8080`,
+		Args:    exactArgs("URL"),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, s string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return completeStored(cmd, args, s)
+		},
+		RunE: runCmd(f, opts, runF, authSwitchRun, argsTo(&opts.URL)),
+	}
+}
+
+func authSwitchRun(_ context.Context, f *Factory, opts *authSwitchOptions) error {
+	path := credentialsPath()
+	creds, err := credentials.Load(path)
+	if err != nil {
+		return err
+	}
+	u, err := credentials.NormalizeURL(opts.URL)
+	if err != nil {
+		return usageErrorf(err)
+	}
+	if err := creds.Switch(u); errors.Is(err, credentials.ErrNotStored) {
+		msg := "no token stored for " + u + ": run vds login --url " + u + " first"
+		if stored := creds.URLs(); len(stored) > 0 {
+			msg += " (stored: " + strings.Join(stored, ", ") + ")"
+		}
+		return &codedError{code: ExitAuth, err: errors.New(msg)}
+	} else if err != nil {
+		return err
+	}
+	if err := credentials.Save(path, creds); err != nil {
+		return err
+	}
+	noteEnvOverrides(f.IO, u)
+	_, err = fmt.Fprintf(f.IO.Out, "Switched to %s\n", u)
+	return err
 }

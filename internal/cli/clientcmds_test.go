@@ -290,8 +290,7 @@ func TestClientCommandsRun(t *testing.T) {
 			want: []string{`^My garage\tcar\t` + ts.f150 + `\tFord\tF-150\t2021\ttest note\tok$`,
 				`^My garage\tcar\t` + ts.gone + `\t-\t-\t-\ttest note\tmissing from catalog$`}},
 		{name: "whoami", s: piped, args: []string{"whoami"},
-			want: []string{`\AEmail\tdev@example.com\n`, `^Plan\tdeveloper \(API access\)$`,
-				`^URL\t` + regexp.QuoteMeta(ts.URL) + ` \(from flag\)$`, `^Token\ttok_[a-z2-7]+ \(from flag\)$`,
+			want: []string{`\AInstance\t` + regexp.QuoteMeta(ts.URL) + ` \(from flag\)\nEmail\tdev@example.com\n`, `^Plan\tdeveloper \(API access\)$`, `^Token\ttok_[a-z2-7]+ \(from flag\)$`,
 				`^Rate limit\t300/min, [0-9]+ left this minute$`, `^Quota\t[0-9]+ of 100000 used in [0-9]{4}-[0-9]{2}, resets `}},
 
 		// Errors: the problem's detail and request id, and the exit code.
@@ -434,13 +433,16 @@ func TestClientErrorExitCodes(t *testing.T) {
 	})
 }
 
-// TestLoginLogout: login checks the token and stores it 0600 with the URL;
-// whoami reports where each came from; flags and environment override the
-// file; the stored token is never sent to another URL; logout keeps the URL.
+// TestLoginLogout: login checks the token and stores it 0600 for its
+// instance; auth status reports where URL and token came from; flags and
+// environment override the file; a stored token is never sent to another
+// URL; logout removes one instance's token and keeps the others.
 func TestLoginLogout(t *testing.T) {
 	isolate(t)
 	ts := newTestServer(t)
 	path := credentialsPath()
+	// The same server under another host name is another instance.
+	other := strings.Replace(ts.URL, "127.0.0.1", "localhost", 1)
 
 	check(t, vds(t, streams{stdin: ts.tokens["dev"] + "\n"}, "login", "--url", ts.URL+"/"), ExitOK,
 		[]string{`\ALogged in to ` + regexp.QuoteMeta(ts.URL) + ` as dev@example.com \(developer plan\)\n\z`}, nil, nil)
@@ -452,30 +454,50 @@ func TestLoginLogout(t *testing.T) {
 		t.Errorf("credentials mode %#o, want 0600", fi.Mode().Perm())
 	}
 	creds, err := credentials.Load(path)
-	if err != nil || creds.URL != ts.URL || creds.Token != ts.tokens["dev"] {
+	if err != nil || creds.Current != ts.URL || creds.Token(ts.URL) != ts.tokens["dev"] {
 		t.Fatalf("stored %+v, %v", creds, err)
 	}
 
 	check(t, vds(t, piped, "whoami"), ExitOK, []string{
-		`^URL\t` + regexp.QuoteMeta(ts.URL) + ` \(from credentials file\)$`,
+		`\AInstance\t` + regexp.QuoteMeta(ts.URL) + ` \(from credentials file\)$`,
 		`^Token\ttok_[a-z2-7]+ \(from credentials file ` + regexp.QuoteMeta(path) + `\)$`,
-	}, nil, nil)
+	}, []string{`^Also stored`}, nil)
 
 	// A refused token is not stored; an empty one is a usage error.
 	check(t, vds(t, streams{stdin: "vds_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}, "login"), ExitAuth, nil, nil, []string{`\Avds: that token was refused by ` + regexp.QuoteMeta(ts.URL) + `; create one in the dashboard at ` + regexp.QuoteMeta(ts.URL) + `/dashboard/tokens \(request id [0-9a-f]+\)\n\z`})
 	check(t, vds(t, streams{stdin: "\n"}, "login"), ExitUsage, nil, nil, []string{`no token given`})
-	if c, _ := credentials.Load(path); c.Token != ts.tokens["dev"] {
+	if c, _ := credentials.Load(path); c.Token(ts.URL) != ts.tokens["dev"] {
 		t.Fatalf("a failed login replaced the stored token: %+v", c)
 	}
+
+	// A second instance: its own token, and it becomes current.
+	check(t, vds(t, streams{stdin: ts.tokens["pro"]}, "auth", "login", "--url", strings.ToUpper(other[:4])+other[4:]), ExitOK,
+		[]string{`\ALogged in to ` + regexp.QuoteMeta(other) + ` as pro@example.com \(pro plan\)\n\z`}, nil, nil)
+	check(t, vds(t, piped, "auth", "status"), ExitOK, []string{`^Instance\t` + regexp.QuoteMeta(other) + ` \(from credentials file\)$`,
+		`^Email\tpro@example.com$`, `^Quota\t[0-9]+ of 1000 used in `, `^Also stored\t` + regexp.QuoteMeta(ts.URL) + `$`}, nil, nil)
+	check(t, vds(t, piped, "whoami", "--url", ts.URL+"/"), ExitOK, []string{`^Email\tdev@example.com$`,
+		`^Also stored\t` + regexp.QuoteMeta(other) + ` \(current\)$`}, nil, nil)
+	status := decodeJSON[map[string]any](t, vds(t, piped, "auth", "status", "--json"))
+	if status["url"] != other || status["account"].(map[string]any)["email"] != "pro@example.com" ||
+		!reflect.DeepEqual(status["instances"], []any{map[string]any{"url": ts.URL, "current": false}, map[string]any{"url": other, "current": true}}) {
+		t.Errorf("auth status --json: %v", status)
+	}
+	check(t, vds(t, piped, "auth", "switch", ts.URL+"/"), ExitOK, []string{`\ASwitched to ` + regexp.QuoteMeta(ts.URL) + `\n\z`}, nil, nil)
+	check(t, vds(t, piped, "whoami"), ExitOK, []string{`^Email\tdev@example.com$`}, nil, nil)
+	check(t, vds(t, piped, "auth", "switch", "http://127.0.0.1:1"), ExitAuth, nil, nil,
+		[]string{`\Avds: no token stored for http://127.0.0.1:1: run vds login --url http://127.0.0.1:1 first \(stored: ` + regexp.QuoteMeta(ts.URL+", "+other) + `\)\n\z`})
+	check(t, vds(t, piped, "auth", "switch", "ftp://x"), ExitUsage, nil, nil, []string{`want http://HOST`})
 
 	// The environment overrides the file, and flags the environment.
 	t.Setenv("VDS_TOKEN", ts.tokens["pro"])
 	check(t, vds(t, piped, "whoami"), ExitOK, []string{`^Email\tpro@example.com$`, `\(from environment\)$`}, nil, nil)
 	check(t, vds(t, piped, "whoami", "--token", ts.tokens["dev"]), ExitOK, []string{`^Email\tdev@example.com$`, `\(from flag\)$`}, nil, nil)
 	t.Setenv("VDS_TOKEN", "")
+	t.Setenv("VDS_URL", other)
+	check(t, vds(t, piped, "whoami"), ExitOK, []string{`^Instance\t` + regexp.QuoteMeta(other) + ` \(from environment\)$`, `^Email\tpro@example.com$`}, nil, nil)
 	t.Setenv("VDS_URL", "http://127.0.0.1:1")
 	check(t, vds(t, piped, "whoami"), ExitAuth, nil, nil,
-		[]string{`not logged in to http://127.0.0.1:1: .*\(the stored token is for ` + regexp.QuoteMeta(ts.URL) + `\)`})
+		[]string{`not logged in to http://127.0.0.1:1: .*\(tokens are stored for ` + regexp.QuoteMeta(ts.URL+", "+other) + `: vds auth switch URL uses one\)`})
 	t.Setenv("VDS_URL", "")
 
 	login := decodeJSON[map[string]string](t, vds(t, streams{stdin: ts.tokens["dev"]}, "login", "--json"))
@@ -483,15 +505,22 @@ func TestLoginLogout(t *testing.T) {
 		t.Errorf("login --json: %v", login)
 	}
 
+	// Logging out of the current instance keeps the other and names it.
 	check(t, vds(t, piped, "logout"), ExitOK,
-		[]string{`\ALogged out: removed the token from ` + regexp.QuoteMeta(path) + ` \(kept the URL ` + regexp.QuoteMeta(ts.URL) + `\)\n\z`}, nil, nil)
-	if c, _ := credentials.Load(path); c.Token != "" || c.URL != ts.URL {
+		[]string{`\ALogged out of ` + regexp.QuoteMeta(ts.URL) + `: removed its token from ` + regexp.QuoteMeta(path) + `\n` +
+			`Still stored: ` + regexp.QuoteMeta(other) + ` \(vds auth switch URL makes one current\)\n\z`}, nil, nil)
+	if c, _ := credentials.Load(path); c.Token(ts.URL) != "" || c.Current != ts.URL || c.Token(other) != ts.tokens["pro"] {
 		t.Fatalf("after logout: %+v", c)
 	}
 	check(t, vds(t, piped, "whoami"), ExitAuth, nil, nil, []string{`not logged in`})
-	check(t, vds(t, piped, "logout"), ExitOK, []string{`^Not logged in: no token in `}, nil, nil)
-	// The URL stayed: login asks only for the token.
+	check(t, vds(t, piped, "logout"), ExitOK, []string{`\ANot logged in to ` + regexp.QuoteMeta(ts.URL) + `: no token stored for it in `}, nil, nil)
+	check(t, vds(t, piped, "whoami", "--url", other), ExitOK, []string{`^Email\tpro@example.com$`}, nil, nil)
+	// The URL stayed current: login asks only for the token.
 	check(t, vds(t, streams{stdin: ts.tokens["dev"]}, "login"), ExitOK, []string{`^Logged in to ` + regexp.QuoteMeta(ts.URL) + ` `}, nil, nil)
+	check(t, vds(t, piped, "logout", "--url", other), ExitOK, []string{`\ALogged out of ` + regexp.QuoteMeta(other) + `: removed its token from [^\n]+\n\z`}, nil, nil)
+	if c, _ := credentials.Load(path); !reflect.DeepEqual(c.URLs(), []string{ts.URL}) || c.Current != ts.URL {
+		t.Fatalf("after logout --url: %+v", c)
+	}
 }
 
 // runParsed builds cmd on its own with a runF hook and runs args, for the
@@ -648,6 +677,16 @@ func TestNewCmdArgs(t *testing.T) {
 			t.Fatalf("got %+v, %v", got, err)
 		}
 	})
+	t.Run("auth switch", func(t *testing.T) {
+		var got *authSwitchOptions
+		hook := func(o *authSwitchOptions) error { got = o; return nil }
+		if err := runParsed(t, newAuthSwitchCmd(testFactory(), hook), "http://h/"); err != nil || got.URL != "http://h/" {
+			t.Fatalf("got %+v, %v", got, err)
+		}
+		if err := runParsed(t, newAuthSwitchCmd(testFactory(), hook)); !isUsage(err) || !strings.Contains(errText(err), "expected 1 argument(s): URL") {
+			t.Errorf("no URL: %v", err)
+		}
+	})
 	t.Run("lists add and remove", func(t *testing.T) {
 		var got *listItemOptions
 		hook := func(o *listItemOptions) error { got = o; return nil }
@@ -738,6 +777,15 @@ func TestAPIExitCode(t *testing.T) {
 func TestCompletion(t *testing.T) {
 	isolate(t)
 	ts := newTestServer(t)
+	var stored credentials.Credentials
+	for _, u := range []string{"https://a.example", "https://b.example"} {
+		if err := stored.Set(u, "vds_x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := credentials.Save(credentialsPath(), stored); err != nil {
+		t.Fatal(err)
+	}
 	for shell, want := range map[string]string{"bash": "__start_vds", "zsh": "#compdef vds", "fish": "complete -c vds"} {
 		t.Run(shell, func(t *testing.T) {
 			check(t, vds(t, piped, "completion", shell), ExitOK, []string{regexp.QuoteMeta(want)}, nil, nil)
@@ -754,6 +802,8 @@ func TestCompletion(t *testing.T) {
 		{"drive type", []string{"__complete", "search", "car", "--drive-type", ""}, []string{"FWD", "4WD"}},
 		{"make", []string{"__complete", "models", "boat", "--url", ts.URL, "--token", ts.tokens["dev"], "--make", ""}, []string{"Bayliner"}},
 		{"tire make", []string{"__complete", "tires", "--url", ts.URL, "--token", ts.tokens["dev"], "--make", ""}, []string{"Ford"}},
+		{"auth switch URL", []string{"__complete", "auth", "switch", ""}, []string{"https://a.example", "https://b.example"}},
+		{"--url", []string{"__complete", "search", "car", "--url", ""}, []string{"https://a.example", "https://b.example"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

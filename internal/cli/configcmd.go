@@ -4,6 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -29,30 +33,87 @@ variables, the config file and defaults. Passwords in the database URL are maske
 func configShowRun(_ context.Context, f *Factory, _ *configShowOptions) error {
 	c := *f.Config()
 	c.Database.URL = maskURL(c.Database.URL)
-	if f.JSON {
-		return f.writeJSON(map[string]any{"config_file": f.v.ConfigFileUsed(), "server": c.Server, "upstream": c.Upstream, "dashboard": c.Dashboard,
-			"database": c.Database, "log": c.Log, "plans": c.Plans})
+	file := f.v.ConfigFileUsed()
+	all := settings("", reflect.ValueOf(c))
+	return f.show(nestSettings(append(all, setting{"config_file", file})), nil, func() error {
+		t := f.IO.newTable("KEY", "VALUE")
+		t.row("config_file", dash(file))
+		for _, s := range all {
+			t.row(s.key, s.text())
+		}
+		return t.flush()
+	})
+}
+
+// setting is one configuration key, as configs/vds.example.yaml spells it
+// (server.addr), and its effective value.
+type setting struct {
+	key   string
+	value any
+}
+
+// text is the value for the table: lists joined with commas, "-" for empty.
+func (s setting) text() string {
+	if l, ok := s.value.([]string); ok {
+		return dash(strings.Join(l, ","))
 	}
-	t := f.IO.newTable("KEY", "VALUE")
-	t.row("config_file", dash(f.v.ConfigFileUsed()))
-	t.row("server.addr", c.Server.Addr)
-	t.row("upstream.vpic_url", c.Upstream.VPICURL)
-	t.row("upstream.nhtsa_url", c.Upstream.NHTSAURL)
-	t.row("upstream.epa_url", c.Upstream.EPAURL)
-	t.row("upstream.timeout", c.Upstream.Timeout.String())
-	t.row("upstream.cache_ttl", c.Upstream.CacheTTL.String())
-	t.row("dashboard.signup", fmt.Sprint(c.Dashboard.Signup))
-	t.row("dashboard.session_ttl", c.Dashboard.SessionTTL.String())
-	t.row("dashboard.secure_cookies", c.Dashboard.SecureCookies)
-	t.row("dashboard.public_url", dash(c.Dashboard.PublicURL))
-	t.row("database.url", c.Database.URL)
-	t.row("log.level", c.Log.Level)
-	t.row("log.format", c.Log.Format)
-	for _, name := range c.PlanNames() {
-		p := c.Plans[name]
-		t.row("plans."+name, fmt.Sprintf("rate_per_minute=%d monthly_quota=%d api_access=%t", p.RatePerMinute, p.MonthlyQuota, p.APIAccess))
+	return dash(fmt.Sprint(s.value))
+}
+
+// settings lists the keys of the configuration value v under prefix, by the
+// mapstructure tags that name them in the config file, in the order of the
+// Config struct (map keys, the plan names, sorted). Durations are Go
+// duration strings (30s, 24h0m0s), as the file takes them; an empty list
+// is [] rather than null.
+func settings(prefix string, v reflect.Value) []setting {
+	switch {
+	case v.Type() == reflect.TypeFor[time.Duration]():
+		return []setting{{prefix, time.Duration(v.Int()).String()}}
+	case v.Kind() == reflect.Struct:
+		var out []setting
+		for i := range v.NumField() {
+			out = append(out, settings(joinKey(prefix, v.Type().Field(i).Tag.Get("mapstructure")), v.Field(i))...)
+		}
+		return out
+	case v.Kind() == reflect.Map:
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		var out []setting
+		for _, k := range keys {
+			out = append(out, settings(joinKey(prefix, k.String()), v.MapIndex(k))...)
+		}
+		return out
+	case v.Kind() == reflect.Slice && v.IsNil():
+		return []setting{{prefix, reflect.MakeSlice(v.Type(), 0, 0).Interface()}}
 	}
-	return t.flush()
+	return []setting{{prefix, v.Interface()}}
+}
+
+func joinKey(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// nestSettings is the --json of config show: the keys nested as in the
+// config file, so that server.addr is {"server": {"addr": ...}}.
+func nestSettings(all []setting) map[string]any {
+	root := map[string]any{}
+	for _, s := range all {
+		parts := strings.Split(s.key, ".")
+		m := root
+		for _, p := range parts[:len(parts)-1] {
+			sub, ok := m[p].(map[string]any)
+			if !ok {
+				sub = map[string]any{}
+				m[p] = sub
+			}
+			m = sub
+		}
+		m[parts[len(parts)-1]] = s.value
+	}
+	return root
 }
 
 // maskURL hides the password of a URL.

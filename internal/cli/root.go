@@ -64,13 +64,13 @@ Operator commands (ingest, catalog, accounts, tokens, lists, migrate) work on
 the database directly: an SQLite file by default, PostgreSQL with
 --database postgres://...
 
-Client commands (login, logout, whoami, makes, models, search, get, vin,
-tires, recalls, garage, tui, api) talk to any vds server over HTTP, never
-to the database. They use --url and --token, else VDS_URL and VDS_TOKEN, else the
-URL and token that vds login (or vds serve --demo) stored in
-$XDG_CONFIG_HOME/vds/credentials; the URL defaults to ` + defaultURL + `.
-TYPE is car, motorcycle, boat or tire (plurals, tire-size and tire_size
-accepted).
+Client commands (login, logout, whoami, auth, makes, models, search, get,
+vin, tires, recalls, garage, tui, api) talk to any vds server over HTTP,
+never to the database. They use --url and --token, else VDS_URL and
+VDS_TOKEN, else the current instance and its token that vds login (or vds
+serve --demo) stored in $XDG_CONFIG_HOME/vds/credentials; the URL defaults
+to ` + defaultURL + `. TYPE is car, motorcycle, boat or tire (plurals,
+tire-size and tire_size accepted).
 Output is an aligned table on a terminal, tab-separated text without a
 header when piped; --json prints JSON, for the client commands the API's
 data (an array for lists), and --jq EXPR filters it with a jq expression.
@@ -120,7 +120,8 @@ Configuration: flags > VDS_* environment variables > config file
 		newListsCmd(f),
 		newLoginCmd(f, nil),
 		newLogoutCmd(f, nil),
-		newWhoamiCmd(f, nil),
+		newAuthStatusCmd(f, "whoami", nil),
+		newAuthCmd(f),
 		newMakesCmd(f, nil),
 		newModelsCmd(f, nil),
 		newSearchCmd(f, nil),
@@ -144,7 +145,7 @@ var commandGroups = []struct {
 	names []string
 }{
 	{cobra.Group{ID: "client", Title: "Client commands (HTTP, any vds server):"},
-		[]string{"login", "logout", "whoami", "makes", "models", "search", "get", "vin", "tires", "recalls", "garage", "tui", "api"}},
+		[]string{"login", "logout", "whoami", "auth", "makes", "models", "search", "get", "vin", "tires", "recalls", "garage", "tui", "api"}},
 	{cobra.Group{ID: "operator", Title: "Operator commands (on the database):"},
 		[]string{"serve", "migrate", "ingest", "enrich", "catalog", "vpic", "accounts", "tokens", "lists"}},
 }

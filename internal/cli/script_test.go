@@ -274,8 +274,8 @@ func cmdNoSecret(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // waitserve waits until a background `vds serve --demo` has stored its URL
-// and token in the credentials file and answers /readyz, then sets $URL
-// and $TOKEN. The file is how a server on --addr 127.0.0.1:0 tells its
+// and token in the credentials file (as the current instance) and answers
+// /readyz, then sets $URL and $TOKEN. The file is how a server on --addr 127.0.0.1:0 tells its
 // port, so the scripts never guess a free one.
 func cmdWaitServe(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
@@ -285,12 +285,12 @@ func cmdWaitServe(ts *testscript.TestScript, neg bool, args []string) {
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		c, err := credentials.Load(path)
-		if err == nil && c.URL != "" && c.Token != "" {
-			if resp, err := http.Get(c.URL + "/readyz"); err == nil {
+		if err == nil && c.Current != "" && c.Token(c.Current) != "" {
+			if resp, err := http.Get(c.Current + "/readyz"); err == nil {
 				resp.Body.Close()
 				if resp.StatusCode == http.StatusOK {
-					ts.Setenv("URL", c.URL)
-					ts.Setenv("TOKEN", c.Token)
+					ts.Setenv("URL", c.Current)
+					ts.Setenv("TOKEN", c.Token(c.Current))
 					return
 				}
 			}

@@ -222,18 +222,25 @@ func demoToken(ctx context.Context, f *Factory, st store.Store, svc *access.Serv
 		return err
 	}
 	// Keep a stored token that still works for the demo account, so
-	// restarting the demo does not invalidate what clients hold.
-	if creds.Token != "" && creds.URL == url {
-		if t, err := st.TokenByHash(ctx, account.HashSecret(creds.Token)); err == nil && t.Active() && t.AccountID == acct.ID {
+	// restarting the demo does not invalidate what clients hold; either way
+	// the demo instance becomes the current one.
+	if old := creds.Token(url); old != "" {
+		if t, err := st.TokenByHash(ctx, account.HashSecret(old)); err == nil && t.Active() && t.AccountID == acct.ID {
+			if err := creds.Set(url, old); err != nil {
+				return err
+			}
 			fmt.Fprintf(f.IO.ErrOut, "demo account %s; token in %s\n", DemoEmail, path)
-			return nil
+			return credentials.Save(path, creds)
 		}
 	}
 	t, secret, err := svc.CreateToken(ctx, acct.ID, "demo")
 	if err != nil {
 		return err
 	}
-	if err := credentials.Save(path, credentials.Credentials{URL: url, Token: secret}); err != nil {
+	if err := creds.Set(url, secret); err != nil {
+		return err
+	}
+	if err := credentials.Save(path, creds); err != nil {
 		return err
 	}
 	fmt.Fprintf(f.IO.Out, "Demo account %s (developer plan), token %s:\n\n  %s\n\nSaved with the URL %s in %s.\nTry: curl -H 'Authorization: Bearer %s' '%s/v1/cars?make=Toyota&model=Camry'\n",

@@ -11,7 +11,8 @@ import (
 )
 
 // TestServeDemo: on an empty database --demo loads the catalog, prints a
-// working token and stores it with the URL (0600); a restart keeps it.
+// working token and stores it for its URL as the current instance (0600); a
+// restart keeps it.
 func TestServeDemo(t *testing.T) {
 	e := newEnv(t, "sqlite")
 	in := e.serve("--demo")
@@ -21,7 +22,7 @@ func TestServeDemo(t *testing.T) {
 	}
 	path := credentials.Path(filepath.Join(e.dir, "config", "vds"))
 	creds, err := credentials.Load(path)
-	if err != nil || creds.Token != token || creds.URL != in.URL {
+	if err != nil || creds.Token(in.URL) != token || creds.Current != in.URL {
 		t.Fatalf("stored credentials %+v (%v), want %s at %s", creds, err, token, in.URL)
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
@@ -41,7 +42,7 @@ func TestServeDemo(t *testing.T) {
 	// Restarting on the same address keeps the stored token working.
 	again := e.serve("--demo", "--addr", in.URL[len("http://"):])
 	after, err := credentials.Load(path)
-	if err != nil || after.Token != token {
+	if err != nil || after.Token(in.URL) != token || after.Current != in.URL {
 		t.Fatalf("restart replaced the stored token: %+v, %v", after, err)
 	}
 	again.getJSON(token, "/v1/me", http.StatusOK, nil)
