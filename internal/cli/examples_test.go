@@ -25,6 +25,10 @@ var exampleSkips = map[string]string{
 	"vds healthcheck":           "probes the local server.addr, as a container's HEALTHCHECK",
 }
 
+// exampleLast names the commands whose examples end the session the
+// others use: they run after all the rest.
+var exampleLast = map[string]bool{"vds logout": true, "vds auth logout": true}
+
 // exampleURL is the server the examples name: where vds serve listens by
 // default. helpexamples points them at the script's server instead.
 const exampleURL = "http://127.0.0.1:8080"
@@ -40,6 +44,15 @@ func cmdHelpExamples(ts *testscript.TestScript, neg bool, args []string) {
 	root := cli.NewRootCmd(cli.NewFactory(&cli.IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}))
 	seen := map[string]bool{}
 	ran := 0
+	run := func(path, line string) {
+		line = strings.ReplaceAll(line, exampleURL, ts.Getenv("URL"))
+		if err := ts.Exec("bash", "-o", "pipefail", "-c", line); err != nil {
+			ts.Fatalf("example of %s failed: %s: %v\nstdout:\n%s\nstderr:\n%s", path, line, err, ts.ReadFile("stdout"), ts.ReadFile("stderr"))
+		}
+		ts.Logf("ran %s", line)
+		ran++
+	}
+	var last [][2]string
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		path := c.CommandPath()
@@ -47,16 +60,13 @@ func cmdHelpExamples(ts *testscript.TestScript, neg bool, args []string) {
 			seen[path] = true
 		} else {
 			for line := range strings.SplitSeq(c.Example, "\n") {
-				line = strings.TrimSpace(line)
-				if line == "" {
-					continue
+				switch line = strings.TrimSpace(line); {
+				case line == "":
+				case exampleLast[path]:
+					last = append(last, [2]string{path, line})
+				default:
+					run(path, line)
 				}
-				line = strings.ReplaceAll(line, exampleURL, ts.Getenv("URL"))
-				if err := ts.Exec("bash", "-o", "pipefail", "-c", line); err != nil {
-					ts.Fatalf("example of %s failed: %s: %v\nstdout:\n%s\nstderr:\n%s", path, line, err, ts.ReadFile("stdout"), ts.ReadFile("stderr"))
-				}
-				ts.Logf("ran %s", line)
-				ran++
 			}
 		}
 		for _, sub := range c.Commands() {
@@ -64,6 +74,9 @@ func cmdHelpExamples(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	walk(root)
+	for _, l := range last {
+		run(l[0], l[1])
+	}
 	for path := range exampleSkips {
 		if !seen[path] {
 			ts.Fatalf("exampleSkips names %s, which is not a command", path)
