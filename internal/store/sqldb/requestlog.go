@@ -17,13 +17,17 @@ func (s *DB) AddRequests(ctx context.Context, entries []store.RequestEntry, call
 		return nil
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
+		// A request may end after its account was deleted: its line goes too.
+		insert, err := tx.PrepareContext(ctx, `INSERT INTO request_log
+			(account_id, token_id, at, channel, operation, status, duration_us, request_id)
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE EXISTS (SELECT 1 FROM accounts WHERE id = $1)`)
+		if err != nil {
+			return fmt.Errorf("add request log: %w", err)
+		}
+		defer insert.Close()
 		accounts := map[string]bool{}
 		for _, e := range entries {
-			// A request may end after its account was deleted: its line goes too.
-			_, err := tx.ExecContext(ctx, `INSERT INTO request_log
-				(account_id, token_id, at, channel, operation, status, duration_us, request_id)
-				SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE EXISTS (SELECT 1 FROM accounts WHERE id = $1)`,
-				e.AccountID, e.TokenID, e.At.UTC(), e.Channel, e.Operation, e.Status, e.Duration.Microseconds(), e.RequestID)
+			_, err := insert.ExecContext(ctx, e.AccountID, e.TokenID, e.At.UTC(), e.Channel, e.Operation, e.Status, e.Duration.Microseconds(), e.RequestID)
 			if err != nil {
 				return fmt.Errorf("add request log: %w", err)
 			}
