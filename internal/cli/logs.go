@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/requestlog"
 )
 
 // followEvery is how often vds logs --follow asks for new lines.
@@ -56,7 +56,7 @@ func logsRun(ctx context.Context, f *Factory, opts *logsOptions) error {
 	if opts.Limit < 1 || opts.Limit > 100 {
 		return usageErrorf(fmt.Errorf("--limit must be from 1 to 100, not %d", opts.Limit))
 	}
-	if opts.Status != "" && !validStatusFilter(opts.Status) {
+	if _, _, ok := requestlog.StatusRange(opts.Status); !ok {
 		return usageErrorf(fmt.Errorf("--status %q is not a status: give one such as 404, or a class such as 4xx", opts.Status))
 	}
 	c, err := f.Client()
@@ -130,11 +130,4 @@ func printRequests(f *Factory, newestFirst []client.RequestLine) error {
 			strconv.FormatFloat(l.DurationMS, 'f', 1, 64)+" ms", l.RequestID, l.TokenPrefix+"...")
 	}
 	return t.flush()
-}
-
-// validStatusFilter mirrors the server's check, so a typo is a usage error.
-func validStatusFilter(s string) bool {
-	digit := func(c byte) bool { return c >= '0' && c <= '9' }
-	s = strings.ToLower(s)
-	return len(s) == 3 && s[0] >= '1' && s[0] <= '5' && (s[1:] == "xx" || digit(s[1]) && digit(s[2]))
 }

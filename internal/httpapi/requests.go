@@ -100,29 +100,12 @@ func requestFilter(q url.Values) (store.RequestFilter, int, int, error) {
 		return f, 0, 0, err
 	}
 	f.Offset, f.Limit = (page-1)*perPage, perPage
-	f.StatusMin, f.StatusMax, err = StatusRange(q.Get("status"))
-	if err != nil {
-		return f, 0, 0, err
+	var ok bool
+	if f.StatusMin, f.StatusMax, ok = requestlog.StatusRange(q.Get("status")); !ok {
+		return f, 0, 0, invalidParam("status", "status %s is not a status: give one such as 404, or a class such as 4xx", vehicle.Echo(q.Get("status")))
 	}
 	f.RequestID = strings.TrimSpace(q.Get("request_id"))
 	return f, page, perPage, nil
-}
-
-// StatusRange reads a status filter: "" for any, a status ("404") or a
-// class ("4xx").
-func StatusRange(s string) (int, int, error) {
-	s = strings.ToLower(strings.TrimSpace(s))
-	if s == "" {
-		return 0, 0, nil
-	}
-	if c, ok := strings.CutSuffix(s, "xx"); ok && len(c) == 1 && c[0] >= '1' && c[0] <= '5' {
-		n := int(c[0]-'0') * 100
-		return n, n + 99, nil
-	}
-	if n, err := strconv.Atoi(s); err == nil && n >= 100 && n <= 599 {
-		return n, n, nil
-	}
-	return 0, 0, invalidParam("status", "status %s is not a status: give one such as 404, or a class such as 4xx", vehicle.Echo(s))
 }
 
 func intParam(q url.Values, name string, lo, hi, def int) (int, error) {

@@ -7,6 +7,8 @@ package requestlog
 import (
 	"context"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -122,6 +124,23 @@ func Period(t time.Time) string { return t.UTC().Format("2006-01") }
 func monthOf(t time.Time) time.Time {
 	y, m, _ := t.UTC().Date()
 	return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+}
+
+// StatusRange reads a status filter: "" for any (0, 0), a status ("404")
+// or a class ("4xx"); false for anything else.
+func StatusRange(s string) (lo, hi int, ok bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return 0, 0, true
+	}
+	if c, ok := strings.CutSuffix(s, "xx"); ok && len(c) == 1 && c[0] >= '1' && c[0] <= '5' {
+		n := int(c[0]-'0') * 100
+		return n, n + 99, true
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 100 && n <= 599 {
+		return n, n, true
+	}
+	return 0, 0, false
 }
 
 // Close writes every queued record and stops the writer; records added
