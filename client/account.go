@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/url"
+	"strconv"
+	"time"
 )
 
 // Me returns the token's account, plan, rate limit and quota (GET /v1/me; free).
@@ -38,4 +41,50 @@ func (c *Client) OpenAPI(ctx context.Context, opts ...CallOption) ([]byte, error
 func (c *Client) Ready(ctx context.Context, opts ...CallOption) error {
 	_, _, err := c.call(ctx, "/readyz", nil, opts)
 	return err
+}
+
+// RequestLine is one request of the account's request log.
+type RequestLine struct {
+	At          time.Time `json:"at"`
+	Channel     string    `json:"channel"`
+	Operation   string    `json:"operation"`
+	Status      int       `json:"status"`
+	DurationMS  float64   `json:"duration_ms"`
+	RequestID   string    `json:"request_id"`
+	TokenPrefix string    `json:"token_prefix"`
+}
+
+// RequestPage is one page of the request log.
+type RequestPage = Page[RequestLine]
+
+// RequestQuery filters the request log; zero fields are not sent.
+type RequestQuery struct {
+	// Status is a status ("404") or a class ("4xx").
+	Status    string
+	RequestID string
+	Page      int
+	PerPage   int
+}
+
+func (q RequestQuery) values() url.Values {
+	v := url.Values{}
+	if q.Status != "" {
+		v.Set("status", q.Status)
+	}
+	if q.RequestID != "" {
+		v.Set("request_id", q.RequestID)
+	}
+	if q.Page > 0 {
+		v.Set("page", strconv.Itoa(q.Page))
+	}
+	if q.PerPage > 0 {
+		v.Set("per_page", strconv.Itoa(q.PerPage))
+	}
+	return v
+}
+
+// Requests returns a page of the account's newest requests, newest first
+// (GET /v1/me/requests; free).
+func (c *Client) Requests(ctx context.Context, q RequestQuery, opts ...CallOption) (*RequestPage, error) {
+	return listPage[RequestLine](ctx, c, apiPrefix+"/me/requests", q.values(), opts)
 }

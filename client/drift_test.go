@@ -51,6 +51,7 @@ func TestWireTypesMatchServer(t *testing.T) {
 		{"ListItem", &httpapi.ListItem{}, &client.ListItem{}},
 		{"RecordRef", &httpapi.RecordRef{}, &client.RecordRef{}},
 		{"ChangelogEntry", &httpapi.ChangelogEntry{}, &client.ChangelogEntry{}},
+		{"RequestLine", &httpapi.RequestLine{}, &client.RequestLine{}},
 		{"Problem", &edge.Problem{}, &client.Problem{}},
 		{"VINReport", &lookup.VINReport{}, &client.VINReport{}},
 		{"CarRecalls", &lookup.CarRecalls{}, &client.CarRecalls{}},

@@ -130,6 +130,7 @@ Configuration: flags > VDS_* environment variables > config file
 		newTiresCmd(f, nil),
 		newRecallsCmd(f, nil),
 		newGarageCmd(f, nil),
+		newLogsCmd(f, nil),
 		newTUICmd(f, nil),
 		newAPICmd(f, nil),
 	)
@@ -145,7 +146,7 @@ var commandGroups = []struct {
 	names []string
 }{
 	{cobra.Group{ID: "client", Title: "Client commands (HTTP, any vds server):"},
-		[]string{"login", "logout", "whoami", "auth", "makes", "models", "search", "get", "vin", "tires", "recalls", "garage", "tui", "api"}},
+		[]string{"login", "logout", "whoami", "auth", "makes", "models", "search", "get", "vin", "tires", "recalls", "garage", "logs", "tui", "api"}},
 	{cobra.Group{ID: "operator", Title: "Operator commands (on the database):"},
 		[]string{"serve", "migrate", "ingest", "enrich", "catalog", "vpic", "accounts", "tokens", "lists"}},
 }

@@ -122,6 +122,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			"waitserve":    cmdWaitServe,
 			"exitcode":     cmdExitCode,
 			"tsvfield":     cmdTSVField,
+			"capture":      cmdCapture,
 			"mode":         cmdMode,
 			"badnumber":    cmdBadNumber,
 			"addtokens":    cmdAddTokens,
@@ -347,6 +348,21 @@ func cmdTSVField(ts *testscript.TestScript, neg bool, args []string) {
 		return
 	}
 	ts.Fatalf("no line of %s matches %q", args[0], args[1])
+}
+
+// capture FILE REGEXP VAR sets VAR to the first group of REGEXP's first
+// match in FILE (a request id from an error message, say).
+func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: capture FILE REGEXP VAR")
+	}
+	re, err := regexp.Compile(args[1])
+	ts.Check(err)
+	m := re.FindStringSubmatch(ts.ReadFile(args[0]))
+	if len(m) < 2 {
+		ts.Fatalf("%s has no match of %q with a group", args[0], args[1])
+	}
+	ts.Setenv(args[2], m[1])
 }
 
 // mode FILE PERM fails unless FILE's permission bits are PERM (octal).

@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/requestlog"
 )
 
 func newTokensCmd(f *Factory) *cobra.Command {
@@ -89,19 +91,34 @@ func newTokensListCmd(f *Factory, runF func(*tokensListOptions) error) *cobra.Co
 	return cmd
 }
 
+// listedToken is a token as tokens list shows it, with its calls this month.
+type listedToken struct {
+	account.Token
+	CallsThisMonth int64 `json:"calls_this_month"`
+}
+
 func tokensListRun(ctx context.Context, f *Factory, opts *tokensListOptions) error {
 	svc, a, err := f.flagAccount(ctx, opts.Email)
 	if err != nil {
 		return err
 	}
 	tokens, err := svc.Tokens(ctx, a.ID)
-	if tokens == nil {
-		tokens = []account.Token{} // JSON [], not null
+	if err != nil {
+		return err
 	}
-	return f.show(tokens, err, func() error {
-		t := f.IO.newTable("ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "STATUS")
+	st, err := f.database(ctx)
+	if err != nil {
+		return err
+	}
+	calls, err := st.TokenCalls(ctx, a.ID, requestlog.Period(time.Now()))
+	listed := make([]listedToken, len(tokens)) // JSON [], not null
+	for i, tk := range tokens {
+		listed[i] = listedToken{Token: tk, CallsThisMonth: calls[tk.ID]}
+	}
+	return f.show(listed, err, func() error {
+		t := f.IO.newTable("ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "CALLS THIS MONTH", "STATUS")
 		now := time.Now()
-		for _, tk := range tokens {
+		for _, tk := range listed {
 			status := "active"
 			switch {
 			case tk.RevokedAt == nil:
@@ -110,7 +127,8 @@ func tokensListRun(ctx context.Context, f *Factory, opts *tokensListOptions) err
 			default:
 				status = "revoked " + tk.RevokedAt.Format(time.RFC3339)
 			}
-			t.row(tk.ID, dash(tk.Name), tk.Prefix+"...", strings.Join(tk.Scopes, ","), tk.CreatedAt.Format(time.RFC3339), timeOrNever(tk.LastUsedAt), status)
+			t.row(tk.ID, dash(tk.Name), tk.Prefix+"...", strings.Join(tk.Scopes, ","), tk.CreatedAt.Format(time.RFC3339),
+				timeOrNever(tk.LastUsedAt), strconv.FormatInt(tk.CallsThisMonth, 10), status)
 		}
 		return t.flush()
 	})

@@ -343,6 +343,28 @@ func TestBrowser(t *testing.T) {
 	}
 	b.shot("record", true)
 
+	// The requests page lists those calls, newest first; the request id of
+	// an error finds its line.
+	status, problem := api(t, base, token, "/v1/cars/00000000-0000-4000-8000-000000000000")
+	rid, _ := problem["request_id"].(string)
+	if status != http.StatusNotFound || rid == "" {
+		t.Fatalf("unknown car: %d %v", status, problem)
+	}
+	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`nav a[href="/dashboard/requests"]`)))
+	if got := b.text("main tbody tr th"); got != "GET /v1/cars/{uuid}" {
+		t.Fatalf("newest request on the page = %q", got)
+	}
+	if got := b.text("main tbody"); !strings.Contains(got, "search_vehicles") || !strings.Contains(got, "MCP") {
+		t.Fatalf("the requests page lacks the MCP call: %q", got)
+	}
+	b.shot("requests", true)
+	b.do(chromedp.SendKeys(chromedp.CSS("#request_id"), rid), chromedp.SetValue(chromedp.CSS("#status"), "4xx"))
+	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`form[action="/dashboard/requests"] button[type=submit]`)))
+	if got := b.text("main tbody"); !strings.Contains(got, rid) || !strings.Contains(got, "404") || strings.Contains(got, "search_vehicles") {
+		t.Fatalf("searching request id %s: %q", rid, got)
+	}
+	b.shot("requests-search", false)
+
 	// Connect shows this instance's real URLs.
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`nav a[href="/dashboard/connect"]`)))
 	if got := b.text("#c-me"); !strings.Contains(got, base+"/v1/me") {
@@ -353,6 +375,9 @@ func TestBrowser(t *testing.T) {
 	// Rotate, through the confirmation page, with a grace period: both
 	// tokens work until it ends, here early with "Revoke now".
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`nav a[href="/dashboard/tokens"]`)))
+	if got := b.text(`td[data-label="Calls this month"]`); got == "" || got == "0" {
+		t.Fatalf("calls this month of the used token = %q", got)
+	}
 	b.shot("tokens", true)
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`a.button[href$="/rotate"]`)))
 	b.shot("rotate-confirm", true)

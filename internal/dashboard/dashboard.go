@@ -30,6 +30,7 @@ import (
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lists"
+	"github.com/vds-dev/vds/internal/requestlog"
 	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -47,6 +48,8 @@ type Deps struct {
 	Limiter *limits.Limiter
 	Config  *config.Config
 	Log     *slog.Logger
+	// RequestLog answers the requests page and the tokens' calls this month.
+	RequestLog *requestlog.Log
 }
 
 // Handler serves the dashboard.
@@ -58,6 +61,8 @@ type Handler struct {
 	limiter  *limits.Limiter
 	cfg      *config.Config
 	log      *slog.Logger
+	// requestLog is the request log and the tokens' call counters.
+	requestLog *requestlog.Log
 
 	signup     bool
 	sessionTTL time.Duration
@@ -74,7 +79,7 @@ type Handler struct {
 // do not parse: they are compiled in, so every test run would catch it.
 func New(d Deps) *Handler {
 	h := &Handler{
-		acc: d.Access, lists: d.Lists, signin: d.SignIn, vehicles: d.Vehicles, limiter: d.Limiter, cfg: d.Config, log: d.Log,
+		acc: d.Access, lists: d.Lists, signin: d.SignIn, vehicles: d.Vehicles, limiter: d.Limiter, cfg: d.Config, log: d.Log, requestLog: d.RequestLog,
 		signup: d.Config.Dashboard.Signup, sessionTTL: d.Config.Dashboard.SessionTTL,
 		cookieMode: d.Config.Dashboard.CookieMode(), publicURL: strings.TrimRight(d.Config.Dashboard.PublicURL, "/"),
 		cop: http.NewCrossOriginProtection(), pages: mustParsePages(), now: time.Now,
@@ -113,6 +118,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /dashboard/signout", h.authed(h.signOut))
 
 	m.HandleFunc("GET /dashboard/tokens", h.authed(h.tokens))
+	m.HandleFunc("GET /dashboard/requests", h.authed(h.requests))
 	m.HandleFunc("POST /dashboard/tokens", h.authed(h.createToken))
 	m.HandleFunc("GET /dashboard/tokens/{id}/rotate", h.authed(h.confirmRotate))
 	m.HandleFunc("POST /dashboard/tokens/{id}/rotate", h.authed(h.rotateToken))

@@ -20,6 +20,8 @@ type tokensData struct {
 	// period included (their RevokedAt is when they stop).
 	Active  []account.Token
 	Revoked []account.Token
+	// Calls are this month's calls of each token, by id.
+	Calls   map[string]int64
 	Secret  string
 	Created *account.Token
 	// RotatedFrom is the token a rotation replaced; GraceUntil is when it
@@ -51,6 +53,10 @@ func (h *Handler) tokensView(w http.ResponseWriter, r *http.Request, s *session,
 		} else {
 			d.Revoked = append(d.Revoked, t)
 		}
+	}
+	if d.Calls, err = h.requestLog.TokenCalls(r.Context(), s.account.ID, h.now()); err != nil {
+		h.serverError(w, r, err)
+		return
 	}
 	d.MaxName = access.MaxTokenName
 	d.BaseURL = h.baseURL(r)

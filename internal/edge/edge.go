@@ -28,6 +28,11 @@ type request struct {
 	accountID string
 	code      string
 	unmatched bool
+	// operation and opStatus are what an MCP request did and its outcome
+	// (see SetOperation); unlisted keeps it out of the request log.
+	operation string
+	opStatus  int
+	unlisted  bool
 	// principal is who the door admitted; set once, before the handler runs.
 	principal    access.Principal
 	hasPrincipal bool
@@ -50,6 +55,29 @@ func RequestID(ctx context.Context) string {
 func MarkUnmatched(r *http.Request) {
 	if st := requestFrom(r.Context()); st != nil {
 		st.unmatched = true
+	}
+}
+
+// SetOperation names, for the request log, what an MCP request did (its
+// JSON-RPC method, or the tool of a tools/call) and, unless status is 0,
+// the status its outcome would have had as a REST answer; an empty op
+// keeps the one set before.
+func SetOperation(ctx context.Context, op string, status int) {
+	if st := requestFrom(ctx); st != nil {
+		if op != "" {
+			st.operation = op
+		}
+		if status != 0 {
+			st.opStatus = status
+		}
+	}
+}
+
+// Unlisted keeps r out of the request log; it still counts as a call of
+// its token. For reading the log, which would otherwise log its readers.
+func Unlisted(r *http.Request) {
+	if st := requestFrom(r.Context()); st != nil {
+		st.unlisted = true
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/vds-dev/vds/internal/requestlog"
 )
 
 type recorder struct {
@@ -59,6 +61,9 @@ type Observer struct {
 	Access *AccessLog
 	// Metrics counts requests; nil counts none.
 	Metrics RequestMetrics
+	// Requests receives every authenticated request for the request log;
+	// nil keeps none.
+	Requests *requestlog.Log
 }
 
 // RequestMetrics counts served requests.
@@ -114,9 +119,35 @@ func Observe(o Observer, next http.Handler) http.Handler {
 				o.Access.add(accessRecord{end: end, id: id, method: r.Method, path: r.URL.Path, query: r.URL.RawQuery,
 					route: route, code: st.code, accountID: st.accountID, status: rec.status, bytes: rec.bytes, elapsed: end.Sub(start)})
 			}
+			if o.Requests != nil && st.hasPrincipal {
+				o.Requests.Add(logRecord(st, route, rec.status, end, end.Sub(start)))
+			}
 		}()
 		next.ServeHTTP(rec, r)
 	})
+}
+
+// mcpRoute is the pattern both muxes serve MCP at.
+const mcpRoute = "/mcp"
+
+// logRecord is the request log's record of an admitted request: a REST
+// request by its route, an MCP request by what it did.
+func logRecord(st *request, route string, status int, end time.Time, elapsed time.Duration) requestlog.Record {
+	ch, op := requestlog.REST, route
+	if route == mcpRoute {
+		ch = requestlog.MCP
+		if st.operation != "" {
+			op = st.operation
+		}
+		if st.opStatus != 0 {
+			status = st.opStatus
+		}
+	}
+	if status == 0 {
+		status = http.StatusOK
+	}
+	return requestlog.Record{At: end, AccountID: st.principal.Account.ID, TokenID: st.principal.TokenID, Channel: ch,
+		Operation: op, RequestID: st.id, Status: status, Duration: elapsed, Unlisted: st.unlisted}
 }
 
 var gzipPool = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}

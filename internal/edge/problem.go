@@ -105,6 +105,12 @@ func Status(code string) int {
 	return http.StatusInternalServerError
 }
 
+// KnownCode reports whether code is in the table of codes.
+func KnownCode(code string) bool {
+	_, ok := codes[code]
+	return ok
+}
+
 // APICodes lists the codes a REST operation can answer with, by status.
 func APICodes() map[string]int {
 	out := map[string]int{}

@@ -52,6 +52,8 @@ type opDoc struct {
 	// query and required are the query parameters of other endpoints.
 	kind            catalog.Kind
 	query, required []string
+	// params describes query parameters of its own (else queryParam does).
+	params map[string]paramDoc
 	// codes400 are the problem codes of its 400s (every endpoint rejects
 	// unknown parameters); notFound adds a 404, also other statuses.
 	codes400 []string
@@ -197,6 +199,24 @@ func operations() map[string]opDoc {
 		desc: "The authenticated account, its plan, the per-minute rate limit and the monthly quota (calendar month, UTC) " +
 			"with current usage, and the token used. Limits of unlimited plans are null. Not charged.",
 		shape: objectOf, data: reflect.TypeFor[Me](), codes400: noParamCodes,
+	}
+	ops["GET /v1/me/requests"] = opDoc{
+		id: "listMyRequests", tag: "Account", summary: "The request log",
+		desc: "The account's newest authenticated requests, REST and MCP (at most the last 1,000), newest first: " +
+			"time, channel, route or tool, status, duration, request id and token prefix. A request id from an error " +
+			"finds its line (request_id=...). Lines are written in batches, so another server's newest requests may " +
+			"take a moment to appear; reading the log is not itself logged. Not charged.",
+		shape: pageOf, data: reflect.TypeFor[RequestLine](), query: requestParams,
+		params: map[string]paramDoc{
+			"status": {schema: schema{"type": "string", "pattern": "^([1-5][0-9][0-9]|[1-5]xx)$", "examples": anys("404", "4xx")},
+				desc: "Only requests with this status (404) or in this class (4xx)."},
+			"request_id": {schema: schema{"type": "string", "examples": anys("5f0c2a9e41d8b7c3e6a1f024")},
+				desc: "Only the request with this id (the X-Request-Id header, and request_id of a problem document)."},
+			"per_page": {schema: schema{"type": "integer", "minimum": 1, "maximum": maxRequestsPerPage, "default": requestsPerPage},
+				desc: "Lines per page. Out of range is a 400, not a clamp."},
+			"page": {schema: schema{"type": "integer", "minimum": 1, "default": 1}, desc: "Page number; pages past the last are empty."},
+		},
+		codes400: []string{vehicle.CodeInvalidParameter, vehicle.CodeUnknownParameter},
 	}
 	ops["GET /v1/lists"] = opDoc{
 		id: "getLists", tag: "Account", summary: "Saved vehicle lists",
@@ -692,7 +712,10 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, rt Route) (s
 		}
 	}
 	for _, name := range orderParams(query) {
-		pd, ok := queryParam(d.kind, name)
+		pd, ok := d.params[name]
+		if !ok {
+			pd, ok = queryParam(d.kind, name)
+		}
 		if !ok {
 			return nil, fmt.Errorf("query parameter %q (kind %q) has no description in queryParam", name, d.kind)
 		}

@@ -564,6 +564,7 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		"GET /v1/cars/{uuid}/recalls":        {"/v1/cars/" + car.UUID.String() + "/recalls"},
 		"GET /v1/motorcycles/{uuid}/recalls": {"/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
 		"GET /v1/me":                         {"/v1/me"},
+		"GET /v1/me/requests":                {"/v1/me/requests", "/v1/me/requests?status=4xx&per_page=2&page=2"},
 		"GET /v1/lists":                      {"/v1/lists"},
 		"GET /v1/changelog":                  {"/v1/changelog"},
 		"GET /changelog":                     {"/changelog"},
@@ -608,6 +609,9 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/cars/"+car.UUID.String()+"?full=1"), // unknown_parameter
 		bad("/v1/cars/makes?page=2"),
 		bad("/v1/me?verbose=1"),
+		bad("/v1/me/requests?status=4x"),    // invalid_parameter
+		bad("/v1/me/requests?per_page=101"), // invalid_parameter
+		bad("/v1/me/requests?request=abc"),  // unknown_parameter
 		bad("/v1/lists?x=1"),
 		bad("/v1/openapi.json?format=yaml"),
 		bad("/changelog?since=1.0.0"),

@@ -17,6 +17,7 @@ import (
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/lookup"
+	"github.com/vds-dev/vds/internal/requestlog"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -39,6 +40,8 @@ type Handler struct {
 	cors   *corsPolicy
 	// paths lists the paths under each collection, for 404 details.
 	paths map[string][]string
+	// requestLog answers /v1/me/requests.
+	requestLog *requestlog.Log
 }
 
 // Options are the HTTP settings of the API (docs/operations.md).
@@ -51,13 +54,16 @@ type Options struct {
 	CacheMaxAge time.Duration
 	// CORSOrigins is server.cors_origins; empty turns CORS off.
 	CORSOrigins []string
+	// RequestLog is the request log /v1/me/requests reads.
+	RequestLog *requestlog.Log
 }
 
 // New returns the API handler.
 func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limiter, saved *lists.Service, lk *lookup.Service, log *slog.Logger, opts Options) *Handler {
 	h := &Handler{svc: svc, limiter: limiter, saved: saved, lookup: lk, log: log,
 		door:      edge.Door{Auth: auth, Limiter: limiter, NoToken: "Send the header Authorization: Bearer <token> with a vds_ token."},
-		publicURL: strings.TrimRight(opts.PublicURL, "/"), maxAge: maxAgeValue(opts.CacheMaxAge), cors: newCORS(opts.CORSOrigins)}
+		publicURL: strings.TrimRight(opts.PublicURL, "/"), maxAge: maxAgeValue(opts.CacheMaxAge), cors: newCORS(opts.CORSOrigins),
+		requestLog: opts.RequestLog}
 	routes := h.Routes()
 	h.paths = subPaths(routes)
 	doc, err := BuildOpenAPI(routes)
@@ -143,6 +149,7 @@ func (h *Handler) Routes() []Route {
 		{Pattern: "GET /v1/vins", Charged: charged, PerItem: true, Query: true, handler: h.decodeVINs},
 
 		{Pattern: "GET /v1/me", Charged: free, Cache: cacheNever, handler: h.me},
+		{Pattern: "GET /v1/me/requests", Charged: free, Query: true, Cache: cacheNever, handler: h.requests},
 		{Pattern: "GET /v1/lists", Charged: charged, Cache: cacheNever, handler: h.lists},
 		{Pattern: "GET /v1/changelog", Charged: free, handler: h.changelog},
 		{Pattern: "GET /changelog", Charged: free, handler: h.changelog},

@@ -41,5 +41,9 @@ func (s *Server) registerState() {
 	}
 	s.metrics.MustRegister(state, prometheus.NewCounterFunc(prometheus.CounterOpts{
 		Name: "vds_access_log_dropped_total", Help: "Access log lines dropped because the writer's queue was full.",
-	}, func() float64 { return float64(s.access.Dropped()) }))
+	}, func() float64 { return float64(s.access.Dropped()) }), prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "vds_request_log_dropped_total", Help: "Request log records dropped because the writer's queue was full.",
+	}, func() float64 { return float64(s.requests.Dropped()) }), prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "vds_request_log_failed_total", Help: "Request log records lost to failed database writes.",
+	}, func() float64 { return float64(s.requests.Failed()) }))
 }

@@ -234,6 +234,7 @@ func TestAdminListenerMetrics(t *testing.T) {
 		{"vds_upstream_cache_answers_total", "result=hit,service=vpic", 1},
 		{"vds_catalog_version", "", float64(srv.CatalogVersion())},
 		{"vds_access_log_dropped_total", "", 0},
+		{"vds_request_log_dropped_total", "", 0},
 	} {
 		got, ok := series(mfs, c.family)[c.labels]
 		if !ok || got != c.want {

@@ -27,6 +27,7 @@ import (
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/mcptools"
 	"github.com/vds-dev/vds/internal/metrics"
+	"github.com/vds-dev/vds/internal/requestlog"
 	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/upstream"
@@ -54,6 +55,7 @@ type Server struct {
 	adminHandler http.Handler
 	metrics      *metrics.Metrics
 	access       *edge.AccessLog
+	requests     *requestlog.Log
 	// loadFailure is the newest catalog version that failed to load; nil otherwise.
 	loadFailure atomic.Pointer[catalogFailure]
 }
@@ -82,12 +84,13 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		return nil, err
 	}
 	s := &Server{
-		cfg:     cfg,
-		st:      st,
-		log:     log,
-		svc:     svc,
-		limiter: limits.New(st, log),
-		metrics: metrics.New(),
+		cfg:      cfg,
+		st:       st,
+		log:      log,
+		svc:      svc,
+		limiter:  limits.New(st, log),
+		metrics:  metrics.New(),
+		requests: requestlog.New(st, log),
 	}
 	for _, o := range opts {
 		o(s)
@@ -121,7 +124,8 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		}
 	}
 	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log, httpapi.Options{
-		PublicURL: cfg.Dashboard.PublicURL, CacheMaxAge: cfg.Server.CacheMaxAge, CORSOrigins: cfg.Server.CORSOrigins})
+		PublicURL: cfg.Dashboard.PublicURL, CacheMaxAge: cfg.Server.CacheMaxAge, CORSOrigins: cfg.Server.CORSOrigins,
+		RequestLog: s.requests})
 	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: saved, Usage: s.limiter, Charger: s.limiter, Log: log, Calls: s.metrics},
 		buildinfo.Get().Version)
 	mcp := mcptools.Handler(mcpSrv, auth, s.limiter, log)
@@ -129,7 +133,8 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		writeStatus(w, http.StatusOK, map[string]any{"status": "ok"})
 	}
 	s.signin = signin.New(st, acc)
-	dash := dashboard.New(dashboard.Deps{Access: acc, Lists: saved, SignIn: s.signin, Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log})
+	dash := dashboard.New(dashboard.Deps{Access: acc, Lists: saved, SignIn: s.signin, Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log,
+		RequestLog: s.requests})
 	mux := http.NewServeMux()
 	api.Mount(mux)
 	apidocs.New(api.OpenAPI(), mcptools.Tools(mcptools.Deps{}), cfg.Dashboard.PublicURL).Mount(mux)
@@ -139,7 +144,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	mux.HandleFunc("GET /healthz", healthz)
 	mux.HandleFunc("GET /readyz", s.ready)
 	mux.Handle("/", fallback(mux))
-	obs := edge.Observer{Log: log, Access: s.access, Metrics: s.metrics}
+	obs := edge.Observer{Log: log, Access: s.access, Metrics: s.metrics, Requests: s.requests}
 	s.handler = edge.Observe(obs, edge.Gzip(plainPaths(mux)))
 	mcpMux := http.NewServeMux()
 	mcpMux.Handle("/mcp", mcp)
@@ -219,9 +224,11 @@ type Listeners struct {
 }
 
 // ServeListeners answers on every listener of l until ctx ends or one
-// fails; then all shut down together and the access log is written out.
+// fails; then all shut down together and the access and request logs are
+// written out.
 func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 	defer s.access.Close()
+	defer s.requests.Close()
 	ln, mcpLn := l.Public, l.MCP
 	sc := s.cfg.Server
 	newHTTP := func(h http.Handler) *http.Server {

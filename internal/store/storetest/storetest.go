@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		{"ListItemsSurviveRemoval", testListItemsSurviveRemoval},
 		{"Usage", testUsage},
 		{"TouchTokens", testTouchTokens},
+		{"RequestLog", testRequestLog},
 		{"LeaseUsage", testLeaseUsage},
 		{"Cache", testCache},
 		{"EnrichCars", testEnrichCars},

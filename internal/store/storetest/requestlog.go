@@ -1,0 +1,70 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/vds-dev/vds/internal/store"
+)
+
+// testRequestLog: batches are kept newest first up to the bound per
+// account, filtered by status range and request id, paged, and counted
+// per token and month; another account's lines never show.
+func testRequestLog(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := newAccount(t, s, "log@example.com")
+	b := newAccount(t, s, "other@example.com")
+	tok, _ := newToken(a.ID, "ci")
+	must(t, s.CreateToken(ctx, tok, 50), "CreateToken")
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	entry := func(acc string, i, status int) store.RequestEntry {
+		return store.RequestEntry{AccountID: acc, TokenID: tok.ID, At: start.Add(time.Duration(i) * time.Second),
+			Channel: "rest", Operation: "GET /v1/cars/{uuid}", Status: status, Duration: 1500 * time.Microsecond,
+			RequestID: fmt.Sprintf("req-%s-%d", acc[len(acc)-4:], i)}
+	}
+	var first []store.RequestEntry
+	for i := range 4 {
+		first = append(first, entry(a.ID, i, 200+200*(i%2))) // 200, 400, 200, 400
+	}
+	first = append(first, entry(b.ID, 0, 500), entry("acc_deleted", 0, 200))
+	calls := map[store.TokenPeriod]int64{{TokenID: tok.ID, Period: "2026-03"}: 4, {TokenID: "tok_deleted", Period: "2026-03"}: 1}
+	must(t, s.AddRequests(ctx, first, calls, 5), "AddRequests")
+	second := []store.RequestEntry{entry(a.ID, 4, 404), entry(a.ID, 5, 200)}
+	second[1].Channel, second[1].Operation = "mcp", "search_vehicles"
+	must(t, s.AddRequests(ctx, second, map[store.TokenPeriod]int64{{TokenID: tok.ID, Period: "2026-03"}: 2}, 5), "AddRequests again")
+
+	all, total, err := s.Requests(ctx, a.ID, store.RequestFilter{Limit: 10})
+	must(t, err, "Requests")
+	// Six written, five kept: the oldest went.
+	if total != 5 || len(all) != 5 || all[0].RequestID != second[1].RequestID || all[4].RequestID != first[1].RequestID {
+		t.Fatalf("Requests = %d %+v, want the newest 5, newest first", total, all)
+	}
+	got := all[0]
+	if got.Channel != "mcp" || got.Operation != "search_vehicles" || got.Status != 200 || got.TokenPrefix != tok.Prefix ||
+		got.Duration != 1500*time.Microsecond || !got.At.Equal(start.Add(5*time.Second)) || got.AccountID != a.ID {
+		t.Fatalf("newest line = %+v", got)
+	}
+	clientErrors, total, err := s.Requests(ctx, a.ID, store.RequestFilter{StatusMin: 400, StatusMax: 499, Limit: 2, Offset: 1})
+	must(t, err, "Requests 4xx")
+	if total != 3 || len(clientErrors) != 2 || clientErrors[0].RequestID != first[3].RequestID || clientErrors[1].RequestID != first[1].RequestID {
+		t.Fatalf("4xx page 2 = %d %+v", total, clientErrors)
+	}
+	byID, total, err := s.Requests(ctx, a.ID, store.RequestFilter{RequestID: second[0].RequestID, Limit: 10})
+	must(t, err, "Requests by id")
+	if total != 1 || len(byID) != 1 || byID[0].Status != 404 {
+		t.Fatalf("by request id = %d %+v", total, byID)
+	}
+	if other, total, err := s.Requests(ctx, b.ID, store.RequestFilter{RequestID: second[0].RequestID, Limit: 10}); err != nil || total != 0 || len(other) != 0 {
+		t.Fatalf("another account's line: %d %+v %v", total, other, err)
+	}
+	counts, err := s.TokenCalls(ctx, a.ID, "2026-03")
+	must(t, err, "TokenCalls")
+	if len(counts) != 1 || counts[tok.ID] != 6 {
+		t.Fatalf("TokenCalls = %v, want %s: 6", counts, tok.ID)
+	}
+	if counts, err := s.TokenCalls(ctx, a.ID, "2026-04"); err != nil || len(counts) != 0 {
+		t.Fatalf("TokenCalls of another month = %v %v", counts, err)
+	}
+}
