@@ -1,12 +1,15 @@
 // Package requestlog writes the request log, each account's newest
 // authenticated requests, and the per-token monthly call counters, off the
-// request path: requests queue a record and never wait; one goroutine
-// writes what is queued in batches. See docs/architecture.md.
+// request path: a request adds to its token's counter and queues a record,
+// and never waits; one goroutine writes the counters and what is queued in
+// batches, only the newest Keep lines of each account. See
+// docs/architecture.md.
 package requestlog
 
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,14 +22,13 @@ import (
 const (
 	// Keep is how many lines of an account's log are kept: the newest.
 	Keep = 1000
-	// Queue is how many records may wait for the writer; a request that
-	// finds the queue full is not logged, and counted.
-	Queue = 4096
+	// Queue is how many records may wait for the writer: a quarter of a
+	// second at 64,000 requests a second. A request that finds the queue
+	// full is not logged, and counted; its token's call still is.
+	Queue = 16384
 	// Every is how often the writer takes what is queued: the requests
 	// never wake it, which would cost each of them a goroutine switch.
 	Every = 250 * time.Millisecond
-	// Batch is how many records one transaction writes at most.
-	Batch = 500
 	// writeTimeout bounds one batch's transaction.
 	writeTimeout = 10 * time.Second
 )
@@ -54,9 +56,12 @@ type Record struct {
 // Log queues records and writes them in batches from one goroutine, and
 // reads the log back. Close writes what is queued and stops the writer.
 type Log struct {
-	st      store.RequestLogStore
-	log     *slog.Logger
-	queue   chan Record
+	st    store.RequestLogStore
+	log   *slog.Logger
+	queue chan Record
+	// calls counts each token's requests per month (tokenMonth to
+	// *atomic.Int64) until the writer takes them.
+	calls   sync.Map
 	dropped atomic.Uint64
 	failed  atomic.Uint64
 	flush   chan chan struct{}
@@ -72,8 +77,29 @@ func New(st store.RequestLogStore, log *slog.Logger) *Log {
 	return w
 }
 
-// Add queues r, or counts it as dropped when the queue is full.
+// tokenMonth keys a token's calls in a month (year*12 + month - 1).
+type tokenMonth struct {
+	token string
+	month int
+}
+
+func monthIndex(t time.Time) int {
+	y, m, _ := t.UTC().Date()
+	return y*12 + int(m) - 1
+}
+
+// Add counts r against its token and queues it for the log, or counts it
+// as dropped when the queue is full.
 func (w *Log) Add(r Record) {
+	k := tokenMonth{r.TokenID, monthIndex(r.At)}
+	n, ok := w.calls.Load(k)
+	if !ok {
+		n, _ = w.calls.LoadOrStore(k, new(atomic.Int64))
+	}
+	n.(*atomic.Int64).Add(1)
+	if r.Unlisted {
+		return
+	}
 	select {
 	case w.queue <- r:
 	default:
@@ -121,11 +147,6 @@ func (w *Log) TokenCalls(ctx context.Context, accountID string, now time.Time) (
 // Period is the month of the token counters that t falls in (UTC).
 func Period(t time.Time) string { return t.UTC().Format("2006-01") }
 
-func monthOf(t time.Time) time.Time {
-	y, m, _ := t.UTC().Date()
-	return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
-}
-
 // StatusRange reads a status filter: "" for any (0, 0), a status ("404")
 // or a class ("4xx"); false for anything else.
 func StatusRange(s string) (lo, hi int, ok bool) {
@@ -154,54 +175,82 @@ func (w *Log) run() {
 	defer close(w.done)
 	tick := time.NewTicker(Every)
 	defer tick.Stop()
-	batch := make([]Record, 0, Batch)
+	var buf []Record
 	for {
 		select {
 		case <-tick.C:
-			batch = w.drain(batch)
+			buf = w.write(buf)
 		case written := <-w.flush:
-			batch = w.drain(batch)
+			buf = w.write(buf)
 			close(written)
 		case <-w.stop:
-			w.drain(batch)
+			w.write(buf)
 			return
 		}
 	}
 }
 
-// drain writes what is queued now, Batch records at a time.
-func (w *Log) drain(batch []Record) []Record {
-	for n := len(w.queue); n > 0; {
-		batch = batch[:0]
-		for ; n > 0 && len(batch) < Batch; n-- {
-			batch = append(batch, <-w.queue)
-		}
-		w.write(batch)
+// write writes the counters and what is queued now, in one transaction.
+// Of an account's queued records only the newest Keep are written: the
+// older would be dropped by the same transaction. buf is reused.
+func (w *Log) write(buf []Record) []Record {
+	buf = buf[:0]
+	for n := len(w.queue); n > 0; n-- {
+		buf = append(buf, <-w.queue)
 	}
-	return batch
-}
-
-func (w *Log) write(batch []Record) {
-	entries := make([]store.RequestEntry, 0, len(batch))
-	calls := map[store.TokenPeriod]int64{}
-	var month time.Time
-	var period string
-	for _, r := range batch {
-		// One string per month a batch spans, not one per record.
-		if m := monthOf(r.At); !m.Equal(month) {
-			month, period = m, Period(m)
-		}
-		calls[store.TokenPeriod{TokenID: r.TokenID, Period: period}]++
-		if r.Unlisted {
+	calls := w.takeCalls()
+	if len(buf) == 0 && len(calls) == 0 {
+		return buf
+	}
+	kept := map[string]int{}
+	entries := make([]store.RequestEntry, 0, min(len(buf), Keep))
+	for i := len(buf) - 1; i >= 0; i-- {
+		r := buf[i]
+		if kept[r.AccountID] == Keep {
 			continue
 		}
+		kept[r.AccountID]++
 		entries = append(entries, store.RequestEntry{AccountID: r.AccountID, TokenID: r.TokenID, At: r.At,
 			Channel: r.Channel, Operation: r.Operation, Status: r.Status, Duration: r.Duration, RequestID: r.RequestID})
 	}
+	slices.Reverse(entries)
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
 	if err := w.st.AddRequests(ctx, entries, calls, Keep); err != nil {
-		w.failed.Add(uint64(len(batch)))
-		w.log.Warn("request log write failed; its records are lost", "records", len(batch), "err", err)
+		w.failed.Add(uint64(len(entries)))
+		w.putBack(calls)
+		w.log.Warn("request log write failed; its lines are lost, the token counts kept for the next write", "lines", len(entries), "err", err)
 	}
+	return buf
+}
+
+// takeCalls takes the token counters, and forgets the counters of months
+// before the last one, which no request adds to any more.
+func (w *Log) takeCalls() map[store.TokenPeriod]int64 {
+	out := map[store.TokenPeriod]int64{}
+	last := monthIndex(time.Now()) - 1
+	w.calls.Range(func(key, v any) bool {
+		k := key.(tokenMonth)
+		if n := v.(*atomic.Int64).Swap(0); n != 0 {
+			out[store.TokenPeriod{TokenID: k.token, Period: monthPeriod(k.month)}] += n
+		} else if k.month < last {
+			w.calls.Delete(k)
+		}
+		return true
+	})
+	return out
+}
+
+// putBack returns the counts of a failed write to the counters.
+func (w *Log) putBack(calls map[store.TokenPeriod]int64) {
+	for k, n := range calls {
+		t, _ := time.Parse("2006-01", k.Period)
+		key := tokenMonth{k.TokenID, monthIndex(t)}
+		v, _ := w.calls.LoadOrStore(key, new(atomic.Int64))
+		v.(*atomic.Int64).Add(n)
+	}
+}
+
+func monthPeriod(month int) string {
+	return time.Date(month/12, time.Month(month%12+1), 1, 0, 0, 0, 0, time.UTC).Format("2006-01")
 }
