@@ -631,7 +631,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 	}{
 		OpenAPI: "3.1.0",
 		Info: schema{
-			"title": "vds API", "version": "1.2.0", "description": apiDescription,
+			"title": "vds API", "version": "1.3.0", "description": apiDescription,
 		},
 		// Paths carry their /v1 prefix (and /changelog sits at the root), so
 		// the server is the origin itself. The handler serves the origin the
