@@ -117,7 +117,9 @@ func load[T any](ctx context.Context, c *Client, upstream, service, key string, 
 		if err != nil {
 			return nil, bad(upstream, 0, err)
 		}
-		now := time.Now()
+		// Microseconds, as PostgreSQL keeps the time: the answer served from
+		// the cache later says the same fetched_at as this one.
+		now := time.Now().UTC().Truncate(time.Microsecond)
 		if c.cache != nil {
 			if err := c.cache.PutCache(fctx, key, raw, now); err != nil {
 				c.log.Warn("cache write failed", "key", key, "err", err)

@@ -41,6 +41,11 @@ func TestSecondCallWithinTTLIsCached(t *testing.T) {
 	if deref(first.Model) != deref(second.Model) || deref(second.ModelYear) != 2021 {
 		t.Errorf("cached answer differs: %+v", second)
 	}
+	// PostgreSQL keeps microseconds: a fresh answer must say the time its
+	// cached copy will.
+	if m1.FetchedAt.Nanosecond()%1000 != 0 || m1.FetchedAt.Location() != time.UTC {
+		t.Errorf("fetched_at %v is finer than the store keeps, or not UTC", m1.FetchedAt)
+	}
 	if keys := cache.Keys(); len(keys) != 1 || keys[0] != "vpic:decode:"+fordVIN {
 		t.Errorf("cache keys %q", keys)
 	}
