@@ -41,7 +41,7 @@ object a line.`,
 		Example: `  vds logs
   vds logs --status 4xx
   vds logs --request-id 5f0c2a9e41d8b7c3e6a1f024
-  vds logs --follow --status 5xx`,
+  vds logs --status 5xx --limit 20`,
 		Args: noArgs,
 		RunE: runCmd(f, opts, runF, logsRun),
 	})
