@@ -198,8 +198,8 @@ func (w *Log) write(buf []Record) []Record {
 	for n := len(w.queue); n > 0; n-- {
 		buf = append(buf, <-w.queue)
 	}
-	calls := w.takeCalls()
-	if len(buf) == 0 && len(calls) == 0 {
+	taken := w.takeCalls()
+	if len(buf) == 0 && len(taken) == 0 {
 		return buf
 	}
 	kept := map[string]int{}
@@ -214,11 +214,15 @@ func (w *Log) write(buf []Record) []Record {
 			Channel: r.Channel, Operation: r.Operation, Status: r.Status, Duration: r.Duration, RequestID: r.RequestID})
 	}
 	slices.Reverse(entries)
+	calls := make(map[store.TokenPeriod]int64, len(taken))
+	for k, n := range taken {
+		calls[store.TokenPeriod{TokenID: k.token, Period: monthPeriod(k.month)}] = n
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
 	if err := w.st.AddRequests(ctx, entries, calls, Keep); err != nil {
 		w.failed.Add(uint64(len(entries)))
-		w.putBack(calls)
+		w.putBack(taken)
 		w.log.Warn("request log write failed; its lines are lost, the token counts kept for the next write", "lines", len(entries), "err", err)
 	}
 	return buf
@@ -226,13 +230,13 @@ func (w *Log) write(buf []Record) []Record {
 
 // takeCalls takes the token counters, and forgets the counters of months
 // before the last one, which no request adds to any more.
-func (w *Log) takeCalls() map[store.TokenPeriod]int64 {
-	out := map[store.TokenPeriod]int64{}
+func (w *Log) takeCalls() map[tokenMonth]int64 {
+	out := map[tokenMonth]int64{}
 	last := monthIndex(time.Now()) - 1
 	w.calls.Range(func(key, v any) bool {
 		k := key.(tokenMonth)
 		if n := v.(*atomic.Int64).Swap(0); n != 0 {
-			out[store.TokenPeriod{TokenID: k.token, Period: monthPeriod(k.month)}] += n
+			out[k] = n
 		} else if k.month < last {
 			w.calls.Delete(k)
 		}
@@ -242,11 +246,9 @@ func (w *Log) takeCalls() map[store.TokenPeriod]int64 {
 }
 
 // putBack returns the counts of a failed write to the counters.
-func (w *Log) putBack(calls map[store.TokenPeriod]int64) {
-	for k, n := range calls {
-		t, _ := time.Parse("2006-01", k.Period)
-		key := tokenMonth{k.TokenID, monthIndex(t)}
-		v, _ := w.calls.LoadOrStore(key, new(atomic.Int64))
+func (w *Log) putBack(taken map[tokenMonth]int64) {
+	for k, n := range taken {
+		v, _ := w.calls.LoadOrStore(k, new(atomic.Int64))
 		v.(*atomic.Int64).Add(n)
 	}
 }

@@ -11,8 +11,16 @@ const ping = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 
 func postMCP(t *testing.T, h http.Handler, token string) *httptest.ResponseRecorder {
 	t.Helper()
-	req := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(ping))
-	req.Header.Set("Authorization", "Bearer "+token)
+	return serve(h, token, http.MethodPost, "/mcp", ping)
+}
+
+// serve sends one request to h as an MCP client would send it (the
+// headers do no harm to REST): with token unless it is empty.
+func serve(h http.Handler, token, method, path, body string) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("MCP-Protocol-Version", "2025-11-25")
 	w := httptest.NewRecorder()

@@ -43,18 +43,6 @@ func TestRequestLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := srv.Handler()
-	call := func(token, method, path, body string) *httptest.ResponseRecorder {
-		t.Helper()
-		req := httptest.NewRequest(method, path, strings.NewReader(body))
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, req)
-		return w
-	}
 	const missing = "/v1/cars/00000000-0000-4000-8000-000000000000"
 	steps := []struct {
 		token, method, path, body string
@@ -69,7 +57,7 @@ func TestRequestLog(t *testing.T) {
 	}
 	var notFoundID string
 	for _, s := range steps {
-		w := call(s.token, s.method, s.path, s.body)
+		w := serve(h, s.token, s.method, s.path, s.body)
 		if w.Code != s.status {
 			t.Fatalf("%s %s: %d %s", s.method, s.path, w.Code, w.Body)
 		}
@@ -79,7 +67,7 @@ func TestRequestLog(t *testing.T) {
 	}
 	read := func(token, query string) ([]httpapi.RequestLine, *httptest.ResponseRecorder) {
 		t.Helper()
-		w := call(token, "GET", "/v1/me/requests"+query, "")
+		w := serve(h, token, "GET", "/v1/me/requests"+query, "")
 		var body struct {
 			Data []httpapi.RequestLine `json:"data"`
 			Meta struct{ Total int }   `json:"meta"`
@@ -121,7 +109,7 @@ func TestRequestLog(t *testing.T) {
 		!strings.Contains(link, `page=3>; rel="next"`) || !strings.Contains(link, `page=4>; rel="last"`) {
 		t.Errorf("page 2 of 1: %+v, Link %s", page, link)
 	}
-	if w := call(me, "GET", "/v1/me/requests?status=teapot", ""); w.Code != http.StatusBadRequest || problemCode(t, w) != "invalid_parameter" {
+	if w := serve(h, me, "GET", "/v1/me/requests?status=teapot", ""); w.Code != http.StatusBadRequest || problemCode(t, w) != "invalid_parameter" {
 		t.Errorf("status=teapot: %d %s", w.Code, w.Body)
 	}
 
@@ -130,7 +118,7 @@ func TestRequestLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	call(me, "GET", "/v1/me", "")
+	serve(h, me, "GET", "/v1/me", "")
 	read(me, "") // writes what is queued
 	calls, err := st.TokenCalls(ctx, tok.AccountID, requestlog.Period(time.Now()))
 	// 4 logged, 5 reads and a refused one before the last, and /v1/me; the
