@@ -51,6 +51,10 @@ type Server struct {
 	// CORSOrigins are the browser origins allowed to call /v1; "*" is any,
 	// empty turns CORS off.
 	CORSOrigins []string `mapstructure:"cors_origins"`
+	// GCHeadroomMB is how far (MiB) the heap may grow above the live heap
+	// between garbage collections, when the live heap is smaller; 0 leaves
+	// Go's default (GOGC=100), as does GOGC in the environment.
+	GCHeadroomMB int `mapstructure:"gc_headroom_mb"`
 }
 
 // Upstream locates the outside data sources; tests point them at fakes.
@@ -145,6 +149,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.idle_timeout", "120s")
 	v.SetDefault("server.cache_max_age", "60s")
 	v.SetDefault("server.cors_origins", []string{})
+	v.SetDefault("server.gc_headroom_mb", 256)
 	v.SetDefault("upstream.vpic_url", "https://vpic.nhtsa.dot.gov/api")
 	v.SetDefault("upstream.nhtsa_url", "https://api.nhtsa.gov")
 	v.SetDefault("upstream.epa_url", "https://www.fueleconomy.gov/feg/epadata/vehicles.csv.zip")
@@ -272,11 +277,17 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("plans.%s: limits must be 0 (unlimited) or positive", name))
 		}
 	}
+	if c.Server.GCHeadroomMB < 0 || c.Server.GCHeadroomMB > maxGCHeadroomMB {
+		errs = append(errs, fmt.Errorf("server.gc_headroom_mb: %d is not between 0 (Go's default) and %d MiB", c.Server.GCHeadroomMB, maxGCHeadroomMB))
+	}
 	if _, ok := c.Plans["free"]; !ok {
 		errs = append(errs, errors.New("plans.free: the free plan must exist: new accounts start on it"))
 	}
 	return errors.Join(errs...)
 }
+
+// maxGCHeadroomMB bounds server.gc_headroom_mb (64 GiB).
+const maxGCHeadroomMB = 64 << 10
 
 // MaxCacheMaxAge bounds server.cache_max_age.
 const MaxCacheMaxAge = 24 * time.Hour

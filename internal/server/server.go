@@ -266,6 +266,7 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 		})
 	}
 	wg.Go(func() { s.every(bg, sweepEvery, s.signin.Sweep, "dashboard sweep failed; will retry") })
+	wg.Go(func() { tuneGC(bg, uint64(sc.GCHeadroomMB)<<20, s.log) })
 
 	errc := make(chan error, len(all))
 	for _, sv := range all {

@@ -1,0 +1,82 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+)
+
+// The collector's default (GOGC=100) starts a cycle once the heap has
+// grown by as much as is live. vds's live heap is small (the catalog and
+// indexes, tens of megabytes) and its garbage rate high (a few kilobytes
+// per request), so under load the default collects many times a second,
+// and every mark phase takes a share of the CPU from the requests in
+// flight, which is what sets the tail latency. Headroom lets the heap grow
+// by max(live heap, headroom) between cycles instead: a handful of cycles
+// a second at tens of thousands of requests, for a bounded amount of
+// memory. With a large catalog the live heap exceeds the headroom and the
+// default applies unchanged.
+
+// gcTuneEvery is how often the live heap is read again; it changes when a
+// new catalog is swapped in.
+const gcTuneEvery = 10 * time.Second
+
+// maxGCPercent bounds the percentage for a tiny live heap (a test store).
+const maxGCPercent = 10000
+
+// gcPercent is the GOGC that lets a heap with live bytes grow by
+// max(live, headroom) before the next cycle.
+func gcPercent(live, headroom uint64) int {
+	if live == 0 {
+		return maxGCPercent
+	}
+	return int(min(max(100, headroom*100/live), maxGCPercent))
+}
+
+// liveHeap reads the heap the last cycle left live or, before the first
+// cycle, the heap's current size (an overestimate, so the percentage set
+// is conservative).
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if live := s[0].Value.Uint64(); live > 0 {
+		return live
+	}
+	return s[1].Value.Uint64()
+}
+
+// tuneGC keeps the collector's percentage at gcPercent(live heap,
+// headroom) until ctx ends, then restores the one it found. An operator's
+// GOGC wins: with it set, or headroom 0, nothing is changed.
+func tuneGC(ctx context.Context, headroom uint64, log *slog.Logger) {
+	if headroom == 0 {
+		return
+	}
+	if v, ok := os.LookupEnv("GOGC"); ok {
+		log.Info("GOGC is set; server.gc_headroom_mb is not applied", "GOGC", v)
+		return
+	}
+	set := gcPercent(liveHeap(), headroom)
+	before := debug.SetGCPercent(set)
+	defer debug.SetGCPercent(before)
+	log.Debug("collector tuned", "gc_percent", set, "headroom_mb", headroom>>20)
+	tick := time.NewTicker(gcTuneEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			// Only a change of a tenth or more is applied: each call
+			// recomputes the collector's pacing.
+			if p := gcPercent(liveHeap(), headroom); p*10 < set*9 || p*10 > set*11 {
+				set = p
+				debug.SetGCPercent(set)
+				log.Debug("collector tuned", "gc_percent", set, "headroom_mb", headroom>>20)
+			}
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"testing"
+	"time"
+)
+
+func TestGCPercent(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct {
+		live, headroom uint64
+		want           int
+	}{
+		{live: 16 * mib, headroom: 256 * mib, want: 1600},  // grow by the headroom
+		{live: 256 * mib, headroom: 256 * mib, want: 100},  // as much as is live
+		{live: 1024 * mib, headroom: 256 * mib, want: 100}, // never below Go's default
+		{live: 1 * mib, headroom: 256 * mib, want: 10000},  // bounded for a tiny heap
+		{live: 0, headroom: 256 * mib, want: 10000},
+		{live: 100 * mib, headroom: 150 * mib, want: 150},
+	} {
+		if got := gcPercent(c.live, c.headroom); got != c.want {
+			t.Errorf("gcPercent(%d MiB, %d MiB) = %d, want %d", c.live/mib, c.headroom/mib, got, c.want)
+		}
+	}
+}
+
+// TestTuneGC: the percentage follows the live heap while the server runs,
+// GOGC in the environment wins, and the previous setting comes back.
+func TestTuneGC(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	log := slog.New(slog.DiscardHandler)
+	const headroom = 4 << 30 // far above any test heap: the bound applies
+
+	run := func() (during int) {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { tuneGC(ctx, headroom, log); close(done) }()
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if during = gogc(); during != 100 {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+		<-done
+		return during
+	}
+
+	t.Setenv("GOGC", "")
+	done := make(chan struct{})
+	go func() { tuneGC(context.Background(), headroom, log); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("with GOGC set, tuneGC still runs")
+	}
+	if got := gogc(); got != 100 {
+		t.Errorf("with GOGC set, the percentage became %d, want the operator's 100 kept", got)
+	}
+	t.Setenv("GOGC", "") // restores GOGC after the test
+	os.Unsetenv("GOGC")
+	if got, want := run(), gcPercent(liveHeap(), headroom); got != want || got != maxGCPercent {
+		t.Errorf("tuned percentage %d, want %d (the bound)", got, want)
+	}
+	if now := gogc(); now != 100 {
+		t.Errorf("after the server stopped the percentage is %d, want the previous 100", now)
+	}
+}
+
+// gogc reads the collector's percentage in force.
+func gogc() int {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int(s[0].Value.Uint64())
+}
