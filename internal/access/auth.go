@@ -74,9 +74,20 @@ func BearerSecret(header string) (string, bool) {
 	return secret, true
 }
 
+// hashSecret is the cache key of a secret: its SHA-256, hashed from a
+// stack copy, since converting a string of this size to a slice would
+// allocate on every request.
+func hashSecret(secret string) [sha256.Size]byte {
+	var buf [128]byte
+	if len(secret) > len(buf) {
+		return sha256.Sum256([]byte(secret))
+	}
+	return sha256.Sum256(buf[:copy(buf[:], secret)])
+}
+
 // Authenticate returns the principal of a token secret, or why it is refused.
 func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Principal, error) {
-	key := sha256.Sum256([]byte(secret))
+	key := hashSecret(secret)
 	now := a.now()
 	a.mu.RLock()
 	c, ok := a.cache[key]

@@ -36,6 +36,10 @@ type request struct {
 	// principal is who the door admitted; set once, before the handler runs.
 	principal    access.Principal
 	hasPrincipal bool
+	// rec records the status and size of the answer, and idValue backs the
+	// X-Request-Id header's value: both live in this one allocation.
+	rec     recorder
+	idValue [1]string
 }
 
 func requestFrom(ctx context.Context) *request {

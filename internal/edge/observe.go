@@ -92,10 +92,10 @@ func Observe(o Observer, next http.Handler) http.Handler {
 		if !validRequestID(id) {
 			id = NewRequestID()
 		}
-		w.Header().Set("X-Request-Id", id)
-		st := &request{id: id, log: o.Log}
+		st := &request{id: id, log: o.Log, rec: recorder{ResponseWriter: w}, idValue: [1]string{id}}
+		w.Header()["X-Request-Id"] = st.idValue[:]
 		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, st))
-		rec := &recorder{ResponseWriter: w}
+		rec := &st.rec
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
@@ -178,7 +178,7 @@ func (g *gzipWriter) Write(b []byte) (int, error) {
 // Gzip compresses responses for clients that accept it.
 func Gzip(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Add("Vary", "Accept-Encoding")
+		AddVary(w.Header(), "Accept-Encoding")
 		if !acceptsGzip(r.Header.Get("Accept-Encoding")) || r.Method == http.MethodHead {
 			next.ServeHTTP(w, r)
 			return
@@ -195,6 +195,28 @@ func Gzip(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(gw, r)
 	})
+}
+
+// Shared Vary values: Gzip and the API's guard add theirs to every answer.
+// A header map takes a shared slice as it is: nothing writes into a header
+// value in place, and an Add appends to a copy (capacity is length).
+var (
+	varyEncoding     = []string{"Accept-Encoding"}
+	varyEncodingAuth = []string{"Accept-Encoding", "Authorization"}
+)
+
+// AddVary adds name to hd's Vary field, allocating nothing for the values
+// every API answer carries.
+func AddVary(hd http.Header, name string) {
+	v := hd["Vary"]
+	switch {
+	case len(v) == 0 && name == "Accept-Encoding":
+		hd["Vary"] = varyEncoding
+	case len(v) == 1 && v[0] == "Accept-Encoding" && name == "Authorization":
+		hd["Vary"] = varyEncodingAuth
+	default:
+		hd.Add("Vary", name)
+	}
 }
 
 // acceptsGzip reads an Accept-Encoding value; "gzip;q=0" refuses gzip.

@@ -214,11 +214,25 @@ func encode(buf *bytes.Buffer, v any) error {
 	return enc.Encode(v)
 }
 
+// Shared Content-Type values of the usual answers; a header map takes a
+// shared slice as it is (see AddVary).
+var (
+	jsonType    = []string{"application/json"}
+	problemType = []string{"application/problem+json"}
+)
+
 // Send writes a finished body with Content-Type and Content-Length.
 func Send(w http.ResponseWriter, status int, contentType string, body []byte) {
 	h := w.Header()
-	h.Set("Content-Type", contentType)
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	switch contentType {
+	case jsonType[0]:
+		h["Content-Type"] = jsonType
+	case problemType[0]:
+		h["Content-Type"] = problemType
+	default:
+		h.Set("Content-Type", contentType)
+	}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

@@ -26,56 +26,90 @@ func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 		fresh = checked(rt, notModified)
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Add("Vary", "Authorization")
-		var tag entityTag
+		edge.AddVary(w.Header(), "Authorization")
+		// One allocation holds everything the answer needs when its
+		// status is written.
+		a := &admitted{ResponseWriter: w, h: h, rt: &rt, charged: charged}
 		cond := noCondition
 		if rt.Cache == cacheCatalog {
 			// The handler reads the snapshot later, so its version is this
 			// one or newer: a race costs a 200, never a stale 304.
-			tag = catalogTag(h.svc.Snapshot().Version(), r.URL.Path, r.URL.RawQuery, w.Header().Get("Content-Encoding"))
-			cond = tag.condition(r.Header["If-None-Match"])
+			a.tag = catalogTag(h.svc.Snapshot().Version(), r.URL.Path, r.URL.RawQuery, w.Header().Get("Content-Encoding"))
+			cond = a.tag.condition(r.Header["If-None-Match"])
 		}
-		r, ticket, st, ok := h.door.Admit(w, r, charged && cond == noCondition)
+		var ok bool
+		r, a.ticket, a.st, ok = h.door.Admit(w, r, charged && cond == noCondition)
 		if !ok {
 			return
 		}
-		done := false
-		rec := edge.BeforeStatus(w, func(status int) {
-			done = true
-			final := st
-			switch {
-			case charged && status >= 200 && status < 300:
-				final = ticket.Commit(limits.ChannelREST)
-			case charged:
-				final = ticket.Refund()
-			case rt.PerItem:
-				final = h.limitState(r.Context(), st)
-			}
-			hd := w.Header()
-			edge.SetLimitHeaders(hd, final, time.Now())
-			switch {
-			case rt.Cache == cacheNever:
-				hd["Cache-Control"] = noStore
-			case rt.Cache == cacheCatalog && (status == http.StatusOK || status == http.StatusNotModified):
-				hd["Etag"] = []string{string(tag.bytes())}
-				hd["Cache-Control"] = h.maxAge
-			}
-		})
+		a.r = r
 		defer func() {
-			if !done {
-				ticket.Refund() // the handler panicked or wrote nothing
+			if !a.done {
+				a.ticket.Refund() // the handler panicked or wrote nothing
 			}
 		}()
 		switch cond {
 		case matchesTag:
-			fresh(rec, r)
+			fresh(a, r)
 		case matchesAny:
-			next(&anyMatchWriter{ResponseWriter: rec}, r)
+			next(&anyMatchWriter{ResponseWriter: a}, r)
 		default:
-			next(rec, r)
+			next(a, r)
 		}
 	}
 }
+
+// admitted is the writer of a request the guard let in: just before the
+// status is written it commits or refunds the charge and sets the limit
+// and caching headers. It is no http.Flusher, like every writer below
+// Observe.
+type admitted struct {
+	http.ResponseWriter
+	h       *Handler
+	rt      *Route
+	r       *http.Request
+	charged bool
+	ticket  *limits.Ticket
+	st      limits.State
+	tag     entityTag
+	// etag backs the ETag header's value slice.
+	etag [1]string
+	done bool
+}
+
+func (a *admitted) WriteHeader(status int) {
+	if a.done {
+		return
+	}
+	a.done = true
+	final := a.st
+	switch {
+	case a.charged && status >= 200 && status < 300:
+		final = a.ticket.Commit(limits.ChannelREST)
+	case a.charged:
+		final = a.ticket.Refund()
+	case a.rt.PerItem:
+		final = a.h.limitState(a.r.Context(), a.st)
+	}
+	hd := a.Header()
+	edge.SetLimitHeaders(hd, final, time.Now())
+	switch {
+	case a.rt.Cache == cacheNever:
+		hd["Cache-Control"] = noStore
+	case a.rt.Cache == cacheCatalog && (status == http.StatusOK || status == http.StatusNotModified):
+		a.etag[0] = string(a.tag.bytes())
+		hd["Etag"] = a.etag[:]
+		hd["Cache-Control"] = a.h.maxAge
+	}
+	a.ResponseWriter.WriteHeader(status)
+}
+
+func (a *admitted) Write(b []byte) (int, error) {
+	a.WriteHeader(http.StatusOK)
+	return a.ResponseWriter.Write(b)
+}
+
+func (a *admitted) Unwrap() http.ResponseWriter { return a.ResponseWriter }
 
 // limitState reads the caller's standing again, or keeps st when the
 // usage store cannot say.

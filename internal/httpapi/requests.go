@@ -63,7 +63,7 @@ func (h *Handler) requests(w http.ResponseWriter, r *http.Request) {
 	}
 	pages := (total + perPage - 1) / perPage
 	meta := vehicle.Meta{Page: page, PerPage: perPage, Total: total, TotalPages: pages, MaxPage: pages}
-	if link := linkHeader(edge.Origin(r, h.publicURL), r.URL.Path, q, meta); link != "" {
+	if link := linkHeader(r, h.publicURL, q, meta); link != "" {
 		w.Header().Set("Link", link)
 	}
 	edge.WriteJSON(w, http.StatusOK, "application/json", Envelope{Data: lines, Meta: &meta})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,7 @@ func (h *Handler) list(kind catalog.Kind) http.HandlerFunc {
 			edge.WriteError(w, r, err)
 			return
 		}
-		if link := linkHeader(edge.Origin(r, h.publicURL), r.URL.Path, q, page.Meta); link != "" {
+		if link := linkHeader(r, h.publicURL, q, page.Meta); link != "" {
 			w.Header().Set("Link", link)
 		}
 		writeRawList(w, page.Raw, page.Meta)
@@ -73,29 +74,52 @@ func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
 }
 
 // linkHeader builds the RFC 8288 links of a page as absolute URLs under
-// base, keeping every other parameter as sent; the query is encoded once.
-func linkHeader(base, path string, q url.Values, m vehicle.Meta) string {
+// origin, keeping every other parameter as sent, in url.Values.Encode's
+// order (sorted by name). It runs on every list answer, so it writes into
+// one builder: the parameters are escaped as they are written, and the
+// origin is joined there rather than concatenated first.
+func linkHeader(r *http.Request, publicURL string, q url.Values, m vehicle.Meta) string {
 	if m.MaxPage == 0 {
 		return ""
 	}
-	rest := make(url.Values, len(q))
+	var names [16]string
+	keys := names[:0]
+	size := 0
 	for k, vs := range q {
 		if k != "page" {
-			rest[k] = vs
+			keys = append(keys, k)
+			for _, v := range vs {
+				size += len(k) + len(v) + 2
+			}
 		}
 	}
-	prefix := base + path + "?"
-	if enc := rest.Encode(); enc != "" {
-		prefix += enc + "&"
+	slices.Sort(keys)
+	scheme, host := "", strings.TrimRight(publicURL, "/")
+	if host == "" {
+		scheme, host = "http://", r.Host
+		if edge.IsHTTPS(r) {
+			scheme = "https://"
+		}
 	}
 	var b strings.Builder
-	b.Grow(4 * (len(prefix) + 24))
+	b.Grow(4 * (len(scheme) + len(host) + len(r.URL.Path) + size + 32))
 	link := func(page int, rel string) {
 		if b.Len() > 0 {
 			b.WriteString(", ")
 		}
 		b.WriteByte('<')
-		b.WriteString(prefix)
+		b.WriteString(scheme)
+		b.WriteString(host)
+		b.WriteString(r.URL.Path)
+		b.WriteByte('?')
+		for _, k := range keys {
+			for _, v := range q[k] {
+				b.WriteString(url.QueryEscape(k))
+				b.WriteByte('=')
+				b.WriteString(url.QueryEscape(v))
+				b.WriteByte('&')
+			}
+		}
 		b.WriteString("page=")
 		b.WriteString(strconv.Itoa(page))
 		b.WriteString(`>; rel="`)
