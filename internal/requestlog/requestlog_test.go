@@ -15,11 +15,14 @@ import (
 )
 
 // recording keeps what the writer hands the store; fail makes the next
-// write fail.
+// transaction fail, failTx the one of that number (from 1).
 type recording struct {
 	store.RequestLogStore
 	mu      sync.Mutex
 	fail    bool
+	failTx  int
+	txs     int
+	sizes   []int // of each transaction that was not failed: lines, counters
 	entries []store.RequestEntry
 	calls   map[store.TokenPeriod]int64
 }
@@ -30,10 +33,12 @@ func (r *recording) AddRequests(_ context.Context, entries []store.RequestEntry,
 	if keep != requestlog.Keep {
 		panic("keep")
 	}
-	if r.fail {
+	r.txs++
+	if r.fail || r.txs == r.failTx {
 		r.fail = false
 		return errors.New("database gone")
 	}
+	r.sizes = append(r.sizes, len(entries), len(calls))
 	r.entries = append(r.entries, entries...)
 	for k, n := range calls {
 		r.calls[k] += n
@@ -117,5 +122,166 @@ func TestFlush(t *testing.T) {
 	defer rec.mu.Unlock()
 	if len(rec.entries) != 1 || rec.entries[0].RequestID != "r1" {
 		t.Fatalf("after Flush: %+v", rec.entries)
+	}
+}
+
+// lines returns the request ids written for the account, in order.
+func (r *recording) lines(acc string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var ids []string
+	for _, e := range r.entries {
+		if e.AccountID == acc {
+			ids = append(ids, e.RequestID)
+		}
+	}
+	return ids
+}
+
+// count returns the calls written for a token in a month.
+func (r *recording) count(token, period string) int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.calls[store.TokenPeriod{TokenID: token, Period: period}]
+}
+
+// ids names the request ids from to to-1.
+func ids(from, to int) string {
+	var out []string
+	for i := from; i < to; i++ {
+		out = append(out, strconv.Itoa(i))
+	}
+	return strings.Join(out, ",")
+}
+
+// TestTakesEachTickWritesEveryFourth: the writer takes the queue at every
+// tick, so a second's records fit however much a tick's may; it holds the
+// newest Keep lines of each account and writes them at the fourth tick,
+// in transactions of at most TxRows lines; Flush writes at once and
+// starts the count of ticks again.
+func TestTakesEachTickWritesEveryFourth(t *testing.T) {
+	rec := &recording{calls: map[store.TokenPeriod]int64{}}
+	l := requestlog.NewStopped(rec, slog.New(slog.DiscardHandler))
+	at := time.Date(2026, 7, 1, 8, 0, 0, 0, time.UTC)
+	add := func(acc string, from, to int) {
+		for i := from; i < to; i++ {
+			l.Add(requestlog.Record{At: at, AccountID: acc, TokenID: "tok_" + acc, RequestID: strconv.Itoa(i)})
+		}
+	}
+	last := func() string {
+		got := rec.lines("a")
+		return got[len(got)-1]
+	}
+	add("a", 0, 10000)
+	add("b", 0, 3)
+	l.Tick()
+	add("a", 10000, 20000) // 20,003 in all: more than the queue holds
+	l.Tick()
+	l.Tick()
+	if got := rec.lines("a"); len(got) != 0 || l.Dropped() != 0 {
+		t.Fatalf("after three ticks: %d lines written, %d dropped; want none of either", len(got), l.Dropped())
+	}
+	l.Tick()
+	if got := strings.Join(rec.lines("a"), ","); got != ids(19000, 20000) {
+		t.Fatalf("after four ticks account a has %d lines, want the newest %d, 19000 to 19999", len(rec.lines("a")), requestlog.Keep)
+	}
+	if got := strings.Join(rec.lines("b"), ","); got != "0,1,2" {
+		t.Fatalf("account b: lines %s, want 0,1,2", got)
+	}
+	if a, b := rec.count("tok_a", "2026-07"), rec.count("tok_b", "2026-07"); a != 20000 || b != 3 {
+		t.Fatalf("calls a %d, b %d; want 20000 and 3", a, b)
+	}
+	lines, counters := 0, 0
+	for i := 0; i < len(rec.sizes); i += 2 {
+		if rec.sizes[i] > requestlog.TxRows {
+			t.Errorf("a transaction of %d lines, more than %d", rec.sizes[i], requestlog.TxRows)
+		}
+		lines, counters = lines+rec.sizes[i], counters+rec.sizes[i+1]
+	}
+	if rec.txs != 6 || lines != 1003 || counters != 2 {
+		t.Errorf("%d transactions, %d lines, %d counters; want 6, 1003 and 2", rec.txs, lines, counters)
+	}
+
+	l.Tick()
+	add("a", 20000, 20001)
+	l.FlushNow()
+	if last() != "20000" {
+		t.Fatalf("after Flush the last line of a is %s, want 20000", last())
+	}
+	add("a", 20001, 20002)
+	l.Tick()
+	l.Tick()
+	l.Tick() // the fourth since the last tick's write, the third since Flush's
+	if last() != "20000" {
+		t.Fatalf("three ticks after Flush the last line of a is %s, want 20000 still", last())
+	}
+	l.Tick()
+	if last() != "20001" {
+		t.Fatalf("four ticks after Flush the last line of a is %s, want 20001", last())
+	}
+}
+
+// TestFailedTransactionKeepsItsCounts: when a transaction of a write
+// fails, the transactions before it stay written, its lines and those
+// after it are lost, and the counts it and those after it held are
+// written by the next write: every count once.
+func TestFailedTransactionKeepsItsCounts(t *testing.T) {
+	rec := &recording{calls: map[store.TokenPeriod]int64{}, failTx: 2}
+	l := requestlog.NewTicked(rec, slog.New(slog.DiscardHandler), nil)
+	defer l.Close()
+	at := time.Date(2026, 2, 10, 9, 0, 0, 0, time.UTC)
+	const tokens = 300 // more counters than one transaction takes
+	for i := range requestlog.Keep {
+		l.Add(requestlog.Record{At: at, AccountID: "a", TokenID: "t" + strconv.Itoa(i%tokens), RequestID: strconv.Itoa(i)})
+	}
+	l.Flush(context.Background())
+	if got := strings.Join(rec.lines("a"), ","); got != ids(0, requestlog.TxRows) || l.Failed() != requestlog.Keep-requestlog.TxRows {
+		t.Fatalf("written %d lines, %d failed; want the first transaction's %d written and the other %d lost",
+			len(rec.lines("a")), l.Failed(), requestlog.TxRows, requestlog.Keep-requestlog.TxRows)
+	}
+	l.Flush(context.Background())
+	var sum int64
+	for i := range tokens {
+		want := int64(requestlog.Keep / tokens)
+		if i < requestlog.Keep%tokens {
+			want++
+		}
+		got := rec.count("t"+strconv.Itoa(i), "2026-02")
+		if got != want {
+			t.Errorf("token t%d: %d calls written, want %d", i, got, want)
+		}
+		sum += got
+	}
+	if sum != requestlog.Keep || len(rec.lines("a")) != requestlog.TxRows {
+		t.Fatalf("%d calls and %d lines written in all, want %d and %d", sum, len(rec.lines("a")), requestlog.Keep, requestlog.TxRows)
+	}
+}
+
+// TestCloseWritesWhatIsHeld: Close writes the lines taken at earlier ticks
+// and not yet written, and what is still queued.
+func TestCloseWritesWhatIsHeld(t *testing.T) {
+	rec := &recording{calls: map[store.TokenPeriod]int64{}}
+	tick := make(chan time.Time)
+	l := requestlog.NewTicked(rec, slog.New(slog.DiscardHandler), tick)
+	at := time.Date(2026, 12, 31, 23, 0, 0, 0, time.UTC)
+	add := func(acc string, from, to int) {
+		for i := from; i < to; i++ {
+			l.Add(requestlog.Record{At: at, AccountID: acc, TokenID: "tok_" + acc, RequestID: strconv.Itoa(i)})
+		}
+	}
+	add("a", 0, 1500)
+	add("b", 0, 2)
+	tick <- at
+	tick <- at
+	add("b", 2, 4)
+	if got := len(rec.lines("a")) + len(rec.lines("b")); got != 0 {
+		t.Fatalf("%d lines written before Close, want none", got)
+	}
+	l.Close()
+	if a, b := strings.Join(rec.lines("a"), ","), strings.Join(rec.lines("b"), ","); a != ids(500, 1500) || b != "0,1,2,3" {
+		t.Fatalf("after Close a has %d lines, b has %s; want a's 500 to 1499 and b's 0 to 3", len(rec.lines("a")), b)
+	}
+	if a, b := rec.count("tok_a", "2026-12"), rec.count("tok_b", "2026-12"); a != 1500 || b != 4 {
+		t.Fatalf("calls a %d, b %d; want 1500 and 4", a, b)
 	}
 }

@@ -168,7 +168,12 @@ type RequestFilter struct {
 type RequestLogStore interface {
 	// AddRequests writes a batch: the entries (keeping at most keep per
 	// account, the newest) and the calls to add to the token counters.
-	// Entries and calls of a deleted account or token are dropped.
+	// Entries and calls of a deleted account or token are dropped. A batch
+	// is one transaction, its lines written and pruned together, so a
+	// writer may split what it holds over several calls: a reader in
+	// between sees each account's newest keep lines of those written so
+	// far, never fewer, and each count once the call that held it
+	// returned nil.
 	AddRequests(ctx context.Context, entries []RequestEntry, calls map[TokenPeriod]int64, keep int) error
 	// Requests returns a page of the account's log, newest first, and how
 	// many lines match the filter.

@@ -67,4 +67,18 @@ func testRequestLog(t *testing.T, s store.Store) {
 	if counts, err := s.TokenCalls(ctx, a.ID, "2026-04"); err != nil || len(counts) != 0 {
 		t.Fatalf("TokenCalls of another month = %v %v", counts, err)
 	}
+
+	// The writer splits a large batch over calls: lines without counts,
+	// counts without lines. Each call prunes what it wrote to.
+	third := entry(a.ID, 6, 200)
+	must(t, s.AddRequests(ctx, []store.RequestEntry{third}, nil, 5), "AddRequests of lines only")
+	must(t, s.AddRequests(ctx, nil, map[store.TokenPeriod]int64{{TokenID: tok.ID, Period: "2026-03"}: 3}, 5), "AddRequests of counts only")
+	all, total, err = s.Requests(ctx, a.ID, store.RequestFilter{Limit: 10})
+	must(t, err, "Requests after the split batch")
+	if total != 5 || len(all) != 5 || all[0].RequestID != third.RequestID || all[4].RequestID != first[2].RequestID {
+		t.Fatalf("Requests = %d %+v, want the newest 5, %s first", total, all, third.RequestID)
+	}
+	if counts, err := s.TokenCalls(ctx, a.ID, "2026-03"); err != nil || counts[tok.ID] != 9 {
+		t.Fatalf("TokenCalls after the split batch = %v %v, want %s: 9", counts, err, tok.ID)
+	}
 }
