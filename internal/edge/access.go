@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // AccessLogQueue is how many lines may wait for the access log's writer;
@@ -144,22 +145,39 @@ func (b lineBuffer) Write(p []byte) (int, error) {
 var secretWords = []string{"token", "key", "secret", "passw", "pwd", "auth", "sig", "session", "credential", "cookie"}
 
 // redactQuery replaces the values of parameters whose names suggest a
-// secret, and of any that hold a vds token, with REDACTED.
+// secret, and of any that hold a vds token, with REDACTED. A query without
+// them comes back as it is, unless too long: nothing is allocated.
 func redactQuery(q string) string {
-	var b strings.Builder
-	for i, part := range strings.Split(q, "&") {
-		if i > 0 {
-			b.WriteByte('&')
-		}
+	var b strings.Builder // written from the first secret on
+	redacted := false
+	for rest, more := q, true; more; {
+		start := len(q) - len(rest)
+		var part string
+		part, rest, more = strings.Cut(rest, "&")
 		name, _, _ := strings.Cut(part, "=")
-		if secretParam(part, name) {
-			b.WriteString(name)
-			b.WriteString("=REDACTED")
+		secret := secretParam(part, name)
+		if secret && !redacted {
+			redacted = true
+			b.Grow(len(q))
+			b.WriteString(q[:start])
+		}
+		if !redacted {
 			continue
 		}
-		b.WriteString(part)
+		if secret {
+			b.WriteString(name)
+			b.WriteString("=REDACTED")
+		} else {
+			b.WriteString(part)
+		}
+		if more {
+			b.WriteByte('&')
+		}
 	}
-	s := b.String()
+	s := q
+	if redacted {
+		s = b.String()
+	}
 	if len(s) > maxLoggedQuery {
 		s = s[:maxLoggedQuery] + "...(truncated)"
 	}
@@ -167,20 +185,60 @@ func redactQuery(q string) string {
 }
 
 func secretParam(part, name string) bool {
-	if plain, err := url.QueryUnescape(part); err == nil {
-		part = plain
+	// Only '%' and '+' unescape to something else, and name begins part.
+	if strings.IndexByte(part, '%') >= 0 || strings.IndexByte(part, '+') >= 0 {
+		part, name = unescapeQuery(part), unescapeQuery(name)
 	}
-	if strings.Contains(strings.ToLower(part), "vds_") {
+	if containsFold(foldable(part), "vds_") {
 		return true
 	}
-	if plain, err := url.QueryUnescape(name); err == nil {
-		name = plain
-	}
-	name = strings.ToLower(name)
+	name = foldable(name)
 	for _, w := range secretWords {
-		if strings.Contains(name, w) {
+		if containsFold(name, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// unescapeQuery is url.QueryUnescape's result, or s when that fails.
+func unescapeQuery(s string) string {
+	if plain, err := url.QueryUnescape(s); err == nil {
+		return plain
+	}
+	return s
+}
+
+// foldable is s for containsFold: s itself when ASCII, which containsFold
+// compares without regard to case, else strings.ToLower(s), since Unicode
+// lower-cases a few other letters to ASCII ones (the Kelvin sign to 'k').
+func foldable(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// containsFold reports whether s holds sub, which is lower-case ASCII,
+// with the ASCII letters of s in any case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) && lowerASCII(s[i+j]) == sub[j] {
+			j++
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
