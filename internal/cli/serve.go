@@ -69,13 +69,27 @@ func newLogger(c *config.Config, f *Factory) *slog.Logger {
 
 // newLogHandler writes w in the configuration's log format and level.
 func newLogHandler(c *config.Config, w io.Writer) slog.Handler {
-	var lvl slog.Level
-	_ = lvl.UnmarshalText([]byte(c.Log.Level))
-	opts := &slog.HandlerOptions{Level: lvl}
+	opts := &slog.HandlerOptions{Level: logLevel(c)}
 	if c.Log.Format == "text" {
 		return slog.NewTextHandler(w, opts)
 	}
 	return slog.NewJSONHandler(w, opts)
+}
+
+// newAccessLog writes the access lines to w as newLogHandler would.
+func newAccessLog(c *config.Config, w io.Writer) *edge.AccessLog {
+	format := edge.JSONLines
+	if c.Log.Format == "text" {
+		format = edge.TextLines
+	}
+	return edge.BufferedAccessLog(w, format, logLevel(c))
+}
+
+// logLevel is log.level (validated with the configuration).
+func logLevel(c *config.Config) slog.Level {
+	var lvl slog.Level
+	_ = lvl.UnmarshalText([]byte(c.Log.Level))
+	return lvl
 }
 
 func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
@@ -112,7 +126,7 @@ func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
 			return fmt.Errorf("demo set-up: %w", err)
 		}
 	}
-	access := edge.BufferedAccessLog(f.IO.ErrOut, func(w io.Writer) slog.Handler { return newLogHandler(cfg, w) })
+	access := newAccessLog(cfg, f.IO.ErrOut)
 	srv, err := server.New(ctx, cfg, st, log, server.WithAccessLog(access))
 	if err != nil {
 		access.Close()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -89,7 +88,7 @@ func TestAccessLogFull(t *testing.T) {
 // TestBufferedAccessLog: lines reach the writer whole, by Close at the latest.
 func TestBufferedAccessLog(t *testing.T) {
 	var out bytes.Buffer
-	al := edge.BufferedAccessLog(&out, func(w io.Writer) slog.Handler { return slog.NewTextHandler(w, nil) })
+	al := edge.BufferedAccessLog(&out, edge.TextLines, slog.LevelInfo)
 	h := edge.Observe(edge.Observer{Access: al}, http.NotFoundHandler())
 	for range 3 {
 		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/y?b=2", nil))

@@ -27,7 +27,7 @@ func BenchmarkObserve(b *testing.B) {
 			name = "log+metrics"
 		}
 		b.Run(name, func(b *testing.B) {
-			al := edge.BufferedAccessLog(devNull, func(w io.Writer) slog.Handler { return slog.NewJSONHandler(w, nil) })
+			al := edge.BufferedAccessLog(devNull, edge.JSONLines, slog.LevelInfo)
 			defer al.Close()
 			o := edge.Observer{Log: slog.New(slog.NewJSONHandler(devNull, nil)), Access: al}
 			if withMetrics {
