@@ -22,6 +22,7 @@ const sharedSHA = "b81911077f96fe6b322ab02e9fdc43a900b9fbaac14b107ed4deec3b374a1
 // detector this takes a minute, so it runs on one store; the store's side
 // is the same for any snapshot and TestImportAndLoad covers both.)
 func TestImportWholeFile(t *testing.T) {
+	t.Parallel() // the slowest test of the package under the race detector
 	ctx := context.Background()
 	st := storetest.Empty(t, "sqlite")
 	meta, err := vpic.Import(ctx, st, vpictest.File(t, 2), time.Now())
@@ -42,6 +43,7 @@ func TestImportWholeFile(t *testing.T) {
 }
 
 func TestImportAndLoad(t *testing.T) {
+	t.Parallel()
 	subset := vpictest.Subset(t, 2)
 	small := vpictest.Subset(t, 2, "1FT")
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
