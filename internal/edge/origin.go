@@ -23,12 +23,19 @@ func IsHTTPS(r *http.Request) bool {
 // trailing slash: publicURL (dashboard.public_url) when set, else the
 // request's scheme and Host.
 func Origin(r *http.Request, publicURL string) string {
+	scheme, host := OriginParts(r, publicURL)
+	return scheme + host
+}
+
+// OriginParts is Origin in two parts to write one after the other, for a
+// caller that builds a longer string and would only copy the joined one:
+// "" and publicURL when it is set, else "http://" or "https://" and Host.
+func OriginParts(r *http.Request, publicURL string) (scheme, host string) {
 	if publicURL != "" {
-		return strings.TrimRight(publicURL, "/")
+		return "", strings.TrimRight(publicURL, "/")
 	}
-	scheme := "http"
 	if IsHTTPS(r) {
-		scheme = "https"
+		return "https://", r.Host
 	}
-	return scheme + "://" + r.Host
+	return "http://", r.Host
 }

@@ -74,10 +74,11 @@ func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
 }
 
 // linkHeader builds the RFC 8288 links of a page as absolute URLs under
-// origin, keeping every other parameter as sent, in url.Values.Encode's
-// order (sorted by name). It runs on every list answer, so it writes into
-// one builder: the parameters are escaped as they are written, and the
-// origin is joined there rather than concatenated first.
+// the origin (edge.Origin), keeping every other parameter as sent, in
+// url.Values.Encode's order (sorted by name). It runs on every list
+// answer, so it writes into one builder: the parameters are escaped as
+// they are written, and the origin's parts are joined there rather than
+// concatenated first.
 func linkHeader(r *http.Request, publicURL string, q url.Values, m vehicle.Meta) string {
 	if m.MaxPage == 0 {
 		return ""
@@ -94,13 +95,7 @@ func linkHeader(r *http.Request, publicURL string, q url.Values, m vehicle.Meta)
 		}
 	}
 	slices.Sort(keys)
-	scheme, host := "", strings.TrimRight(publicURL, "/")
-	if host == "" {
-		scheme, host = "http://", r.Host
-		if edge.IsHTTPS(r) {
-			scheme = "https://"
-		}
-	}
+	scheme, host := edge.OriginParts(r, publicURL)
 	var b strings.Builder
 	b.Grow(4 * (len(scheme) + len(host) + len(r.URL.Path) + size + 32))
 	link := func(page int, rel string) {
