@@ -51,7 +51,8 @@ func fallback(mux *http.ServeMux) http.HandlerFunc {
 
 // problemListener rewrites the canned text/plain errors net/http writes
 // straight to the connection for a request it cannot read, as problems:
-// net/http offers no hook (golang/go#25116).
+// net/http offers no hook (golang/go#25116). Its connections also send each
+// response of known length in one write (wholeConn).
 type problemListener struct {
 	net.Listener
 	log *slog.Logger
@@ -62,7 +63,7 @@ func (l problemListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &problemConn{Conn: c, log: l.log}, nil
+	return &wholeConn{Conn: &problemConn{Conn: c, log: l.log}}, nil
 }
 
 type problemConn struct {
