@@ -318,3 +318,23 @@ func TestWholeResponsesOverHTTP(t *testing.T) {
 		t.Fatalf("the stream's first part: %q, %v", line, err)
 	}
 }
+
+// discardConn takes every write.
+type discardConn struct{ net.Conn }
+
+func (discardConn) Write(b []byte) (int, error)      { return len(b), nil }
+func (discardConn) SetWriteDeadline(time.Time) error { return nil }
+
+// Holding a response costs no allocation once the pool has a buffer.
+func TestWholeConnAllocations(t *testing.T) {
+	big := []byte(withLength(strings.Repeat("b", 5000)))
+	c := &wholeConn{Conn: discardConn{}}
+	allocs := testing.AllocsPerRun(1000, func() {
+		_, _ = c.Write(big[:4096])
+		_, _ = c.Write(big[4096:])
+		_ = c.SetWriteDeadline(time.Time{})
+	})
+	if allocs != 0 {
+		t.Errorf("a held response allocates %.1f times, want 0", allocs)
+	}
+}
