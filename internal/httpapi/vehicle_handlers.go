@@ -76,9 +76,9 @@ func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
 // linkHeader builds the RFC 8288 links of a page as absolute URLs under
 // the origin (edge.Origin), keeping every other parameter as sent, in
 // url.Values.Encode's order (sorted by name). It runs on every list
-// answer, so it writes into one builder: the parameters are escaped as
-// they are written, and the origin's parts are joined there rather than
-// concatenated first.
+// answer, so it writes into one builder: the first link's URL up to its
+// page number is written once, escaped as it goes, and the other links
+// repeat it.
 func linkHeader(r *http.Request, publicURL string, q url.Values, m vehicle.Meta) string {
 	if m.MaxPage == 0 {
 		return ""
@@ -98,24 +98,27 @@ func linkHeader(r *http.Request, publicURL string, q url.Values, m vehicle.Meta)
 	scheme, host := edge.OriginParts(r, publicURL)
 	var b strings.Builder
 	b.Grow(4 * (len(scheme) + len(host) + len(r.URL.Path) + size + 32))
+	b.WriteByte('<')
+	b.WriteString(scheme)
+	b.WriteString(host)
+	b.WriteString(r.URL.Path)
+	b.WriteByte('?')
+	for _, k := range keys {
+		for _, v := range q[k] {
+			b.WriteString(url.QueryEscape(k))
+			b.WriteByte('=')
+			b.WriteString(url.QueryEscape(v))
+			b.WriteByte('&')
+		}
+	}
+	b.WriteString("page=")
+	// The builder only appends, so prefix stays as written.
+	prefix := b.String()[1:]
 	link := func(page int, rel string) {
-		if b.Len() > 0 {
-			b.WriteString(", ")
+		if b.Len() > len(prefix)+1 {
+			b.WriteString(", <")
+			b.WriteString(prefix)
 		}
-		b.WriteByte('<')
-		b.WriteString(scheme)
-		b.WriteString(host)
-		b.WriteString(r.URL.Path)
-		b.WriteByte('?')
-		for _, k := range keys {
-			for _, v := range q[k] {
-				b.WriteString(url.QueryEscape(k))
-				b.WriteByte('=')
-				b.WriteString(url.QueryEscape(v))
-				b.WriteByte('&')
-			}
-		}
-		b.WriteString("page=")
 		b.WriteString(strconv.Itoa(page))
 		b.WriteString(`>; rel="`)
 		b.WriteString(rel)

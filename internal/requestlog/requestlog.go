@@ -274,8 +274,9 @@ func (w *Log) take() {
 	}
 }
 
-// write writes the lines held and the token counters, then forgets the
-// lines. It writes them in transactions of at most txRows lines and
+// write writes the lines held and the token counters, and empties each
+// account's ring for its next lines; an account that had none since the
+// previous write loses its ring. It writes them in transactions of at most txRows lines and
 // txRows counters, oldest lines first, yielding between transactions so
 // that the requests waiting for this goroutine's P run. Each transaction
 // prunes the accounts it wrote to the newest Keep (store.RequestLogStore),
@@ -286,18 +287,21 @@ func (w *Log) take() {
 func (w *Log) write() {
 	w.ticks = 0
 	taken := w.takeCalls()
-	if len(w.held) == 0 && len(taken) == 0 {
-		return
-	}
 	n := 0
-	for _, l := range w.held {
+	for id, l := range w.held {
+		if len(l.recs) == 0 {
+			delete(w.held, id) // quiet since the last write: its ring goes
+		}
 		n += len(l.recs)
+	}
+	if n == 0 && len(taken) == 0 {
+		return
 	}
 	entries := make([]store.RequestEntry, 0, n)
 	for _, l := range w.held {
 		entries = l.appendEntries(entries)
+		l.recs, l.oldest = l.recs[:0], 0
 	}
-	clear(w.held)
 	counters := slices.Collect(maps.Keys(taken))
 	for start := 0; start < max(len(entries), len(counters)); start += txRows {
 		if start > 0 {

@@ -63,20 +63,13 @@ func tuneGC(ctx context.Context, headroom uint64, log *slog.Logger) {
 	before := debug.SetGCPercent(set)
 	defer debug.SetGCPercent(before)
 	log.Debug("collector tuned", "gc_percent", set, "headroom_mb", headroom>>20)
-	tick := time.NewTicker(gcTuneEvery)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			// Only a change of a tenth or more is applied: each call
-			// recomputes the collector's pacing.
-			if p := gcPercent(liveHeap(), headroom); p*10 < set*9 || p*10 > set*11 {
-				set = p
-				debug.SetGCPercent(set)
-				log.Debug("collector tuned", "gc_percent", set, "headroom_mb", headroom>>20)
-			}
+	onTick(ctx, gcTuneEvery, func() {
+		// Only a change of a tenth or more is applied: each call
+		// recomputes the collector's pacing.
+		if p := gcPercent(liveHeap(), headroom); p*10 < set*9 || p*10 > set*11 {
+			set = p
+			debug.SetGCPercent(set)
+			log.Debug("collector tuned", "gc_percent", set, "headroom_mb", headroom>>20)
 		}
-	}
+	})
 }

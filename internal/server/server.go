@@ -335,6 +335,15 @@ const sweepEvery = 10 * time.Minute
 // every calls fn each interval until ctx ends; a failure is logged and the
 // next tick tries again. Every replica runs these: the work is idempotent.
 func (s *Server) every(ctx context.Context, interval time.Duration, fn func(context.Context) error, failed string) {
+	onTick(ctx, interval, func() {
+		if err := fn(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn(failed, "err", err)
+		}
+	})
+}
+
+// onTick calls fn each interval until ctx ends.
+func onTick(ctx context.Context, interval time.Duration, fn func()) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -342,9 +351,7 @@ func (s *Server) every(ctx context.Context, interval time.Duration, fn func(cont
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if err := fn(ctx); err != nil && ctx.Err() == nil {
-				s.log.Warn(failed, "err", err)
-			}
+			fn()
 		}
 	}
 }
