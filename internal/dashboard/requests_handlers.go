@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/vds-dev/vds/internal/requestlog"
-	"github.com/vds-dev/vds/internal/store"
 )
 
 // requestsShown is how many lines the requests page shows: the newest.
@@ -14,7 +13,7 @@ const requestsShown = 100
 // requestsData is the requests page: the newest lines of the account's
 // request log that match the search.
 type requestsData struct {
-	Lines     []store.RequestEntry
+	Lines     []requestlog.Entry
 	Total     int
 	Shown     int
 	RequestID string
@@ -34,7 +33,7 @@ func (h *Handler) requests(w http.ResponseWriter, r *http.Request, s *session) {
 	} else {
 		var err error
 		d.Lines, d.Total, err = h.requestLog.Requests(r.Context(), s.account.ID,
-			store.RequestFilter{StatusMin: lo, StatusMax: hi, RequestID: d.RequestID, Limit: requestsShown})
+			requestlog.Filter{StatusMin: lo, StatusMax: hi, RequestID: d.RequestID, Limit: requestsShown})
 		if err != nil {
 			h.serverError(w, r, err)
 			return

@@ -11,7 +11,6 @@ import (
 
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/requestlog"
-	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/textfmt"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -70,14 +69,14 @@ func (h *Handler) requests(w http.ResponseWriter, r *http.Request) {
 }
 
 // NewRequestLine is the API's form of a stored log line.
-func NewRequestLine(e store.RequestEntry) RequestLine {
+func NewRequestLine(e requestlog.Entry) RequestLine {
 	return RequestLine{At: e.At.UTC(), Channel: e.Channel, Operation: e.Operation, Status: e.Status,
 		DurationMS: float64(e.Duration.Microseconds()) / 1000, RequestID: e.RequestID, TokenPrefix: e.TokenPrefix}
 }
 
 // requestFilter reads the query of /v1/me/requests.
-func requestFilter(q url.Values) (store.RequestFilter, int, int, error) {
-	var f store.RequestFilter
+func requestFilter(q url.Values) (requestlog.Filter, int, int, error) {
+	var f requestlog.Filter
 	for name, vals := range q {
 		if !slices.Contains(requestParams, name) {
 			msg := fmt.Sprintf("unknown parameter %s for the request log", vehicle.Echo(name))

@@ -14,7 +14,6 @@ import (
 
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/requestlog"
-	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/sqlite"
 	"golang.org/x/sys/unix"
 )
@@ -24,18 +23,18 @@ import (
 // goroutines wait behind. It counts the thread's CPU time, not the wall
 // clock, which on a shared machine also counts the time others ran.
 type timedStore struct {
-	store.RequestLogStore
+	requestlog.Store
 	mu                   sync.Mutex
 	calls                int
 	total, longest, wall time.Duration
 	counting             bool
 }
 
-func (s *timedStore) AddRequests(ctx context.Context, entries []store.RequestEntry, calls map[store.TokenPeriod]int64, keep int) error {
+func (s *timedStore) AddRequests(ctx context.Context, entries []requestlog.Entry, calls map[requestlog.TokenPeriod]int64, keep int) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	start, cpu := time.Now(), threadCPU()
-	err := s.RequestLogStore.AddRequests(ctx, entries, calls, keep)
+	err := s.Store.AddRequests(ctx, entries, calls, keep)
 	d, wall := threadCPU()-cpu, time.Since(start)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -88,17 +87,17 @@ func BenchmarkWriteBursts(b *testing.B) {
 			return requestlog.Record{At: time.Now(), AccountID: acc.ID, TokenID: tok.ID, Channel: requestlog.REST,
 				Operation: "GET /v1/cars/{uuid}", RequestID: "req-" + strconv.Itoa(i), Status: 200, Duration: 300 * time.Microsecond}
 		}
-		full := make([]store.RequestEntry, requestlog.Keep)
+		full := make([]requestlog.Entry, requestlog.Keep)
 		for i := range full {
 			r := record(-i)
-			full[i] = store.RequestEntry{AccountID: r.AccountID, TokenID: r.TokenID, At: r.At, Channel: r.Channel,
+			full[i] = requestlog.Entry{AccountID: r.AccountID, TokenID: r.TokenID, At: r.At, Channel: r.Channel,
 				Operation: r.Operation, Status: r.Status, Duration: r.Duration, RequestID: r.RequestID}
 		}
 		if err := db.AddRequests(ctx, full, nil, requestlog.Keep); err != nil {
 			b.Fatal(err)
 		}
 
-		timed := &timedStore{RequestLogStore: db, counting: true}
+		timed := &timedStore{Store: db, counting: true}
 		l := requestlog.New(timed, slog.New(slog.DiscardHandler))
 		start := time.Now()
 		tick := time.NewTicker(time.Millisecond)

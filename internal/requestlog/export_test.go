@@ -3,15 +3,13 @@ package requestlog
 import (
 	"log/slog"
 	"time"
-
-	"github.com/vds-dev/vds/internal/store"
 )
 
 // TxRows is txRows, for the tests.
 const TxRows = txRows
 
 // NewStopped is a log whose writer does not run: the test runs its steps.
-func NewStopped(st store.RequestLogStore, log *slog.Logger) *Log { return newLog(st, log) }
+func NewStopped(st Store, log *slog.Logger) *Log { return newLog(st, log) }
 
 // Tick does what the writer does at a tick.
 func (w *Log) Tick() { w.tick() }
@@ -24,7 +22,7 @@ func (w *Log) FlushNow() {
 
 // NewTicked starts a log whose writer takes the queue at each value of
 // tick instead of every Every, so that a test decides when.
-func NewTicked(st store.RequestLogStore, log *slog.Logger, tick <-chan time.Time) *Log {
+func NewTicked(st Store, log *slog.Logger, tick <-chan time.Time) *Log {
 	w := newLog(st, log)
 	go w.run(tick)
 	return w

@@ -17,8 +17,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/vds-dev/vds/internal/store"
 )
 
 const (
@@ -74,7 +72,7 @@ type Record struct {
 // reads the log back. Close writes what is queued and held, and stops the
 // writer.
 type Log struct {
-	st    store.RequestLogStore
+	st    Store
 	log   *slog.Logger
 	queue chan Record
 	// calls counts each token's requests per month (tokenMonth to
@@ -94,7 +92,7 @@ type Log struct {
 }
 
 // New starts a log writing to st; failed writes are logged to log.
-func New(st store.RequestLogStore, log *slog.Logger) *Log {
+func New(st Store, log *slog.Logger) *Log {
 	w := newLog(st, log)
 	tick := time.NewTicker(Every)
 	go func() {
@@ -104,7 +102,7 @@ func New(st store.RequestLogStore, log *slog.Logger) *Log {
 	return w
 }
 
-func newLog(st store.RequestLogStore, log *slog.Logger) *Log {
+func newLog(st Store, log *slog.Logger) *Log {
 	return &Log{st: st, log: log, queue: make(chan Record, Queue), flush: make(chan chan struct{}), stop: make(chan struct{}),
 		done: make(chan struct{}), held: map[string]*lines{}}
 }
@@ -126,10 +124,10 @@ func (l *lines) add(r Record) {
 }
 
 // appendEntries appends the lines to out, oldest first.
-func (l *lines) appendEntries(out []store.RequestEntry) []store.RequestEntry {
+func (l *lines) appendEntries(out []Entry) []Entry {
 	for _, part := range [][]Record{l.recs[l.oldest:], l.recs[:l.oldest]} {
 		for _, r := range part {
-			out = append(out, store.RequestEntry{AccountID: r.AccountID, TokenID: r.TokenID, At: r.At,
+			out = append(out, Entry{AccountID: r.AccountID, TokenID: r.TokenID, At: r.At,
 				Channel: r.Channel, Operation: r.Operation, Status: r.Status, Duration: r.Duration, RequestID: r.RequestID})
 		}
 	}
@@ -192,7 +190,7 @@ func (w *Log) Flush(ctx context.Context) {
 
 // Requests returns a page of the account's log, newest first, after
 // writing what this server queued: a caller sees its own last requests.
-func (w *Log) Requests(ctx context.Context, accountID string, f store.RequestFilter) ([]store.RequestEntry, int, error) {
+func (w *Log) Requests(ctx context.Context, accountID string, f Filter) ([]Entry, int, error) {
 	w.Flush(ctx)
 	return w.st.Requests(ctx, accountID, f)
 }
@@ -279,7 +277,7 @@ func (w *Log) take() {
 // previous write loses its ring. It writes them in transactions of at most txRows lines and
 // txRows counters, oldest lines first, yielding between transactions so
 // that the requests waiting for this goroutine's P run. Each transaction
-// prunes the accounts it wrote to the newest Keep (store.RequestLogStore),
+// prunes the accounts it wrote to the newest Keep (Store),
 // so a reader meanwhile sees an account's log whole, only not yet its
 // newest lines; and each counter is in exactly one transaction, so a
 // failed one puts back only the counts it held, which no committed
@@ -297,7 +295,7 @@ func (w *Log) write() {
 	if n == 0 && len(taken) == 0 {
 		return
 	}
-	entries := make([]store.RequestEntry, 0, n)
+	entries := make([]Entry, 0, n)
 	for _, l := range w.held {
 		entries = l.appendEntries(entries)
 		l.recs, l.oldest = l.recs[:0], 0
@@ -308,9 +306,9 @@ func (w *Log) write() {
 			runtime.Gosched()
 		}
 		batch := entries[min(start, len(entries)):min(start+txRows, len(entries))]
-		calls := map[store.TokenPeriod]int64{}
+		calls := map[TokenPeriod]int64{}
 		for _, k := range counters[min(start, len(counters)):min(start+txRows, len(counters))] {
-			calls[store.TokenPeriod{TokenID: k.token, Period: monthPeriod(k.month)}] = taken[k]
+			calls[TokenPeriod{TokenID: k.token, Period: monthPeriod(k.month)}] = taken[k]
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 		err := w.st.AddRequests(ctx, batch, calls, Keep)

@@ -11,23 +11,22 @@ import (
 	"time"
 
 	"github.com/vds-dev/vds/internal/requestlog"
-	"github.com/vds-dev/vds/internal/store"
 )
 
 // recording keeps what the writer hands the store; fail makes the next
 // transaction fail, failTx the one of that number (from 1).
 type recording struct {
-	store.RequestLogStore
+	requestlog.Store
 	mu      sync.Mutex
 	fail    bool
 	failTx  int
 	txs     int
 	sizes   []int // of each transaction that was not failed: lines, counters
-	entries []store.RequestEntry
-	calls   map[store.TokenPeriod]int64
+	entries []requestlog.Entry
+	calls   map[requestlog.TokenPeriod]int64
 }
 
-func (r *recording) AddRequests(_ context.Context, entries []store.RequestEntry, calls map[store.TokenPeriod]int64, keep int) error {
+func (r *recording) AddRequests(_ context.Context, entries []requestlog.Entry, calls map[requestlog.TokenPeriod]int64, keep int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if keep != requestlog.Keep {
@@ -50,7 +49,7 @@ func (r *recording) AddRequests(_ context.Context, entries []store.RequestEntry,
 // every request counts toward its token; Close writes what is queued, of
 // a busy account only its newest Keep lines, in order.
 func TestQueueDropsAndClose(t *testing.T) {
-	rec := &recording{calls: map[store.TokenPeriod]int64{}}
+	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
 	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
 	at := time.Date(2026, 5, 31, 23, 59, 0, 0, time.UTC)
 	add := func(acc string, i int, unlisted bool) {
@@ -84,7 +83,9 @@ func TestQueueDropsAndClose(t *testing.T) {
 	if strings.Join(b, ",") != "0,1,2,3,4" {
 		t.Fatalf("account b: lines %v, want 0 to 4 in order", b)
 	}
-	may := func(acc string) int64 { return rec.calls[store.TokenPeriod{TokenID: "tok_" + acc, Period: "2026-05"}] }
+	may := func(acc string) int64 {
+		return rec.calls[requestlog.TokenPeriod{TokenID: "tok_" + acc, Period: "2026-05"}]
+	}
 	if may("a") != requestlog.Queue-5+3 || may("b") != 10 {
 		t.Fatalf("calls counted %v, want %d for a and 10 for b in 2026-05", rec.calls, requestlog.Queue-5+3)
 	}
@@ -93,7 +94,7 @@ func TestQueueDropsAndClose(t *testing.T) {
 // TestFailedWriteKeepsTheCounts: the lines of a failed write are lost,
 // its token counts are written by the next one.
 func TestFailedWriteKeepsTheCounts(t *testing.T) {
-	rec := &recording{calls: map[store.TokenPeriod]int64{}, fail: true}
+	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}, fail: true}
 	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
 	defer l.Close()
 	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
@@ -106,14 +107,14 @@ func TestFailedWriteKeepsTheCounts(t *testing.T) {
 	if len(rec.entries) != 1 || rec.entries[0].RequestID != "r2" || l.Failed() != 1 {
 		t.Fatalf("entries %+v, %d failed; want r2 written and r1 lost", rec.entries, l.Failed())
 	}
-	if got := rec.calls[store.TokenPeriod{TokenID: "t", Period: "2026-11"}]; got != 2 {
+	if got := rec.calls[requestlog.TokenPeriod{TokenID: "t", Period: "2026-11"}]; got != 2 {
 		t.Fatalf("calls %v, want both counted", rec.calls)
 	}
 }
 
 // TestFlush: Flush writes what is queued at once, not at the next tick.
 func TestFlush(t *testing.T) {
-	rec := &recording{calls: map[store.TokenPeriod]int64{}}
+	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
 	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
 	defer l.Close()
 	l.Add(requestlog.Record{At: time.Now(), AccountID: "acc_1", TokenID: "tok_1", RequestID: "r1"})
@@ -142,7 +143,7 @@ func (r *recording) lines(acc string) []string {
 func (r *recording) count(token, period string) int64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.calls[store.TokenPeriod{TokenID: token, Period: period}]
+	return r.calls[requestlog.TokenPeriod{TokenID: token, Period: period}]
 }
 
 // ids names the request ids from to to-1.
@@ -160,7 +161,7 @@ func ids(from, to int) string {
 // in transactions of at most TxRows lines; Flush writes at once and
 // starts the count of ticks again.
 func TestTakesEachTickWritesEveryFourth(t *testing.T) {
-	rec := &recording{calls: map[store.TokenPeriod]int64{}}
+	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
 	l := requestlog.NewStopped(rec, slog.New(slog.DiscardHandler))
 	at := time.Date(2026, 7, 1, 8, 0, 0, 0, time.UTC)
 	add := func(acc string, from, to int) {
@@ -226,7 +227,7 @@ func TestTakesEachTickWritesEveryFourth(t *testing.T) {
 // after it are lost, and the counts it and those after it held are
 // written by the next write: every count once.
 func TestFailedTransactionKeepsItsCounts(t *testing.T) {
-	rec := &recording{calls: map[store.TokenPeriod]int64{}, failTx: 2}
+	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}, failTx: 2}
 	l := requestlog.NewTicked(rec, slog.New(slog.DiscardHandler), nil)
 	defer l.Close()
 	at := time.Date(2026, 2, 10, 9, 0, 0, 0, time.UTC)
@@ -260,7 +261,7 @@ func TestFailedTransactionKeepsItsCounts(t *testing.T) {
 // TestCloseWritesWhatIsHeld: Close writes the lines taken at earlier ticks
 // and not yet written, and what is still queued.
 func TestCloseWritesWhatIsHeld(t *testing.T) {
-	rec := &recording{calls: map[store.TokenPeriod]int64{}}
+	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
 	tick := make(chan time.Time)
 	l := requestlog.NewTicked(rec, slog.New(slog.DiscardHandler), tick)
 	at := time.Date(2026, 12, 31, 23, 0, 0, 0, time.UTC)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/requestlog"
 )
 
 // Sentinel errors every implementation maps its driver errors to.
@@ -133,55 +134,6 @@ type UsageStore interface {
 	TouchTokens(ctx context.Context, used map[string]time.Time) error
 }
 
-// RequestEntry is one line of an account's request log.
-type RequestEntry struct {
-	AccountID string
-	TokenID   string
-	// TokenPrefix is the token's public prefix; filled in when read.
-	TokenPrefix string
-	At          time.Time
-	// Channel is "rest" or "mcp".
-	Channel string
-	// Operation is the route pattern of a REST request or the tool of an MCP call.
-	Operation string
-	Status    int
-	Duration  time.Duration
-	RequestID string
-}
-
-// TokenPeriod keys the per-token monthly call counters.
-type TokenPeriod struct {
-	TokenID string
-	Period  string // YYYY-MM
-}
-
-// RequestFilter selects lines of a request log: a status range (0 for
-// none), a request id ("" for any), and a page of it.
-type RequestFilter struct {
-	StatusMin, StatusMax int
-	RequestID            string
-	Offset, Limit        int
-}
-
-// RequestLogStore keeps each account's newest requests and counts the
-// calls of each token by month.
-type RequestLogStore interface {
-	// AddRequests writes a batch: the entries (keeping at most keep per
-	// account, the newest) and the calls to add to the token counters.
-	// Entries and calls of a deleted account or token are dropped. A batch
-	// is one transaction, its lines written and pruned together, so a
-	// writer may split what it holds over several calls: a reader in
-	// between sees each account's newest keep lines of those written so
-	// far, never fewer, and each count once the call that held it
-	// returned nil.
-	AddRequests(ctx context.Context, entries []RequestEntry, calls map[TokenPeriod]int64, keep int) error
-	// Requests returns a page of the account's log, newest first, and how
-	// many lines match the filter.
-	Requests(ctx context.Context, accountID string, f RequestFilter) ([]RequestEntry, int, error)
-	// TokenCalls returns the period's calls of each token of the account.
-	TokenCalls(ctx context.Context, accountID, period string) (map[string]int64, error)
-}
-
 // CacheStore keeps upstream answers for every replica to share.
 type CacheStore interface {
 	GetCache(ctx context.Context, key string) (value []byte, storedAt time.Time, ok bool, err error)
@@ -217,7 +169,7 @@ type Store interface {
 	TokenStore
 	ListStore
 	UsageStore
-	RequestLogStore
+	requestlog.Store
 	CacheStore
 	VPICStore
 	Migrate(ctx context.Context) error

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/requestlog"
 )
 
 // AddRequests writes a batch of the request log in one transaction, then
 // drops each account's lines past the newest keep.
-func (s *DB) AddRequests(ctx context.Context, entries []store.RequestEntry, calls map[store.TokenPeriod]int64, keep int) error {
+func (s *DB) AddRequests(ctx context.Context, entries []requestlog.Entry, calls map[requestlog.TokenPeriod]int64, keep int) error {
 	if len(entries) == 0 && len(calls) == 0 {
 		return nil
 	}
@@ -32,7 +32,7 @@ func (s *DB) AddRequests(ctx context.Context, entries []store.RequestEntry, call
 			}
 			accounts[e.AccountID] = exists
 		}
-		rows := make([]store.RequestEntry, 0, len(entries))
+		rows := make([]requestlog.Entry, 0, len(entries))
 		for _, e := range entries {
 			if accounts[e.AccountID] {
 				rows = append(rows, e)
@@ -73,7 +73,7 @@ const requestRowsPerInsert = 200
 // cost five statements, not a thousand. SQLite gets anonymous ? parameters:
 // it looks each $N up by name, which costs a statement of 1,600 of them
 // more than the insert itself.
-func (s *DB) insertRequests(ctx context.Context, tx *sql.Tx, rows []store.RequestEntry) error {
+func (s *DB) insertRequests(ctx context.Context, tx *sql.Tx, rows []requestlog.Entry) error {
 	anonymous := s.d.Name == "sqlite"
 	var q strings.Builder
 	q.WriteString(`INSERT INTO request_log (account_id, token_id, at, channel, operation, status, duration_us, request_id) VALUES `)
@@ -104,7 +104,7 @@ func (s *DB) insertRequests(ctx context.Context, tx *sql.Tx, rows []store.Reques
 }
 
 // Requests returns a page of an account's request log, newest first.
-func (s *DB) Requests(ctx context.Context, accountID string, f store.RequestFilter) ([]store.RequestEntry, int, error) {
+func (s *DB) Requests(ctx context.Context, accountID string, f requestlog.Filter) ([]requestlog.Entry, int, error) {
 	where := ` WHERE r.account_id = $1`
 	args := []any{accountID}
 	if f.StatusMin > 0 {
@@ -121,8 +121,8 @@ func (s *DB) Requests(ctx context.Context, accountID string, f store.RequestFilt
 	}
 	n := len(args)
 	args = append(args, f.Limit, f.Offset)
-	out, err := queryAll(ctx, s.db, "read request log", func(r rowScanner) (store.RequestEntry, error) {
-		var e store.RequestEntry
+	out, err := queryAll(ctx, s.db, "read request log", func(r rowScanner) (requestlog.Entry, error) {
+		var e requestlog.Entry
 		var us int64
 		var prefix sql.NullString
 		err := r.Scan(&e.AccountID, &e.TokenID, &prefix, &e.At, &e.Channel, &e.Operation, &e.Status, &us, &e.RequestID)

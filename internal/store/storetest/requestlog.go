@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vds-dev/vds/internal/requestlog"
 	"github.com/vds-dev/vds/internal/store"
 )
 
@@ -19,23 +20,23 @@ func testRequestLog(t *testing.T, s store.Store) {
 	tok, _ := newToken(a.ID, "ci")
 	must(t, s.CreateToken(ctx, tok, 50), "CreateToken")
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	entry := func(acc string, i, status int) store.RequestEntry {
-		return store.RequestEntry{AccountID: acc, TokenID: tok.ID, At: start.Add(time.Duration(i) * time.Second),
+	entry := func(acc string, i, status int) requestlog.Entry {
+		return requestlog.Entry{AccountID: acc, TokenID: tok.ID, At: start.Add(time.Duration(i) * time.Second),
 			Channel: "rest", Operation: "GET /v1/cars/{uuid}", Status: status, Duration: 1500 * time.Microsecond,
 			RequestID: fmt.Sprintf("req-%s-%d", acc[len(acc)-4:], i)}
 	}
-	var first []store.RequestEntry
+	var first []requestlog.Entry
 	for i := range 4 {
 		first = append(first, entry(a.ID, i, 200+200*(i%2))) // 200, 400, 200, 400
 	}
 	first = append(first, entry(b.ID, 0, 500), entry("acc_deleted", 0, 200))
-	calls := map[store.TokenPeriod]int64{{TokenID: tok.ID, Period: "2026-03"}: 4, {TokenID: "tok_deleted", Period: "2026-03"}: 1}
+	calls := map[requestlog.TokenPeriod]int64{{TokenID: tok.ID, Period: "2026-03"}: 4, {TokenID: "tok_deleted", Period: "2026-03"}: 1}
 	must(t, s.AddRequests(ctx, first, calls, 5), "AddRequests")
-	second := []store.RequestEntry{entry(a.ID, 4, 404), entry(a.ID, 5, 200)}
+	second := []requestlog.Entry{entry(a.ID, 4, 404), entry(a.ID, 5, 200)}
 	second[1].Channel, second[1].Operation = "mcp", "search_vehicles"
-	must(t, s.AddRequests(ctx, second, map[store.TokenPeriod]int64{{TokenID: tok.ID, Period: "2026-03"}: 2}, 5), "AddRequests again")
+	must(t, s.AddRequests(ctx, second, map[requestlog.TokenPeriod]int64{{TokenID: tok.ID, Period: "2026-03"}: 2}, 5), "AddRequests again")
 
-	all, total, err := s.Requests(ctx, a.ID, store.RequestFilter{Limit: 10})
+	all, total, err := s.Requests(ctx, a.ID, requestlog.Filter{Limit: 10})
 	must(t, err, "Requests")
 	// Six written, five kept: the oldest went.
 	if total != 5 || len(all) != 5 || all[0].RequestID != second[1].RequestID || all[4].RequestID != first[1].RequestID {
@@ -46,17 +47,17 @@ func testRequestLog(t *testing.T, s store.Store) {
 		got.Duration != 1500*time.Microsecond || !got.At.Equal(start.Add(5*time.Second)) || got.AccountID != a.ID {
 		t.Fatalf("newest line = %+v", got)
 	}
-	clientErrors, total, err := s.Requests(ctx, a.ID, store.RequestFilter{StatusMin: 400, StatusMax: 499, Limit: 2, Offset: 1})
+	clientErrors, total, err := s.Requests(ctx, a.ID, requestlog.Filter{StatusMin: 400, StatusMax: 499, Limit: 2, Offset: 1})
 	must(t, err, "Requests 4xx")
 	if total != 3 || len(clientErrors) != 2 || clientErrors[0].RequestID != first[3].RequestID || clientErrors[1].RequestID != first[1].RequestID {
 		t.Fatalf("4xx page 2 = %d %+v", total, clientErrors)
 	}
-	byID, total, err := s.Requests(ctx, a.ID, store.RequestFilter{RequestID: second[0].RequestID, Limit: 10})
+	byID, total, err := s.Requests(ctx, a.ID, requestlog.Filter{RequestID: second[0].RequestID, Limit: 10})
 	must(t, err, "Requests by id")
 	if total != 1 || len(byID) != 1 || byID[0].Status != 404 {
 		t.Fatalf("by request id = %d %+v", total, byID)
 	}
-	if other, total, err := s.Requests(ctx, b.ID, store.RequestFilter{RequestID: second[0].RequestID, Limit: 10}); err != nil || total != 0 || len(other) != 0 {
+	if other, total, err := s.Requests(ctx, b.ID, requestlog.Filter{RequestID: second[0].RequestID, Limit: 10}); err != nil || total != 0 || len(other) != 0 {
 		t.Fatalf("another account's line: %d %+v %v", total, other, err)
 	}
 	counts, err := s.TokenCalls(ctx, a.ID, "2026-03")
@@ -71,9 +72,9 @@ func testRequestLog(t *testing.T, s store.Store) {
 	// The writer splits a large batch over calls: lines without counts,
 	// counts without lines. Each call prunes what it wrote to.
 	third := entry(a.ID, 6, 200)
-	must(t, s.AddRequests(ctx, []store.RequestEntry{third}, nil, 5), "AddRequests of lines only")
-	must(t, s.AddRequests(ctx, nil, map[store.TokenPeriod]int64{{TokenID: tok.ID, Period: "2026-03"}: 3}, 5), "AddRequests of counts only")
-	all, total, err = s.Requests(ctx, a.ID, store.RequestFilter{Limit: 10})
+	must(t, s.AddRequests(ctx, []requestlog.Entry{third}, nil, 5), "AddRequests of lines only")
+	must(t, s.AddRequests(ctx, nil, map[requestlog.TokenPeriod]int64{{TokenID: tok.ID, Period: "2026-03"}: 3}, 5), "AddRequests of counts only")
+	all, total, err = s.Requests(ctx, a.ID, requestlog.Filter{Limit: 10})
 	must(t, err, "Requests after the split batch")
 	if total != 5 || len(all) != 5 || all[0].RequestID != third.RequestID || all[4].RequestID != first[2].RequestID {
 		t.Fatalf("Requests = %d %+v, want the newest 5, %s first", total, all, third.RequestID)
