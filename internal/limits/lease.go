@@ -1,0 +1,207 @@
+package limits
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/vds-dev/vds/internal/account"
+)
+
+// maxLease bounds one lease, and so what a crash can strand.
+const maxLease = 100
+
+// leaseSize asks for an eighth of what is left: big enough that a busy
+// account needs the database rarely, small enough that the last units of a
+// quota are not stranded on one replica.
+func leaseSize(quota, used int64) int64 {
+	return min(maxLease, max(1, (quota-used)/8))
+}
+
+// Ticket is an admitted call. Commit or Refund must follow.
+type Ticket struct {
+	l      *Limiter
+	e      *entry
+	m      *month
+	plan   account.Plan
+	admit  State // the state at admission, whose rate window the answer shows
+	leased bool  // holds a leased unit
+	counts bool  // a charged call of an unlimited plan
+	done   bool
+}
+
+// Admit counts one request against the account's rate window and, when
+// charge is true, takes one unit of its monthly quota (leasing more from the
+// store when this server holds none). A refused request returns a *Refusal.
+func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan, charge bool) (*Ticket, State, error) {
+	now := l.now()
+	if plan.RatePerMinute == 0 {
+		if t, ok := l.admitUnlocked(accountID, plan, charge, now); ok {
+			return t, t.admit, nil
+		}
+	}
+	e := l.lockEntry(accountID)
+	defer e.mu.Unlock()
+	m, err := l.load(ctx, e, accountID, now)
+	if err != nil {
+		return nil, State{}, fmt.Errorf("read quota usage: %w", err)
+	}
+	e.lastActive.Store(now.UnixNano())
+	limited := plan.RatePerMinute > 0
+	if limited && !e.rate.admit(now, plan.RatePerMinute) {
+		st := e.state(plan, m, now)
+		return nil, st, &Refusal{Reason: CodeRateLimited, RetryAfter: st.RateReset.Sub(now), State: st}
+	}
+	t := &Ticket{l: l, e: e, m: m, plan: plan}
+	if charge {
+		if st, err := l.takeUnit(ctx, e, m, t, accountID, plan, now); err != nil {
+			var refusal *Refusal
+			if limited && !errors.As(err, &refusal) {
+				e.rate.unadmit() // the store failed: the request was not admitted
+			}
+			return nil, st, err
+		}
+	}
+	t.admit = e.state(plan, m, now)
+	return t, t.admit, nil
+}
+
+// admitUnlocked admits a call of a plan without a rate window when the
+// account's month is loaded and, on a quota plan, a leased unit is at hand.
+// Otherwise it returns false and Admit takes the lock.
+func (l *Limiter) admitUnlocked(accountID string, plan account.Plan, charge bool, now time.Time) (*Ticket, bool) {
+	v, ok := l.accounts.Load(accountID)
+	if !ok {
+		return nil, false
+	}
+	e := v.(*entry)
+	m := e.month.Load()
+	if !m.holds(now) {
+		return nil, false
+	}
+	// Marked active before the check of dropped, which flushAccount sets
+	// before it reads lastActive: one of the two sees the other.
+	e.lastActive.Store(now.UnixNano())
+	if e.dropped.Load() {
+		return nil, false
+	}
+	t := &Ticket{l: l, e: e, m: m, plan: plan}
+	if charge {
+		if plan.MonthlyQuota == 0 {
+			t.counts = true
+		} else if !e.takeLeased(m) {
+			return nil, false
+		} else {
+			t.leased = true
+		}
+	}
+	t.admit = e.quotaState(plan, m, now)
+	return t, true
+}
+
+// takeLeased takes one leased unit without the lock, if one is left.
+func (e *entry) takeLeased(m *month) bool {
+	for {
+		b := e.balance.Load()
+		if b <= 0 {
+			return false
+		}
+		if e.balance.CompareAndSwap(b, b-1) {
+			m.leasedOut.Add(1)
+			return true
+		}
+	}
+}
+
+// takeUnit charges t to the monthly quota. An exhausted quota is a *Refusal
+// with the state; a store failure returns the zero State. Called with e.mu held.
+func (l *Limiter) takeUnit(ctx context.Context, e *entry, m *month, t *Ticket, accountID string, plan account.Plan, now time.Time) (State, error) {
+	if plan.MonthlyQuota == 0 {
+		t.counts = true
+		return State{}, nil
+	}
+	if e.balance.Load() == 0 {
+		e.waitFlush() // it hands the balance back; a failed one restores it
+	}
+	if e.balance.Load() == 0 {
+		quota := int64(plan.MonthlyQuota)
+		granted, used, err := l.st.LeaseUsage(ctx, accountID, m.period, leaseSize(quota, e.used.Load()), quota)
+		if err != nil {
+			return State{}, fmt.Errorf("lease quota: %w", err)
+		}
+		e.used.Store(used)
+		e.balance.Add(granted)
+	}
+	if !e.takeLeased(m) {
+		st := e.state(plan, m, now)
+		return st, &Refusal{Reason: CodeQuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
+	}
+	t.leased = true
+	return State{}, nil
+}
+
+// Charge takes one quota unit for a call whose Admit already counted
+// against the rate window: an MCP tools/call inside POST /mcp, or one VIN
+// of a REST batch. commit(true) charges it to channel, commit(false)
+// refunds it; only the first commit counts.
+func (l *Limiter) Charge(ctx context.Context, accountID string, plan account.Plan, channel string) (func(success bool), State, error) {
+	now := l.now()
+	e := l.lockEntry(accountID)
+	defer e.mu.Unlock()
+	m, err := l.load(ctx, e, accountID, now)
+	if err != nil {
+		return nil, State{}, fmt.Errorf("read quota usage: %w", err)
+	}
+	e.lastActive.Store(now.UnixNano())
+	t := &Ticket{l: l, e: e, m: m, plan: plan}
+	if st, err := l.takeUnit(ctx, e, m, t, accountID, plan, now); err != nil {
+		return nil, st, err
+	}
+	t.admit = e.state(plan, m, now)
+	return func(success bool) {
+		if success {
+			t.Commit(channel)
+		} else {
+			t.Refund()
+		}
+	}, t.admit, nil
+}
+
+// Commit charges the call to channel and returns the state after it: the
+// rate window as admitted, the quota as it stands now.
+func (t *Ticket) Commit(channel string) State {
+	return t.finish(true, channel)
+}
+
+// Refund releases the call's unit: the call failed and is not charged.
+func (t *Ticket) Refund() State {
+	return t.finish(false, "")
+}
+
+// finish settles the call with atomic operations only. A call that
+// straddled the turn of a month settles against the month it was admitted
+// in, which was written at the turn: its unit stays used there, and the new
+// month is not touched.
+func (t *Ticket) finish(charge bool, channel string) State {
+	e, m := t.e, t.m
+	if !t.done {
+		t.done = true
+		if t.leased {
+			if !charge {
+				e.balance.Add(1)
+			}
+			m.leasedOut.Add(-1)
+		}
+		if charge && (t.leased || t.counts) {
+			if t.counts {
+				m.unflushed.Add(1)
+			}
+			e.count(m, t.l.now(), channel)
+		}
+	}
+	st := t.admit
+	m = e.month.Load() // the next one, when the call straddled the turn
+	st.QuotaUsed, st.QuotaReset, st.Period = e.consumed(m), m.end, m.period
+	return st
+}

@@ -1,0 +1,34 @@
+package limits
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// Touch records that a token was used; the time is written on the next
+// flush. It takes no lock once the token is known since that flush.
+func (l *Limiter) Touch(tokenID string, at time.Time) {
+	v, ok := l.used.Load(tokenID)
+	if !ok {
+		v, _ = l.used.LoadOrStore(tokenID, new(atomic.Int64))
+	}
+	last := v.(*atomic.Int64)
+	for n := at.UnixNano(); ; {
+		prev := last.Load()
+		if prev >= n || last.CompareAndSwap(prev, n) {
+			return
+		}
+	}
+}
+
+// takeTouched returns and resets the token uses recorded since the last call.
+func (l *Limiter) takeTouched() map[string]time.Time {
+	out := map[string]time.Time{}
+	l.used.Range(func(k, v any) bool {
+		if n := v.(*atomic.Int64).Swap(0); n != 0 {
+			out[k.(string)] = time.Unix(0, n).UTC()
+		}
+		return true
+	})
+	return out
+}
