@@ -1,5 +1,5 @@
-// Package account holds accounts, plans, API tokens and saved lists: the
-// user data of vds, which unlike the catalog is never replaced wholesale.
+// Package account holds the user data types of vds: accounts, plans, API
+// tokens, sessions and saved lists.
 package account
 
 import (
@@ -25,7 +25,7 @@ type Plan struct {
 	Name string `json:"name"`
 	// RatePerMinute is the per-minute request limit; 0 means unlimited.
 	RatePerMinute int `json:"rate_per_minute"`
-	// MonthlyQuota is the number of charged calls per calendar month (UTC); 0 means unlimited.
+	// MonthlyQuota is the charged calls per calendar month (UTC); 0 means unlimited.
 	MonthlyQuota int  `json:"monthly_quota"`
 	APIAccess    bool `json:"api_access"`
 }
@@ -42,8 +42,8 @@ type Account struct {
 // ScopeRead is the one ability the API knows: read access.
 const ScopeRead = "api:read"
 
-// Token is an API token as stored: the secret itself is never kept, only its
-// SHA-256 hash and a short prefix that lets a person recognise it.
+// Token is an API token as stored: only its SHA-256 hash and a short
+// prefix a person recognises, never the secret.
 type Token struct {
 	ID         string     `json:"id"`
 	AccountID  string     `json:"account_id"`
@@ -56,12 +56,10 @@ type Token struct {
 	RevokedAt  *time.Time `json:"revoked_at"`
 }
 
-// Active reports whether the token has no revocation, not even one
-// scheduled for the end of a rotation's grace period.
+// Active reports whether the token has no revocation, not even a scheduled one.
 func (t *Token) Active() bool { return t.RevokedAt == nil }
 
-// ValidAt reports whether the token authenticates at now: it is active, or
-// its revocation (the end of a rotation's grace) is still to come.
+// ValidAt reports whether the token authenticates at now.
 func (t *Token) ValidAt(now time.Time) bool { return t.RevokedAt == nil || now.Before(*t.RevokedAt) }
 
 // TokenPrefix starts every secret, so leaked tokens are easy to grep for.
@@ -99,7 +97,6 @@ var idEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadd
 // randomString returns n random bytes in lowercase base32.
 func randomString(n int) string {
 	b := make([]byte, n)
-	// crypto/rand.Read never returns an error on supported platforms.
 	_, _ = rand.Read(b)
 	return idEncoding.EncodeToString(b)
 }
@@ -107,8 +104,7 @@ func randomString(n int) string {
 // NewID returns a random identifier with a type prefix, e.g. "acc_5x3...".
 func NewID(prefix string) string { return prefix + "_" + randomString(10) }
 
-// Now is the time stamped on what is stored: UTC, to the microsecond that
-// both stores keep.
+// Now is the time stamped on what is stored: UTC, to the microsecond.
 func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 
 // NewSecret returns a fresh token secret ("vds_" and 32 base32 characters,
@@ -118,8 +114,8 @@ func NewSecret() (secret, hash, prefix string) {
 	return secret, HashSecret(secret), secret[:len(TokenPrefix)+6]
 }
 
-// HashSecret returns the hex SHA-256 of a token secret. A fast hash is right
-// here: the secret has 160 bits of entropy, so it cannot be brute-forced.
+// HashSecret returns the hex SHA-256 of a token secret: a fast hash is
+// right for 160 bits of entropy.
 func HashSecret(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
 	return hex.EncodeToString(sum[:])
@@ -134,9 +130,8 @@ func SameHash(a, b string) bool {
 var ErrInvalidEmail = errors.New("invalid email address")
 
 // NormalizeEmail lowercases and checks an address ("Name <a@b>" forms are
-// refused). Every email the access service takes, from the dashboard or
-// the command line, comes through here, so this is where text no person
-// types is refused: net/mail lets C1 controls such as U+0085 through.
+// refused). Every email comes through here, so it also refuses the C1
+// controls net/mail lets through.
 func NormalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if err := textcheck.Line(s); err != nil {
@@ -149,10 +144,9 @@ func NormalizeEmail(s string) (string, error) {
 	return strings.ToLower(s), nil
 }
 
-// Session is a signed-in dashboard session as stored: like a token, only
-// the SHA-256 of its random id is kept, so a copy of the database cannot be
-// replayed as a cookie. CSRF is the synchronizer token every form of the
-// session must carry back.
+// Session is a signed-in dashboard session as stored: only the SHA-256 of
+// its random id, so a copy of the database cannot be replayed as a cookie.
+// CSRF is the synchronizer token its forms carry back.
 type Session struct {
 	IDHash    string    `json:"-"`
 	AccountID string    `json:"account_id"`
@@ -161,8 +155,7 @@ type Session struct {
 	ExpiresAt time.Time `json:"expires_at"`
 }
 
-// NewSessionSecret returns a fresh session id (32 random bytes, base64url)
-// and its hash for storage.
+// NewSessionSecret returns a fresh session id and its hash for storage.
 func NewSessionSecret() (secret, hash string) {
 	secret = randomToken(32)
 	return secret, HashSecret(secret)

@@ -8,22 +8,19 @@ import (
 )
 
 // LineFormat is how vds serve's access log writes a line: byte for byte
-// what slog's JSONHandler or TextHandler (without options) writes for the
-// same record, so a log reader cannot tell the access lines from the
-// other lines on the same file.
+// what slog's JSON or text handler writes for the same record.
 type LineFormat int
 
 const (
-	// JSONLines writes lines as slog.NewJSONHandler does (log.format json).
+	// JSONLines is log.format json.
 	JSONLines LineFormat = iota
-	// TextLines writes lines as slog.NewTextHandler does (log.format text).
+	// TextLines is log.format text.
 	TextLines
 )
 
-// appendAccessLine appends rec's line in format f, with its newline. It
-// follows log/slog's handler.go, json_handler.go and text_handler.go for
-// the few value kinds a line has; TestAccessLineMatchesSlog and
-// FuzzAccessLine hold it to slog's output.
+// appendAccessLine appends rec's line in format f, with its newline, as
+// log/slog's handlers do; TestAccessLineMatchesSlog and FuzzAccessLine
+// hold it to slog's output.
 func appendAccessLine(b []byte, f LineFormat, rec *accessRecord) []byte {
 	json := f == JSONLines
 	sep := byte(' ')
@@ -65,9 +62,8 @@ func appendAccessLine(b []byte, f LineFormat, rec *accessRecord) []byte {
 	b = appendKey(b, json, sep, "duration_ms")
 	ms := durationMillis(rec.elapsed)
 	if json {
-		// encoding/json (which slog calls for floats) writes 'f' unless
-		// 0 < |x| < 1e-6 or |x| >= 1e21; a whole number of microseconds
-		// in milliseconds is 0 or at least 0.001, and below 1e16.
+		// encoding/json writes 'f' unless 0 < |x| < 1e-6 or |x| >= 1e21,
+		// which whole microseconds in milliseconds never are.
 		b = strconv.AppendFloat(b, ms, 'f', -1, 64)
 	} else {
 		b = strconv.AppendFloat(b, ms, 'g', -1, 64)
@@ -87,8 +83,7 @@ func appendAccessLine(b []byte, f LineFormat, rec *accessRecord) []byte {
 // durationMillis is a line's duration_ms: whole microseconds, in milliseconds.
 func durationMillis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// appendKey appends a separator and key; the keys are plain ASCII, which
-// neither format quotes differently from how it is written here.
+// appendKey appends a separator and a plain ASCII key.
 func appendKey(b []byte, json bool, sep byte, key string) []byte {
 	b = append(b, sep)
 	if json {
@@ -115,17 +110,16 @@ func appendStringAttr(b []byte, json bool, sep byte, key, s string) []byte {
 			return strconv.AppendQuote(b, s)
 		}
 	}
-	// strconv.Quote escapes no printable ASCII but '"' and '\\'; a route
-	// ("GET /v1/cars") is spared its rune by rune loop.
+	// strconv.Quote escapes no printable ASCII but '"' and '\\': a route
+	// skips its rune by rune loop.
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
 }
 
 // appendRFC3339Millis is slog's text time: RFC 3339 with exactly three
-// digits of milliseconds, truncated. RFC3339Nano trims trailing zeros, so
-// a tenth of a millisecond is added to keep four digits, and the fourth
-// is dropped.
+// digits of milliseconds, truncated (a tenth of a millisecond is added so
+// RFC3339Nano keeps four digits, and the fourth is dropped).
 func appendRFC3339Millis(b []byte, t time.Time) []byte {
 	const prefixLen = len("2006-01-02T15:04:05.000")
 	n := len(b)
@@ -135,8 +129,7 @@ func appendRFC3339Millis(b []byte, t time.Time) []byte {
 }
 
 // appendEscapedJSONString is slog's JSON string escaping (encoding/json's
-// without HTML escaping): quote, backslash and control characters
-// escaped, invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
+// without HTML escaping).
 func appendEscapedJSONString(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
@@ -185,9 +178,8 @@ func appendEscapedJSONString(b []byte, s string) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// jsonSafe holds whether a byte is ASCII and stands for itself in a JSON
-// string (slog's safeSet, false from 0x80 on): all but the control
-// characters, '"' and '\\'.
+// jsonSafe is slog's safeSet: ASCII bytes that stand for themselves in a
+// JSON string.
 var jsonSafe = func() (t [256]bool) {
 	for c := ' '; c < utf8.RuneSelf; c++ {
 		t[c] = c != '"' && c != '\\'
@@ -195,9 +187,7 @@ var jsonSafe = func() (t [256]bool) {
 	return t
 }()
 
-// needsQuoting is slog's text rule: a value is quoted when it is empty,
-// has a space, '=', a character JSON would escape (but a backslash), or a
-// rune that is invalid, a space or not printable.
+// needsQuoting is slog's text rule for quoting a value.
 func needsQuoting(s string) bool {
 	if s == "" {
 		return true

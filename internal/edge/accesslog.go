@@ -13,20 +13,19 @@ import (
 	"unicode/utf8"
 )
 
-// AccessLogQueue is how many lines may wait for the access log's writer;
-// a request that finds the queue full is not logged, and counted.
-// Drained every AccessLogEvery, it holds 400,000 requests a second.
+// AccessLogQueue bounds the lines waiting for the writer; a full queue
+// drops the line, and counts it.
 const AccessLogQueue = 4096
 
-// AccessLogEvery is how often the writer drains the queue and flushes: the
-// requests never wake it, which would cost them a system call.
+// AccessLogEvery is how often the writer drains the queue: requests never
+// wake it, which would cost them a system call.
 const AccessLogEvery = 10 * time.Millisecond
 
 // maxLoggedQuery bounds the query string of a line (a request line may be 16 KB).
 const maxLoggedQuery = 1024
 
-// accessRecord is what a request hands the writer: fixed fields, no
-// formatting, so the request path neither allocates for it nor waits.
+// accessRecord is what a request hands the writer: fixed fields, so the
+// request path neither allocates nor waits.
 type accessRecord struct {
 	end                                  time.Time
 	id, method, path, query, route, code string
@@ -36,9 +35,7 @@ type accessRecord struct {
 	elapsed                              time.Duration
 }
 
-// AccessLog writes one line per request from a single goroutine: requests
-// queue a record and never block; every AccessLogEvery the writer formats
-// what is queued and flushes its buffer. Close drains the queue.
+// AccessLog writes one line per request from a single goroutine.
 type AccessLog struct {
 	line    func(accessRecord) // formats and writes one line
 	flush   func() error
@@ -50,21 +47,17 @@ type AccessLog struct {
 	once    sync.Once
 }
 
-// NewAccessLog starts an access log writing through h, which may write to
-// a buffer that flush (nil for none) empties. It is for a handler that may
-// be any slog.Handler: server.New's default (the server's logger) and
-// tests. vds serve, which owns its log file and format, uses
-// BufferedAccessLog instead, whose encoder writes the same bytes as slog's
-// JSON and text handlers several times faster, allocating nothing.
+// NewAccessLog starts an access log writing through any slog.Handler h,
+// which may write to a buffer that flush (nil for none) empties. vds serve
+// uses BufferedAccessLog, whose encoder is several times faster.
 func NewAccessLog(h slog.Handler, flush func() error) *AccessLog {
 	return startAccessLog(func(rec accessRecord) { _ = h.Handle(context.Background(), rec.slogRecord()) },
 		flush, h.Enabled(context.Background(), slog.LevelInfo))
 }
 
 // BufferedAccessLog is an access log on w in format f, as slog's handler
-// for f at level would write it (no lines when level is above INFO),
-// written in batches of whole lines: a line of another logger on the same
-// file never lands inside one of its lines.
+// for f at level would write it, in batches of whole lines so that another
+// logger's line never lands inside one.
 func BufferedAccessLog(w io.Writer, f LineFormat, level slog.Leveler) *AccessLog {
 	b := lineBuffer{bufio.NewWriterSize(w, 64<<10)}
 	e := &lineEncoder{format: f, w: b}
@@ -80,8 +73,7 @@ func startAccessLog(line func(accessRecord), flush func() error, enabled bool) *
 	return a
 }
 
-// lineEncoder writes lines with appendAccessLine into one reused buffer,
-// so a line allocates nothing.
+// lineEncoder writes lines into one reused buffer.
 type lineEncoder struct {
 	format LineFormat
 	w      io.Writer
@@ -96,8 +88,7 @@ func (e *lineEncoder) write(rec accessRecord) {
 // Dropped is how many lines were lost to a full queue.
 func (a *AccessLog) Dropped() uint64 { return a.dropped.Load() }
 
-// Close writes every queued line, flushes and stops the writer; lines
-// queued later are lost.
+// Close writes every queued line, flushes and stops the writer.
 func (a *AccessLog) Close() {
 	a.once.Do(func() { close(a.stop) })
 	<-a.done
@@ -126,7 +117,6 @@ func (a *AccessLog) run() {
 	}
 }
 
-// drain writes the queued lines and flushes them.
 func (a *AccessLog) drain() {
 	for n := len(a.queue); n > 0; n-- {
 		a.line(<-a.queue)
@@ -136,7 +126,6 @@ func (a *AccessLog) drain() {
 	}
 }
 
-// slogRecord is rec as a slog record, for NewAccessLog's handler.
 func (rec *accessRecord) slogRecord() slog.Record {
 	r := slog.NewRecord(rec.end, slog.LevelInfo, "request", 0)
 	r.AddAttrs(slog.String("request_id", rec.id), slog.String("method", rec.method), slog.String("path", rec.path))
@@ -152,9 +141,8 @@ func (rec *accessRecord) slogRecord() slog.Record {
 	return r
 }
 
-// lineBuffer flushes before a line that does not fit, so that each write
-// to the file holds whole lines (slog handlers and lineEncoder write a
-// line at once).
+// lineBuffer flushes before a line that does not fit, so each write to the
+// file holds whole lines.
 type lineBuffer struct{ *bufio.Writer }
 
 func (b lineBuffer) Write(p []byte) (int, error) {
@@ -169,9 +157,8 @@ func (b lineBuffer) Write(p []byte) (int, error) {
 // secretWords mark a query parameter whose value is never logged.
 var secretWords = []string{"token", "key", "secret", "passw", "pwd", "auth", "sig", "session", "credential", "cookie"}
 
-// redactQuery replaces the values of parameters whose names suggest a
-// secret, and of any that hold a vds token, with REDACTED. A query without
-// them comes back as it is, unless too long: nothing is allocated.
+// redactQuery replaces with REDACTED the values of parameters whose names
+// suggest a secret or that hold a vds token; a clean query is not copied.
 func redactQuery(q string) string {
 	var b strings.Builder // written from the first secret on
 	redacted := false
@@ -234,9 +221,8 @@ func unescapeQuery(s string) string {
 	return s
 }
 
-// foldable is s for containsFold: s itself when ASCII, which containsFold
-// compares without regard to case, else strings.ToLower(s), since Unicode
-// lower-cases a few other letters to ASCII ones (the Kelvin sign to 'k').
+// foldable is s for containsFold: s when ASCII, else strings.ToLower(s),
+// since Unicode lower-cases a few letters to ASCII ones (Kelvin sign to 'k').
 func foldable(s string) string {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -246,8 +232,8 @@ func foldable(s string) string {
 	return s
 }
 
-// containsFold reports whether s holds sub, which is lower-case ASCII,
-// with the ASCII letters of s in any case.
+// containsFold reports whether s holds sub (lower-case ASCII), ignoring
+// ASCII case in s.
 func containsFold(s, sub string) bool {
 	for i := 0; i+len(sub) <= len(s); i++ {
 		j := 0

@@ -19,8 +19,8 @@ type Door struct {
 	NoToken string
 }
 
-// Admit authenticates and admits r; the request returned carries the
-// principal and the ticket must be settled. False: it answered 401/403/429/503.
+// Admit authenticates and admits r, or answers 401/403/429/503 and returns
+// false; the ticket must be settled.
 func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool) (*http.Request, *limits.Ticket, limits.State, bool) {
 	p, ok := d.authenticate(w, r)
 	if !ok {
@@ -88,11 +88,9 @@ func Refuse(w http.ResponseWriter, r *http.Request, err error) {
 	WriteProblem(w, r, p)
 }
 
-// SetLimitHeaders writes the limit headers of s (docs/api.md), leaving out
-// unlimited windows. It runs on every answer of the API, so every value is
-// appended to one buffer and cut from one string, with one backing array
-// for the header slices: two allocations for up to nine headers. The keys
-// are in canonical form, as Header.Set would write them.
+// SetLimitHeaders writes the limit headers of s, leaving out unlimited
+// windows. It runs on every answer, so it builds all values in one buffer:
+// two allocations for up to nine headers.
 func SetLimitHeaders(hd http.Header, s limits.State, now time.Time) {
 	rate, quota := s.RateLimit > 0, s.QuotaLimit > 0
 	if !rate && !quota {

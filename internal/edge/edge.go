@@ -23,21 +23,18 @@ type (
 type request struct {
 	id  string
 	log *slog.Logger
-	// accountID, code and unmatched are filled in while the request is
-	// served, for the access log and metrics.
+	// accountID, code and unmatched are filled in while it is served.
 	accountID string
 	code      string
 	unmatched bool
-	// operation and opStatus are what an MCP request did and its outcome
-	// (see SetOperation); unlisted keeps it out of the request log.
-	operation string
-	opStatus  int
-	unlisted  bool
-	// principal is who the door admitted; set once, before the handler runs.
+	// operation and opStatus are what an MCP request did (SetOperation);
+	// unlisted keeps it out of the request log.
+	operation    string
+	opStatus     int
+	unlisted     bool
 	principal    access.Principal
 	hasPrincipal bool
-	// rec records the status and size of the answer, and idValue backs the
-	// X-Request-Id header's value: both live in this one allocation.
+	// rec and idValue share this one allocation.
 	rec     recorder
 	idValue [1]string
 }
@@ -62,10 +59,9 @@ func MarkUnmatched(r *http.Request) {
 	}
 }
 
-// SetOperation names, for the request log, what an MCP request did (its
-// JSON-RPC method, or the tool of a tools/call) and, unless status is 0,
-// the status its outcome would have had as a REST answer; an empty op
-// keeps the one set before.
+// SetOperation names what an MCP request did (its JSON-RPC method or tool)
+// for the request log and, unless status is 0, the status it would have
+// had over REST; an empty op keeps the one set before.
 func SetOperation(ctx context.Context, op string, status int) {
 	if st := requestFrom(ctx); st != nil {
 		if op != "" {
@@ -77,17 +73,16 @@ func SetOperation(ctx context.Context, op string, status int) {
 	}
 }
 
-// Unlisted keeps r out of the request log; it still counts as a call of
-// its token. For reading the log, which would otherwise log its readers.
+// Unlisted keeps r out of the request log (reading the log would log its
+// readers); it still counts as a call of its token.
 func Unlisted(r *http.Request) {
 	if st := requestFrom(r.Context()); st != nil {
 		st.unlisted = true
 	}
 }
 
-// NewRequestID returns a fresh request id: 96 random bits in hex. The ids
-// correlate log lines and need no secrecy, so they come from the runtime's
-// per-thread generator: no system call and one allocation per request.
+// NewRequestID returns 96 random bits in hex. The ids need no secrecy, so
+// they come from the runtime's per-thread generator: no system call.
 func NewRequestID() string {
 	var raw [12]byte
 	binary.LittleEndian.PutUint64(raw[:8], rand.Uint64())
@@ -119,9 +114,8 @@ func PrincipalFrom(ctx context.Context) (access.Principal, bool) {
 	return p, ok
 }
 
-// WithPrincipal returns a context carrying p, and names p's account in the
-// access log. Inside Observe that is ctx itself, its request now holding p,
-// so admitting a request costs no new context or request.
+// WithPrincipal returns a context carrying p. Inside Observe that is ctx
+// itself, its request now holding p, so admission allocates nothing.
 func WithPrincipal(ctx context.Context, p access.Principal) context.Context {
 	if st := requestFrom(ctx); st != nil {
 		st.accountID = p.Account.ID
@@ -131,8 +125,7 @@ func WithPrincipal(ctx context.Context, p access.Principal) context.Context {
 	return context.WithValue(ctx, principalKey{}, p)
 }
 
-// Logger returns the request's logger, which adds its request id. It is
-// built on demand: most requests log nothing but their access line.
+// Logger returns the request's logger, with its request id, built on demand.
 func Logger(ctx context.Context) *slog.Logger {
 	if st := requestFrom(ctx); st != nil && st.log != nil {
 		return st.log.With("request_id", st.id)

@@ -61,8 +61,7 @@ type Observer struct {
 	Access *AccessLog
 	// Metrics counts requests; nil counts none.
 	Metrics RequestMetrics
-	// Requests receives every authenticated request for the request log;
-	// nil keeps none.
+	// Requests receives every authenticated request; nil keeps none.
 	Requests *requestlog.Log
 }
 
@@ -83,8 +82,7 @@ type Served struct {
 }
 
 // Observe assigns a request id, recovers panics into a 500 problem, and
-// reports every request to o: its access log line (without the
-// Authorization header, with secrets in the query redacted) and metrics.
+// reports every request to o.
 func Observe(o Observer, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -130,8 +128,7 @@ func Observe(o Observer, next http.Handler) http.Handler {
 // mcpRoute is the pattern both muxes serve MCP at.
 const mcpRoute = "/mcp"
 
-// logRecord is the request log's record of an admitted request: a REST
-// request by its route, an MCP request by what it did.
+// logRecord is the request log's record of an admitted request.
 func logRecord(st *request, route string, status int, end time.Time, elapsed time.Duration) requestlog.Record {
 	ch, op := requestlog.REST, route
 	if route == mcpRoute {
@@ -197,16 +194,14 @@ func Gzip(next http.Handler) http.Handler {
 	})
 }
 
-// Shared Vary values: Gzip and the API's guard add theirs to every answer.
-// A header map takes a shared slice as it is: nothing writes into a header
-// value in place, and an Add appends to a copy (capacity is length).
+// Shared Vary values: a header map takes a shared slice as it is, since
+// nothing writes into a value in place and Add appends to a copy.
 var (
 	varyEncoding     = []string{"Accept-Encoding"}
 	varyEncodingAuth = []string{"Accept-Encoding", "Authorization"}
 )
 
-// AddVary adds name to hd's Vary field, allocating nothing for the values
-// every API answer carries.
+// AddVary adds name to hd's Vary field.
 func AddVary(hd http.Header, name string) {
 	v := hd["Vary"]
 	switch {

@@ -5,12 +5,9 @@ import (
 	"strings"
 )
 
-// IsHTTPS reports whether the client reached us over TLS, directly or
-// through a proxy that says so in X-Forwarded-Proto. Trusting the header
-// is safe for what it decides: whether our own cookies are marked Secure
-// and which origin the pages and the OpenAPI document show the client
-// that asked, so a client that lies only hurts itself. Operators who put a
-// shared cache in front set dashboard.public_url, which Origin prefers.
+// IsHTTPS reports whether the client reached us over TLS, directly or per
+// X-Forwarded-Proto. Trusting the header is safe: it only decides Secure
+// cookies and the origin shown to the client that asked.
 func IsHTTPS(r *http.Request) bool {
 	if r.TLS != nil {
 		return true
@@ -27,9 +24,8 @@ func Origin(r *http.Request, publicURL string) string {
 	return scheme + host
 }
 
-// OriginParts is Origin in two parts to write one after the other, for a
-// caller that builds a longer string and would only copy the joined one:
-// "" and publicURL when it is set, else "http://" or "https://" and Host.
+// OriginParts is Origin in two parts, for a caller that would only copy the
+// joined string: "" and publicURL when set, else the scheme and Host.
 func OriginParts(r *http.Request, publicURL string) (scheme, host string) {
 	if publicURL != "" {
 		return "", strings.TrimRight(publicURL, "/")

@@ -60,8 +60,8 @@ const (
 	CodeHTTPVersionNotSupported = "http_version_not_supported"
 )
 
-// row is a row of the code table; api marks what REST operations answer
-// with (the OpenAPI document lists those), not net/http's or MCP's transport.
+// row is a row of the code table; api marks the codes REST operations
+// answer with.
 type row struct {
 	status int
 	api    bool
@@ -126,7 +126,7 @@ const problemTypeBase = "urn:vds:problem:"
 
 const internalDetail = "The server failed to answer; the request id identifies it in the logs."
 
-// NewProblem builds the problem of code; r, nil before a request exists,
+// NewProblem builds the problem of code; r (nil before a request exists)
 // fills instance and request id.
 func NewProblem(r *http.Request, code, detail string) *Problem {
 	p := (&Problem{Type: problemTypeBase + code, Detail: detail, Code: code}).WithStatus(Status(code))
@@ -214,8 +214,7 @@ func encode(buf *bytes.Buffer, v any) error {
 	return enc.Encode(v)
 }
 
-// Shared Content-Type values of the usual answers; a header map takes a
-// shared slice as it is (see AddVary).
+// Shared Content-Type values (see AddVary).
 var (
 	jsonType    = []string{"application/json"}
 	problemType = []string{"application/problem+json"}

@@ -10,25 +10,20 @@ import (
 	"github.com/vds-dev/vds/internal/catalog"
 )
 
-// cacheRule says what clients may keep of a route's answers (docs/api.md,
-// "Caching").
+// cacheRule says what clients may keep of a route's answers (docs/api.md).
 type cacheRule uint8
 
 const (
-	// cacheUnset sends no Cache-Control: upstream answers (the server
-	// caches those itself), the changelog and the OpenAPI document.
+	// cacheUnset sends no Cache-Control.
 	cacheUnset cacheRule = iota
-	// cacheCatalog is an answer that depends only on the catalog version
-	// and the request: it carries a strong ETag and Cache-Control private,
-	// max-age, and an If-None-Match naming the current tag is a 304 that
-	// the monthly quota does not count.
+	// cacheCatalog depends only on the catalog version and the request: a
+	// strong ETag, and a 304 for the current one that the quota does not count.
 	cacheCatalog
 	// cacheNever is an answer about the caller's account: no-store.
 	cacheNever
 )
 
-// Shared Cache-Control values. A header map takes them as they are, saving
-// an allocation per answer; nothing writes into a header value in place.
+// Shared Cache-Control values (see edge.AddVary).
 var noStore = []string{"no-store"}
 
 func maxAgeValue(d time.Duration) []string {
@@ -58,27 +53,22 @@ func fnvUint(h, v uint64) uint64 {
 	return h
 }
 
-// buildSeed ties every tag to the build, since a release may encode the
-// same catalog differently.
+// buildSeed ties every tag to the build, which may encode differently.
 var buildSeed = func() uint64 {
 	bi := buildinfo.Get()
 	return fnvString(fnvOffset, bi.Version+"\x00"+bi.Commit+"\x00"+bi.Date)
 }()
 
 // entityTag is a catalog answer's strong validator, quotes included:
-// "v<catalog version>-<16 hex digits>". It lives on the stack; only the
-// header value is allocated.
+// "v<catalog version>-<16 hex digits>".
 type entityTag struct {
 	b [48]byte
 	n int
 }
 
-// catalogTag hashes what a catalog answer depends on: the build, the
-// catalog version (number and publication time, so a rebuilt database
-// never reuses a tag), the path (route and path values), the query and the
-// content coding (a gzip body is another representation). Each query pair
-// is hashed on its own and the hashes added, so the order of the
-// parameters does not change the tag.
+// catalogTag hashes the build, catalog version and publication time, path,
+// query and content coding. Query pairs are hashed on their own and added,
+// so their order does not change the tag.
 func catalogTag(v catalog.Version, path, rawQuery, coding string) entityTag {
 	h := fnvUint(buildSeed, uint64(v.Number))
 	h = fnvUint(h, uint64(v.PublishedAt.UnixNano()))
@@ -121,9 +111,8 @@ const (
 	matchesAny
 )
 
-// condition reads If-None-Match with the weak comparison RFC 9110 (13.1.2)
-// prescribes for it: W/"x" matches "x". An element that is not an entity
-// tag is skipped.
+// condition reads If-None-Match with RFC 9110's weak comparison, skipping
+// elements that are not entity tags.
 func (t *entityTag) condition(fields []string) noneMatch {
 	tag := t.bytes()
 	for _, f := range fields {
@@ -153,14 +142,13 @@ func (t *entityTag) condition(fields []string) noneMatch {
 	return noCondition
 }
 
-// notModified answers a request whose If-None-Match names the current tag;
-// the guard adds the validator and limit headers.
+// notModified answers a request whose If-None-Match names the current tag.
 func notModified(w http.ResponseWriter, _ *http.Request) {
 	w.WriteHeader(http.StatusNotModified)
 }
 
-// anyMatchWriter answers If-None-Match: * as the handler would, except
-// that a 200 (there is a current answer) becomes a 304 without its body.
+// anyMatchWriter answers If-None-Match: * as the handler would, a 200
+// becoming a bodiless 304.
 type anyMatchWriter struct {
 	http.ResponseWriter
 	wrote, drop bool

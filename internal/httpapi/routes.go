@@ -1,7 +1,5 @@
-// Package httpapi is the REST API, version 1: routes, handlers, the error
-// envelope and the middleware that authenticates, limits and logs requests.
-// Handlers are thin: they parse the request, call the vehicle service (or
-// the account services) and encode the result.
+// Package httpapi is the REST API, version 1: routes, thin handlers over
+// the services, and the OpenAPI document.
 package httpapi
 
 import (
@@ -29,28 +27,23 @@ type Handler struct {
 	saved   *lists.Service
 	lookup  *lookup.Service
 	log     *slog.Logger
-	// openapi is the served document cut where its servers entry goes,
-	// which each request fills with the origin the client sees.
+	// openapi is the served document cut where each request's origin goes.
 	openapi [2][]byte
-	// publicURL is dashboard.public_url, the origin of absolute links and
-	// of the OpenAPI document's server; empty: the request's.
+	// publicURL is dashboard.public_url; empty: the request's origin.
 	publicURL string
 	// maxAge is the Cache-Control value of catalog answers.
 	maxAge []string
 	cors   *corsPolicy
 	// paths lists the paths under each collection, for 404 details.
-	paths map[string][]string
-	// requestLog answers /v1/me/requests.
+	paths      map[string][]string
 	requestLog *requestlog.Log
 }
 
 // Options are the HTTP settings of the API (docs/operations.md).
 type Options struct {
-	// PublicURL is dashboard.public_url, the origin of the Link header's
-	// URLs; empty takes the request's scheme and Host.
+	// PublicURL is dashboard.public_url; empty takes the request's origin.
 	PublicURL string
-	// CacheMaxAge is server.cache_max_age: how long a client may reuse a
-	// catalog answer before revalidating it.
+	// CacheMaxAge is server.cache_max_age.
 	CacheMaxAge time.Duration
 	// CORSOrigins is server.cors_origins; empty turns CORS off.
 	CORSOrigins []string
@@ -71,8 +64,6 @@ func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limit
 		h.openapi, err = splitServers(doc)
 	}
 	if err != nil {
-		// The route table and its descriptions are compiled in: a mismatch
-		// is a programming error that every test run catches.
 		panic("httpapi: " + err.Error())
 	}
 	return h
@@ -83,8 +74,7 @@ func (h *Handler) OpenAPI() []byte {
 	return slices.Concat(h.openapi[0], []byte(`"/"`), h.openapi[1])
 }
 
-// OpenAPIDocument returns the OpenAPI document of this build, as served at
-// /v1/openapi.json (for tests that validate responses against it).
+// OpenAPIDocument returns the document served at /v1/openapi.json.
 func OpenAPIDocument() ([]byte, error) {
 	return BuildOpenAPI((&Handler{}).Routes())
 }
@@ -95,17 +85,14 @@ type Route struct {
 	Pattern string
 	// Charged calls count against the monthly quota; free ones do not.
 	Charged bool
-	// PerItem routes are charged once per item they answer (a VIN of a
-	// batch), by the handler; the door only counts the request's rate.
+	// PerItem routes are charged per item by the handler (a VIN of a batch).
 	PerItem bool
-	// Query is true for handlers that read the query string themselves
-	// (and refuse what they do not know); every other route answers any
-	// query parameter with unknown_parameter, so a typo is never ignored.
+	// Query is true for handlers that read the query string themselves;
+	// every other route refuses any parameter, so a typo is never ignored.
 	Query bool
 	// Cache says what clients may keep of the answers.
 	Cache cacheRule
-	// Public routes answer without a token and are neither rate-limited
-	// nor charged (the OpenAPI document).
+	// Public routes need no token and are neither limited nor charged.
 	Public  bool
 	handler http.HandlerFunc
 }
@@ -157,8 +144,8 @@ func (h *Handler) Routes() []Route {
 	}
 }
 
-// Mount registers every route on mux, plus the /v1 catch-all that answers
-// unknown paths with 404 and other methods with 405, as problem documents.
+// Mount registers every route on mux, plus the /v1 catch-all answering 404
+// and 405 as problems.
 func (h *Handler) Mount(mux *http.ServeMux) {
 	for _, rt := range h.Routes() {
 		handler := checked(rt, rt.handler)
@@ -175,8 +162,7 @@ func (h *Handler) Mount(mux *http.ServeMux) {
 	}
 }
 
-// checked runs the query checks of rt before next: parsing, and refusing
-// any parameter where rt takes none.
+// checked runs rt's query checks before next.
 func checked(rt Route, next http.HandlerFunc) http.HandlerFunc {
 	if !rt.Query {
 		next = noParams(next)
@@ -184,8 +170,8 @@ func checked(rt Route, next http.HandlerFunc) http.HandlerFunc {
 	return checkInput(next)
 }
 
-// fallback answers what no route matched. Authentication comes first so
-// that the API's shape is not probed anonymously.
+// fallback answers what no route matched, after authentication, so the
+// API's shape is not probed anonymously.
 func (h *Handler) fallback(w http.ResponseWriter, r *http.Request) {
 	edge.MarkUnmatched(r)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

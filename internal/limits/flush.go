@@ -9,8 +9,7 @@ import (
 	"github.com/vds-dev/vds/internal/store"
 )
 
-// taken is what a flush takes out of an entry to write: the calls of
-// unlimited plans, the leased units it hands back and the daily counts.
+// taken is what a flush takes out of an entry to write.
 type taken struct {
 	unflushed, balance int64
 	days               map[store.DayChannel]int64
@@ -20,8 +19,7 @@ func (tk taken) delta(accountID string, m *month) store.UsageDelta {
 	return store.UsageDelta{AccountID: accountID, Period: m.period, Calls: tk.unflushed - tk.balance, Days: tk.days}
 }
 
-// take takes out the counts of month m, with the daily counts a failed
-// flush left. Called with e.mu held.
+// take takes out the counts of month m. Called with e.mu held.
 func (e *entry) take(m *month) taken {
 	tk := taken{unflushed: m.unflushed.Swap(0), balance: e.balance.Swap(0), days: e.days}
 	e.days = nil
@@ -38,8 +36,7 @@ func (e *entry) take(m *month) taken {
 	return tk
 }
 
-// restore puts back what a failed flush took, for the next one. Called
-// with e.mu held.
+// restore puts back what a failed flush took. Called with e.mu held.
 func (e *entry) restore(m *month, tk taken) {
 	m.unflushed.Add(tk.unflushed)
 	e.balance.Add(tk.balance)
@@ -51,16 +48,15 @@ func (e *entry) restore(m *month, tk taken) {
 	}
 }
 
-// waitFlush returns once no periodic flush of e is in flight. Called with
-// e.mu held, which it releases while it waits.
+// waitFlush returns once no periodic flush of e is in flight; it releases
+// e.mu while it waits.
 func (e *entry) waitFlush() {
 	for e.flushing {
 		e.flushed.Wait()
 	}
 }
 
-// flushLocked hands back unused leased units, adds the calls of unlimited
-// plans and the daily counts of month m, and reads back the shared counter.
+// flushLocked writes month m's counts and reads back the shared counter.
 // Called with e.mu held; on failure the counts stay for the next flush.
 func (l *Limiter) flushLocked(ctx context.Context, e *entry, m *month, accountID string) error {
 	tk := e.take(m)
@@ -73,8 +69,7 @@ func (l *Limiter) flushLocked(ctx context.Context, e *entry, m *month, accountID
 	return nil
 }
 
-// write adds a delta to the store, or only reads the counter when there is
-// nothing to add, and returns the store's counter.
+// write adds a delta to the store, or only reads the counter when it is empty.
 func (l *Limiter) write(ctx context.Context, delta store.UsageDelta) (int64, error) {
 	var (
 		used int64
@@ -91,8 +86,8 @@ func (l *Limiter) write(ctx context.Context, delta store.UsageDelta) (int64, err
 	return used, nil
 }
 
-// Flush settles every account and reads back the shared counters, so /me and
-// the headers see the other replicas' calls. Idle entries are dropped.
+// Flush settles every account and reads back the shared counters, so the
+// headers see the other replicas' calls. Idle entries are dropped.
 func (l *Limiter) Flush(ctx context.Context) error {
 	now := l.now()
 	var ids []string
@@ -120,10 +115,8 @@ func (l *Limiter) Flush(ctx context.Context) error {
 // idleAfter is how long an account's counters stay in memory unused.
 const idleAfter = 10 * time.Minute
 
-// flushAccount is the periodic flush of one account. It takes the counts
-// out under the lock and writes them without it, so the account's requests
-// are not held up by the store; those that need the store (a lease, a month's
-// settlement, the daily counts) wait for it. On failure the counts go back.
+// flushAccount takes the counts out under the lock and writes them
+// without it, so the account's requests do not wait for the store.
 func (l *Limiter) flushAccount(ctx context.Context, id string, now time.Time) error {
 	v, ok := l.accounts.Load(id)
 	if !ok {
@@ -154,9 +147,7 @@ func (l *Limiter) flushAccount(ctx context.Context, id string, now time.Time) er
 	e.used.Store(used)
 	e.pending.Store(0)
 	if m.leasedOut.Load() == 0 && e.idle(now) {
-		// An unlocked admission marks the entry active before it reads
-		// dropped; reading lastActive again after setting dropped makes
-		// sure that one of the two sees the other.
+		// Set dropped, then read lastActive again (see admitUnlocked).
 		e.dropped.Store(true)
 		if e.idle(now) {
 			l.accounts.CompareAndDelete(id, e)
@@ -171,8 +162,8 @@ func (e *entry) idle(now time.Time) bool {
 	return now.UnixNano()-e.lastActive.Load() > int64(idleAfter)
 }
 
-// Run flushes every interval until ctx ends, then flushes once more so a
-// graceful shutdown returns its leases and loses no usage.
+// Run flushes every interval until ctx ends, then once more, so shutdown
+// returns its leases.
 func (l *Limiter) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()

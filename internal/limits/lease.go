@@ -12,9 +12,8 @@ import (
 // maxLease bounds one lease, and so what a crash can strand.
 const maxLease = 100
 
-// leaseSize asks for an eighth of what is left: big enough that a busy
-// account needs the database rarely, small enough that the last units of a
-// quota are not stranded on one replica.
+// leaseSize asks for an eighth of what is left: a busy account needs the
+// database rarely, and the last units are not stranded on one replica.
 func leaseSize(quota, used int64) int64 {
 	return min(maxLease, max(1, (quota-used)/8))
 }
@@ -31,9 +30,8 @@ type Ticket struct {
 	done   bool
 }
 
-// Admit counts one request against the account's rate window and, when
-// charge is true, takes one unit of its monthly quota (leasing more from the
-// store when this server holds none). A refused request returns a *Refusal.
+// Admit counts one request against the rate window and, when charge is
+// true, takes one quota unit. A refused request returns a *Refusal.
 func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan, charge bool) (*Ticket, State, error) {
 	now := l.now()
 	if plan.RatePerMinute == 0 {
@@ -67,9 +65,8 @@ func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan
 	return t, t.admit, nil
 }
 
-// admitUnlocked admits a call of a plan without a rate window when the
-// account's month is loaded and, on a quota plan, a leased unit is at hand.
-// Otherwise it returns false and Admit takes the lock.
+// admitUnlocked admits without the lock when it can; false sends Admit
+// to the locked path.
 func (l *Limiter) admitUnlocked(accountID string, plan account.Plan, charge bool, now time.Time) (*Ticket, bool) {
 	v, ok := l.accounts.Load(accountID)
 	if !ok {
@@ -80,8 +77,8 @@ func (l *Limiter) admitUnlocked(accountID string, plan account.Plan, charge bool
 	if !m.holds(now) {
 		return nil, false
 	}
-	// Marked active before the check of dropped, which flushAccount sets
-	// before it reads lastActive: one of the two sees the other.
+	// Marked active before reading dropped, which flushAccount sets before
+	// reading lastActive: one of the two sees the other.
 	e.lastActive.Store(now.UnixNano())
 	if e.dropped.Load() {
 		return nil, false
@@ -114,8 +111,7 @@ func (e *entry) takeLeased(m *month) bool {
 	}
 }
 
-// takeUnit charges t to the monthly quota. An exhausted quota is a *Refusal
-// with the state; a store failure returns the zero State. Called with e.mu held.
+// takeUnit charges t to the monthly quota. Called with e.mu held.
 func (l *Limiter) takeUnit(ctx context.Context, e *entry, m *month, t *Ticket, accountID string, plan account.Plan, now time.Time) (State, error) {
 	if plan.MonthlyQuota == 0 {
 		t.counts = true
@@ -141,10 +137,9 @@ func (l *Limiter) takeUnit(ctx context.Context, e *entry, m *month, t *Ticket, a
 	return State{}, nil
 }
 
-// Charge takes one quota unit for a call whose Admit already counted
-// against the rate window: an MCP tools/call inside POST /mcp, or one VIN
-// of a REST batch. commit(true) charges it to channel, commit(false)
-// refunds it; only the first commit counts.
+// Charge takes one quota unit for a call Admit already counted against the
+// rate window (an MCP tools/call, one VIN of a batch). commit(true) charges
+// it to channel, commit(false) refunds it; only the first commit counts.
 func (l *Limiter) Charge(ctx context.Context, accountID string, plan account.Plan, channel string) (func(success bool), State, error) {
 	now := l.now()
 	e := l.lockEntry(accountID)
@@ -168,8 +163,7 @@ func (l *Limiter) Charge(ctx context.Context, accountID string, plan account.Pla
 	}, t.admit, nil
 }
 
-// Commit charges the call to channel and returns the state after it: the
-// rate window as admitted, the quota as it stands now.
+// Commit charges the call to channel and returns the state after it.
 func (t *Ticket) Commit(channel string) State {
 	return t.finish(true, channel)
 }
@@ -179,10 +173,8 @@ func (t *Ticket) Refund() State {
 	return t.finish(false, "")
 }
 
-// finish settles the call with atomic operations only. A call that
-// straddled the turn of a month settles against the month it was admitted
-// in, which was written at the turn: its unit stays used there, and the new
-// month is not touched.
+// finish settles the call with atomics alone. A call that straddled a
+// month's turn settles against the month it was admitted in.
 func (t *Ticket) finish(charge bool, channel string) State {
 	e, m := t.e, t.m
 	if !t.done {

@@ -1,10 +1,7 @@
-// Package limits enforces per-minute rate limits and monthly quotas.
-//
-// Quotas are shared by every replica through one counter in the store that
-// never passes the quota: servers lease small blocks of units from it and
-// admit calls only against units they hold (docs/architecture.md, "Quota
-// leases"). The rate limit is an exact sliding window counted per server, so
-// no 60 s interval admits more than the limit, even across a minute's turn.
+// Package limits enforces per-minute rate limits and monthly quotas. The
+// quota is one store counter that replicas lease blocks from
+// (docs/architecture.md, "Quota leases"); the rate limit is an exact
+// sliding window per server.
 package limits
 
 import (
@@ -63,20 +60,15 @@ func (r *Refusal) Error() string {
 	return fmt.Sprintf("rate limit of %d requests per minute exceeded; retry in %d s", r.State.RateLimit, RetryAfterSeconds(r.RetryAfter))
 }
 
-// RetryAfterSeconds rounds a wait up to whole seconds, as every Retry-After
-// and retry_after says it: the window frees units at any instant, and a
-// client that waits exactly that long must never be early.
+// RetryAfterSeconds rounds a wait up to whole seconds, so a client that
+// waits that long is never early.
 func RetryAfterSeconds(d time.Duration) int {
 	return int((d + time.Second - 1) / time.Second)
 }
 
-// Limiter holds the counters of one server.
-//
-// A call that needs no rate window (the plan has none) and finds its
-// account's month loaded and, on a quota plan, a leased unit in hand, is
-// admitted and settled with atomic operations only: a busy account's
-// concurrent requests do not queue on its lock. The lock is taken for the
-// rate window, a lease, the month's turn, a day's first call and the flush.
+// Limiter holds the counters of one server. A call of a plan without a rate
+// window that finds its month loaded and, on a quota plan, a leased unit at
+// hand is admitted and settled with atomics alone, without the lock.
 type Limiter struct {
 	st  store.UsageStore
 	log *slog.Logger
@@ -84,18 +76,14 @@ type Limiter struct {
 
 	// accounts maps an account id to its *entry.
 	accounts sync.Map
-	// used holds each token's last use since the last flush
-	// (*atomic.Int64, Unix nanoseconds; 0 when unused since): a request
-	// stores into it without a lock.
+	// used holds each token's last use since the last flush (*atomic.Int64,
+	// Unix nanoseconds).
 	used sync.Map
 }
 
 // entry is one account's counters on this server. Its lock is held over a
 // lease, a month's settlement, the rate window and reads of the daily
-// counts; the periodic flush writes without it (see flushAccount), and those
-// wait for the flush in flight, so store calls that change the counters
-// never interleave. The counters are atomic so that the lock-free paths can
-// read them (the quota headers) and settle calls.
+// counts; the periodic flush writes without it, and those wait for it.
 type entry struct {
 	mu sync.Mutex
 	// flushing is true while a periodic flush writes; flushed signals its end.
@@ -103,26 +91,21 @@ type entry struct {
 	flushed  *sync.Cond
 	// pending is what the flush in flight adds to used.
 	pending atomic.Int64
-	// used is the store's counter as last seen: units granted to any server
-	// (quota plans) or calls added (unlimited plans).
+	// used is the store's counter as last seen.
 	used atomic.Int64
-	// balance is leased units not used yet; taken without the lock, only
-	// ever raised by the lease and a refund.
+	// balance is leased units not used yet.
 	balance atomic.Int64
 	// month is the calendar month counted; nil until loaded.
 	month atomic.Pointer[month]
-	// days holds the daily counts of a flush that failed, for the next one.
+	// days holds the daily counts of a failed flush, for the next one.
 	days       map[store.DayChannel]int64
 	rate       slidingLog
 	lastActive atomic.Int64 // Unix nanoseconds
-	// dropped is set when the entry leaves the map: a caller that found it
-	// just before must look the account up again.
+	// dropped is set when the entry leaves the map: look the account up again.
 	dropped atomic.Bool
 }
 
-// month is an entry's counts in one calendar month (UTC). A call that
-// straddles the month's turn settles against the month it was admitted in,
-// which has been written by then: its unit stays used there.
+// month is an entry's counts in one calendar month (UTC).
 type month struct {
 	period     string // YYYY-MM
 	start, end time.Time
@@ -130,9 +113,8 @@ type month struct {
 	leasedOut atomic.Int64
 	// unflushed is calls of unlimited plans not yet added to the store.
 	unflushed atomic.Int64
-	// today is the day calls are counted on; days every day counted this
-	// month (under the entry's lock), so a flush finds a late call of a
-	// day that has ended.
+	// today is the day calls are counted on; days every day of the month
+	// counted, so a flush finds a late call of a day that has ended.
 	today atomic.Pointer[dayCount]
 	days  []*dayCount
 }
@@ -151,7 +133,6 @@ func (m *month) holds(now time.Time) bool {
 	return m != nil && !now.Before(m.start) && now.Before(m.end)
 }
 
-// entryOf returns the account's entry, adding one when there is none.
 func (l *Limiter) entryOf(accountID string) *entry {
 	if v, ok := l.accounts.Load(accountID); ok {
 		return v.(*entry)
@@ -184,7 +165,6 @@ func (l *Limiter) load(ctx context.Context, e *entry, accountID string, now time
 		return m, nil // another caller loaded it while this one waited
 	}
 	if m != nil {
-		// Settle the month that ended before counting the new one.
 		if err := l.flushLocked(ctx, e, m, accountID); err != nil {
 			return nil, err
 		}
@@ -204,8 +184,7 @@ func (e *entry) consumed(m *month) int64 {
 	return e.used.Load() + e.pending.Load() + m.unflushed.Load() - e.balance.Load() - m.leasedOut.Load()
 }
 
-// quotaState is the state of the monthly quota, with no rate window: the
-// plan has none, or the caller fills it in.
+// quotaState is the state of the monthly quota, without the rate window.
 func (e *entry) quotaState(plan account.Plan, m *month, now time.Time) State {
 	return State{
 		RateRemaining: -1,

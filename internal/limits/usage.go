@@ -29,8 +29,7 @@ func channelIndex(channel string) int {
 	return 0
 }
 
-// count adds a charged call to its day and channel. It takes the entry's
-// lock only for the first call of a day.
+// count adds a charged call to its day and channel.
 func (e *entry) count(m *month, now time.Time, channel string) {
 	d := m.today.Load()
 	if n := now.UnixNano(); d == nil || n < d.start || n >= d.end {
@@ -66,9 +65,7 @@ type DayCalls struct {
 }
 
 // DailyUsage returns the account's calls per day and channel between two
-// days (YYYY-MM-DD, inclusive), sorted by day and channel. It adds the calls
-// counted here and not flushed yet, so the days agree with State; the entry
-// stays locked over the read so a flush cannot count them twice.
+// days (inclusive), sorted, with the calls not flushed yet.
 func (l *Limiter) DailyUsage(ctx context.Context, accountID, fromDay, toDay string) ([]DayCalls, error) {
 	e := l.lockEntry(accountID)
 	defer e.mu.Unlock()

@@ -1,9 +1,6 @@
-// Package requestlog writes the request log, each account's newest
-// authenticated requests, and the per-token monthly call counters, off the
-// request path: a request adds to its token's counter and queues a record,
-// and never waits; one goroutine takes what is queued, holds the newest
-// Keep lines of each account, and writes them and the counters once a
-// second, in short transactions. See docs/architecture.md.
+// Package requestlog writes each account's newest requests and the
+// per-token monthly call counters off the request path. See
+// docs/architecture.md.
 package requestlog
 
 import (
@@ -22,29 +19,20 @@ import (
 const (
 	// Keep is how many lines of an account's log are kept: the newest.
 	Keep = 1000
-	// Queue is how many records may wait for the writer: a quarter of a
-	// second at 64,000 requests a second. A request that finds the queue
-	// full is not logged, and counted; its token's call still is.
+	// Queue bounds the records waiting for the writer (a quarter of a second
+	// at 64,000 requests a second); a full queue drops the line, not the count.
 	Queue = 16384
-	// Every is how often the writer takes what is queued: the requests
-	// never wake it, which would cost each of them a goroutine switch.
+	// Every is how often the writer takes what is queued: requests never
+	// wake it, which would cost each a goroutine switch.
 	Every = 250 * time.Millisecond
-	// WriteEvery is how often the writer writes what it took, unless a
-	// reader asks first (Flush). A busy account's newest Keep lines cost
-	// one write whether they came in a quarter of a second or in a
-	// second, and it is the writes that cost, not the takes: writing at
-	// every take rewrote a busy account's whole log four times a second.
-	// What waits is bounded, Keep lines per account; the price is that
-	// another replica's reader (which cannot flush this one) sees a line
-	// up to a second late.
+	// WriteEvery is how often the writer writes what it took, unless Flush
+	// asks first: a busy account's log costs one write a second, not four;
+	// another replica's reader sees a line up to a second late.
 	WriteEvery = time.Second
-	// txRows is the most lines, and the most token counters, that one
-	// transaction writes. A write is as many transactions as it needs,
-	// and the writer yields between them, so that none holds a P for long
-	// (a 1,000-line transaction took 10 ms of CPU on SQLite) while the
-	// requests on it wait.
-	txRows = 200
-	// writeTimeout bounds one transaction.
+	// txRows bounds the lines and counters of one transaction; the writer
+	// yields between them, so none holds a P for long (a 1,000-line
+	// transaction took 10 ms of CPU on SQLite).
+	txRows       = 200
 	writeTimeout = 10 * time.Second
 )
 
@@ -54,8 +42,8 @@ const (
 	MCP  = "mcp"
 )
 
-// Record is what a request hands the writer: fixed fields, no formatting,
-// so adding one neither allocates nor waits.
+// Record is what a request hands the writer: fixed fields, so adding one
+// neither allocates nor waits.
 type Record struct {
 	At                 time.Time
 	AccountID, TokenID string
@@ -68,9 +56,8 @@ type Record struct {
 	Unlisted bool
 }
 
-// Log queues records and writes them in batches from one goroutine, and
-// reads the log back. Close writes what is queued and held, and stops the
-// writer.
+// Log queues records, writes them in batches from one goroutine, and
+// reads the log back.
 type Log struct {
 	st    Store
 	log   *slog.Logger
@@ -84,9 +71,7 @@ type Log struct {
 	stop    chan struct{}
 	done    chan struct{}
 	once    sync.Once
-	// held is what the writer took from the queue and has not written,
-	// by account, and ticks how many ticks it took since it last wrote.
-	// Only the writer's goroutine touches them.
+	// held and ticks belong to the writer's goroutine.
 	held  map[string]*lines
 	ticks int
 }
@@ -107,8 +92,7 @@ func newLog(st Store, log *slog.Logger) *Log {
 		done: make(chan struct{}), held: map[string]*lines{}}
 }
 
-// lines is an account's newest lines not yet written, at most Keep: once
-// full, each line taken replaces the oldest, which its write would prune.
+// lines is an account's newest lines not yet written, at most Keep.
 type lines struct {
 	recs   []Record
 	oldest int
@@ -145,8 +129,7 @@ func monthIndex(t time.Time) int {
 	return y*12 + int(m) - 1
 }
 
-// Add counts r against its token and queues it for the log, or counts it
-// as dropped when the queue is full.
+// Add counts r against its token and queues it, unless the queue is full.
 func (w *Log) Add(r Record) {
 	k := tokenMonth{r.TokenID, monthIndex(r.At)}
 	n, ok := w.calls.Load(k)
@@ -170,9 +153,7 @@ func (w *Log) Dropped() uint64 { return w.dropped.Load() }
 // Failed is how many records were lost to failed writes.
 func (w *Log) Failed() uint64 { return w.failed.Load() }
 
-// Flush writes what is queued and held before it returns (or ctx ends),
-// so that a reader of the log sees the requests this server answered
-// before.
+// Flush writes what is queued and held before it returns (or ctx ends).
 func (w *Log) Flush(ctx context.Context) {
 	written := make(chan struct{})
 	select {
@@ -195,8 +176,7 @@ func (w *Log) Requests(ctx context.Context, accountID string, f Filter) ([]Entry
 	return w.st.Requests(ctx, accountID, f)
 }
 
-// TokenCalls returns this month's calls of each of the account's tokens,
-// after writing what this server queued.
+// TokenCalls returns this month's calls of each of the account's tokens.
 func (w *Log) TokenCalls(ctx context.Context, accountID string, now time.Time) (map[string]int64, error) {
 	w.Flush(ctx)
 	return w.st.TokenCalls(ctx, accountID, Period(now))
@@ -222,15 +202,14 @@ func StatusRange(s string) (lo, hi int, ok bool) {
 	return 0, 0, false
 }
 
-// Close writes every queued and held record and stops the writer; records
-// added later are lost.
+// Close writes every queued and held record and stops the writer.
 func (w *Log) Close() {
 	w.once.Do(func() { close(w.stop) })
 	<-w.done
 }
 
-// run takes what is queued at each tick and writes what it holds every
-// WriteEvery/Every ticks, or at once for Flush and Close.
+// run takes what is queued at each tick and writes every WriteEvery, or at
+// once for Flush and Close.
 func (w *Log) run(tick <-chan time.Time) {
 	defer close(w.done)
 	for {
@@ -249,8 +228,6 @@ func (w *Log) run(tick <-chan time.Time) {
 	}
 }
 
-// tick takes what is queued, and writes what is held if the last write
-// was WriteEvery/Every ticks ago.
 func (w *Log) tick() {
 	w.take()
 	if w.ticks++; w.ticks >= int(WriteEvery/Every) {
@@ -258,8 +235,6 @@ func (w *Log) tick() {
 	}
 }
 
-// take moves what is queued now to the lines held, where each account
-// keeps its newest Keep.
 func (w *Log) take() {
 	for n := len(w.queue); n > 0; n-- {
 		r := <-w.queue
@@ -272,16 +247,10 @@ func (w *Log) take() {
 	}
 }
 
-// write writes the lines held and the token counters, and empties each
-// account's ring for its next lines; an account that had none since the
-// previous write loses its ring. It writes them in transactions of at most txRows lines and
-// txRows counters, oldest lines first, yielding between transactions so
-// that the requests waiting for this goroutine's P run. Each transaction
-// prunes the accounts it wrote to the newest Keep (Store),
-// so a reader meanwhile sees an account's log whole, only not yet its
-// newest lines; and each counter is in exactly one transaction, so a
-// failed one puts back only the counts it held, which no committed
-// transaction added.
+// write writes the held lines and counters in transactions of at most
+// txRows each, yielding between them. Each transaction prunes the accounts
+// it wrote, so a reader sees a log whole; each counter is in exactly one
+// transaction, so a failed one puts back only its own counts.
 func (w *Log) write() {
 	w.ticks = 0
 	taken := w.takeCalls()
@@ -325,8 +294,8 @@ func (w *Log) write() {
 	}
 }
 
-// takeCalls takes the token counters, and forgets the counters of months
-// before the last one, which no request adds to any more.
+// takeCalls takes the token counters and forgets those of months before
+// the last.
 func (w *Log) takeCalls() map[tokenMonth]int64 {
 	out := map[tokenMonth]int64{}
 	last := monthIndex(time.Now()) - 1

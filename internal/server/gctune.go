@@ -9,19 +9,12 @@ import (
 	"time"
 )
 
-// The collector's default (GOGC=100) starts a cycle once the heap has
-// grown by as much as is live. vds's live heap is small (the catalog and
-// indexes, tens of megabytes) and its garbage rate high (a few kilobytes
-// per request), so under load the default collects many times a second,
-// and every mark phase takes a share of the CPU from the requests in
-// flight, which is what sets the tail latency. Headroom lets the heap grow
-// by max(live heap, headroom) between cycles instead: a handful of cycles
-// a second at tens of thousands of requests, for a bounded amount of
-// memory. With a large catalog the live heap exceeds the headroom and the
-// default applies unchanged.
+// With GOGC=100 a cycle starts once the heap grew by as much as is live.
+// vds's live heap is small and its garbage rate high, so under load the
+// default collects many times a second, and the mark phases set the tail
+// latency. Headroom lets the heap grow by max(live heap, headroom) instead.
 
-// gcTuneEvery is how often the live heap is read again; it changes when a
-// new catalog is swapped in.
+// gcTuneEvery is how often the live heap is read again.
 const gcTuneEvery = 10 * time.Second
 
 // maxGCPercent bounds the percentage for a tiny live heap (a test store).
@@ -36,9 +29,8 @@ func gcPercent(live, headroom uint64) int {
 	return int(min(max(100, headroom*100/live), maxGCPercent))
 }
 
-// liveHeap reads the heap the last cycle left live or, before the first
-// cycle, the heap's current size (an overestimate, so the percentage set
-// is conservative).
+// liveHeap reads the heap the last cycle left live or, before the first,
+// the heap's current size (an overestimate, so conservative).
 func liveHeap() uint64 {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
 	metrics.Read(s)
@@ -49,8 +41,8 @@ func liveHeap() uint64 {
 }
 
 // tuneGC keeps the collector's percentage at gcPercent(live heap,
-// headroom) until ctx ends, then restores the one it found. An operator's
-// GOGC wins: with it set, or headroom 0, nothing is changed.
+// headroom) until ctx ends, then restores it. GOGC set, or headroom 0,
+// changes nothing.
 func tuneGC(ctx context.Context, headroom uint64, log *slog.Logger) {
 	if headroom == 0 {
 		return

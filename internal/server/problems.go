@@ -15,10 +15,6 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// The transports answer their own paths with problems (package edge); this
-// file covers the rest: unowned paths, paths that are not plain text, and
-// what net/http writes before any handler runs.
-
 // plainPaths refuses a path that is not plain text before any handler sees
 // it: PostgreSQL refuses what SQLite keeps.
 func plainPaths(next http.Handler) http.Handler {
@@ -49,10 +45,9 @@ func fallback(mux *http.ServeMux) http.HandlerFunc {
 	}
 }
 
-// problemListener rewrites the canned text/plain errors net/http writes
-// straight to the connection for a request it cannot read, as problems:
-// net/http offers no hook (golang/go#25116). Its connections also send each
-// response of known length in one write (wholeConn).
+// problemListener rewrites as problems the canned text/plain errors
+// net/http writes for a request it cannot read (no hook exists:
+// golang/go#25116), and sends responses whole (wholeConn).
 type problemListener struct {
 	net.Listener
 	log *slog.Logger

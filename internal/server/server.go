@@ -224,19 +224,11 @@ type Listeners struct {
 	Admin net.Listener
 }
 
-// yieldWhenIdle lets other goroutines run once a connection's answer is
-// written, before it reads its next request. Under load a client's next
-// request is often there already, and net/http hands the connection's
-// goroutine from its background reader back to itself: a chain that keeps
-// one processor on one connection for up to a 10 ms time slice while the
-// connections the network poller woke wait. A runtime trace under wrk
-// showed that wait (p99 17 ms); with the yield, the car list's p99 at 64
-// connections fell from 2.5-3.6x the bare handler's to 1.1-1.5x, for
-// about a tenth of its requests a second (docs/architecture.md, "Speed").
-// Yielding after every second or fourth answer, or only when the next
-// request is already in the socket, bought back part of that throughput
-// but let the p99 pass 1.5x again. The hook runs on the connection's
-// goroutine.
+// yieldWhenIdle yields once a connection's answer is written: under load
+// net/http keeps one processor on one connection for up to a 10 ms slice
+// while the connections the poller woke wait. With it the car list's p99
+// at 64 connections fell from 2.5-3.6x the bare handler's to 1.1-1.5x, for
+// about a tenth of its throughput (docs/architecture.md, "Speed").
 func yieldWhenIdle(_ net.Conn, st http.ConnState) {
 	if st == http.StateIdle {
 		runtime.Gosched()
@@ -244,8 +236,7 @@ func yieldWhenIdle(_ net.Conn, st http.ConnState) {
 }
 
 // ServeListeners answers on every listener of l until ctx ends or one
-// fails; then all shut down together and the access and request logs are
-// written out.
+// fails; then all shut down and the access and request logs are written out.
 func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 	defer s.access.Close()
 	defer s.requests.Close()
@@ -332,8 +323,8 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 // sweepEvery bounds the session tables' size; expired sessions are refused anyway.
 const sweepEvery = 10 * time.Minute
 
-// every calls fn each interval until ctx ends; a failure is logged and the
-// next tick tries again. Every replica runs these: the work is idempotent.
+// every calls fn each interval until ctx ends, logging failures. Every
+// replica runs these: the work is idempotent.
 func (s *Server) every(ctx context.Context, interval time.Duration, fn func(context.Context) error, failed string) {
 	onTick(ctx, interval, func() {
 		if err := fn(ctx); err != nil && ctx.Err() == nil {

@@ -7,22 +7,16 @@ import (
 	"time"
 )
 
-// wholeConn sends each HTTP/1.1 response of known length to the network in
-// one write. net/http buffers a response in 4 KiB, so a longer one (a page
-// of cars is about 5 KB with its headers) leaves in two writes: two system
-// calls, two segments and two wake-ups of the client for one answer.
-// wholeConn reads the status line and headers at the start of a response;
-// when they declare a Content-Length and the bytes so far are not all of
-// it, it holds them until the rest arrives and writes the whole response at
-// once. A response without a length (a stream) passes as it comes, and so
-// does one longer than maxWhole; so the time the last byte leaves does not
-// change, only the number of writes that carry it.
+// wholeConn sends each HTTP/1.1 response of known length in one write:
+// net/http buffers 4 KiB, so a page of cars (about 5 KB) would take two
+// system calls and two segments. It reads the start of a response and,
+// when it declares a Content-Length, holds the bytes until all have come.
+// A response without a length, or over maxWhole, passes as it comes.
 //
-// net/http sets the write deadline before each request's handler runs and
-// clears it once the answer is flushed. Either ends a response: what is
-// held is written then, under the deadline that was set (a HEAD answer
-// declares a length it does not send). All calls come from the
-// connection's own goroutine, except Close, which touches no state.
+// net/http sets the write deadline before each handler runs and clears it
+// once the answer is flushed; either ends a response (a HEAD answer
+// declares a length it does not send). Only Close runs on another
+// goroutine, and it touches no state.
 type wholeConn struct {
 	net.Conn
 	state wholeState
@@ -42,8 +36,7 @@ const (
 	passing
 )
 
-// maxWhole bounds what a connection holds: longer responses pass as they
-// come, in net/http's writes.
+// maxWhole bounds what a connection holds.
 const maxWhole = 64 << 10
 
 var wholeBufs = sync.Pool{New: func() any {
@@ -89,9 +82,8 @@ func (c *wholeConn) release() error {
 	return err
 }
 
-// endResponse writes what is held, if anything, and expects a new
-// response. A failed write closes the connection: net/http, which was told
-// the bytes were written, would otherwise wait on it for another request.
+// endResponse writes what is held and expects a new response. A failed
+// write closes the connection, which net/http would otherwise wait on.
 func (c *wholeConn) endResponse() {
 	if c.state == holding && c.release() != nil {
 		c.Conn.Close()
@@ -115,11 +107,10 @@ var (
 	contentLength = []byte("\r\nContent-Length: ")
 )
 
-// responseLength reads the start of a response as net/http writes it: the
-// status line, then canonical header names. It returns the length of the
-// whole response (headers and body), or -1 when b does not hold all the
-// headers or they declare no Content-Length or one over maxWhole; informational reports a 1xx
-// status, which another response follows.
+// responseLength reads the start of a response as net/http writes it and
+// returns the whole response's length, or -1 when b lacks some headers or
+// they declare no Content-Length or one over maxWhole; informational
+// reports a 1xx status, which another response follows.
 func responseLength(b []byte) (n int, informational bool) {
 	if !bytes.HasPrefix(b, http11) || len(b) < len(http11)+3 {
 		return -1, false

@@ -35,8 +35,8 @@ type ReplaceOptions struct {
 type CatalogStore interface {
 	LoadCatalog(ctx context.Context) (*catalog.Catalog, catalog.Version, error)
 	CatalogVersion(ctx context.Context) (catalog.Version, error)
-	// ReplaceCatalog makes the records of kinds equal to next and publishes a version
-	// when anything changed; the changes are returned also when refused or dry.
+	// ReplaceCatalog makes the records of kinds equal to next and publishes a
+	// version when anything changed; refused and dry runs return the changes too.
 	ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []catalog.Kind, opts ReplaceOptions) (catalog.Changes, catalog.Version, error)
 	EnrichCars(ctx context.Context, economy map[uuid.UUID]catalog.FuelEconomy, source string) (changed int, v catalog.Version, err error)
 	HasRecord(ctx context.Context, kind catalog.Kind, id uuid.UUID) (bool, error)
@@ -51,8 +51,7 @@ type AccountStore interface {
 	SetPlan(ctx context.Context, accountID, plan string) error
 	SetSuspended(ctx context.Context, accountID string, suspended bool) error
 	SetPassword(ctx context.Context, accountID, hash string) error
-	// DeleteAccount deletes an account with everything that is its own:
-	// tokens, lists, sessions and usage counters.
+	// DeleteAccount deletes an account with its tokens, lists, sessions and usage.
 	DeleteAccount(ctx context.Context, accountID string) error
 	PasswordHash(ctx context.Context, email string) (account.Account, string, error)
 }
@@ -84,11 +83,10 @@ type TokenStore interface {
 	TokenByID(ctx context.Context, id string) (account.Token, error)
 	TokenByHash(ctx context.Context, hash string) (account.Token, error)
 	Tokens(ctx context.Context, accountID string) ([]account.Token, error)
-	// RotateToken stores next and schedules the revocation of the active
-	// token oldID at at: the end of its grace period, or now for none.
+	// RotateToken stores next and schedules oldID's revocation at at (the
+	// end of its grace, or now).
 	RotateToken(ctx context.Context, oldID string, next account.Token, at time.Time) error
-	// RevokeToken revokes a token still valid at at (active, or in a
-	// rotation's grace, which it cuts short).
+	// RevokeToken revokes a token still valid at at, cutting a grace short.
 	RevokeToken(ctx context.Context, id string, at time.Time) error
 }
 
@@ -127,7 +125,7 @@ type DailyUsage struct {
 // UsageStore persists quota usage, added in batches by every replica.
 type UsageStore interface {
 	AddUsage(ctx context.Context, d UsageDelta) (int64, error)
-	// LeaseUsage raises the counter by min(want, quota-used) atomically, so it never exceeds quota.
+	// LeaseUsage raises the counter by min(want, quota-used) atomically.
 	LeaseUsage(ctx context.Context, accountID, period string, want, quota int64) (granted, used int64, err error)
 	Usage(ctx context.Context, accountID, period string) (int64, error)
 	DailyUsage(ctx context.Context, accountID, fromDay, toDay string) ([]DailyUsage, error)

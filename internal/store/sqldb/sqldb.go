@@ -1,6 +1,5 @@
-// Package sqldb implements the store interfaces on database/sql once for both
-// SQLite and PostgreSQL (both take $n, ON CONFLICT and RETURNING); what differs
-// is a Dialect from store/sqlite or store/postgres.
+// Package sqldb implements the store interfaces on database/sql once for
+// SQLite and PostgreSQL; a Dialect holds what differs.
 package sqldb
 
 import (
@@ -24,21 +23,18 @@ type Dialect struct {
 	Migrations fs.FS
 	// Locker, when set, serialises migrations of replicas starting together.
 	Locker lock.SessionLocker
-	// LockCatalog is run first in a catalog write transaction so that two
-	// concurrent ingests cannot both publish the same version. Empty when the
-	// transaction itself already serialises writers (SQLite BEGIN IMMEDIATE).
+	// LockCatalog runs first in a catalog write transaction, so two ingests
+	// cannot publish the same version; empty when the transaction already
+	// serialises writers (SQLite BEGIN IMMEDIATE).
 	LockCatalog string
-	// ForUpdate is appended to a SELECT that must lock its row until the
-	// transaction ends (" FOR UPDATE"); empty when transactions already
-	// exclude each other.
+	// ForUpdate locks a selected row until the transaction ends; empty when
+	// transactions already exclude each other.
 	ForUpdate  string
 	IsConflict func(error) bool
-	// RowAtATime inserts with one prepared single-row statement instead of
-	// multi-row INSERTs. Right for SQLite, which runs in-process (no round
-	// trips to save) and spends most of a multi-row INSERT parsing it.
+	// RowAtATime inserts with a prepared single-row statement: SQLite runs
+	// in-process and spends most of a multi-row INSERT parsing it.
 	RowAtATime bool
-	// Check, when set, is Check's first step: whether the database is
-	// still the one opened (a SQLite file can be deleted or replaced).
+	// Check, when set, checks the database is still the one opened.
 	Check func() error
 }
 
@@ -50,7 +46,7 @@ type DB struct {
 
 var _ store.Store = (*DB)(nil)
 
-// New wraps an open handle. The caller keeps ownership of nothing: Close closes db.
+// New wraps an open handle; Close closes db.
 func New(db *sql.DB, d Dialect) *DB { return &DB{db: db, d: d} }
 
 // Backend names the SQL dialect.
@@ -158,8 +154,7 @@ type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-// insertRowAtATime inserts rows with one prepared statement, calling done
-// after each row.
+// insertRowAtATime inserts rows with one prepared statement.
 func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any, done func(int)) error {
 	if len(rows) == 0 {
 		return nil
@@ -184,12 +179,10 @@ func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []stri
 	return nil
 }
 
-// maxParams keeps multi-row INSERTs under both backends' bind limits
-// (SQLite 32766, PostgreSQL 65535) with room to spare.
+// maxParams keeps multi-row INSERTs under both backends' bind limits.
 const maxParams = 8000
 
-// insertRows inserts rows in multi-row INSERT statements, calling done after
-// each batch with the number of rows written.
+// insertRows inserts rows in multi-row INSERT statements.
 func insertRows(ctx context.Context, tx execer, table string, cols []string, rows [][]any, done func(int)) error {
 	per := max(1, maxParams/len(cols))
 	for start := 0; start < len(rows); start += per {
