@@ -99,7 +99,6 @@ func (h *Handler) serveLLMs(w http.ResponseWriter, r *http.Request) {
 	writeParts(w, h.llms, edge.Origin(r, h.publicURL))
 }
 
-// writeParts writes parts with origin between each two.
 func writeParts(w http.ResponseWriter, parts [][]byte, origin string) {
 	for i, p := range parts {
 		if i > 0 {

@@ -95,13 +95,11 @@ func parseDocument(b []byte) (*document, error) {
 	return &d, nil
 }
 
-// endpoint is one operation with its path and method.
 type endpoint struct {
 	Method, Path string
 	Op           operation
 }
 
-// endpoints lists every operation, ordered by path then method.
 func (d *document) endpoints() []endpoint {
 	var out []endpoint
 	for _, path := range slices.Sorted(maps.Keys(d.Paths)) {
@@ -112,12 +110,10 @@ func (d *document) endpoints() []endpoint {
 	return out
 }
 
-// public reports whether the operation needs no credentials.
 func (e endpoint) public() bool {
 	return e.Op.Security != nil && len(*e.Op.Security) == 0
 }
 
-// resolve follows a response's reference into components/responses.
 func (d *document) resolve(r response) response {
 	if name, ok := strings.CutPrefix(r.Ref, "#/components/responses/"); ok {
 		if c, ok := d.Components.Responses[name]; ok {

@@ -13,7 +13,6 @@ import (
 // page; neither HTML nor Markdown escapes any of its characters.
 const originMark = "VDSORIGINMARK"
 
-// reference is what the /docs template shows.
 type reference struct {
 	Title, Version string
 	Intro          []template.HTML
@@ -63,7 +62,6 @@ type responseView struct {
 	Codes                 []string
 }
 
-// buildReference turns the document into the view of /docs.
 func buildReference(d *document) reference {
 	ref := reference{Title: d.Info.Title, Version: d.Info.Version, Intro: paragraphs(d.Info.Description)}
 	for name, s := range d.Components.SecuritySchemes {
@@ -196,7 +194,6 @@ func paragraphs(s string) []template.HTML {
 
 var notSlug = regexp.MustCompile(`[^a-z0-9]+`)
 
-// slug makes an id attribute of a name.
 func slug(s string) string {
 	return strings.Trim(notSlug.ReplaceAllString(strings.ToLower(s), "-"), "-")
 }

@@ -49,7 +49,6 @@ const (
 // MaxYear returns the latest model year accepted today.
 func MaxYear() int { return time.Now().UTC().Year() + 2 }
 
-// checker accumulates field errors while a record is normalized.
 type checker struct{ errs FieldErrors }
 
 func (c *checker) fail(field, format string, args ...any) {

@@ -17,7 +17,6 @@ func newAccountsCmd(f *Factory) *cobra.Command {
 		newAccountsSuspendCmd(f, true, nil), newAccountsSuspendCmd(f, false, nil), newAccountsSetPasswordCmd(f, nil))
 }
 
-// printAccounts prints accounts with their plan limits.
 func printAccounts(f *Factory, accounts []account.Account) error {
 	if accounts == nil {
 		accounts = []account.Account{} // JSON [], not null

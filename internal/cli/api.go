@@ -177,7 +177,6 @@ func (f *Factory) printBody(body []byte) error {
 	return writeBody(f.IO, body)
 }
 
-// writeBody writes body ending with a newline.
 func writeBody(s *IOStreams, body []byte) error {
 	if len(body) > 0 && !bytes.HasSuffix(body, []byte("\n")) {
 		body = append(body, '\n')

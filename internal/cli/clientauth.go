@@ -44,7 +44,6 @@ type clientAuth struct {
 	creds credentials.Credentials
 }
 
-// credentialsPath is where vds login keeps the tokens.
 func credentialsPath() string { return credentials.Path(config.ConfigDir()) }
 
 // resolveAuth picks the instance and its token. The URL is the --url flag,
@@ -88,7 +87,6 @@ func (f *Factory) resolveAuth() (clientAuth, error) {
 	return a, nil
 }
 
-// others lists the stored instances other than the one in use.
 func (a clientAuth) others() []string {
 	return slices.DeleteFunc(a.creds.URLs(), func(u string) bool { return u == a.URL })
 }
@@ -148,13 +146,11 @@ func clientCmd(f *Factory, cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-// urlFlag gives cmd the --url flag, completed with the stored instances.
 func urlFlag(f *Factory, cmd *cobra.Command, usage string) {
 	cmd.Flags().StringVar(&f.flagURL, "url", "", usage)
 	_ = cmd.RegisterFlagCompletionFunc("url", completeStored)
 }
 
-// completeStored completes the URLs of the stored instances.
 func completeStored(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	creds, err := credentials.Load(credentialsPath())
 	if err != nil {
@@ -344,7 +340,6 @@ type authStatus struct {
 	Instances []storedInstance `json:"instances"`
 }
 
-// storedInstance is an instance with a stored token.
 type storedInstance struct {
 	URL     string `json:"url"`
 	Current bool   `json:"current"`

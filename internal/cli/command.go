@@ -27,7 +27,6 @@ func runCmd[O any](f *Factory, opts *O, runF func(*O) error, run func(context.Co
 	}
 }
 
-// argsTo stores the positional arguments in dst, in order.
 func argsTo(dst ...*string) binder {
 	return func(args []string) error {
 		for i, p := range dst {
@@ -37,7 +36,6 @@ func argsTo(dst ...*string) binder {
 	}
 }
 
-// kindArg parses the TYPE argument, the first, into dst.
 func kindArg(dst *client.Kind) binder {
 	return func(args []string) (err error) {
 		*dst, err = parseType(args[0])
@@ -45,7 +43,6 @@ func kindArg(dst *client.Kind) binder {
 	}
 }
 
-// uuidArg checks that argument i is a UUID and stores it in dst.
 func uuidArg(i int, dst *string) binder {
 	return func(args []string) error {
 		if err := checkUUID(args[i]); err != nil {
@@ -61,7 +58,6 @@ func required(name string, v *string) binder {
 	return func([]string) error { return requireFlag(name, *v) }
 }
 
-// groupCmd is a command that only holds subcommands.
 func groupCmd(cmd *cobra.Command, subs ...*cobra.Command) *cobra.Command {
 	cmd.Args = noArgs
 	cmd.AddCommand(subs...)

@@ -116,7 +116,6 @@ func nestSettings(all []setting) map[string]any {
 	return root
 }
 
-// maskURL hides the password of a URL.
 func maskURL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || u.User == nil {

@@ -57,7 +57,6 @@ that matched nothing and the matches that tied with rows of other figures.`,
 	return cmd
 }
 
-// enrichReport is the --json output of enrich.
 type enrichReport struct {
 	Source    string         `json:"source"`
 	EPARows   int            `json:"epa_rows"`
@@ -73,7 +72,6 @@ type enrichReport struct {
 	Seconds   float64        `json:"seconds"`
 }
 
-// ambiguousCar is a match that tied with rows of other figures.
 type ambiguousCar struct {
 	unmatchedCar
 	EPAID      int   `json:"epa_id"`

@@ -46,7 +46,6 @@ type FlagError struct{ Err error }
 func (e *FlagError) Error() string { return e.Err.Error() }
 func (e *FlagError) Unwrap() error { return e.Err }
 
-// usageErrorf builds a FlagError.
 func usageErrorf(err error) error { return &FlagError{Err: err} }
 
 // codedError is an error the command has already classified, for the cases
@@ -60,7 +59,6 @@ type codedError struct {
 func (e *codedError) Error() string { return e.err.Error() }
 func (e *codedError) Unwrap() error { return e.err }
 
-// exitCode maps an error to the process exit code.
 func exitCode(err error) int {
 	var (
 		fe     *FlagError

@@ -20,7 +20,6 @@ var typeNames = []string{"car", "motorcycle", "boat", "tire"}
 // spelling shown, the API's tire_size and tire-size are accepted.
 var typeHelp = "use " + strings.Join(typeNames, ", ") + " (plurals, tire-size and tire_size work too)"
 
-// parseType reads a TYPE argument; an unknown one is a usage error.
 func parseType(s string) (client.Kind, error) {
 	k, err := client.ParseKind(s)
 	if err != nil {
@@ -78,7 +77,6 @@ func completeMake(f *Factory, fixed client.Kind) cobra.CompletionFunc {
 	}
 }
 
-// fixedValues completes a flag from a fixed list.
 func fixedValues(values ...string) cobra.CompletionFunc {
 	return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
 }

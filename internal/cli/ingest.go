@@ -91,7 +91,6 @@ the same checks, and writes nothing.`,
 	return cmd
 }
 
-// ingestReport is the --json output of ingest.
 type ingestReport struct {
 	Published bool              `json:"published"`
 	DryRun    bool              `json:"dry_run"`
@@ -193,7 +192,6 @@ func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
 	return nil
 }
 
-// epaCatalog reads vehicles.csv and builds the car catalog from it.
 func epaCatalog(ctx context.Context, f *Factory, source string) (*catalog.Catalog, error) {
 	table, err := loadEPA(ctx, f, source)
 	if err != nil {

@@ -54,7 +54,6 @@ const (
 	colorBold   = "1"
 )
 
-// colorize wraps s in the ANSI colour code when colours are on.
 func (s *IOStreams) colorize(code, text string) string {
 	if !s.Color || text == "" {
 		return text
@@ -62,7 +61,6 @@ func (s *IOStreams) colorize(code, text string) string {
 	return "\x1b[" + code + "m" + text + "\x1b[0m"
 }
 
-// writeJSON writes v as indented JSON.
 func (s *IOStreams) writeJSON(v any) error {
 	enc := json.NewEncoder(s.Out)
 	enc.SetIndent("", "  ")

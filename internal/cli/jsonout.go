@@ -38,7 +38,6 @@ func compileJQ(expr string) (*gojq.Code, error) {
 	return code, nil
 }
 
-// writeJSON prints v as indented JSON, or what --jq makes of it.
 func (f *Factory) writeJSON(v any) error {
 	if f.jq == nil {
 		return f.IO.writeJSON(v)

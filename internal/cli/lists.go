@@ -36,7 +36,6 @@ type listItemOptions struct {
 	ID   uuid.UUID
 }
 
-// parse fills Kind and ID from the flags.
 func (o *listItemOptions) parse([]string) error {
 	kind, err := catalog.ParseKind(o.Type)
 	if err != nil {

@@ -242,7 +242,6 @@ func exactArgs(names ...string) cobra.PositionalArgs {
 	}
 }
 
-// noArgs refuses positional arguments with a usage error.
 func noArgs(_ *cobra.Command, args []string) error {
 	if len(args) > 0 {
 		return usageErrorf(fmt.Errorf("unexpected argument %q", args[0]))
@@ -250,7 +249,6 @@ func noArgs(_ *cobra.Command, args []string) error {
 	return nil
 }
 
-// requireFlag fails with a usage error when a string flag is empty.
 func requireFlag(name, value string) error {
 	if strings.TrimSpace(value) == "" {
 		return usageErrorf(fmt.Errorf("--%s is required", name))

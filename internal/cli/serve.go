@@ -62,12 +62,10 @@ password.`,
 	return cmd
 }
 
-// newLogger builds the JSON (or text) logger of the configuration.
 func newLogger(c *config.Config, f *Factory) *slog.Logger {
 	return slog.New(newLogHandler(c, f.IO.ErrOut))
 }
 
-// newLogHandler writes w in the configuration's log format and level.
 func newLogHandler(c *config.Config, w io.Writer) slog.Handler {
 	opts := &slog.HandlerOptions{Level: logLevel(c)}
 	if c.Log.Format == "text" {
@@ -85,7 +83,6 @@ func newAccessLog(c *config.Config, w io.Writer) *edge.AccessLog {
 	return edge.BufferedAccessLog(w, format, logLevel(c))
 }
 
-// logLevel is log.level (validated with the configuration).
 func logLevel(c *config.Config) slog.Level {
 	var lvl slog.Level
 	_ = lvl.UnmarshalText([]byte(c.Log.Level))
@@ -202,7 +199,6 @@ func setUpDemo(ctx context.Context, f *Factory, st store.Store, url string) (dem
 	return demo, demoToken(ctx, f, st, svc, acct, url)
 }
 
-// loadDemoCatalog ingests the demo catalog into a database without one.
 func loadDemoCatalog(ctx context.Context, f *Factory, st store.Store) error {
 	v, err := st.CatalogVersion(ctx)
 	if err != nil {

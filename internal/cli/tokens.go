@@ -22,7 +22,6 @@ when it is created or rotated, and stored only as a SHA-256 hash.`,
 	}, newTokensCreateCmd(f, nil), newTokensListCmd(f, nil), newTokensRotateCmd(f, nil), newTokensRevokeCmd(f, nil))
 }
 
-// issuedToken is the --json output of create and rotate.
 type issuedToken struct {
 	ID    string `json:"id"`
 	Token string `json:"token"`

@@ -10,7 +10,6 @@ import (
 
 type tuiOptions struct{}
 
-// newTUICmd builds `vds tui`, the full-screen browser over the API.
 func newTUICmd(f *Factory, runF func(*tuiOptions) error) *cobra.Command {
 	opts := &tuiOptions{}
 	return clientCmd(f, &cobra.Command{

@@ -86,7 +86,6 @@ func modelsRun(ctx context.Context, f *Factory, opts *modelsOptions) error {
 	})
 }
 
-// typeArg is the TYPE argument that names k.
 func typeArg(k client.Kind) string {
 	if k == client.KindTireSize {
 		return "tire"

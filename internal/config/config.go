@@ -45,15 +45,12 @@ type Server struct {
 	ReadTimeout       time.Duration `mapstructure:"read_timeout"`
 	WriteTimeout      time.Duration `mapstructure:"write_timeout"`
 	IdleTimeout       time.Duration `mapstructure:"idle_timeout"`
-	// CacheMaxAge is how long clients may reuse a catalog answer without
-	// asking again (Cache-Control max-age); revalidating it is free.
+	// CacheMaxAge is the Cache-Control max-age of catalog answers.
 	CacheMaxAge time.Duration `mapstructure:"cache_max_age"`
-	// CORSOrigins are the browser origins allowed to call /v1; "*" is any,
-	// empty turns CORS off.
+	// CORSOrigins are the browser origins allowed to call /v1; "*" is any.
 	CORSOrigins []string `mapstructure:"cors_origins"`
-	// GCHeadroomMB is how far (MiB) the heap may grow above the live heap
-	// between garbage collections, when the live heap is smaller; 0 leaves
-	// Go's default (GOGC=100), as does GOGC in the environment.
+	// GCHeadroomMB is how far (MiB) the heap may grow above a smaller live
+	// heap between collections; 0 or GOGC set leaves Go's default.
 	GCHeadroomMB int `mapstructure:"gc_headroom_mb"`
 }
 
@@ -66,15 +63,14 @@ type Upstream struct {
 	CacheTTL time.Duration `mapstructure:"cache_ttl"`
 }
 
-// VIN chooses how VINs are decoded: "auto" (the imported vPIC snapshot when
-// there is one, else NHTSA vPIC), "offline" (the snapshot only) or "online"
-// (NHTSA vPIC only).
+// VIN chooses how VINs are decoded: "auto", "offline" (the imported vPIC
+// snapshot) or "online" (NHTSA vPIC).
 type VIN struct {
 	Decoder string `mapstructure:"decoder"`
 }
 
-// UpstreamMargin is how much shorter than server.write_timeout upstream.timeout
-// must be: time left to write the answer (a 503 when NHTSA hangs).
+// UpstreamMargin is how much shorter than server.write_timeout
+// upstream.timeout must be, to write the answer when NHTSA hangs.
 const UpstreamMargin = 2 * time.Second
 
 // Database selects the store.
@@ -170,12 +166,11 @@ func SetDefaults(v *viper.Viper) {
 	}
 }
 
-// DefaultDatabaseURL is the database of a configuration that names none:
-// an SQLite file in the data directory.
+// DefaultDatabaseURL is an SQLite file in the data directory.
 func DefaultDatabaseURL() string { return "sqlite:" + filepath.Join(DataDir(), "vds.db") }
 
-// Load reads and validates the configuration. VDS_DATABASE_URL_FILE supplies
-// the database URL from a mounted secret unless --database or VDS_DATABASE_URL says otherwise.
+// Load reads and validates the configuration; VDS_DATABASE_URL_FILE
+// supplies the database URL unless --database or VDS_DATABASE_URL does.
 func Load(v *viper.Viper) (Config, error) {
 	var c Config
 	if err := v.Unmarshal(&c); err != nil {
@@ -292,8 +287,7 @@ const maxGCHeadroomMB = 64 << 10
 // MaxCacheMaxAge bounds server.cache_max_age.
 const MaxCacheMaxAge = 24 * time.Hour
 
-// checkOrigins accepts "*" alone, or origins as a browser sends them in
-// Origin: http(s)://host[:port], without path, query or credentials.
+// checkOrigins accepts "*" alone, or http(s)://host[:port] origins.
 func checkOrigins(origins []string) []error {
 	var errs []error
 	for _, o := range origins {

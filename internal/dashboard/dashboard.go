@@ -1,23 +1,13 @@
-// Package dashboard is the web dashboard of vds, served by vds serve under
-// /dashboard/: sign-up, sign-in and sign-out; the plan, quota and a chart of
-// calls per day; API tokens (create, rotate with a grace period, revoke);
-// the account (change the password, delete it); the garage (named
-// lists of catalog records, added by drilling down type, make, model and
-// year); and how to connect to the REST API and MCP.
+// Package dashboard is the web dashboard of vds under /dashboard/:
+// sign-up and sign-in, plan, quota and calls per day, API tokens, the
+// account, the garage and how to connect. Pages are rendered on the server
+// and work without JavaScript; like REST handlers and MCP tools they call
+// the services, so all three show the same data.
 //
-// Pages are rendered on the server with html/template and work without
-// JavaScript; one small script only adds copy buttons. Like REST handlers
-// and MCP tools, pages are thin: they call the access, lists, signin and
-// vehicle services and the limiter, so the dashboard, /v1/lists and the
-// my_garage tool show the same data (views.NewLists builds all three).
-//
-// Security: sessions live in the database (only the SHA-256 of the cookie's
-// random id), so any replica serves any user; cookies are HttpOnly,
-// SameSite=Lax and, over HTTPS, Secure with the __Host- prefix. Every POST
-// passes http.CrossOriginProtection (Sec-Fetch-Site / Origin) and carries a
-// synchronizer token: the session's, or before sign-in a double-submit
-// cookie's. Pages send a strict Content-Security-Policy, X-Frame-Options
-// DENY, Referrer-Policy no-referrer and Cache-Control no-store.
+// Sessions live in the database (only the SHA-256 of the cookie's id);
+// cookies are HttpOnly, SameSite=Lax and, over HTTPS, __Host- and Secure.
+// Every POST passes http.CrossOriginProtection and carries a synchronizer
+// token; pages send a strict Content-Security-Policy.
 package dashboard
 
 import (
@@ -45,23 +35,21 @@ type Deps struct {
 	SignIn   *signin.Service
 	Vehicles *vehicle.Service
 	// Limiter supplies the limits, the quota and the calls per day.
-	Limiter *limits.Limiter
-	Config  *config.Config
-	Log     *slog.Logger
-	// RequestLog answers the requests page and the tokens' calls this month.
+	Limiter    *limits.Limiter
+	Config     *config.Config
+	Log        *slog.Logger
 	RequestLog *requestlog.Log
 }
 
 // Handler serves the dashboard.
 type Handler struct {
-	acc      *access.Service
-	lists    *lists.Service
-	signin   *signin.Service
-	vehicles *vehicle.Service
-	limiter  *limits.Limiter
-	cfg      *config.Config
-	log      *slog.Logger
-	// requestLog is the request log and the tokens' call counters.
+	acc        *access.Service
+	lists      *lists.Service
+	signin     *signin.Service
+	vehicles   *vehicle.Service
+	limiter    *limits.Limiter
+	cfg        *config.Config
+	log        *slog.Logger
 	requestLog *requestlog.Log
 
 	signup     bool
@@ -76,7 +64,7 @@ type Handler struct {
 }
 
 // New returns the dashboard handler. It panics if the embedded templates
-// do not parse: they are compiled in, so every test run would catch it.
+// do not parse, which every test run would catch.
 func New(d Deps) *Handler {
 	h := &Handler{
 		acc: d.Access, lists: d.Lists, signin: d.SignIn, vehicles: d.Vehicles, limiter: d.Limiter, cfg: d.Config, log: d.Log, requestLog: d.RequestLog,
@@ -94,8 +82,7 @@ func New(d Deps) *Handler {
 		h.cookieMode = config.SecureCookiesAuto
 	}
 	if h.publicURL != "" {
-		// Behind a proxy that rewrites Host, the browser's Origin is the
-		// public one; trust it for forms.
+		// Behind a proxy that rewrites Host, trust the public Origin for forms.
 		if err := h.cop.AddTrustedOrigin(h.publicURL); err != nil {
 			h.log.Warn("dashboard.public_url is not a valid origin; ignored for form checks", "err", err)
 		}
@@ -145,8 +132,7 @@ func (h *Handler) routes() {
 	h.mux = m
 }
 
-// ServeHTTP sets the security headers of every dashboard response, then
-// routes.
+// ServeHTTP sets the security headers of every dashboard response.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
 	hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "+

@@ -96,7 +96,6 @@ func (h *Handler) deleteList(w http.ResponseWriter, r *http.Request, s *session)
 	http.Redirect(w, r, "/dashboard/garage?n=list-deleted", http.StatusSeeOther)
 }
 
-// itemForm reads the list, type and uuid of an add or remove form.
 func itemForm(r *http.Request) (listID string, kind catalog.Kind, id uuid.UUID, ok bool) {
 	kind, err := catalog.ParseKind(r.PostForm.Get("type"))
 	if err != nil {
@@ -186,13 +185,11 @@ func sentence(s string) string {
 // Models, ModelYears and Search, the calls behind /v1/{type}/makes, /models
 // and the list endpoints, so the same rules apply.
 
-// kindOption is a record type to choose from.
 type kindOption struct {
 	Kind  catalog.Kind
 	Label string
 }
 
-// recordOption is one record to choose in the last step.
 type recordOption struct {
 	UUID    string
 	Title   string

@@ -10,7 +10,6 @@ import (
 	"github.com/vds-dev/vds/internal/limits"
 )
 
-// overviewData is the overview page: plan, limits, usage and the chart.
 type overviewData struct {
 	Plan account.Plan
 	// PlanKnown is false when the account's plan is no longer configured
@@ -29,7 +28,6 @@ type overviewData struct {
 	Narrow      chart
 }
 
-// dayUsage is one day of the month so far, for the chart and its table.
 type dayUsage struct {
 	Day  time.Time
 	REST int64

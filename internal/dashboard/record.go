@@ -34,7 +34,6 @@ type field struct {
 	Value string
 }
 
-// apiPaths maps a kind to its REST collection.
 var apiPaths = map[catalog.Kind]string{
 	catalog.KindCar: "cars", catalog.KindMotorcycle: "motorcycles", catalog.KindBoat: "boats", catalog.KindTireSize: "tire-sizes",
 }

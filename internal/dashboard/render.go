@@ -27,7 +27,6 @@ var templateFS embed.FS
 //go:embed static/*
 var staticFS embed.FS
 
-// view is what every page template receives.
 type view struct {
 	Title string
 	// Nav names the active navigation item.
@@ -114,7 +113,6 @@ func formatNum(v any) string {
 	}
 }
 
-// kindLabel names a record kind for people.
 func kindLabel(k catalog.Kind) string {
 	switch k {
 	case catalog.KindCar:
@@ -129,7 +127,6 @@ func kindLabel(k catalog.Kind) string {
 	return string(k)
 }
 
-// recordURL is a record's dashboard page.
 func recordURL(k catalog.Kind, id fmt.Stringer) string {
 	return "/dashboard/records/" + string(k) + "/" + id.String()
 }
@@ -156,7 +153,6 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, nam
 	_, _ = w.Write(buf.Bytes())
 }
 
-// signedIn is the view of a page for a signed-in user.
 func signedIn(s *session, nav, title string) view {
 	a := s.account
 	return view{Title: title, Nav: nav, Account: &a, CSRF: s.s.CSRF}

@@ -25,14 +25,12 @@ const (
 	anonCSRFCookieMaxAge = 24 * 60 * 60
 )
 
-// session is the signed-in user of a request.
 type session struct {
 	secret  string
 	s       account.Session
 	account account.Account
 }
 
-// secure reports whether this request's cookies are Secure.
 func (h *Handler) secure(r *http.Request) bool {
 	switch h.cookieMode {
 	case config.SecureCookiesAlways:
@@ -71,12 +69,10 @@ func (h *Handler) clearCookie(w http.ResponseWriter, r *http.Request, base strin
 	h.setCookie(w, r, base, "", -1)
 }
 
-// baseURL is the instance's address as the client sees it.
 func (h *Handler) baseURL(r *http.Request) string {
 	return edge.Origin(r, h.publicURL)
 }
 
-// sessionOf resolves the request's session cookie.
 func (h *Handler) sessionOf(r *http.Request) (*session, error) {
 	secret := h.readCookie(r, sessionCookie)
 	if secret == "" {
@@ -94,7 +90,6 @@ func sameToken(got, want string) bool {
 	return want != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// parseForm reads a bounded urlencoded body.
 func parseForm(w http.ResponseWriter, r *http.Request) error {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 	return r.ParseForm()

@@ -148,13 +148,11 @@ func (h *Handler) ownToken(r *http.Request, s *session, id string) (account.Toke
 	return account.Token{}, false, nil
 }
 
-// graceChoice is one grace period the rotation page offers.
 type graceChoice struct {
 	Value, Label, Hint string
 	Checked            bool
 }
 
-// rotateData is the rotation confirmation page.
 type rotateData struct {
 	Token   account.Token
 	Choices []graceChoice

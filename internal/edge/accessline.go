@@ -83,7 +83,6 @@ func appendAccessLine(b []byte, f LineFormat, rec *accessRecord) []byte {
 // durationMillis is a line's duration_ms: whole microseconds, in milliseconds.
 func durationMillis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// appendKey appends a separator and a plain ASCII key.
 func appendKey(b []byte, json bool, sep byte, key string) []byte {
 	b = append(b, sep)
 	if json {

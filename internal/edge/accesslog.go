@@ -73,7 +73,6 @@ func startAccessLog(line func(accessRecord), flush func() error, enabled bool) *
 	return a
 }
 
-// lineEncoder writes lines into one reused buffer.
 type lineEncoder struct {
 	format LineFormat
 	w      io.Writer

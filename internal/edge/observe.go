@@ -125,10 +125,8 @@ func Observe(o Observer, next http.Handler) http.Handler {
 	})
 }
 
-// mcpRoute is the pattern both muxes serve MCP at.
 const mcpRoute = "/mcp"
 
-// logRecord is the request log's record of an admitted request.
 func logRecord(st *request, route string, status int, end time.Time, elapsed time.Duration) requestlog.Record {
 	ch, op := requestlog.REST, route
 	if route == mcpRoute {

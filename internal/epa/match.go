@@ -17,17 +17,13 @@ type Score struct {
 	// Motors is false when the row names another motor count than the
 	// car's trim (Quad for a Dual).
 	Motors bool
-	// Axles is true when the row drives the car's wheels: front, rear, or
-	// all four, whether it says AWD or 4WD. EPA and makers flip between
-	// those two labels for one system, so the label itself (Drive) ranks
-	// below the engine and the body.
+	// Axles is true when the row drives the car's wheels, whether it says
+	// AWD or 4WD: makers flip between the labels, so Drive ranks lower.
 	Axles        bool
 	Displacement bool
 	Cylinders    bool
 	// Body is 3 when the row's text or class names the car's body, 2 when
-	// only the volumes EPA lists by body allow it (a two-door row may be a
-	// coupe or a convertible), 1 when the row does not say, 0 when it says
-	// another (the coupe of a convertible family).
+	// only EPA's per-body volumes allow it, 1 when silent, 0 when another.
 	Body         int
 	Drive        bool
 	Transmission bool
@@ -39,10 +35,9 @@ type Score struct {
 	// Retail is false for a fleet configuration EPA rates apart (its
 	// engine description says Municipal or Police).
 	Retail bool
-	// Extra counts words of EPA's model text that are neither the car's
-	// model or trim nor drive, body, wheel or charger words: the fewer, the
-	// closer to the plain variant ("Silverado 4WD" before "Silverado Mud
-	// Terrain Tires 4WD", "Air Touring" before "Air G Touring XR").
+	// Extra counts words of EPA's model text the car does not explain: the
+	// fewer, the closer to the plain variant ("Silverado 4WD" before
+	// "Silverado Mud Terrain Tires 4WD").
 	Extra int
 	// Prefix marks a row found by the model-prefix fallback.
 	Prefix bool
@@ -86,8 +81,8 @@ func (t *Table) Match(c *catalog.Car, wheel int) (Row, Score, bool) {
 	return t.Rows[m.best], m.score, true
 }
 
-// matched is the outcome of matching one car: the best row, and the other
-// rows with the same points whose figures differ (an ambiguous match).
+// matched is the best row for one car, and the rows of other figures that
+// tie with it.
 type matched struct {
 	best  int
 	score Score
@@ -112,8 +107,7 @@ func (t *Table) match(c *catalog.Car, wheel int) matched {
 	return m
 }
 
-// best keeps the first of equal scores; idx ascends by EPA id, so the
-// lowest id wins ties.
+// best keeps the first of equal scores: the lowest EPA id.
 func (t *Table) best(idx []int, c *catalog.Car, wheel int, keep func(*Row) bool) matched {
 	drive := catalogDrive(c.DriveType)
 	trim := words(c.Trim)
@@ -156,13 +150,11 @@ func (t *Table) best(idx []int, c *catalog.Car, wheel int, keep func(*Row) bool)
 	return m
 }
 
-// sameFigures reports whether two rows give a car the same fields.
 func sameFigures(a, b *Row) bool {
 	return a.City08 == b.City08 && a.Highway08 == b.Highway08 && a.Comb08 == b.Comb08 &&
 		a.Range == b.Range && a.FuelCost08 == b.FuelCost08 && a.CO2TailpipeGpm == b.CO2TailpipeGpm
 }
 
-// bodyMask is a set of catalog body types.
 type bodyMask uint16
 
 func bodyBit(body string) bodyMask {
@@ -172,7 +164,6 @@ func bodyBit(body string) bodyMask {
 	return 0
 }
 
-// bodyWords are the words of EPA's model texts that name a body.
 var bodyWords = map[string]string{
 	"convertible": "Convertible", "cabriolet": "Convertible", "roadster": "Convertible", "spyder": "Convertible",
 	"spider": "Convertible", "volante": "Convertible",
@@ -183,9 +174,8 @@ var bodyWords = map[string]string{
 	"suv": "SUV",
 }
 
-// rowBodies is what a row says about its body: words of its model text
-// ("M4 Coupe", "3 5-Door"), else its class (pickups, SUVs, vans, wagons),
-// both named, else which of EPA's per-body volumes a car row lists.
+// rowBodies is what a row says about its body: model text words, else its
+// class, both named, else which per-body volumes a car row lists.
 func rowBodies(r *Row, ws []string) (m bodyMask, named bool) {
 	for i, w := range ws {
 		if b, ok := bodyWords[w]; ok {
@@ -231,7 +221,6 @@ func rowBodies(r *Row, ws []string) (m bodyMask, named bool) {
 	return m, false
 }
 
-// bodyFit is Score.Body.
 func bodyFit(rowBodies bodyMask, named bool, body string) int {
 	switch {
 	case rowBodies == 0:
@@ -244,7 +233,6 @@ func bodyFit(rowBodies bodyMask, named bool, body string) int {
 	return 2
 }
 
-// fleetRow reports an engine description of a fleet configuration.
 func fleetRow(engDscr string) bool {
 	d := strings.ToLower(engDscr)
 	return strings.Contains(d, "municipal") || strings.Contains(d, "police")
@@ -423,8 +411,7 @@ func catalogDrive(d string) driveMask {
 	return 0
 }
 
-// axles widens a drive to every label for the same driven wheels: AWD and
-// 4WD are one.
+// axles widens a drive to every label for the same driven wheels.
 func axles(d driveMask) driveMask {
 	if d&(driveAWD|drive4WD) != 0 {
 		return driveAWD | drive4WD
@@ -452,10 +439,8 @@ func epaDrives(d string) driveMask {
 }
 
 // fuelClass maps atvType (else fuelType1) to the catalog fuel type, "" for
-// none. A mild hybrid (a 48 V or eTorque starter-generator that never
-// drives the car on electricity alone), which EPA files as "Hybrid" with
-// "Mild Hybrid" in eng_dscr, is a gasoline car in the catalog: it is not
-// electrified, so ev_only leaves it out.
+// none. A mild hybrid, which EPA files as "Hybrid", is gasoline in the
+// catalog: it never drives on electricity alone.
 func fuelClass(r *Row) string {
 	atvType, fuelType1 := r.ATVType, r.FuelType1
 	if strings.EqualFold(collapse(atvType), "hybrid") && strings.Contains(strings.ToLower(r.EngDscr), "mild hybrid") {
@@ -543,9 +528,7 @@ type Ambiguity struct {
 }
 
 // Enrich gives every car its EPA row: the one its epa_id pins when the
-// table has it (an ingested file chose it), else the best match; wheels
-// holds the cars' wheel diameters in inches where known. Publishing the
-// result is the caller's all-or-nothing step.
+// table has it, else the best match; wheels holds known wheel diameters.
 func Enrich(t *Table, cars []catalog.Car, wheels map[uuid.UUID]int) Result {
 	res := Result{Matched: make(map[uuid.UUID]catalog.FuelEconomy, len(cars))}
 	for i := range cars {

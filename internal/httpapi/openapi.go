@@ -24,7 +24,6 @@ import (
 // the Go types the handlers encode (package typeschema), so BuildOpenAPI
 // fails on drift; apitest holds every response of the tests against it.
 
-// schema is an object of the document, which is only ever marshalled.
 type schema = map[string]any
 
 // bodyShape is the envelope a 200 response wraps its data in.
@@ -41,7 +40,6 @@ const (
 	rawDocument
 )
 
-// opDoc describes one route for the document.
 type opDoc struct {
 	id, summary, desc, tag string
 	shape                  bodyShape
@@ -83,7 +81,6 @@ var (
 	modelsCodes = []string{vehicle.CodeInvalidParameter, vehicle.CodeUnknownParameter, vehicle.CodeMissingParameter}
 )
 
-// kindOps describes the endpoints every record kind has.
 func kindOps(ops map[string]opDoc, kind catalog.Kind, path, tag, noun, plural, opName string, rec reflect.Type) {
 	ops["GET "+path] = opDoc{
 		id: "list" + opName + "s", tag: tag, summary: "Search " + plural,
@@ -110,7 +107,6 @@ func kindOps(ops map[string]opDoc, kind catalog.Kind, path, tag, noun, plural, o
 	}
 }
 
-// operations describes every route of Routes(), keyed by its pattern.
 func operations() map[string]opDoc {
 	ops := map[string]opDoc{}
 	kindOps(ops, catalog.KindCar, "/v1/cars", "Cars", "car", "cars", "Car", typeCar)
@@ -370,7 +366,6 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 	return paramDoc{}, false
 }
 
-// pathParam documents a path parameter.
 func pathParam(name string) (paramDoc, bool) {
 	if name == "vin" {
 		return paramDoc{schema: schema{"type": "string", "examples": []any{"1FTMW1T88MFA00001"}},
@@ -430,7 +425,6 @@ var limitHeaders = []string{
 	"RateLimit-Policy", "RateLimit",
 }
 
-// headerComponents are the response headers, under components/headers.
 func headerComponents() schema {
 	integer := func(desc string, required bool) schema {
 		return schema{"description": desc, "required": required, "schema": schema{"type": "integer", "minimum": 0}}
@@ -492,7 +486,6 @@ func headersFor(status int, page, limited bool) schema {
 	return out
 }
 
-// responseText describes each error response.
 var responseText = map[int]string{
 	http.StatusBadRequest:          "Bad input: a malformed, unknown, repeated or missing parameter, or a list query that does not narrow the dataset. param names the parameter; accepted lists the accepted ones for unknown_parameter; accepted_values and suggestion list the values a filter takes and the closest one, for a value outside them.",
 	http.StatusUnauthorized:        "The bearer token is missing, malformed, unknown or revoked.",
@@ -533,7 +526,6 @@ func codesByStatus() map[int][]string {
 	return out
 }
 
-// cacheHeaders adds the caching headers of rule to a response's headers.
 func cacheHeaders(headers schema, rule cacheRule) schema {
 	if rule == cacheCatalog {
 		headers["ETag"] = schema{"$ref": "#/components/headers/ETag"}
@@ -544,7 +536,6 @@ func cacheHeaders(headers schema, rule cacheRule) schema {
 	return headers
 }
 
-// ifNoneMatch is the request header of catalog operations.
 var ifNoneMatch = schema{"name": "If-None-Match", "in": "header", "required": false,
 	"description": "ETags of answers the client holds (W/ prefixes are compared weakly), or *. When one is current the answer is a 304 " +
 		"without a body, counted against the per-minute rate but not charged.",
@@ -660,7 +651,6 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 	return json.Marshal(doc)
 }
 
-// relativeServers is the servers entry BuildOpenAPI writes.
 const relativeServers = `"servers":[{"url":"/"}]`
 
 // splitServers cuts doc around the URL of its servers entry, so that the
@@ -674,7 +664,6 @@ func splitServers(doc []byte) ([2][]byte, error) {
 	return [2][]byte{slices.Concat(before, []byte(open)), slices.Concat([]byte(closing), after)}, nil
 }
 
-// responseComponents builds one shared error response per status.
 func responseComponents() (schema, error) {
 	out := schema{}
 	for status, codes := range codesByStatus() {
@@ -799,7 +788,6 @@ func pathParams(path string) []string {
 	return out
 }
 
-// okResponse builds the 200 response, registering its envelope schema.
 func okResponse(c *typeschema.Components, d opDoc, limited bool) (schema, error) {
 	headers := headersFor(http.StatusOK, d.shape == pageOf, limited)
 	if d.upstream {

@@ -62,5 +62,4 @@ func badPair(raw string) string {
 	return raw
 }
 
-// query returns the parameters checkInput parsed.
 func query(r *http.Request) url.Values { return r.Form }

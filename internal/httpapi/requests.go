@@ -74,7 +74,6 @@ func NewRequestLine(e requestlog.Entry) RequestLine {
 		DurationMS: float64(e.Duration.Microseconds()) / 1000, RequestID: e.RequestID, TokenPrefix: e.TokenPrefix}
 }
 
-// requestFilter reads the query of /v1/me/requests.
 func requestFilter(q url.Values) (requestlog.Filter, int, int, error) {
 	var f requestlog.Filter
 	for name, vals := range q {

@@ -162,7 +162,6 @@ func (h *Handler) Mount(mux *http.ServeMux) {
 	}
 }
 
-// checked runs rt's query checks before next.
 func checked(rt Route, next http.HandlerFunc) http.HandlerFunc {
 	if !rt.Query {
 		next = noParams(next)

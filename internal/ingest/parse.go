@@ -132,7 +132,6 @@ func columns(t reflect.Type) map[string]int {
 	return m
 }
 
-// checkText applies textcheck.Line to every string of an input struct.
 func checkText(v reflect.Value) catalog.FieldErrors {
 	var errs catalog.FieldErrors
 	check := func(field, s string) {

@@ -9,7 +9,6 @@ import (
 	"github.com/vds-dev/vds/internal/store"
 )
 
-// taken is what a flush takes out of an entry to write.
 type taken struct {
 	unflushed, balance int64
 	days               map[store.DayChannel]int64
@@ -69,7 +68,6 @@ func (l *Limiter) flushLocked(ctx context.Context, e *entry, m *month, accountID
 	return nil
 }
 
-// write adds a delta to the store, or only reads the counter when it is empty.
 func (l *Limiter) write(ctx context.Context, delta store.UsageDelta) (int64, error) {
 	var (
 		used int64

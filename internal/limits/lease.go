@@ -97,7 +97,6 @@ func (l *Limiter) admitUnlocked(accountID string, plan account.Plan, charge bool
 	return t, true
 }
 
-// takeLeased takes one leased unit without the lock, if one is left.
 func (e *entry) takeLeased(m *month) bool {
 	for {
 		b := e.balance.Load()

@@ -105,7 +105,6 @@ type entry struct {
 	dropped atomic.Bool
 }
 
-// month is an entry's counts in one calendar month (UTC).
 type month struct {
 	period     string // YYYY-MM
 	start, end time.Time
@@ -184,7 +183,6 @@ func (e *entry) consumed(m *month) int64 {
 	return e.used.Load() + e.pending.Load() + m.unflushed.Load() - e.balance.Load() - m.leasedOut.Load()
 }
 
-// quotaState is the state of the monthly quota, without the rate window.
 func (e *entry) quotaState(plan account.Plan, m *month, now time.Time) State {
 	return State{
 		RateRemaining: -1,

@@ -21,7 +21,6 @@ func (l *Limiter) Touch(tokenID string, at time.Time) {
 	}
 }
 
-// takeTouched returns and resets the token uses recorded since the last call.
 func (l *Limiter) takeTouched() map[string]time.Time {
 	out := map[string]time.Time{}
 	l.used.Range(func(k, v any) bool {

@@ -36,11 +36,10 @@ import (
 	_ "modernc.org/sqlite" // the snapshot is an SQLite file
 )
 
-// Snapshot is a vPIC database held in memory for decoding: only what the
-// decoder reads, with every name and lookup resolved to its text.
+// Snapshot is what the decoder reads of a vPIC database, in memory, with
+// every name and lookup resolved.
 type Snapshot struct {
-	// Meta describes the file: the date of its NHTSA data, row counts and
-	// community rows (ID, SHA256 and ImportedAt are the store's).
+	// Meta describes the file (ID, SHA256 and ImportedAt are the store's).
 	Meta store.VPICSnapshot
 
 	// strs holds every string once; the fields below index it, 0 is "".
@@ -56,8 +55,7 @@ type wmi struct {
 
 type wmiSchema struct{ schema, from, to int32 }
 
-// pattern is a Pattern row of an element the decoder applies, its value
-// resolved through the element's lookup table (and, for a model, the make).
+// pattern is a Pattern row the decoder applies, its value resolved.
 type pattern struct {
 	keys, value, make uint32
 	id                int32
@@ -87,8 +85,7 @@ var elementCodes = map[string]uint8{
 	"FuelTypePrimary": elFuelType, "PlantCity": elPlantCity, "PlantState": elPlantState, "PlantCountry": elPlantCountry,
 }
 
-// Open loads the snapshot at path, a vPIC SQLite file or its .gz, after
-// checking that it is one (ErrNotVPIC).
+// Open loads the snapshot at path, a vPIC SQLite file or its .gz.
 func Open(ctx context.Context, path string) (*Snapshot, error) {
 	if strings.HasSuffix(path, ".gz") {
 		tmp, err := gunzip(path)
@@ -113,8 +110,8 @@ func Open(ctx context.Context, path string) (*Snapshot, error) {
 	return s, nil
 }
 
-// openDB opens a snapshot file read-only. It is in WAL mode: immutable keeps
-// SQLite from looking for a -wal file or writing anything beside it.
+// openDB opens a snapshot read-only; immutable keeps SQLite from looking
+// for a -wal file or writing beside it.
 func openDB(path string) (*sql.DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, err
@@ -147,8 +144,7 @@ func gunzip(path string) (string, error) {
 // ErrNotVPIC is returned for a file that lacks a table the decoder needs.
 var ErrNotVPIC = errors.New("not a vPIC snapshot")
 
-// readMeta checks that every table the decoder reads has rows, and fills
-// Meta's counts, community rows and data date.
+// readMeta checks every table the decoder reads has rows, and fills Meta.
 func (s *Snapshot) readMeta(ctx context.Context, db *sql.DB) error {
 	s.Meta.Rows = map[string]int64{}
 	for _, t := range []string{"Wmi", "Wmi_VinSchema", "Wmi_Make", "VinSchema", "Pattern", "Element", "Make", "Model", "Make_Model", "Manufacturer", "VehicleType"} {
@@ -365,9 +361,8 @@ func each(ctx context.Context, db *sql.DB, q string, fn func(*sql.Rows) error) e
 	return rows.Err()
 }
 
-// Import checks the snapshot at path (.db or .db.gz): every table the
-// decoder reads is there and has rows. It then stores the decoder's tables
-// (see encoding.go) as the snapshot every replica decodes from.
+// Import checks the snapshot at path (.db or .db.gz) and stores the
+// decoder's tables as the snapshot every replica decodes from.
 func Import(ctx context.Context, st store.VPICStore, path string, now time.Time) (store.VPICSnapshot, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {

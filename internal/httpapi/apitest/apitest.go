@@ -176,7 +176,6 @@ func (v *Validator) Validate(req *http.Request, status int, header http.Header, 
 	return openapi3filter.ValidateResponse(req.Context(), in)
 }
 
-// underAPI reports whether a path belongs to the REST API.
 func underAPI(path string) bool {
 	return strings.HasPrefix(path, apiPrefix) || path == strings.TrimSuffix(apiPrefix, "/")
 }
