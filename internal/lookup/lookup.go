@@ -99,7 +99,6 @@ func titleCase(s string) string {
 	return string(b)
 }
 
-// upstreamError maps an NHTSA failure to its problem code.
 func upstreamError(name string, err error) *vehicle.Error {
 	if errors.Is(err, upstream.ErrUpstreamBad) {
 		return &vehicle.Error{Code: CodeUpstreamError, Message: name + " gave an answer vds could not read; retry later."}

@@ -98,7 +98,6 @@ var bodies = map[string]string{
 	"Wagon":                                                   "Wagon",
 }
 
-// bodyOf returns the catalog's body type for vPIC's body class, or nil.
 func bodyOf(bodyClass *string) *string {
 	if bodyClass == nil {
 		return nil

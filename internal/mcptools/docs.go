@@ -166,7 +166,6 @@ func restCodes(s string) string {
 	return strings.Join(parts, ", ") + note
 }
 
-// cell escapes text for a Markdown table cell.
 func cell(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
 }

@@ -40,7 +40,6 @@ type CallObserver interface {
 	ToolCall(tool, outcome string)
 }
 
-// callOutcome names a call's outcome for the CallObserver.
 func callOutcome(res *mcp.CallToolResult, err error, refusal string) string {
 	switch {
 	case refusal != "":

@@ -164,7 +164,6 @@ func (c *checker) sentence(e *sjs.ValidationError, args any) string {
 	return name + ": " + e.ErrorKind.LocalizedString(printer)
 }
 
-// argNames lists the tool's arguments in schema order.
 func (c *checker) argNames() []string {
 	if len(c.in.PropertyOrder) > 0 {
 		return c.in.PropertyOrder
@@ -251,7 +250,6 @@ func quoteValue(v any) string {
 	return string(b)
 }
 
-// valueAt returns the top-level argument name of decoded args.
 func valueAt(args any, name string) any {
 	if m, ok := args.(map[string]any); ok {
 		return m[name]

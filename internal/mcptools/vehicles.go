@@ -130,7 +130,6 @@ func (in SearchVehiclesInput) query(kind catalog.Kind) vehicle.Query {
 
 const closedText = " Matched case-insensitively; any other value is refused with the accepted values and the closest one."
 
-// orList renders values as "a, b or c".
 func orList(vals []string) string {
 	if len(vals) < 2 {
 		return strings.Join(vals, "")

@@ -107,7 +107,6 @@ func (l *lines) add(r Record) {
 	l.oldest = (l.oldest + 1) % Keep
 }
 
-// appendEntries appends the lines to out, oldest first.
 func (l *lines) appendEntries(out []Entry) []Entry {
 	for _, part := range [][]Record{l.recs[l.oldest:], l.recs[:l.oldest]} {
 		for _, r := range part {
@@ -311,7 +310,6 @@ func (w *Log) takeCalls() map[tokenMonth]int64 {
 	return out
 }
 
-// putBack returns a count of a failed write to its counter.
 func (w *Log) putBack(k tokenMonth, n int64) {
 	v, _ := w.calls.LoadOrStore(k, new(atomic.Int64))
 	v.(*atomic.Int64).Add(n)

@@ -14,7 +14,6 @@ import (
 // default collects many times a second, and the mark phases set the tail
 // latency. Headroom lets the heap grow by max(live heap, headroom) instead.
 
-// gcTuneEvery is how often the live heap is read again.
 const gcTuneEvery = 10 * time.Second
 
 // maxGCPercent bounds the percentage for a tiny live heap (a test store).

@@ -91,7 +91,6 @@ func (c *problemConn) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// cannedProblem is the response replacing a canned one of status.
 func cannedProblem(status int, text, requestID string) []byte {
 	code, detail := edge.CodeInvalidRequest, "The request could not be read as HTTP/1.1"
 	// net/http's body is the status ("400 Bad Request") with, for some

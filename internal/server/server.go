@@ -333,7 +333,6 @@ func (s *Server) every(ctx context.Context, interval time.Duration, fn func(cont
 	})
 }
 
-// onTick calls fn each interval until ctx ends.
 func onTick(ctx context.Context, interval time.Duration, fn func()) {
 	t := time.NewTicker(interval)
 	defer t.Stop()

@@ -73,7 +73,6 @@ func (c *wholeConn) Write(b []byte) (int, error) {
 	return c.Conn.Write(b)
 }
 
-// release writes the held response and returns its buffer.
 func (c *wholeConn) release() error {
 	_, err := c.Conn.Write(*c.held)
 	*c.held = (*c.held)[:0]

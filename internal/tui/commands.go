@@ -100,7 +100,6 @@ func fetchRecord(ctx context.Context, c Client, id pageID, kind client.Kind, uui
 	}
 }
 
-// fetchTires loads a car's fitments, or a fitment's own geometry.
 func fetchTires(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
 	return func() tea.Msg {
 		switch rec.kind {

@@ -202,7 +202,6 @@ func (p *listPage) typing() bool                   { return p.list.FilterState()
 func (p *listPage) help(c *common) []key.Binding   { return listHelp(c, p.list) }
 func (p *listPage) moreHelp(*common) []key.Binding { return listMoreHelp(p.list) }
 
-// show puts the page's first data on screen.
 func (p *listPage) show(rows []row) tea.Cmd {
 	p.loading, p.loaded = "", true
 	return setRows(&p.list, rows)
@@ -228,7 +227,6 @@ func (p *listPage) updateList(c *common, msg tea.Msg, open func(value any) tea.C
 	return cmd
 }
 
-// listView is the page's title and list, or what it waits for.
 func (p *listPage) listView(c *common, title, empty string) string {
 	if !p.loaded {
 		return p.unloaded(c, title)

@@ -79,7 +79,6 @@ type page interface {
 	setSize(c *common, w, h int)
 }
 
-// moreHelper is a page with keys for the full help only.
 type moreHelper interface {
 	moreHelp(c *common) []key.Binding
 }
@@ -261,7 +260,6 @@ func (m *Model) push(p page) tea.Cmd {
 	return p.init(&m.common)
 }
 
-// pop goes back one page; the first page stays.
 func (m *Model) pop() {
 	if len(m.stack) > 1 {
 		m.stack = m.stack[:len(m.stack)-1]

@@ -16,7 +16,6 @@ func newRecallsPage(rec record) *reportPage[recallReport] {
 	})
 }
 
-// recallsContent renders ratings then recalls, wrapped to width.
 func recallsContent(st *Styles, r recallReport, width int) string {
 	wrap := lipgloss.NewStyle().Width(max(20, width-4))
 	var b strings.Builder
@@ -66,7 +65,6 @@ func recallsContent(st *Styles, r recallReport, width int) string {
 	return b.String()
 }
 
-// indent prefixes every line of s.
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
 }

@@ -21,12 +21,10 @@ type recordPage struct {
 	vp   viewport.Model
 }
 
-// newRecordPage shows a record already fetched.
 func newRecordPage(rec record) *recordPage {
 	return &recordPage{rec: rec, kind: rec.kind, uuid: rec.uuid(), vp: viewport.New(0, 0)}
 }
 
-// newRecordRef shows the record of kind with uuid, fetching it.
 func newRecordRef(kind client.Kind, uuid string) *recordPage {
 	return &recordPage{kind: kind, uuid: uuid, vp: viewport.New(0, 0)}
 }
@@ -54,7 +52,6 @@ func (p *recordPage) setSize(c *common, w, h int) {
 	p.vp.Width, p.vp.Height = w, max(1, h-2)
 }
 
-// render lays the fields out in two columns into the viewport.
 func (p *recordPage) render(c *common) {
 	fields := p.rec.fields()
 	width := 0

@@ -34,7 +34,6 @@ func kindName(k client.Kind) string {
 	return string(k)
 }
 
-// kindPlural is a kind's capitalised plural, for titles: "Tire fitments".
 func kindPlural(k client.Kind) string {
 	n := kindName(k) + "s"
 	return strings.ToUpper(n[:1]) + n[1:]
@@ -90,7 +89,6 @@ func (r record) summary() string {
 
 type field struct{ label, value string }
 
-// label is the shared label of a record field, named by its JSON name.
 func label(name string) string { return catalog.FieldLabel(name) }
 
 // fields shows unknown values as "—", so every record of a kind has one

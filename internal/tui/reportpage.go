@@ -30,7 +30,6 @@ type reportKind[R any] struct {
 	subtitle func(r R) string
 }
 
-// reportMsg carries a report to the page that asked for it.
 type reportMsg[R any] struct {
 	addr
 	report R

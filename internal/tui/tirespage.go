@@ -29,7 +29,6 @@ func matchNote(match string) string {
 	return ""
 }
 
-// tiresContent renders the report to width.
 func tiresContent(st *Styles, r tireReport, width int) string {
 	var b strings.Builder
 	if len(r.fitments) == 0 {

@@ -25,7 +25,6 @@ type vinPage struct {
 	editing bool
 }
 
-// vinLink is a linked record, the value of a links row.
 type vinLink struct {
 	kind client.Kind
 	uuid string
@@ -114,7 +113,6 @@ func (p *vinPage) update(c *common, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// reportName is the decoded vehicle: "2019 Toyota Camry XLE".
 func reportName(r *client.VINReport) string {
 	year := 0
 	if r.Year != nil {
@@ -142,7 +140,6 @@ func shortID(id string) string {
 	return id
 }
 
-// top renders everything above the links list.
 func (p *vinPage) top(c *common) string {
 	st := c.styles
 	lines := []string{st.Title.Render("Decode a VIN"), p.input.View(), ""}

@@ -216,7 +216,6 @@ func refsAndArrays(s *jsonschema.Schema) {
 	}
 }
 
-// walk calls f on s and every schema below it that jsonschema-go generates.
 func walk(s *jsonschema.Schema, f func(*jsonschema.Schema)) {
 	if s == nil {
 		return

@@ -17,7 +17,6 @@ import (
 	"time"
 )
 
-// record is one JSON object keyed by lower-cased field name.
 type record map[string]json.RawMessage
 
 // errShape is wrapped into ErrUpstreamBad for valid JSON of the wrong structure.
@@ -184,7 +183,6 @@ func (r record) boolean(names ...string) bool {
 	return false
 }
 
-// date returns any NHTSA date as "YYYY-MM-DD", or nil.
 func (r record) date(names ...string) *string {
 	d, ok := parseDate(r.str(names...))
 	if !ok {

@@ -69,7 +69,6 @@ const (
 	OutcomeTimeout = "timeout"
 )
 
-// noObserver counts nothing.
 type noObserver struct{}
 
 func (noObserver) UpstreamFetch(string, string) {}

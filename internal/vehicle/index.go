@@ -282,7 +282,6 @@ func (t *table[T]) vocabulary(a int, known []string, extract func(*T, *fields)) 
 	return append(out, extra...)
 }
 
-// encodeJSON encodes v without HTML escaping or a trailing newline.
 func encodeJSON(v any) (json.RawMessage, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -351,7 +350,6 @@ func (ix *index) addValues(k int, f *fields) {
 	}
 }
 
-// yearRange returns the ids in years of the years lo..hi.
 func (ix *index) yearRange(lo, hi int) (int, int) {
 	a := sort.Search(len(ix.years), func(i int) bool { return int(ix.years[i]) >= lo })
 	b := sort.Search(len(ix.years), func(i int) bool { return int(ix.years[i]) > hi })

@@ -57,7 +57,6 @@ func (p Page) Records() any {
 	return p.src.records(p.pos)
 }
 
-// recordSource is a table, whatever its record type.
 type recordSource interface{ records(pos []int32) any }
 
 func (t *table[T]) records(pos []int32) any {

@@ -39,7 +39,6 @@ func (t *textIndex) prefixRange(w string) (lo, hi int) {
 	return lo, hi
 }
 
-// has reports whether record i has a token id in lo..hi-1.
 func (t *textIndex) has(i int32, lo, hi int32) bool {
 	for _, id := range t.recTok[t.recOff[i]:t.recOff[i+1]] {
 		if id >= lo {
@@ -203,7 +202,6 @@ func (b *textBuilder) index() textIndex {
 	return t
 }
 
-// carve cuts empty lists of exact capacities from one array.
 func carve(counts []int) [][]int32 {
 	total := 0
 	for _, c := range counts {

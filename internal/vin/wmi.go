@@ -126,7 +126,6 @@ var countries = []countryRange{
 	{from: "93", to: "99", country: "Brazil"}, // 93H Honda, 94D Nissan
 }
 
-// lookupWMI returns the region and country ("" when unknown) of a WMI.
 func lookupWMI(c1, c2 byte) (region, country string) {
 	i := strings.IndexByte(wmiOrder, c2)
 	for _, r := range countries {

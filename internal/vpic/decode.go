@@ -207,7 +207,6 @@ func withError(res upstream.VINResult, code, text string) upstream.VINResult {
 	return res
 }
 
-// opt returns the string at i, nil for "".
 func (s *Snapshot) opt(i uint32) *string {
 	if i == 0 {
 		return nil

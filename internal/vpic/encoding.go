@@ -28,7 +28,6 @@ const magic = "VDSVPIC\x01"
 // cannot read.
 var ErrStoredFormat = errors.New("the stored vPIC snapshot is in a format this vds does not read; run vds vpic import FILE again")
 
-// marshal encodes s's tables.
 func (s *Snapshot) marshal() []byte {
 	b := []byte(magic)
 	b = binary.AppendUvarint(b, uint64(len(s.strs)))
@@ -122,7 +121,6 @@ func unmarshal(b []byte) (*Snapshot, error) {
 	return s, r.err
 }
 
-// reader reads uvarints from s, keeping the first error.
 type reader struct {
 	s   string
 	off int
@@ -167,7 +165,6 @@ func (r *reader) count() int {
 	return int(v)
 }
 
-// string slices the next length-prefixed string out of r.s.
 func (r *reader) string() string {
 	l := r.count()
 	if r.err != nil {

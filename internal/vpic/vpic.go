@@ -55,7 +55,6 @@ type wmi struct {
 
 type wmiSchema struct{ schema, from, to int32 }
 
-// pattern is a Pattern row the decoder applies, its value resolved.
 type pattern struct {
 	keys, value, make uint32
 	id                int32
@@ -171,7 +170,6 @@ func (s *Snapshot) readMeta(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-// load reads what the decoder needs from db, resolving names and lookups.
 func (s *Snapshot) load(ctx context.Context, db *sql.DB) error {
 	in := interner{strs: []string{""}, index: map[string]uint32{"": 0}}
 	makes, err := names(ctx, db, "Make")
@@ -315,7 +313,6 @@ func (s *Snapshot) load(ctx context.Context, db *sql.DB) error {
 	return err
 }
 
-// interner numbers distinct strings for a Snapshot's strs.
 type interner struct {
 	strs  []string
 	index map[string]uint32

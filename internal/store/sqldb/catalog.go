@@ -355,7 +355,6 @@ func countRecords(ctx context.Context, q queryer) (catalog.Counts, error) {
 	return c, nil
 }
 
-// tableOf names the table of a record kind.
 func tableOf(kind catalog.Kind) (string, error) {
 	switch kind {
 	case catalog.KindCar:

@@ -84,7 +84,6 @@ func (s *DB) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// inTx runs fn in a transaction, committing when it returns nil.
 func (s *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -100,7 +99,6 @@ func (s *DB) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return nil
 }
 
-// mapErr turns driver errors into the store's sentinels.
 func (s *DB) mapErr(err error) error {
 	switch {
 	case err == nil:
@@ -113,7 +111,6 @@ func (s *DB) mapErr(err error) error {
 	return err
 }
 
-// rowScanner is the Scan of *sql.Row and *sql.Rows.
 type rowScanner interface{ Scan(dest ...any) error }
 
 // queryAll scans every row of query; what prefixes the errors.
@@ -149,12 +146,10 @@ func expectOne(res sql.Result, err error) error {
 	return nil
 }
 
-// execer is the part of *sql.DB and *sql.Tx the bulk helpers need.
 type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-// insertRowAtATime inserts rows with one prepared statement.
 func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any, done func(int)) error {
 	if len(rows) == 0 {
 		return nil
@@ -182,7 +177,6 @@ func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []stri
 // maxParams keeps multi-row INSERTs under both backends' bind limits.
 const maxParams = 8000
 
-// insertRows inserts rows in multi-row INSERT statements.
 func insertRows(ctx context.Context, tx execer, table string, cols []string, rows [][]any, done func(int)) error {
 	per := max(1, maxParams/len(cols))
 	for start := 0; start < len(rows); start += per {

@@ -60,7 +60,6 @@ func Demo(tb testing.TB, backend string) (store.Store, *catalog.Catalog) {
 	return demo(tb, Empty(tb, backend), false)
 }
 
-// demo fills st with the demo catalog.
 func demo(tb testing.TB, st store.Store, enrichFirst bool) (store.Store, *catalog.Catalog) {
 	tb.Helper()
 	ctx := context.Background()

@@ -76,7 +76,6 @@ func CreateDatabase(base string) (string, func() error, error) {
 // of importing stdlib; keep the import used explicitly.
 var _ = stdlib.GetDefaultDriver
 
-// must fails the test on error.
 func must(t testing.TB, err error, what string, args ...any) {
 	t.Helper()
 	if err != nil {
