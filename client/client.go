@@ -94,8 +94,7 @@ type callSettings struct {
 	requestID string
 }
 
-// CaptureInfo stores the call's ResponseInfo in *dst when it returns, failed
-// or not; pages embed ResponseInfo already.
+// CaptureInfo stores the call's ResponseInfo in *dst when it returns.
 func CaptureInfo(dst *ResponseInfo) CallOption {
 	return func(cs *callSettings) { cs.info = dst }
 }
@@ -105,8 +104,7 @@ func SendRequestID(id string) CallOption {
 	return func(cs *callSettings) { cs.requestID = id }
 }
 
-// call GETs path (below /v1 unless it starts elsewhere) with retries; a
-// non-2xx answer is an *APIError, returned with the body.
+// call GETs path (below /v1 unless it starts elsewhere) with retries.
 func (c *Client) call(ctx context.Context, path string, query url.Values, opts []CallOption) ([]byte, ResponseInfo, error) {
 	var cs callSettings
 	for _, o := range opts {
@@ -140,10 +138,9 @@ func (c *Client) call(ctx context.Context, path string, query url.Values, opts [
 	return resp.Body(), info, nil
 }
 
-// Get GETs path, below the server root and with its query if any
-// ("/v1/cars?make=Toyota"), with the client's token and retries, and
-// returns the body as sent, for the endpoints no typed method covers. A
-// non-2xx answer is an *APIError, returned with its body.
+// Get GETs path below the server root, query included
+// ("/v1/cars?make=Toyota"), with token and retries, and returns the body
+// as sent, for endpoints no typed method covers.
 func (c *Client) Get(ctx context.Context, path string, opts ...CallOption) ([]byte, ResponseInfo, error) {
 	return c.call(ctx, path, nil, opts)
 }
@@ -217,8 +214,7 @@ func (c *Client) shouldRetry(resp *resty.Response, err error) bool {
 	return false
 }
 
-// retryDelay waits the server's Retry-After, else capped exponential backoff
-// with jitter so clients failing together do not retry in lockstep.
+// retryDelay waits the server's Retry-After, else jittered exponential backoff.
 func (c *Client) retryDelay(_ *resty.Client, resp *resty.Response) (time.Duration, error) {
 	if s := resp.StatusCode(); s == http.StatusTooManyRequests || s == http.StatusServiceUnavailable {
 		if d, ok := parseRetryAfter(resp.Header(), time.Now()); ok {

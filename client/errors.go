@@ -33,12 +33,10 @@ const (
 	CodeInternalError       = "internal_error"
 )
 
-// ErrInvalidUUID refuses, without a request, a uuid not in its 36-character
-// form: "makes" would otherwise address /cars/makes.
+// ErrInvalidUUID refuses a malformed uuid without a request.
 var ErrInvalidUUID = errors.New("vds: not a UUID in its 36-character form")
 
-// APIError is a non-2xx answer, filled from its RFC 9457 problem document
-// (else Title is the status text and Detail an excerpt of the body).
+// APIError is a non-2xx answer, filled from its problem document.
 type APIError struct {
 	Status int
 	// Code is one of the Code* constants; "" for a body that is not a vds problem.

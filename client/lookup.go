@@ -11,7 +11,7 @@ import (
 )
 
 // ErrInvalidVIN refuses, without a request, a VIN that is not ASCII letters
-// and digits (so "../me" cannot address another endpoint); the server checks the rest.
+// and digits, so "../me" cannot address another endpoint.
 var ErrInvalidVIN = errors.New("vds: a VIN is 17 letters and digits")
 
 // WMI is the world manufacturer identifier and where it was assigned.
@@ -51,9 +51,7 @@ type VINLinks struct {
 }
 
 // VINReport is the answer of GET /v1/vin/{vin}: local checks, vPIC's decode
-// and links into the catalog. Body is the catalog's body type, BodyClass
-// vPIC's wording; Source names the decoder (the server's vPIC snapshot or
-// live NHTSA vPIC). Stale: an expired cached copy after vPIC failed.
+// and links into the catalog. Stale: an expired cached copy after vPIC failed.
 type VINReport struct {
 	VIN                 string     `json:"vin"`
 	Make                *string    `json:"make"`
@@ -79,8 +77,7 @@ type VINReport struct {
 	FetchedAt           time.Time  `json:"fetched_at"`
 }
 
-// VINEntry is one VIN of a batch decode: Report, or Error saying why
-// there is none (the code GET /v1/vin/{vin} would answer with).
+// VINEntry is one VIN of a batch decode: Report, or Error saying why not.
 type VINEntry struct {
 	VIN    string
 	Report *VINReport
@@ -191,9 +188,8 @@ func (c *Client) DecodeVIN(ctx context.Context, vin string, opts ...CallOption) 
 	return getPtr[VINReport](ctx, c, apiPrefix+"/vin/"+vin, nil, opts)
 }
 
-// DecodeVINs decodes up to MaxBatch VINs in one call (GET /v1/vins): one
-// entry per VIN, in order. Each VIN decoded is charged; an invalid or
-// undecodable one is a free entry with an error.
+// DecodeVINs decodes up to MaxBatch VINs in one call (GET /v1/vins), one
+// entry per VIN in order; only decoded VINs are charged.
 func (c *Client) DecodeVINs(ctx context.Context, vins []string, opts ...CallOption) ([]VINEntry, error) {
 	if len(vins) == 0 || len(vins) > MaxBatch {
 		return nil, fmt.Errorf("vds: DecodeVINs takes 1 to %d VINs, not %d", MaxBatch, len(vins))

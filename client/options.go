@@ -13,8 +13,7 @@ const (
 	// DefaultRetryWaitMin and DefaultRetryWaitMax bound the backoff between retries.
 	DefaultRetryWaitMin = 250 * time.Millisecond
 	DefaultRetryWaitMax = 5 * time.Second
-	// DefaultMaxRetryAfter is the longest Retry-After waited out: a minute window
-	// or a monthly quota must not stall a caller silently.
+	// DefaultMaxRetryAfter is the longest Retry-After waited out.
 	DefaultMaxRetryAfter = 10 * time.Second
 	// DefaultUserAgent is sent unless WithUserAgent replaces it.
 	DefaultUserAgent = "vds-go-client/1"
@@ -58,8 +57,8 @@ func WithUserAgent(ua string) Option {
 	return func(s *settings) { s.userAgent = ua }
 }
 
-// WithRetries sets how many times a call is retried after a 429, 500, 502,
-// 503, 504 or network error (0 disables retries).
+// WithRetries sets how many times a call is retried after a 429, 5xx or
+// network error (0 disables retries).
 func WithRetries(n int) Option {
 	return func(s *settings) { s.retries = max(n, 0) }
 }
@@ -78,7 +77,7 @@ func WithRetryWait(minWait, maxWait time.Duration) Option {
 }
 
 // WithMaxRetryAfter sets the longest Retry-After waited out; a longer one
-// comes back at once as an *APIError with RetryAfter.
+// returns an *APIError at once.
 func WithMaxRetryAfter(d time.Duration) Option {
 	return func(s *settings) { s.maxRetryAfter = max(d, 0) }
 }

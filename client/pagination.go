@@ -57,8 +57,8 @@ func listPage[T any](ctx context.Context, c *Client, path string, query url.Valu
 	return p, nil
 }
 
-// LinkTarget returns the target URL of the first rel link of h's Link
-// headers (RFC 8288), or "": how a caller of Get follows rel="next".
+// LinkTarget returns the target of the first rel link of h's Link headers,
+// or "": how a caller of Get follows rel="next".
 func LinkTarget(h http.Header, rel string) string {
 	return linkTarget(h.Values("Link"), rel)
 }
@@ -143,8 +143,8 @@ func parseLinks(v string) []link {
 	}
 }
 
-// all yields every record from page start on, stopping at the last
-// reachable page or the first error (yielded once).
+// all yields every record from page start on, stopping at the last page
+// or the first error.
 func all[T any](ctx context.Context, start int, fetch func(ctx context.Context, page int) (*Page[T], error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		page := max(start, 1)

@@ -8,9 +8,8 @@ import (
 	"time"
 )
 
-// RateInfo is the X-RateLimit-* and X-Quota-* state of a response. HasRate
-// and HasQuota say which were sent (none for unlimited windows), so a zero
-// Remaining is not mistaken for exhausted.
+// RateInfo is the X-RateLimit-* and X-Quota-* state of a response; HasRate
+// and HasQuota say which were sent.
 type RateInfo struct {
 	Limit          int
 	Remaining      int
@@ -24,7 +23,7 @@ type RateInfo struct {
 }
 
 // ParseRateInfo reads the rate-limit and quota headers; a window is present
-// when its limit parses, a bad companion header only zeroes that field.
+// when its limit parses.
 func ParseRateInfo(h http.Header) RateInfo {
 	var ri RateInfo
 	if n, ok := headerInt(h, "X-RateLimit-Limit"); ok {

@@ -72,9 +72,8 @@ type Boat struct {
 	FuelType     string  `json:"fuel_type"`
 }
 
-// TireFitment maps a vehicle to its OEM tire sizes and the alternate sizes
-// that fit. Sizes are in one canonical form (225/45R17, 245/35ZR19,
-// LT285/70R17, 35x12.50R17LT), without load index or speed rating.
+// TireFitment maps a vehicle to its OEM tire sizes, in canonical form
+// (225/45R17, LT285/70R17), and the alternate sizes that fit.
 type TireFitment struct {
 	UUID     string `json:"uuid"`
 	Make     string `json:"make"`
@@ -82,24 +81,21 @@ type TireFitment struct {
 	Year     int    `json:"year"`
 	Trim     string `json:"trim"`
 	TireSize string `json:"tire_size"`
-	// LoadIndex and SpeedRating describe the OEM tire (front when
-	// staggered); nil when unknown.
+	// LoadIndex and SpeedRating describe the OEM tire (front when staggered).
 	LoadIndex   *int    `json:"load_index"`
 	SpeedRating *string `json:"speed_rating"`
-	// RearTireSize is set for staggered fitments only, and so are
-	// RearLoadIndex and RearSpeedRating (nil when unknown).
+	// RearTireSize, RearLoadIndex and RearSpeedRating: staggered fitments only.
 	RearTireSize    *string `json:"rear_tire_size"`
 	RearLoadIndex   *int    `json:"rear_load_index"`
 	RearSpeedRating *string `json:"rear_speed_rating"`
-	// AlternateSizes fit within ±3% of TireSize's diameter,
-	// RearAlternateSizes within ±3% of RearTireSize's (empty when not staggered).
+	// AlternateSizes fit within ±3% of TireSize's diameter, and
+	// RearAlternateSizes of RearTireSize's.
 	AlternateSizes     []string `json:"alternate_sizes"`
 	RearAlternateSizes []string `json:"rear_alternate_sizes"`
 }
 
-// RatedSize is a size followed by its load index and speed rating as a
-// sidewall prints them ("265/70R17 115T"), or the size alone when both are
-// unknown: RatedSize(f.TireSize, f.LoadIndex, f.SpeedRating).
+// RatedSize is a size with its load index and speed rating as a sidewall
+// prints them ("265/70R17 115T"), or the size alone when both are unknown.
 func RatedSize(size string, loadIndex *int, speedRating *string) string {
 	r := ""
 	if loadIndex != nil {
@@ -176,9 +172,7 @@ type AlternateGeometry struct {
 }
 
 // FitmentGeometry is the geometry of a fitment's OEM, rear (nil unless
-// staggered) and alternate sizes: Alternates compared with the OEM size,
-// RearAlternates (empty unless staggered) with the rear size, each against
-// ±WindowPct of that diameter.
+// staggered) and alternate sizes, each compared against ±WindowPct.
 type FitmentGeometry struct {
 	Fitment        TireFitment         `json:"fitment"`
 	OEM            SizeGeometry        `json:"oem"`
@@ -272,8 +266,8 @@ type List struct {
 	Items     []ListItem `json:"items"`
 }
 
-// ListItem is a saved record; Record is nil and Missing true once the record
-// has left the catalog (the item is kept).
+// ListItem is a saved record; Record is nil and Missing true once the
+// record has left the catalog.
 type ListItem struct {
 	Type    Kind       `json:"type"`
 	UUID    string     `json:"uuid"`
@@ -297,8 +291,7 @@ type ChangelogEntry struct {
 	Changes []string `json:"changes"`
 }
 
-// Problem is the RFC 9457 problem document the server sends on every error;
-// the SDK turns it into an *APIError, whose fields say what each member means.
+// Problem is the RFC 9457 problem document of every error; see APIError.
 type Problem struct {
 	Type           string   `json:"type"`
 	Title          string   `json:"title"`

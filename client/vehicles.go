@@ -58,11 +58,9 @@ const (
 	tireSizesPath   = apiPrefix + "/tire-sizes"
 )
 
-// The query types send a parameter only when set ("" and 0 are absent), since
-// the server refuses empty ones; pointers where 0 is a real bound.
+// Query types send a parameter only when set; pointers where 0 is a bound.
 
-// CarQuery filters GET /v1/cars. It must narrow: Make, Model, Q, a filter, Year,
-// or YearMin and YearMax at most 9 apart (docs/api.md, Lists).
+// CarQuery filters GET /v1/cars. It must narrow (docs/api.md, Lists).
 type CarQuery struct {
 	Make, Model            string
 	Year, YearMin, YearMax int
@@ -232,8 +230,7 @@ func (c *Client) Makes(ctx context.Context, kind Kind, opts ...CallOption) ([]Ma
 	return getSlice[MakeCount](ctx, c, base+"/makes", nil, opts)
 }
 
-// Models returns the models of a make with year ranges; an empty make is a
-// missing_parameter *APIError.
+// Models returns the models of a make with year ranges.
 func (c *Client) Models(ctx context.Context, kind Kind, vehicleMake string, opts ...CallOption) ([]ModelRange, error) {
 	base, err := kind.collectionPath()
 	if err != nil {
@@ -247,8 +244,8 @@ func (c *Client) ListCars(ctx context.Context, q CarQuery, opts ...CallOption) (
 	return listPage[Car](ctx, c, carsPath, q.values(), opts)
 }
 
-// AllCars iterates over every car matching q from q.Page on, one charged call
-// a page; paging reaches at most 400 (see Meta.Truncated).
+// AllCars iterates over every car matching q from q.Page on, one charged
+// call a page (see Meta.Truncated).
 func (c *Client) AllCars(ctx context.Context, q CarQuery, opts ...CallOption) iter.Seq2[Car, error] {
 	return all(ctx, q.Page, func(ctx context.Context, page int) (*CarPage, error) {
 		q.Page = page
@@ -261,8 +258,7 @@ func (c *Client) GetCar(ctx context.Context, uuid string, opts ...CallOption) (*
 	return getRecord[Car](ctx, c, carsPath, uuid, "", opts)
 }
 
-// CarTireSizes returns a car's tire fitments with geometry, its model year
-// preferred (GET /v1/cars/{uuid}/tire-sizes).
+// CarTireSizes returns a car's tire fitments with geometry (GET /v1/cars/{uuid}/tire-sizes).
 func (c *Client) CarTireSizes(ctx context.Context, uuid string, opts ...CallOption) (*CarTires, error) {
 	return getRecord[CarTires](ctx, c, carsPath, uuid, "/tire-sizes", opts)
 }
