@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/upstream"
@@ -59,30 +60,18 @@ func (h *Handler) decodeVINs(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request) {
-	id, err := h.recordID(r)
-	if err != nil {
-		edge.WriteError(w, r, err)
-		return
-	}
+func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request, id uuid.UUID) error {
 	rep, meta, err := h.lookup.CarRecalls(r.Context(), id)
-	if err != nil {
-		edge.WriteError(w, r, err)
-		return
+	if err == nil {
+		okUpstream(w, meta, rep)
 	}
-	okUpstream(w, meta, rep)
+	return err
 }
 
-func (h *Handler) motorcycleRecalls(w http.ResponseWriter, r *http.Request) {
-	id, err := h.recordID(r)
-	if err != nil {
-		edge.WriteError(w, r, err)
-		return
-	}
+func (h *Handler) motorcycleRecalls(w http.ResponseWriter, r *http.Request, id uuid.UUID) error {
 	rep, meta, err := h.lookup.MotorcycleRecalls(r.Context(), id)
-	if err != nil {
-		edge.WriteError(w, r, err)
-		return
+	if err == nil {
+		okUpstream(w, meta, rep)
 	}
-	okUpstream(w, meta, rep)
+	return err
 }

@@ -110,15 +110,15 @@ func (h *Handler) Routes() []Route {
 		{Pattern: "GET /v1/cars/models", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.models(catalog.KindCar)},
 		{Pattern: "GET /v1/cars/body-types", Charged: charged, Cache: cacheCatalog, handler: h.bodyTypes},
 		{Pattern: "GET /v1/cars/{uuid}", Charged: charged, Cache: cacheCatalog, handler: h.get(catalog.KindCar)},
-		{Pattern: "GET /v1/cars/{uuid}/tire-sizes", Charged: charged, Cache: cacheCatalog, handler: h.carTires},
-		{Pattern: "GET /v1/cars/{uuid}/recalls", Charged: charged, handler: h.carRecalls},
+		{Pattern: "GET /v1/cars/{uuid}/tire-sizes", Charged: charged, Cache: cacheCatalog, handler: h.byRecord(h.carTires)},
+		{Pattern: "GET /v1/cars/{uuid}/recalls", Charged: charged, handler: h.byRecord(h.carRecalls)},
 
 		{Pattern: "GET /v1/motorcycles", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.list(catalog.KindMotorcycle)},
 		{Pattern: "GET /v1/motorcycles/makes", Charged: charged, Cache: cacheCatalog, handler: h.makes(catalog.KindMotorcycle)},
 		{Pattern: "GET /v1/motorcycles/models", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.models(catalog.KindMotorcycle)},
 		{Pattern: "GET /v1/motorcycles/types", Charged: charged, Cache: cacheCatalog, handler: h.motorcycleTypes},
 		{Pattern: "GET /v1/motorcycles/{uuid}", Charged: charged, Cache: cacheCatalog, handler: h.get(catalog.KindMotorcycle)},
-		{Pattern: "GET /v1/motorcycles/{uuid}/recalls", Charged: charged, handler: h.motorcycleRecalls},
+		{Pattern: "GET /v1/motorcycles/{uuid}/recalls", Charged: charged, handler: h.byRecord(h.motorcycleRecalls)},
 
 		{Pattern: "GET /v1/boats", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.list(catalog.KindBoat)},
 		{Pattern: "GET /v1/boats/makes", Charged: charged, Cache: cacheCatalog, handler: h.makes(catalog.KindBoat)},
@@ -130,7 +130,7 @@ func (h *Handler) Routes() []Route {
 		{Pattern: "GET /v1/tire-sizes/makes", Charged: charged, Cache: cacheCatalog, handler: h.makes(catalog.KindTireSize)},
 		{Pattern: "GET /v1/tire-sizes/models", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.models(catalog.KindTireSize)},
 		{Pattern: "GET /v1/tire-sizes/{uuid}", Charged: charged, Cache: cacheCatalog, handler: h.get(catalog.KindTireSize)},
-		{Pattern: "GET /v1/tire-sizes/{uuid}/geometry", Charged: charged, Cache: cacheCatalog, handler: h.geometry},
+		{Pattern: "GET /v1/tire-sizes/{uuid}/geometry", Charged: charged, Cache: cacheCatalog, handler: h.byRecord(h.geometry)},
 
 		{Pattern: "GET /v1/vin/{vin}", Charged: charged, handler: h.decodeVIN},
 		{Pattern: "GET /v1/vins", Charged: charged, PerItem: true, Query: true, handler: h.decodeVINs},

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/vehicle"
@@ -149,20 +150,27 @@ func noParams(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
+// byRecord answers a route of one record, whose uuid answer is given.
+func (h *Handler) byRecord(answer func(http.ResponseWriter, *http.Request, uuid.UUID) error) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, err := h.recordID(r)
+		if err == nil {
+			err = answer(w, r, id)
+		}
 		if err != nil {
 			edge.WriteError(w, r, err)
-			return
 		}
-		rec, err := h.svc.GetJSON(kind, id)
-		if err != nil {
-			edge.WriteError(w, r, err)
-			return
-		}
-		writeRawRecord(w, rec)
 	}
+}
+
+func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
+	return h.byRecord(func(w http.ResponseWriter, _ *http.Request, id uuid.UUID) error {
+		rec, err := h.svc.GetJSON(kind, id)
+		if err == nil {
+			writeRawRecord(w, rec)
+		}
+		return err
+	})
 }
 
 func (h *Handler) makes(kind catalog.Kind) http.HandlerFunc {
@@ -194,30 +202,18 @@ func (h *Handler) hullTypes(w http.ResponseWriter, r *http.Request) {
 	ok(w, h.svc.HullTypes())
 }
 
-func (h *Handler) carTires(w http.ResponseWriter, r *http.Request) {
-	id, err := h.recordID(r)
-	if err != nil {
-		edge.WriteError(w, r, err)
-		return
-	}
+func (h *Handler) carTires(w http.ResponseWriter, _ *http.Request, id uuid.UUID) error {
 	t, err := h.svc.TiresForCar(id)
-	if err != nil {
-		edge.WriteError(w, r, err)
-		return
+	if err == nil {
+		ok(w, t)
 	}
-	ok(w, t)
+	return err
 }
 
-func (h *Handler) geometry(w http.ResponseWriter, r *http.Request) {
-	id, err := h.recordID(r)
-	if err != nil {
-		edge.WriteError(w, r, err)
-		return
-	}
+func (h *Handler) geometry(w http.ResponseWriter, _ *http.Request, id uuid.UUID) error {
 	g, err := h.svc.Geometry(id)
-	if err != nil {
-		edge.WriteError(w, r, err)
-		return
+	if err == nil {
+		ok(w, g)
 	}
-	ok(w, g)
+	return err
 }

@@ -39,13 +39,11 @@ func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan
 			return t, t.admit, nil
 		}
 	}
-	e := l.lockEntry(accountID)
-	defer e.mu.Unlock()
-	m, err := l.load(ctx, e, accountID, now)
+	e, m, err := l.enter(ctx, accountID, now)
 	if err != nil {
-		return nil, State{}, fmt.Errorf("read quota usage: %w", err)
+		return nil, State{}, err
 	}
-	e.lastActive.Store(now.UnixNano())
+	defer e.mu.Unlock()
 	limited := plan.RatePerMinute > 0
 	if limited && !e.rate.admit(now, plan.RatePerMinute) {
 		st := e.state(plan, m, now)
@@ -136,18 +134,28 @@ func (l *Limiter) takeUnit(ctx context.Context, e *entry, m *month, t *Ticket, a
 	return State{}, nil
 }
 
+// enter locks the account's entry, loads its month and marks it active.
+func (l *Limiter) enter(ctx context.Context, accountID string, now time.Time) (*entry, *month, error) {
+	e := l.lockEntry(accountID)
+	m, err := l.load(ctx, e, accountID, now)
+	if err != nil {
+		e.mu.Unlock()
+		return nil, nil, fmt.Errorf("read quota usage: %w", err)
+	}
+	e.lastActive.Store(now.UnixNano())
+	return e, m, nil
+}
+
 // Charge takes one quota unit for a call Admit already counted against the
 // rate window (an MCP tools/call, one VIN of a batch). commit(true) charges
 // it to channel, commit(false) refunds it; only the first commit counts.
 func (l *Limiter) Charge(ctx context.Context, accountID string, plan account.Plan, channel string) (func(success bool), State, error) {
 	now := l.now()
-	e := l.lockEntry(accountID)
-	defer e.mu.Unlock()
-	m, err := l.load(ctx, e, accountID, now)
+	e, m, err := l.enter(ctx, accountID, now)
 	if err != nil {
-		return nil, State{}, fmt.Errorf("read quota usage: %w", err)
+		return nil, State{}, err
 	}
-	e.lastActive.Store(now.UnixNano())
+	defer e.mu.Unlock()
 	t := &Ticket{l: l, e: e, m: m, plan: plan}
 	if st, err := l.takeUnit(ctx, e, m, t, accountID, plan, now); err != nil {
 		return nil, st, err

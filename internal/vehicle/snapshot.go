@@ -47,21 +47,14 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		if s.cars, carErr = newTable(c.Cars, carFields, &carRules.vocab); carErr != nil {
 			return
 		}
-		bodies := make([]string, len(s.cars.recs))
-		for i := range s.cars.recs {
-			bodies[i] = s.cars.recs[i].Body
-		}
-		s.bodyTypes = countBy(bodies, catalog.Bodies)
+		s.bodyTypes = countBy(s.cars.recs, func(c *catalog.Car) string { return c.Body }, catalog.Bodies)
 	})
 	wg.Go(func() {
 		if s.motos, motoErr = newTable(c.Motorcycles, motorcycleFields, &motoRules.vocab); motoErr != nil {
 			return
 		}
-		types := make([]string, len(s.motos.recs))
-		for i := range s.motos.recs {
-			types[i] = s.motos.recs[i].MotorcycleType
-		}
-		for _, nc := range countBy(types, catalog.MotorcycleTypes)[:len(catalog.MotorcycleTypes)] {
+		types := countBy(s.motos.recs, func(m *catalog.Motorcycle) string { return m.MotorcycleType }, catalog.MotorcycleTypes)
+		for _, nc := range types[:len(catalog.MotorcycleTypes)] {
 			s.motoTypes = append(s.motoTypes, TypeCount{Name: nc.Name, VehicleType: catalog.ClassOf(nc.Name), Count: nc.Count})
 		}
 	})
@@ -69,11 +62,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		if s.boats, boatErr = newTable(c.Boats, boatFields, &boatRules.vocab); boatErr != nil {
 			return
 		}
-		hulls := make([]string, len(s.boats.recs))
-		for i := range s.boats.recs {
-			hulls[i] = s.boats.recs[i].HullType
-		}
-		s.hullTypes = countBy(hulls, catalog.HullTypes)
+		s.hullTypes = countBy(s.boats.recs, func(b *catalog.Boat) string { return b.HullType }, catalog.HullTypes)
 	})
 	wg.Go(func() {
 		if s.tires, tireErr = newTable(c.TireSizes, tireFields, &tireRules.vocab); tireErr != nil {

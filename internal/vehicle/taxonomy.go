@@ -99,12 +99,13 @@ func (ix *index) modelYears(lmake, lmodel string) []YearCount {
 	return out
 }
 
-// countBy counts by a field, ignoring case: known values first (zeros
-// included), then any other, sorted.
-func countBy(values []string, known []string) []NameCount {
+// countBy counts recs by a field, ignoring case: known values first
+// (zeros included), then any other, sorted.
+func countBy[T any](recs []T, field func(*T) string, known []string) []NameCount {
 	counts := map[string]int{}
 	names := map[string]spelling{}
-	for _, v := range values {
+	for i := range recs {
+		v := field(&recs[i])
 		if v == "" {
 			continue
 		}
