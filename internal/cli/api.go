@@ -105,10 +105,9 @@ func apiRun(ctx context.Context, f *Factory, opts *apiOptions) error {
 	return f.printBody(joined)
 }
 
-// paginate GETs opts.Path and every rel="next" page after it and returns
-// their data arrays joined. The next link is followed on the client's
-// server, by its path and query: the Link header's origin is the server's
-// public URL, which need not be the one the token is sent to.
+// paginate GETs opts.Path and every rel="next" page after it, on the
+// client's server (the Link origin is the public URL, which may differ),
+// and joins their data arrays.
 func paginate(ctx context.Context, s *IOStreams, c *client.Client, opts *apiOptions) ([]byte, error) {
 	all := []json.RawMessage{}
 	seen := map[string]bool{}

@@ -46,11 +46,9 @@ type clientAuth struct {
 
 func credentialsPath() string { return credentials.Path(config.ConfigDir()) }
 
-// resolveAuth picks the instance and its token. The URL is the --url flag,
-// else VDS_URL, else the current instance of the credentials file, else
-// defaultURL; the token is --token, else VDS_TOKEN, else the one stored for
-// that URL. A stored token is sent only to its own instance: a token is a
-// secret for one server, and pointing --url elsewhere must not leak it.
+// resolveAuth picks the instance (--url, VDS_URL, the current stored one,
+// defaultURL) and its token (--token, VDS_TOKEN, the one stored for that
+// URL). A stored token is sent only to its own instance, never leaked.
 func (f *Factory) resolveAuth() (clientAuth, error) {
 	a := clientAuth{CredentialsPath: credentialsPath()}
 	creds, err := credentials.Load(a.CredentialsPath)
@@ -245,10 +243,9 @@ func readToken(ctx context.Context, s *IOStreams) (string, error) {
 	return line, nil
 }
 
-// readPassword reads a line from the terminal fd without echo. Ctrl-C does
-// not end term.ReadPassword (vds catches SIGINT to cancel the context), so
-// the read runs aside and a cancelled context restores the terminal's echo
-// before returning: the process must never exit with echo off.
+// readPassword reads a line without echo. The read runs aside, since
+// Ctrl-C does not end term.ReadPassword, so a cancelled context can restore
+// the echo: the process must never exit with echo off.
 func readPassword(ctx context.Context, fd int) (string, error) {
 	state, err := term.GetState(fd)
 	if err != nil {

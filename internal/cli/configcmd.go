@@ -60,11 +60,8 @@ func (s setting) text() string {
 	return dash(fmt.Sprint(s.value))
 }
 
-// settings lists the keys of the configuration value v under prefix, by the
-// mapstructure tags that name them in the config file, in the order of the
-// Config struct (map keys, the plan names, sorted). Durations are Go
-// duration strings (30s, 24h0m0s), as the file takes them; an empty list
-// is [] rather than null.
+// settings lists the keys of the configuration value v under prefix, named
+// by their mapstructure tags, in the order of the Config struct.
 func settings(prefix string, v reflect.Value) []setting {
 	switch {
 	case v.Type() == reflect.TypeFor[time.Duration]():

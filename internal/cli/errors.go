@@ -86,10 +86,8 @@ func exitCode(err error) int {
 	return ExitError
 }
 
-// apiExitCode classifies an API answer by status. A 400 is the server
-// refusing what the user typed (a bad VIN, a query too broad), so it is a
-// usage error like a bad flag; a 422 (a well-formed VIN nobody can decode)
-// is a plain error: retyping the same input cannot fix it.
+// apiExitCode classifies an API answer by status: a 400 refuses what the
+// user typed, a usage error; a 422 cannot be fixed by retyping.
 func apiExitCode(e *client.APIError) int {
 	switch {
 	case e.Status == http.StatusBadRequest:
@@ -116,9 +114,7 @@ func isNetworkError(err error) bool {
 }
 
 // inFlagTerms rewrites the server's refusal of query parameters in the
-// terms of the command line: the server says fuel_type, the user typed
-// --fuel-type. Only the words that name a parameter cmd has a flag for are
-// replaced, so the rest of the sentence reads as sent.
+// command line's terms: fuel_type becomes --fuel-type.
 func inFlagTerms(err error, cmd *cobra.Command) error {
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || !slices.Contains(paramCodes, apiErr.Code) {
@@ -155,9 +151,7 @@ func flagWords(s string, cmd *cobra.Command) string {
 }
 
 // namesParam tells a parameter's name from the same word in prose ("model
-// year") by the server's sentence patterns: a snake_case name, a name
-// given a value (year=20, body "Truck"), the name a value is not one of,
-// and an item of a list of names ("narrow by make, model, q or a filter").
+// year") by the server's sentence patterns.
 func namesParam(before, w, after string) bool {
 	if strings.Contains(w, "_") || strings.HasPrefix(after, "=") || strings.HasPrefix(after, ` "`) || strings.HasSuffix(before, "value of ") {
 		return true

@@ -45,9 +45,8 @@ func completeType(_ *cobra.Command, args []string, _ string) ([]string, cobra.Sh
 	return nil, cobra.ShellCompDirectiveNoFileComp
 }
 
-// completeMake completes --make from the server's makes of the command's
-// TYPE (cars for commands without one). It costs one API call, so it runs
-// only when the user asks for completions; any failure completes nothing.
+// completeMake completes --make from the server's makes (one API call, only
+// when completions are asked for; a failure completes nothing).
 func completeMake(f *Factory, fixed client.Kind) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 		kind := fixed

@@ -79,9 +79,8 @@ func (f *Factory) show(v any, err error, human func() error) error {
 	return human()
 }
 
-// table prints rows aligned on a terminal and tab-separated (without the
-// header) when piped, so scripts can cut fields without parsing padding.
-// A table made without a header prints none on a terminal either.
+// table prints rows aligned on a terminal, and tab-separated without the
+// header when piped, for scripts.
 type table struct {
 	io     *IOStreams
 	header []string

@@ -49,9 +49,8 @@ func (f *Factory) writeJSON(v any) error {
 	return runJQ(f.jq, b, f.IO.Out)
 }
 
-// runJQ runs code on the JSON document doc and prints each result on its
-// own line: a string as raw text (like jq -r, so results feed other
-// commands), anything else as compact JSON.
+// runJQ prints each result of code on doc on its own line: strings raw
+// (like jq -r), anything else as compact JSON.
 func runJQ(code *gojq.Code, doc []byte, w io.Writer) error {
 	var in any
 	if err := json.Unmarshal(doc, &in); err != nil {

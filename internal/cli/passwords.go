@@ -14,11 +14,8 @@ import (
 	"github.com/vds-dev/vds/internal/signin"
 )
 
-// readNewPassword reads a new dashboard password: on a terminal it prompts
-// twice without echo; otherwise it reads the first line of stdin, so
-// `printf '%s\n' "$PW" | vds accounts set-password E` works in scripts.
-// Only the line ending is removed: spaces may belong to the password. The
-// password is checked against the policy before anything is written.
+// readNewPassword prompts twice without echo on a terminal, else reads the
+// first line of stdin (for scripts), keeping spaces, and checks the policy.
 func readNewPassword(ctx context.Context, s *IOStreams) (string, error) {
 	var pw string
 	if file, ok := s.In.(*os.File); ok && s.InTTY {

@@ -138,9 +138,7 @@ Configuration: flags > VDS_* environment variables > config file
 	return root
 }
 
-// Command groups of `vds --help`: the two sides of vds read differently
-// (database versus HTTP), so the help says which is which. Commands in no
-// group (version, config, completion, help) are listed after them.
+// Command groups of `vds --help`: database commands apart from HTTP ones.
 var commandGroups = []struct {
 	group cobra.Group
 	names []string

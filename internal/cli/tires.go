@@ -19,10 +19,8 @@ type tiresOptions struct {
 	Year        int
 }
 
-// tiresOutput is what vds tires found; --json prints Fitments, each the
-// data of GET /v1/tire-sizes/{uuid}/geometry. Car and Match are set when a
-// car uuid was given (Match is then the server's exact_year, nearest_year
-// or none).
+// tiresOutput is what vds tires found; --json prints Fitments. Car and
+// Match are set for a car uuid.
 type tiresOutput struct {
 	Car      *client.CarRef
 	Match    *string

@@ -16,9 +16,8 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// maxLinked bounds how many linked records of each kind vds vin fetches:
-// each is a charged call, and the first few identify the vehicle well
-// enough; --json lists them all by uuid.
+// maxLinked bounds the linked records of each kind vds vin fetches, each a
+// charged call; --json lists them all by uuid.
 const maxLinked = 20
 
 type vinOptions struct {
@@ -110,9 +109,8 @@ func vinRun(ctx context.Context, f *Factory, opts *vinOptions) error {
 	return printVIN(f.IO, out)
 }
 
-// vinBatchRun decodes many VINs, client.MaxBatch per request, one after
-// another (each request counts against the rate limit), and prints what
-// was decoded even when a later batch fails.
+// vinBatchRun decodes many VINs, client.MaxBatch per request, and prints
+// what was decoded even when a later batch fails.
 func vinBatchRun(ctx context.Context, f *Factory, c *client.Client, opts *vinOptions) error {
 	var vins []string
 	for _, a := range opts.VINs {
@@ -209,9 +207,8 @@ func printVINEntries(f *Factory, asCSV bool, entries []client.VINEntry) error {
 	return t.flush()
 }
 
-// fetchLinked gets the first maxLinked records by uuid, a few at a time,
-// in the order given. A record that left the catalog since the decode was
-// cached is skipped rather than failing the whole command.
+// fetchLinked gets the first maxLinked records by uuid, in order, skipping
+// those that left the catalog since the decode was cached.
 func fetchLinked[T any](ctx context.Context, ids []string, get func(context.Context, string, ...client.CallOption) (*T, error)) ([]T, error) {
 	ids = ids[:min(len(ids), maxLinked)]
 	got := make([]*T, len(ids))

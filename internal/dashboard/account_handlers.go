@@ -31,9 +31,8 @@ func (h *Handler) accountPage(w http.ResponseWriter, r *http.Request, s *session
 	h.accountView(w, r, s, http.StatusOK, "")
 }
 
-// changePassword sets a new password after checking the current one. Every
-// session of the account ends, other browsers' included; this browser gets
-// a new one, so the person stays signed in here.
+// changePassword sets a new password after checking the current one; every
+// session ends, and this browser gets a new one.
 func (h *Handler) changePassword(w http.ResponseWriter, r *http.Request, s *session) {
 	current, next, confirm := r.PostForm.Get("current"), r.PostForm.Get("password"), r.PostForm.Get("confirm")
 	switch {

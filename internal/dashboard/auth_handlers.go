@@ -149,11 +149,9 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, Prefix+"?n=welcome", http.StatusSeeOther)
 }
 
-// clientAddress is the address sign-ups are counted by: the connection's
-// peer or, when that is a proxy on this host (a loopback address), the
-// address the proxy appended to X-Forwarded-For. The header is trusted
-// from loopback only, so a client cannot pick its own address. An IPv6
-// client counts by its /64, the block one host usually holds.
+// clientAddress is the address sign-ups are counted by: the peer or, from
+// a loopback proxy only, the address it appended to X-Forwarded-For. An
+// IPv6 client counts by its /64.
 func clientAddress(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

@@ -5,9 +5,8 @@ import (
 	"net/http"
 )
 
-// connectData is the Connect page: the instance's real addresses in
-// ready-to-paste snippets. Secrets never appear: the snippets read the
-// token from $VDS_TOKEN, which the page tells the user to set.
+// connectData is the Connect page's ready-to-paste snippets, which read
+// the token from $VDS_TOKEN: no secret appears.
 type connectData struct {
 	BaseURL   string
 	APIURL    string

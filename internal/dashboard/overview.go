@@ -99,10 +99,8 @@ func dailySeries(first, today time.Time, rows []limits.DayCalls) []dayUsage {
 	return out
 }
 
-// chart is an inline SVG bar chart of calls per day, REST and MCP side by
-// side. It is computed here and drawn by the template with plain
-// elements, so it needs neither JavaScript nor inline styles (which the
-// Content-Security-Policy forbids); colours come from the stylesheet.
+// chart is an inline SVG bar chart of calls per day, drawn with plain
+// elements: the Content-Security-Policy allows no script or inline style.
 type chart struct {
 	ID      string
 	Width   int

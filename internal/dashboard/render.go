@@ -172,9 +172,8 @@ func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, 
 	_, _ = w.Write(buf.Bytes())
 }
 
-// serverError answers a request that failed for a reason that is not the
-// user's: a store call, since every other failure is a bug (internalError).
-// That is an outage the user can only wait out, so a 503 as in the API.
+// serverError answers a failed store call: an outage the user can only
+// wait out, so a 503 as in the API.
 func (h *Handler) serverError(w http.ResponseWriter, r *http.Request, err error) {
 	h.log.ErrorContext(r.Context(), "dashboard request failed", "path", r.URL.Path, "err", err)
 	h.errorPage(w, r, http.StatusServiceUnavailable, "Service unavailable",

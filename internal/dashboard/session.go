@@ -13,9 +13,8 @@ import (
 	"github.com/vds-dev/vds/internal/signin"
 )
 
-// Cookie names. The __Host- prefix makes the browser refuse the cookie
-// unless it is Secure, has Path=/ and no Domain, so neither a sibling
-// subdomain nor a plain-HTTP page can plant or overwrite it.
+// Cookie names. __Host- makes the browser refuse a cookie a sibling
+// subdomain or a plain-HTTP page would plant.
 const (
 	sessionCookie        = "vds_session"
 	csrfCookie           = "vds_csrf"
@@ -48,9 +47,8 @@ func (h *Handler) cookieName(r *http.Request, base string) string {
 	return base
 }
 
-// readCookie returns the value of base's cookie under the name this
-// request uses. Over HTTPS only the __Host- cookie counts: a plain-named one
-// could have been planted by a sibling subdomain or a plain-HTTP page.
+// readCookie returns base's cookie under the name this request uses; over
+// HTTPS only the __Host- one counts.
 func (h *Handler) readCookie(r *http.Request, base string) string {
 	if c, err := r.Cookie(h.cookieName(r, base)); err == nil {
 		return c.Value
@@ -95,10 +93,8 @@ func parseForm(w http.ResponseWriter, r *http.Request) error {
 	return r.ParseForm()
 }
 
-// authed wraps a page that needs a signed-in user. Without a session a GET
-// goes to the sign-in page (coming back afterwards) and a POST is refused
-// the same way; a POST must pass the cross-origin check and carry the
-// session's CSRF token.
+// authed wraps a page that needs a signed-in user; a POST must also pass
+// the cross-origin check and carry the session's CSRF token.
 func (h *Handler) authed(fn func(w http.ResponseWriter, r *http.Request, s *session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
@@ -131,10 +127,8 @@ func (h *Handler) authed(fn func(w http.ResponseWriter, r *http.Request, s *sess
 	}
 }
 
-// anonPost wraps the sign-in and sign-up forms, which have no session yet:
-// they carry a double-submit token (a random cookie repeated in a hidden
-// field), which a cross-site form cannot read and so cannot repeat. That
-// stops login CSRF (signing a victim into the attacker's account).
+// anonPost wraps the sign-in and sign-up forms, which have no session yet,
+// with a double-submit token: it stops login CSRF.
 func (h *Handler) anonPost(fn http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")

@@ -11,10 +11,8 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 )
 
-// tokensData is the tokens page. Secret is set once, on the first load of
-// the page after a token was created or rotated: the POST stores it in the
-// session's flash and redirects here (POST-redirect-GET), and this load
-// takes the flash, so a reload neither shows it again nor creates a token.
+// tokensData is the tokens page. Secret comes from the session's flash
+// (POST-redirect-GET), so a reload neither shows it again nor creates a token.
 type tokensData struct {
 	// Active are the tokens that work now, those in a rotation's grace
 	// period included (their RevokedAt is when they stop).
