@@ -138,9 +138,8 @@ func (c *Client) call(ctx context.Context, path string, query url.Values, opts [
 	return resp.Body(), info, nil
 }
 
-// Get GETs path below the server root, query included
-// ("/v1/cars?make=Toyota"), with token and retries, and returns the body
-// as sent, for endpoints no typed method covers.
+// Get GETs path below the server root, query included, for endpoints no
+// typed method covers, and returns the body as sent.
 func (c *Client) Get(ctx context.Context, path string, opts ...CallOption) ([]byte, ResponseInfo, error) {
 	return c.call(ctx, path, nil, opts)
 }

@@ -5,10 +5,7 @@
 //	c := client.New("http://localhost:8080", os.Getenv("VDS_TOKEN"))
 //	page, err := c.ListCars(ctx, client.CarQuery{Make: "Toyota", Year: 2022})
 //
-// Queries send only the fields that are set (the server refuses empty and
-// unknown parameters) and must narrow the catalog; pages hold up to 10
-// records, pages 1 to 40 are reachable, and AllCars and its siblings iterate.
-// A non-2xx answer is an *APIError with the server's stable problem code.
-// Calls are GETs, retried after network errors, 5xx and a 429 whose
-// Retry-After is short (see WithRetries). The contract is in docs/api.md.
+// Queries send only the fields that are set and must narrow the catalog;
+// AllCars and its siblings iterate over pages. A non-2xx answer is an
+// *APIError with the server's problem code. The contract is in docs/api.md.
 package client

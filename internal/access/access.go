@@ -115,8 +115,7 @@ func (s *Service) SetSuspended(ctx context.Context, accountID string, suspended 
 }
 
 // DeleteAccount deletes an account with its tokens, lists, sessions and
-// usage; its tokens are refused at once on this replica (on others within
-// the Authenticator's cache TTL).
+// usage; other replicas refuse its tokens within the auth cache TTL.
 func (s *Service) DeleteAccount(ctx context.Context, accountID string) error {
 	tokens, err := s.st.Tokens(ctx, accountID)
 	if err != nil {
@@ -222,9 +221,8 @@ type Rotation struct {
 	Secret string
 }
 
-// RotateToken replaces an active token with a new one of the same name,
-// atomically. The old one keeps working for grace (one of RotationGraces),
-// so programs can move to the new one without a gap, then is refused.
+// RotateToken replaces an active token with a new one of the same name;
+// the old one keeps working for grace (one of RotationGraces).
 func (s *Service) RotateToken(ctx context.Context, accountID, id string, grace time.Duration) (Rotation, error) {
 	if !slices.Contains(RotationGraces, grace) {
 		return Rotation{}, ErrBadGrace

@@ -75,8 +75,7 @@ func BearerSecret(header string) (string, bool) {
 }
 
 // hashSecret is the cache key of a secret: its SHA-256, hashed from a
-// stack copy, since converting a string of this size to a slice would
-// allocate on every request.
+// stack copy so that no request allocates.
 func hashSecret(secret string) [sha256.Size]byte {
 	var buf [128]byte
 	if len(secret) > len(buf) {

@@ -145,8 +145,7 @@ func NormalizeEmail(s string) (string, error) {
 }
 
 // Session is a signed-in dashboard session as stored: only the SHA-256 of
-// its random id, so a copy of the database cannot be replayed as a cookie.
-// CSRF is the synchronizer token its forms carry back.
+// its id, so the database cannot be replayed as a cookie.
 type Session struct {
 	IDHash    string    `json:"-"`
 	AccountID string    `json:"account_id"`

@@ -1,11 +1,6 @@
-// Package apidocs serves the public description of the API, generated
-// from the same sources as the API itself: /docs, an HTML reference
-// rendered from the OpenAPI document, and /llms.txt, a Markdown summary of
-// the REST endpoints and the MCP tools for agents. Neither needs a token.
-//
-// Both are rendered once, at start, with a mark where the origin goes
-// (dashboard.public_url, else the request's scheme and Host); a request
-// writes the parts around it with its own origin between them.
+// Package apidocs serves /docs, an HTML reference rendered from the OpenAPI
+// document, and /llms.txt, a Markdown summary for agents. Both are
+// rendered once, with a mark where each request's origin goes.
 package apidocs
 
 import (
@@ -34,9 +29,8 @@ type Handler struct {
 	csp string
 }
 
-// New renders the reference of the OpenAPI document openapi (JSON) and the
-// llms.txt of it and the MCP tools. It panics when the document does not
-// parse: it is built into the binary, so every test run would catch it.
+// New renders the reference and llms.txt. It panics when the built-in
+// document does not parse, which every test run would catch.
 func New(openapi []byte, tools []mcptools.Tool, publicURL string) *Handler {
 	h, err := build(openapi, tools, publicURL)
 	if err != nil {

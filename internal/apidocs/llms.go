@@ -7,9 +7,8 @@ import (
 	"github.com/vds-dev/vds/internal/mcptools"
 )
 
-// llmsText is /llms.txt (https://llmstxt.org): a title, a one-paragraph
-// summary, the rules of the API, then sections of links: the references,
-// every REST operation and every MCP tool with its arguments.
+// llmsText is /llms.txt (https://llmstxt.org): a summary, the rules of the
+// API, and links to every REST operation and MCP tool.
 func llmsText(d *document, tools []mcptools.Tool) string {
 	var b strings.Builder
 	intro := strings.Split(strings.TrimSpace(d.Info.Description), "\n\n")

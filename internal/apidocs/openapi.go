@@ -9,9 +9,8 @@ import (
 	"strings"
 )
 
-// The part of an OpenAPI 3.1 document the reference shows. vds builds its
-// document itself (httpapi.BuildOpenAPI), so the reader needs only the
-// shapes that builder writes; anything else is left out, not guessed at.
+// The part of an OpenAPI 3.1 document the reference shows: only the shapes
+// httpapi.BuildOpenAPI writes.
 
 type document struct {
 	Info struct {

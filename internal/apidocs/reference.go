@@ -123,9 +123,8 @@ func buildOp(d *document, e endpoint) opView {
 	return v
 }
 
-// curl is a command that calls the operation: path parameters from their
-// examples (else a shell variable named after them), required query
-// parameters and, since a list query must be narrowed, make and model.
+// curl is a command that calls the operation, with example path
+// parameters and the required query parameters.
 func curl(e endpoint) string {
 	path := e.Path
 	var unset []string

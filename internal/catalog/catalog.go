@@ -29,8 +29,7 @@ func (c *Catalog) Counts() Counts {
 	return Counts{Cars: len(c.Cars), Motorcycles: len(c.Motorcycles), Boats: len(c.Boats), TireSizes: len(c.TireSizes)}
 }
 
-// Version describes one published state of the catalog. Every ingest or
-// enrich that changes anything publishes a new version; servers poll the
+// Version describes one published state of the catalog; servers poll its
 // number to know when to reload.
 type Version struct {
 	Number      int64     `json:"version"`
@@ -40,9 +39,8 @@ type Version struct {
 	Counts Counts `json:"counts"`
 }
 
-// Changes is the difference between the stored catalog and an ingest,
-// restricted to the kinds the ingest carries. Upserts hold new and changed
-// records; Deletes the uuids that the ingest no longer has.
+// Changes is the difference between the stored catalog and an ingest, for
+// the kinds the ingest carries.
 type Changes struct {
 	Cars        KindChanges[Car]
 	Motorcycles KindChanges[Motorcycle]
@@ -102,10 +100,9 @@ func (c *Changes) Summaries() []Summary {
 	return out
 }
 
-// Diff computes the changes that turn current into next for the kinds
-// listed in replace. A car whose input does not pin an EPA id keeps its
-// stored EPA id and figures, which belong to the enrich job and survive a
-// re-ingest; one that pins an id brings its own (the demo catalog does).
+// Diff computes the changes that turn current into next for the kinds in
+// replace. A car whose input pins no EPA id keeps its stored EPA fields,
+// which belong to enrich.
 func Diff(current, next *Catalog, replace map[Kind]bool) Changes {
 	cars := next.Cars
 	if replace[KindCar] {

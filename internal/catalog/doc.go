@@ -1,7 +1,3 @@
-// Package catalog holds the vehicle catalog's domain types (cars, motorcycles
-// and other powersports vehicles, power boats, tire fitments), their
-// validation, and the derivation of stable record UUIDs from natural keys.
-//
-// The package knows nothing about HTTP, SQL or configuration: ingest, the
-// stores and the query service all speak these types.
+// Package catalog holds the vehicle catalog's domain types, their
+// validation, and the stable record UUIDs derived from natural keys.
 package catalog

@@ -1,9 +1,7 @@
 package catalog
 
-// fieldLabels maps each record field's JSON name to how people read it: a
-// label and, where the value has one, its unit. Kinds share a name only
-// where it means the same (fuel_type of a car and of a boat). The
-// dashboard, the terminal UI and vds get label fields from here.
+// fieldLabels maps each record field's JSON name to a label and unit for
+// people; kinds share a name only where it means the same.
 var fieldLabels = map[string]struct{ label, unit string }{
 	"uuid":  {"UUID", ""},
 	"make":  {"Make", ""},
@@ -53,8 +51,7 @@ var fieldLabels = map[string]struct{ label, unit string }{
 }
 
 // FieldLabel is the label of the record field whose JSON name is name,
-// with its unit: "City MPG", "Engine displacement (L)". A name the table
-// lacks reads as itself.
+// with its unit: "Engine displacement (L)".
 func FieldLabel(name string) string {
 	f, ok := fieldLabels[name]
 	switch {

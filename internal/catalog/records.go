@@ -38,9 +38,8 @@ func ParseKind(s string) (Kind, error) {
 	return "", fmt.Errorf("unknown record type %q: use car, motorcycle, boat or tire_size", s)
 }
 
-// FuelEconomy holds a car's EPA identity and figures: set by the enrich
-// job, or by an ingested file that pins the car's EPA row (the demo
-// catalog does); null until either.
+// FuelEconomy holds a car's EPA identity and figures, set by enrich or
+// pinned by the ingested file.
 type FuelEconomy struct {
 	EPAID         *int     `json:"epa_id" jsonschema:"The EPA vehicle id (fueleconomy.gov) the figures come from; null when none matched."`
 	MPGCity       *float64 `json:"mpg_city"`
@@ -112,9 +111,7 @@ type Boat struct {
 func (Boat) SchemaDescription() string { return "A power boat." }
 
 // TireFitment maps a vehicle to its OEM tire sizes and the alternate sizes
-// that fit. Every size is in the canonical form of tire.Canonical
-// (225/45R17, 245/35ZR19, LT285/70R17, 35x12.50R17LT); the load index and
-// speed rating of the OEM tires are fields of their own.
+// that fit, every size in tire.Canonical form.
 type TireFitment struct {
 	UUID            uuid.UUID `json:"uuid"`
 	Make            string    `json:"make"`
@@ -140,9 +137,8 @@ func (TireFitment) SchemaDescription() string {
 // change every record UUID and orphan every saved list item: never do that.
 var namespace = uuid.MustParse("6f1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e41")
 
-// recordUUID derives a stable UUID from a kind and the parts of a natural key.
-// Parts are compared case-insensitively with runs of space collapsed, so a
-// re-ingest that only changes the spelling's case keeps the UUID.
+// recordUUID derives a stable UUID from a kind and a natural key, compared
+// case-insensitively with runs of space collapsed.
 func recordUUID(kind Kind, parts ...string) uuid.UUID {
 	var b strings.Builder
 	b.WriteString(string(kind))

@@ -38,9 +38,8 @@ func (es FieldErrors) Err() error {
 	return es
 }
 
-// Year bounds. The upper bound follows the calendar: manufacturers sell next
-// year's models from the summer before, so the current year + 2 is the last
-// plausible model year.
+// Year bounds: next year's models sell from the summer before, so the
+// current year + 2 is the last plausible model year.
 const (
 	MinCarYear     = 1886 // Benz Patent-Motorwagen
 	MinVehicleYear = 1900
@@ -87,9 +86,8 @@ func (c *checker) enum(field string, s *string, allowed []string) bool {
 	return true
 }
 
-// rangeCheck refuses v outside lo..hi, and NaN and ±Inf, which compare
-// false (NaN) or cannot be encoded as JSON: a published NaN would stop
-// every server from loading the catalog.
+// rangeCheck refuses v outside lo..hi, NaN and ±Inf: a published NaN would
+// stop every server from loading the catalog.
 func rangeCheck[T int | float64](c *checker, field string, v, lo, hi T) {
 	switch f := float64(v); {
 	case math.IsNaN(f) || math.IsInf(f, 0):
@@ -99,9 +97,8 @@ func rangeCheck[T int | float64](c *checker, field string, v, lo, hi T) {
 	}
 }
 
-// tireSize writes *s in canonical form and returns its geometry. A load index
-// and speed rating written after the size move to *li and *sr, unless those
-// are given and differ.
+// tireSize writes *s in canonical form and returns its geometry, moving a
+// load index and speed rating written after it to *li and *sr.
 func (c *checker) tireSize(field string, s *string, li **int, sr **string) (tire.Geometry, bool) {
 	sz, err := tire.Parse(*s)
 	if err != nil {
@@ -147,9 +144,8 @@ func (c *checker) rating(prefix string, li *int, sr **string) {
 	}
 }
 
-// alternates canonicalizes the alternate sizes of one axle and checks each
-// against the OEM size: not repeated, not an OEM size of the fitment, and
-// within the fitment window unless listed in outside.
+// alternates canonicalizes one axle's alternate sizes, refusing repeats,
+// OEM sizes, and sizes outside the window unless listed in outside.
 func (c *checker) alternates(field string, alts []string, oem tire.Geometry, oemOK bool, oemSize string, taken map[string]string, outside map[string]bool) {
 	seen := map[string]bool{}
 	for i := range alts {
@@ -215,9 +211,7 @@ func (c *Car) Normalize() FieldErrors {
 	return ck.errs
 }
 
-// check bounds the EPA fields an input may carry. Figures need the EPA id
-// they come from: without one the stored figures would be kept and the
-// file's silently dropped.
+// check bounds the EPA fields an input may carry; figures need their EPA id.
 func (fe *FuelEconomy) check(ck *checker) {
 	if fe.EPAID == nil {
 		if *fe != (FuelEconomy{}) {
@@ -302,11 +296,9 @@ func (b *Boat) Normalize() FieldErrors {
 // MaxAlternates is the most alternate sizes a fitment may list per axle.
 const MaxAlternates = 4
 
-// Normalize validates a fitment, writes every tire size in canonical form
-// (moving a load index and speed rating written after the OEM size to their
-// fields), and derives the uuid. Each alternate must lie within
-// tire.FitmentWindowPct of the OEM size of its axle, unless it is listed in
-// outsideWindow, the ingest's acknowledgement that it is not.
+// Normalize validates a fitment, writes its sizes in canonical form and
+// derives the uuid. An alternate outside tire.FitmentWindowPct of its
+// axle's OEM size must be listed in outsideWindow.
 func (t *TireFitment) Normalize(outsideWindow ...string) FieldErrors {
 	var ck checker
 	ck.text("make", &t.Make, true, 60)

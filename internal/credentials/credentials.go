@@ -16,20 +16,16 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Credentials are the stored instances and the current one. URLs are
-// normalised (see NormalizeURL), so one instance has one entry however its
-// URL was typed.
+// Credentials are the stored instances, by normalised URL, and the current one.
 type Credentials struct {
-	// Current is the instance the client commands use when neither --url
-	// nor VDS_URL names one. It may have no entry: logging out of it keeps
-	// it current, so a later vds login asks only for a token.
+	// Current is the instance used when neither --url nor VDS_URL names one;
+	// logging out keeps it current.
 	Current   string              `yaml:"current,omitempty"`
 	Instances map[string]Instance `yaml:"instances,omitempty"`
 }
 
-// file is what Load reads: the format of Credentials, or the single url and
-// token of files written before several instances were stored. Save writes
-// only the former, so an old file is migrated on the next save.
+// file is what Load reads: Credentials, or an old file's single url and
+// token, migrated on the next save.
 type file struct {
 	Credentials `yaml:",inline"`
 	URL         string `yaml:"url"`
@@ -44,9 +40,8 @@ type Instance struct {
 // Path is where the credentials live, under dir (the vds config directory).
 func Path(dir string) string { return filepath.Join(dir, "credentials") }
 
-// NormalizeURL checks that raw is an http or https URL of a server root and
-// returns it in one spelling: scheme and host in lower case, no default
-// port, no trailing slash.
+// NormalizeURL checks that raw is an http(s) server root and spells it one
+// way: lower-case scheme and host, no default port, no trailing slash.
 func NormalizeURL(raw string) (string, error) {
 	s := strings.TrimRight(strings.TrimSpace(raw), "/")
 	u, err := url.Parse(s) // lower-cases the scheme
@@ -114,9 +109,7 @@ var ErrNotStored = errors.New("no token stored")
 // URLs lists the stored instances, sorted.
 func (c *Credentials) URLs() []string { return slices.Sorted(maps.Keys(c.Instances)) }
 
-// Load reads the credentials; a missing file gives empty credentials. The
-// entry of an old single-entry file becomes a stored instance, current
-// unless the file names another.
+// Load reads the credentials; a missing file gives empty credentials.
 func Load(path string) (Credentials, error) {
 	var f file
 	b, err := os.ReadFile(path)

@@ -116,9 +116,8 @@ func appendStringAttr(b []byte, json bool, sep byte, key, s string) []byte {
 	return append(b, '"')
 }
 
-// appendRFC3339Millis is slog's text time: RFC 3339 with exactly three
-// digits of milliseconds, truncated (a tenth of a millisecond is added so
-// RFC3339Nano keeps four digits, and the fourth is dropped).
+// appendRFC3339Millis is slog's text time: RFC 3339 with three digits of
+// milliseconds, truncated.
 func appendRFC3339Millis(b []byte, t time.Time) []byte {
 	const prefixLen = len("2006-01-02T15:04:05.000")
 	n := len(b)

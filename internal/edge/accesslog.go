@@ -56,8 +56,7 @@ func NewAccessLog(h slog.Handler, flush func() error) *AccessLog {
 }
 
 // BufferedAccessLog is an access log on w in format f, as slog's handler
-// for f at level would write it, in batches of whole lines so that another
-// logger's line never lands inside one.
+// would write it, in batches of whole lines.
 func BufferedAccessLog(w io.Writer, f LineFormat, level slog.Leveler) *AccessLog {
 	b := lineBuffer{bufio.NewWriterSize(w, 64<<10)}
 	e := &lineEncoder{format: f, w: b}

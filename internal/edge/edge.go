@@ -1,6 +1,5 @@
 // Package edge is the HTTP edge every transport shares: request context,
-// access log, gzip, problem documents with the one table of codes, and the
-// door (bearer token, rate window, quota). See docs/architecture.md.
+// access log, gzip, problem documents and the door. See docs/architecture.md.
 package edge
 
 import (

@@ -7,12 +7,9 @@ import (
 	"github.com/vds-dev/vds/internal/catalog"
 )
 
-// Cars builds the car catalog from the table, one car per EPA row
-// (docs/data.md, the EPA catalog): make and model as marketed (EPA's
-// baseModel, the rest of its model text as trim), body from its class, its
-// model text and its per-body volumes, drive, fuel, transmission, engine,
-// and the row's own figures with its id pinned. The uuid derives from the
-// EPA id. A row the catalog cannot hold fails the whole build, naming it.
+// Cars builds the car catalog from the table, one car per EPA row, its id
+// pinned (docs/data.md, the EPA catalog). A row the catalog cannot hold
+// fails the whole build, naming it.
 func Cars(t *Table) ([]catalog.Car, error) {
 	cars := make([]catalog.Car, 0, len(t.Rows))
 	for i := range t.Rows {
@@ -101,11 +98,9 @@ func truckClass(vclass string) bool {
 		strings.Contains(c, "special purpose")
 }
 
-// bodyOf picks one catalog body from what the row says (rowBodies): its own
-// words first, then its class; a car row whose volumes name several bodies
-// is a sedan when it lists four-door volumes, else a hatchback, else a
-// coupe. Special-purpose vehicles (EPA's class for trucks-based wagons and
-// early minivans) are SUVs unless their text says van.
+// bodyOf picks one catalog body from what the row says (rowBodies); a car
+// row whose volumes name several is a sedan, hatchback or coupe, in that
+// order, and a special-purpose vehicle an SUV unless its text says van.
 func bodyOf(r *Row, said bodyMask) string {
 	class := strings.ToLower(r.VClass)
 	switch {

@@ -70,9 +70,8 @@ func (s Score) Points() int {
 	return p<<4 | maxWords - min(s.Extra, maxWords)
 }
 
-// Match picks the EPA row for one car (docs/data.md, EPA matching); ok is
-// false when no row of its make, family and year has its fuel class. wheel
-// is the car's wheel diameter in inches, 0 when unknown.
+// Match picks the EPA row for one car (docs/data.md, EPA matching); wheel
+// is its wheel diameter in inches, 0 when unknown.
 func (t *Table) Match(c *catalog.Car, wheel int) (Row, Score, bool) {
 	m := t.match(c, wheel)
 	if !m.ok {
@@ -557,9 +556,8 @@ func Enrich(t *Table, cars []catalog.Car, wheels map[uuid.UUID]int) Result {
 	return res
 }
 
-// WheelSizes gives each car the rim diameter of the OEM tire of the
-// fitment of its make, model and year whose trim is its own (else the
-// only one there is), for Enrich: EPA files wheel sizes as variants.
+// WheelSizes gives each car the rim diameter of its own trim's fitment
+// (else the only one), for Enrich: EPA files wheel sizes as variants.
 func WheelSizes(cars []catalog.Car, fitments []catalog.TireFitment) map[uuid.UUID]int {
 	type key struct {
 		make, model string

@@ -1,7 +1,5 @@
 // Command bareserver is the baseline of `make bench`: a bare net/http
-// handler that writes fixed bytes (a body captured from vds), with the same
-// Content-Type, so the benchmark can compare vds's full hot path (auth,
-// limits, query, encode, log) against serving the same response for free.
+// handler writing the bytes vds would, for free.
 package main
 
 import (
