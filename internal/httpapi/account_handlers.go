@@ -72,9 +72,8 @@ func (h *Handler) changelog(w http.ResponseWriter, r *http.Request) {
 	ok(w, changelog)
 }
 
-// openAPI serves the document with the origin the client sees as its
-// server, so generated clients build absolute URLs; the two halves around
-// it were rendered once, in New.
+// openAPI serves the document with the client's origin as its server, so
+// generated clients build absolute URLs.
 func (h *Handler) openAPI(w http.ResponseWriter, r *http.Request) {
 	server, _ := json.Marshal(edge.Origin(r, h.publicURL))
 	w.Header().Set("Content-Type", "application/json")

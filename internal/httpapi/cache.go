@@ -67,8 +67,7 @@ type entityTag struct {
 }
 
 // catalogTag hashes the build, catalog version and publication time, path,
-// query and content coding. Query pairs are hashed on their own and added,
-// so their order does not change the tag.
+// query (pairs summed, so their order does not count) and content coding.
 func catalogTag(v catalog.Version, path, rawQuery, coding string) entityTag {
 	h := fnvUint(buildSeed, uint64(v.Number))
 	h = fnvUint(h, uint64(v.PublishedAt.UnixNano()))

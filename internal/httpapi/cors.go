@@ -6,9 +6,7 @@ import (
 )
 
 // corsPolicy lets browser pages of other origins call the API
-// (server.cors_origins; docs/api.md, "CORS"). The API authenticates with
-// bearer tokens, never cookies, so no credentials are allowed and "*" is
-// safe: a page can only spend a token it was given.
+// (server.cors_origins). Bearer tokens, never cookies, so "*" is safe.
 type corsPolicy struct {
 	any     bool
 	origins []string
@@ -77,10 +75,8 @@ func (c *corsPolicy) wrap(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// preflight answers OPTIONS on any API path, without a token (browsers
-// send none with a preflight): 204, with the allow headers only for an
-// allowed origin asking for a preflight; without them the browser refuses
-// the call.
+// preflight answers OPTIONS on any API path without a token: 204, with the
+// allow headers only for an allowed origin.
 func (c *corsPolicy) preflight(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
 	c.vary(hd)

@@ -14,11 +14,9 @@ import (
 
 // guard admits through the door, then commits or refunds the charge and
 // sets the limit and caching headers when the status is written. A PerItem
-// route is admitted uncharged; its handler charges through meter, so its
-// headers are read after the handler's charges. A catalog route's
-// If-None-Match is read before admission: when it names the current tag,
-// the request counts against the rate window only and is answered 304
-// once the query checks pass (next is not run, so nothing is rendered).
+// route's handler charges through meter. A catalog request whose
+// If-None-Match names the current tag counts against the rate window only
+// and is answered 304 without running next.
 func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 	charged := rt.Charged && !rt.PerItem
 	var fresh http.HandlerFunc
@@ -59,10 +57,8 @@ func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// admitted is the writer of a request the guard let in: just before the
-// status is written it commits or refunds the charge and sets the limit
-// and caching headers. It is no http.Flusher, like every writer below
-// Observe.
+// admitted is the writer of an admitted request: just before the status
+// it settles the charge and sets the limit and caching headers.
 type admitted struct {
 	http.ResponseWriter
 	h       *Handler

@@ -21,8 +21,7 @@ import (
 )
 
 // The OpenAPI document is built from the route table, the table below and
-// the Go types the handlers encode (package typeschema), so BuildOpenAPI
-// fails on drift; apitest holds every response of the tests against it.
+// the handlers' Go types, so BuildOpenAPI fails on drift.
 
 type schema = map[string]any
 
@@ -270,11 +269,9 @@ var examples = map[catalog.Kind][2]string{
 // exactText is how every string filter matches.
 const exactText = " Matches exactly but case-insensitively; any other value is refused (invalid_parameter with accepted_values and a suggestion)."
 
-// queryParam documents a query parameter of kind's list endpoint (kind is
-// "" for other endpoints). String filters carry their vocabulary as
-// examples and in the description, not as enum: the service matches them
-// case-insensitively (and takes short fuel codes for cars), so an enum
-// would reject requests the server answers.
+// queryParam documents a query parameter of kind's list endpoint ("" for
+// others). String filters list their vocabulary as examples, not enum: the
+// service matches them case-insensitively.
 func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 	str := func(desc string, ex ...string) (paramDoc, bool) {
 		s := schema{"type": "string"}
@@ -400,10 +397,8 @@ func orderParams(names []string) []string {
 	return out
 }
 
-// Names of the shared response components by status. apitest's unrouted
-// map names them too, to check answers to paths and methods the document
-// does not have (unknown /v1 routes, methods other than GET): keep the two
-// in step (its NewValidator fails when a name is missing).
+// Names of the shared response components by status; apitest's unrouted
+// map names them too.
 var responseNames = map[int]string{
 	http.StatusBadRequest:          "BadRequest",
 	http.StatusUnauthorized:        "Unauthorized",
@@ -541,9 +536,8 @@ var ifNoneMatch = schema{"name": "If-None-Match", "in": "header", "required": fa
 		"without a body, counted against the per-minute rate but not charged.",
 	"schema": schema{"type": "string"}}
 
-// alwaysStatuses are the error statuses of every guarded operation: guard answers
-// 401 and 403 (authenticate), 429 and 503 (the limiter, or its database
-// failing) before any handler runs, and any handler can fail with a 500.
+// alwaysStatuses are the error statuses of every guarded operation: 401,
+// 403, 429 and 503 from guard, 500 from any handler.
 var alwaysStatuses = []int{
 	http.StatusUnauthorized, http.StatusForbidden, http.StatusTooManyRequests,
 	http.StatusInternalServerError, http.StatusServiceUnavailable,
@@ -624,9 +618,8 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 		Info: schema{
 			"title": "vds API", "version": "1.3.0", "description": apiDescription,
 		},
-		// Paths carry their /v1 prefix (and /changelog sits at the root), so
-		// the server is the origin itself. The handler serves the origin the
-		// client sees in place of "/" (splitServers).
+		// Paths carry /v1, so the server is the origin, served as the client
+		// sees it in place of "/" (splitServers).
 		Servers:  []schema{{"url": "/"}},
 		Security: []schema{{"bearerAuth": []any{}}},
 		Tags: []schema{

@@ -8,9 +8,8 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// subPaths maps each collection under /v1 ("boats") to the paths the route
-// table has below it ("/v1/boats/makes", ..., "/v1/boats/{uuid}"), in
-// table order, for the detail of a 404.
+// subPaths maps each collection under /v1 ("boats") to the paths below it,
+// for the detail of a 404.
 func subPaths(routes []Route) map[string][]string {
 	out := map[string][]string{}
 	for _, rt := range routes {
@@ -38,9 +37,8 @@ func (h *Handler) noSuchPath(path string) string {
 	return "No such endpoint. Under /v1/" + coll + ": " + strings.Join(paths, ", ") + "; see /v1/openapi.json for the whole list."
 }
 
-// recordID reads the {uuid} of a record path. A segment with a digit in
-// it is a mistyped id: invalid_uuid. A word ("types", "Toyota") names a
-// path the collection does not have: not_found, as any unknown path is.
+// recordID reads the {uuid} of a record path: a segment with a digit is a
+// mistyped id (invalid_uuid), a word an unknown path (not_found).
 func (h *Handler) recordID(r *http.Request) (uuid.UUID, error) {
 	s := r.PathValue("uuid")
 	id, err := vehicle.ParseUUID(s)

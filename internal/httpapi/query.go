@@ -11,13 +11,10 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// checkInput parses the raw query once, for every route, before its
-// handler runs. r.URL.Query() drops a pair it cannot parse (a bad escape,
-// a semicolon) without a word, which silently widens a search; here such
-// a pair is a 400 that names it. Names and values must also be plain text
-// (textcheck.Line): a NUL byte or invalid UTF-8 never reaches the index or
-// a store, where PostgreSQL and SQLite would differ on it. (The server
-// checks the path of every request the same way.)
+// checkInput parses the raw query once, for every route. r.URL.Query()
+// silently drops a pair it cannot parse, widening a search; here it is a
+// 400 that names it. Names and values must be plain text (textcheck.Line),
+// where PostgreSQL and SQLite would differ.
 func checkInput(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		q, err := url.ParseQuery(r.URL.RawQuery)
@@ -43,9 +40,7 @@ func checkInput(next http.HandlerFunc) http.HandlerFunc {
 				return
 			}
 		}
-		// r.Form is where net/http keeps a parsed query (ParseForm): the
-		// API takes no bodies, so it is the query's home, with no copy of
-		// the request on the hot path.
+		// r.Form is net/http's home of a parsed query: no copy on the hot path.
 		r.Form = q
 		next(w, r)
 	}

@@ -75,10 +75,8 @@ func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
 }
 
 // linkHeader builds the RFC 8288 links of a page as absolute URLs under
-// the origin (edge.Origin), keeping every other parameter as sent, in
-// url.Values.Encode's order (sorted by name). It runs on every list
-// answer, so it writes into one builder: the first link's URL up to its
-// page number is written once, escaped as it goes, and the other links
+// the origin, other parameters as sent. It runs on every list answer, so
+// the first link's URL is escaped once into one builder and the others
 // repeat it.
 func linkHeader(r *http.Request, publicURL string, q url.Values, m vehicle.Meta) string {
 	if m.MaxPage == 0 {

@@ -5,8 +5,7 @@ import "time"
 const rateWindow = time.Minute
 
 // slidingLog is one account's admissions in the last rateWindow, in a ring
-// that grows up to the plan's limit, so a rarely calling account keeps a few
-// bytes.
+// that grows up to the plan's limit.
 type slidingLog struct {
 	at    []int64 // Unix nanoseconds; a ring whose oldest entry is at start
 	start int

@@ -1,7 +1,5 @@
-// Package lookup answers the questions that need the outside world: VIN
-// decoding (local checks, then NHTSA vPIC, then links into the catalog) and
-// the recalls and crash ratings of a catalog vehicle. The REST handlers and
-// the MCP tools both call it, so both return the same JSON.
+// Package lookup decodes VINs (local checks, vPIC, links into the catalog)
+// and finds recalls and crash ratings, for REST and MCP alike.
 package lookup
 
 import (
@@ -53,9 +51,8 @@ func New(vehicles *vehicle.Service, up *upstream.Client, mode string) *Service {
 // SetOffline makes o the offline decoder; replicas swap in a newer snapshot.
 func (s *Service) SetOffline(o Offline) { s.offline.Store(&o) }
 
-// Decoder names what decodes VINs now, as answers' source does: the
-// snapshot ("vPIC snapshot 2026-02-17"), "NHTSA vPIC", or "none" when the
-// mode is offline and no snapshot is loaded.
+// Decoder names what decodes VINs now: the snapshot, "NHTSA vPIC", or
+// "none".
 func (s *Service) Decoder() string {
 	if p := s.offline.Load(); p != nil && s.mode != "online" {
 		return (*p).Source()

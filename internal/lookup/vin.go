@@ -45,9 +45,7 @@ type VINError struct {
 func (e *VINError) Error() string { return e.Err.Error() }
 func (e *VINError) Unwrap() error { return e.Err }
 
-// VINReport is the answer of /v1/vin/{vin}, of each decoded VIN of
-// /v1/vins, and of the decode_vin tool. Field names follow the catalog's
-// (year, body); body_class is vPIC's own wording.
+// VINReport is the answer of a VIN decode; body_class is vPIC's wording.
 type VINReport struct {
 	VIN string `json:"vin"`
 	// Make is vPIC's make in the catalog's spelling when the catalog has it.
@@ -108,8 +106,7 @@ func bodyOf(bodyClass *string) *string {
 	return nil
 }
 
-// DecodeVIN validates and decodes a VIN. A malformed VIN is an invalid_vin
-// error before anything reaches a decoder; one nobody can decode is a
+// DecodeVIN validates and decodes a VIN; one nobody can decode is a
 // *VINError that carries the local checks.
 func (s *Service) DecodeVIN(ctx context.Context, raw string) (VINReport, upstream.Meta, error) {
 	local, err := vin.Decode(raw)
@@ -171,9 +168,8 @@ func (s *Service) decodeValid(ctx context.Context, local vin.Decoded) (VINReport
 // MaxBatch is how many VINs one batch call decodes.
 const MaxBatch = 50
 
-// Meter charges one decoded VIN of a batch: it reserves a quota unit, or
-// fails with a *limits.Refusal when none is left. settle(true) charges the
-// unit, settle(false) gives it back; only the first settle counts.
+// Meter charges one decoded VIN of a batch, or fails with a
+// *limits.Refusal; only the first settle counts.
 type Meter func(ctx context.Context) (settle func(charged bool), err error)
 
 // VINEntry is one VIN of a batch: its report, or why it has none.
@@ -228,12 +224,10 @@ func (s *Service) DecodeEntry(ctx context.Context, raw string) (VINEntry, error)
 // answers in tens of milliseconds, the snapshot in microseconds.
 const decodeParallelism = 8
 
-// DecodeVINs decodes up to MaxBatch VINs, one entry per VIN in order.
-// meter (nil: free) is asked once per distinct well-formed VIN, in order;
-// an invalid VIN costs nothing, and a VIN nobody could decode is refunded.
-// When the meter refuses the first VIN the refusal is the error; past the
-// first, the VINs it refused carry its code. The meta is stale when any
-// answer was.
+// DecodeVINs decodes up to MaxBatch VINs, one entry per VIN in order,
+// asking meter (nil: free) once per distinct well-formed VIN; undecodable
+// VINs are refunded. A refusal of the first VIN is the error; later
+// refused VINs carry its code.
 func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter Meter) ([]VINEntry, upstream.Meta, error) {
 	if len(raws) > MaxBatch {
 		return nil, upstream.Meta{}, &vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "vin",

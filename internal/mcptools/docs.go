@@ -23,10 +23,9 @@ type ExampleRequest struct {
 	Body string
 }
 
-// Examples are the requests the README shows: the 2025-11-25 handshake,
-// the tool list and a call, then a call in 2026-07-28, which has no
-// handshake but states its revision in a header and in every message's
-// _meta. They query the demo catalog of vds serve --demo.
+// Examples are the requests the README shows, against vds serve --demo:
+// the 2025-11-25 handshake, the tool list and a call, then a 2026-07-28
+// call, which has no handshake.
 var Examples = []ExampleRequest{
 	{
 		Title: "Initialize (2025-11-25). The server keeps no session, so no Mcp-Session-Id comes back or needs sending.",
@@ -49,9 +48,8 @@ var Examples = []ExampleRequest{
 	},
 }
 
-// Markdown renders the README section on MCP: how to connect a client and
-// every tool with its arguments and result, from the registry itself so
-// the README cannot drift from what tools/list says.
+// Markdown renders the README section on MCP from the registry, so the
+// README cannot drift from tools/list.
 func Markdown(tools []Tool) string {
 	var b strings.Builder
 	b.WriteString(connecting)
@@ -170,9 +168,8 @@ func cell(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ")
 }
 
-// Snapshot is the JSON of a tool's definition as tools/list shows it,
-// indented: the content of testdata/toolsnaps/<name>.json, kept in the
-// repository so that a change to a tool's contract shows in review.
+// Snapshot is the indented JSON of a tool's definition, as
+// testdata/toolsnaps/<name>.json keeps it for review.
 func Snapshot(t Tool) ([]byte, error) {
 	raw, err := json.Marshal(t.Def)
 	if err != nil {

@@ -23,10 +23,8 @@ import (
 const MaxBodyBytes = 1 << 20
 
 // Handler serves srv's stateless streamable HTTP transport at POST /mcp,
-// behind cross-origin protection, POST only, edge.Door and MaxBodyBytes;
-// every error is a problem document (docs/architecture.md#an-mcp-request).
-// mcp-go's DNS-rebinding protection stays on: a proxy on the same host must
-// forward Host as localhost.
+// behind cross-origin protection, edge.Door and MaxBodyBytes, errors as
+// problems. mcp-go's DNS-rebinding protection stays on.
 func Handler(srv *server.MCPServer, auth *access.Authenticator, lim *limits.Limiter, log *slog.Logger) http.Handler {
 	h := &handler{
 		mcp: server.NewStreamableHTTPServer(srv,

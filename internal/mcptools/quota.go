@@ -33,9 +33,8 @@ type guard struct {
 	now     func() time.Time
 }
 
-// CallObserver counts tools/call by tool and outcome: "ok", "error" (an
-// error result such as bad arguments), "failed" (the server failed), or the
-// refusal's code (rate_limited, quota_exceeded). Package metrics implements it.
+// CallObserver counts tools/call by tool and outcome: "ok", "error",
+// "failed", or the refusal's code.
 type CallObserver interface {
 	ToolCall(tool, outcome string)
 }

@@ -11,9 +11,8 @@ import (
 	"github.com/vds-dev/vds/internal/edge"
 )
 
-// logOperations names each MCP request in the request log by what it did:
-// its JSON-RPC method, or the tool of a tools/call with the status its
-// outcome would have as a REST answer (a tool error's code gives it).
+// logOperations names each MCP request in the request log: its method, or
+// a call's tool with the status its outcome would have over REST.
 func logOperations(hooks *server.Hooks) {
 	hooks.AddBeforeAny(func(ctx context.Context, _ any, method mcp.MCPMethod, _ any) {
 		edge.SetOperation(ctx, string(method), 0)

@@ -1,7 +1,6 @@
-// Package metrics holds the Prometheus metrics of vds serve, on a private
-// registry served by the admin listener (docs/operations.md, Metrics).
-// Counters are bumped by the request path through pre-resolved children;
-// state (catalog, vPIC snapshot, database pool) is read at scrape time.
+// Package metrics holds the Prometheus metrics of vds serve
+// (docs/operations.md, Metrics): counters bumped on the request path,
+// state read at scrape time.
 package metrics
 
 import (

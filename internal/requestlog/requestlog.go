@@ -247,9 +247,7 @@ func (w *Log) take() {
 }
 
 // write writes the held lines and counters in transactions of at most
-// txRows each, yielding between them. Each transaction prunes the accounts
-// it wrote, so a reader sees a log whole; each counter is in exactly one
-// transaction, so a failed one puts back only its own counts.
+// txRows, yielding between them; a failed one puts back only its counts.
 func (w *Log) write() {
 	w.ticks = 0
 	taken := w.takeCalls()

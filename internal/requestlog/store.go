@@ -38,10 +38,8 @@ type Filter struct {
 // token by month.
 type Store interface {
 	// AddRequests writes a batch in one transaction: the entries, keeping
-	// the newest keep per account, and the calls to add to the token
-	// counters; those of a deleted account or token are dropped. A reader
-	// between batches sees each account's newest keep lines of those
-	// written so far, never fewer.
+	// the newest keep per account, and the token counts; those of deleted
+	// accounts and tokens are dropped.
 	AddRequests(ctx context.Context, entries []Entry, calls map[TokenPeriod]int64, keep int) error
 	// Requests returns a page of the account's log, newest first, and how
 	// many lines match the filter.

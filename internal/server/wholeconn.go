@@ -106,10 +106,8 @@ var (
 	contentLength = []byte("\r\nContent-Length: ")
 )
 
-// responseLength reads the start of a response as net/http writes it and
-// returns the whole response's length, or -1 when b lacks some headers or
-// they declare no Content-Length or one over maxWhole; informational
-// reports a 1xx status, which another response follows.
+// responseLength reads the start of a response and returns its whole
+// length, or -1 when unknown or over maxWhole; informational marks a 1xx.
 func responseLength(b []byte) (n int, informational bool) {
 	if !bytes.HasPrefix(b, http11) || len(b) < len(http11)+3 {
 		return -1, false

@@ -13,11 +13,9 @@ import (
 	"github.com/vds-dev/vds/internal/store"
 )
 
-// A flash is a one-time message a session carries to its next page, such as
-// the secret of a token just created, shown after a redirect. It is stored
-// with the session (so any replica shows it) sealed with AES-GCM under a key
-// derived from the cookie's secret, which the database never holds: the
-// stored bytes alone reveal nothing.
+// A flash is a one-time message a session carries to its next page (a new
+// token's secret). It is stored sealed with AES-GCM under a key derived
+// from the cookie's secret, which the database never holds.
 func flashAEAD(secret string) (cipher.AEAD, error) {
 	key := sha256.Sum256([]byte("vds session flash\x00" + secret))
 	block, err := aes.NewCipher(key[:])

@@ -136,9 +136,8 @@ func (s *Service) SetPassword(ctx context.Context, accountID, password string) e
 	return nil
 }
 
-// ChangePassword sets a new password once the current one is verified, with
-// the sign-in throttle counting wrong guesses, and ends all the account's
-// sessions (the caller starts a new one for the person who changed it).
+// ChangePassword sets a new password once the current one is verified
+// (throttled), and ends all the account's sessions.
 func (s *Service) ChangePassword(ctx context.Context, a account.Account, current, next string) error {
 	if err := CheckPassword(next); err != nil {
 		return err

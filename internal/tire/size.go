@@ -110,9 +110,8 @@ func Parse(s string) (Size, error) {
 	return sz, nil
 }
 
-// joinDimensions glues the leading fields back together until they hold a
-// whole size up to the rim diameter, so "275/55 R 20" reads as "275/55R20";
-// the fields after it are the suffixes.
+// joinDimensions glues the leading fields together up to the rim
+// diameter, so "275/55 R 20" reads as "275/55R20".
 func joinDimensions(fields []string) (string, []string) {
 	dims := fields[0]
 	i := 1
@@ -346,9 +345,8 @@ func (p *parser) widthHundredths(lit string) (int, error) {
 	return h, nil
 }
 
-// Canonical returns the catalog form of the size in s alone: the spelling of
-// Size.Canonical, whatever spelling, spacing, case, P prefix or load index
-// and speed rating s came with.
+// Canonical returns the catalog form of the size in s alone, whatever its
+// spelling.
 func Canonical(s string) (string, error) {
 	sz, err := Parse(s)
 	if err != nil {

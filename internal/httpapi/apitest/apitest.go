@@ -1,13 +1,7 @@
-// Package apitest holds responses of the vds REST API against its OpenAPI
-// document, for tests in any package: a unit test checks one recorded
-// response with Check, an end-to-end test plugs Transport into its HTTP
-// client so every response the suite receives is checked.
-//
-// A response passes when its status is documented for the operation, its
-// body matches the schema of its content type, and the headers the
-// document requires are present and well formed. Requests are not
-// validated, so tests may send bad input on purpose and still have the
-// error response checked.
+// Package apitest checks responses of the vds REST API against its OpenAPI
+// document: Check for one recorded response, Transport for every response
+// of an end-to-end suite. Status, body schema and required headers are
+// checked; requests are not, so tests may send bad input on purpose.
 package apitest
 
 import (
@@ -32,10 +26,8 @@ import (
 // checks, the MCP endpoint, the dashboard) are not the document's business.
 const apiPrefix = "/v1/"
 
-// unrouted maps the statuses the server may answer a path or method the
-// document does not have with (its /v1 fallback: authentication, limits,
-// then 404; 405 for other methods) to the shared response components that
-// describe them.
+// unrouted maps the statuses of the server's /v1 fallback, for paths and
+// methods the document lacks, to the response components describing them.
 var unrouted = map[int]string{
 	http.StatusUnauthorized:        "Unauthorized",
 	http.StatusForbidden:           "Forbidden",
@@ -120,9 +112,8 @@ func (v *Validator) Check(t testing.TB, req *http.Request, status int, header ht
 	}
 }
 
-// Validate is Check returning the mismatch instead of reporting it; nil
-// means the response matches or is outside the REST API. A body sent with
-// Content-Encoding gzip is decompressed first.
+// Validate is Check returning the mismatch; nil means the response matches
+// or is outside the REST API.
 func (v *Validator) Validate(req *http.Request, status int, header http.Header, body []byte) error {
 	body, header, err := decoded(header, body)
 	if err != nil {
@@ -207,9 +198,8 @@ func truncate(b []byte) string {
 	return string(b)
 }
 
-// Transport returns a RoundTripper that sends requests through base
-// (http.DefaultTransport when nil) and checks every response with Check
-// before handing it on, its body read and restored.
+// Transport returns a RoundTripper over base (http.DefaultTransport when
+// nil) that checks every response with Check.
 func (v *Validator) Transport(t testing.TB, base http.RoundTripper) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport

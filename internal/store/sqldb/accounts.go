@@ -118,12 +118,9 @@ func (s *DB) CreateToken(ctx context.Context, t account.Token, limit int) error 
 	return nil
 }
 
-// insertCapped runs insert in a transaction unless count (a query of one
-// row, taking the account id) already reaches limit for the account. The
-// account's row is locked first (FOR UPDATE on PostgreSQL; SQLite's BEGIN
-// IMMEDIATE already serialises writers), so concurrent inserts for one
-// account count one after the other: a count-then-insert without the lock
-// lets two of them both see room for one.
+// insertCapped runs insert unless count already reaches limit for the
+// account. The account's row is locked first, so concurrent inserts cannot
+// both see room for one.
 func (s *DB) insertCapped(ctx context.Context, accountID string, limit int, count string, insert func(*sql.Tx) error) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		var id string
@@ -167,9 +164,8 @@ func (s *DB) Tokens(ctx context.Context, accountID string) ([]account.Token, err
 		`SELECT `+tokenCols+` FROM tokens WHERE account_id = $1 ORDER BY created_at DESC, id`, accountID)
 }
 
-// RotateToken schedules oldID's revocation at at and stores next, in one
-// transaction. Only an active token rotates: one in its grace period was
-// rotated already.
+// RotateToken schedules oldID's revocation and stores next in one
+// transaction; only an active token rotates.
 func (s *DB) RotateToken(ctx context.Context, oldID string, next account.Token, at time.Time) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := expectOne(tx.ExecContext(ctx, `UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`,

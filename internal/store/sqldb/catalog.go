@@ -15,10 +15,8 @@ import (
 	"github.com/vds-dev/vds/internal/store"
 )
 
-// table describes how one record kind maps to its table. cols are the
-// columns ingest writes (uuid first). A car's EPA columns are written by
-// enrich, and by an ingest whose file pins the car's EPA id; otherwise
-// catalog.Diff carries the stored ones over, so a re-ingest keeps them.
+// table maps one record kind to its table; cols are what ingest writes
+// (uuid first). EPA columns are enrich's unless the file pins the EPA id.
 type table[T any] struct {
 	name   string
 	cols   []string

@@ -108,9 +108,7 @@ func rowsAffected(res sql.Result, err error) (int64, error) {
 	return res.RowsAffected()
 }
 
-// RecordFailedSignIn counts a failure in one statement: the upsert is
-// atomic on both backends, so concurrent failures on several replicas
-// are all counted.
+// RecordFailedSignIn counts a failure in one atomic upsert.
 func (s *DB) RecordFailedSignIn(ctx context.Context, key string, at time.Time, window time.Duration) (int, error) {
 	at = at.UTC()
 	var n int

@@ -69,10 +69,9 @@ func (s *DB) AddRequests(ctx context.Context, entries []requestlog.Entry, calls 
 // each, well inside SQLite's and PostgreSQL's limits.
 const requestRowsPerInsert = 200
 
-// insertRequests writes lines with one multi-row INSERT: a thousand lines
-// cost five statements, not a thousand. SQLite gets anonymous ? parameters:
-// it looks each $N up by name, which costs a statement of 1,600 of them
-// more than the insert itself.
+// insertRequests writes lines with multi-row INSERTs. SQLite gets
+// anonymous ? parameters: looking up 1,600 $N by name costs more than the
+// insert.
 func (s *DB) insertRequests(ctx context.Context, tx *sql.Tx, rows []requestlog.Entry) error {
 	anonymous := s.d.Name == "sqlite"
 	var q strings.Builder

@@ -41,9 +41,8 @@ func (s *DB) AddUsage(ctx context.Context, d store.UsageDelta) (int64, error) {
 	return used, err
 }
 
-// LeaseUsage grants up to want units of the quota in one transaction. The
-// row is locked (FOR UPDATE on PostgreSQL; SQLite's BEGIN IMMEDIATE already
-// serialises writers) so concurrent leases see each other's grants.
+// LeaseUsage grants up to want units in one transaction, the row locked so
+// concurrent leases see each other's grants.
 func (s *DB) LeaseUsage(ctx context.Context, accountID, period string, want, quota int64) (int64, int64, error) {
 	var granted, used int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
