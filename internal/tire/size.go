@@ -355,10 +355,9 @@ func Canonical(s string) (string, error) {
 	return sz.Canonical(), nil
 }
 
-// Canonical returns the size as the catalog stores it: no load index or speed
-// rating, no P prefix (a P-metric size is the same metric size), an LT prefix
-// on light-truck metric sizes (LT285/70R17), ZR kept (245/35ZR19), and
-// flotation sizes without spaces (35x12.50R17LT).
+// Canonical returns the size as the catalog stores it: no load index,
+// speed rating or P prefix, LT and ZR kept, flotation without spaces
+// (LT285/70R17, 245/35ZR19, 35x12.50R17LT).
 func (s Size) Canonical() string {
 	s.LoadIndex, s.SpeedRating = 0, ""
 	if s.Service == "P" {
@@ -367,9 +366,8 @@ func (s Size) Canonical() string {
 	return s.String()
 }
 
-// String returns the full form of s, which parses back to s: the canonical
-// size with a P prefix kept and the load index and speed rating after a
-// space ("P225/45R17 94W", "35x12.50R20LT 121Q"); "" for a Size of no Kind.
+// String returns the full form of s, which parses back to s
+// ("P225/45R17 94W"); "" for a Size of no Kind.
 func (s Size) String() string {
 	var b strings.Builder
 	switch s.Kind {

@@ -9,10 +9,8 @@ import (
 	"github.com/vds-dev/vds/client"
 )
 
-// recordPage shows one record in full, with t for tires and r for recalls
-// where they apply. It is opened with the record's data when a list had it
-// already (no second charged call) or with a kind and uuid, and then
-// fetches it.
+// recordPage shows one record in full, with t for tires and r for recalls;
+// it fetches the record only when the list did not have it.
 type recordPage struct {
 	pageBase
 	rec  record

@@ -11,8 +11,7 @@ import (
 )
 
 // recordsPage shows the records of a make and model one API page at a
-// time: n and p fetch the next and previous page. Pages are fetched on
-// demand rather than all at once because each one is a charged call.
+// time, each page a charged call fetched on demand.
 type recordsPage struct {
 	pageBase
 	kind        client.Kind

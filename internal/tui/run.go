@@ -8,9 +8,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// Run runs the TUI full-screen on in and out until the user quits or ctx
-// is done; it then returns an error wrapping ctx.Err(). Requests are made
-// under ctx too, so an interrupt also cancels what is in flight.
+// Run runs the TUI full-screen until the user quits or ctx is done, which
+// also cancels requests in flight.
 func Run(ctx context.Context, c Client, in io.Reader, out io.Writer) error {
 	// The renderer looks at out, not stdout, for the colour profile and
 	// NO_COLOR.

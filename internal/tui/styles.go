@@ -7,9 +7,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// Styles holds every style, from one lipgloss.Renderer: NO_COLOR or a pipe
-// give plain text, so meaning never rests on colour alone. Colours are fixed
-// ANSI-256: an adaptive one would query the terminal's background.
+// Styles holds every style, from one renderer: NO_COLOR or a pipe give
+// plain text. Colours are fixed ANSI-256, not adaptive (no terminal query).
 type Styles struct {
 	Header, Brand, Crumb, CrumbSep          lipgloss.Style
 	Title, Subtle                           lipgloss.Style

@@ -6,10 +6,9 @@ import (
 	"strings"
 )
 
-// diffBar draws a diameter difference on a ±2×window scale, cells wide (odd,
-// so 0% has a cell):  ·····[─────│███──]·····  is +1.5% in a ±3% window.
-// within is the server's verdict on the unrounded value; the shape alone
-// tells in from out on NO_COLOR terminals.
+// diffBar draws a diameter difference on a ±2×window scale, cells wide (odd):
+// ·····[─────│███──]····· is +1.5% in a ±3% window. The shape alone tells in
+// from out on NO_COLOR terminals.
 func diffBar(st *Styles, pct, window float64, cells int, within bool) string {
 	if window <= 0 {
 		window = 3

@@ -7,9 +7,8 @@ import (
 	"github.com/vds-dev/vds/client"
 )
 
-// newTiresPage shows tire fitments with their geometry: per fitment the OEM
-// (and rear) size, then each alternate with a bar of its diameter difference
-// against the fitment window.
+// newTiresPage shows fitments with their geometry, each alternate with a
+// bar of its diameter difference.
 func newTiresPage(rec record) *reportPage[tireReport] {
 	return newReportPage(rec, reportKind[tireReport]{
 		screen: stateTires, name: "Tires", what: "tire fitments", fetch: fetchTires, content: tiresContent, subtitle: tiresSubtitle,

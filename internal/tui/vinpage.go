@@ -13,9 +13,8 @@ import (
 	"github.com/vds-dev/vds/client"
 )
 
-// vinPage decodes a VIN and lists the catalog records it links to. The
-// input has focus until a decode brings links; the links list has it
-// then, and / goes back to the input.
+// vinPage decodes a VIN and lists the catalog records it links to; / goes
+// back to the input.
 type vinPage struct {
 	pageBase
 	input  textinput.Model
@@ -192,9 +191,8 @@ func (p *vinPage) top(c *common) string {
 	if r.Stale {
 		lines = append(lines, st.Warn.Render("vPIC is unavailable: this decode is from the cache."))
 	}
-	// The links are catalog records matched by make, model and year, not
-	// part of the decode: a rule, a heading and their count per kind set
-	// them apart from the fields above.
+	// The links are catalog matches, not part of the decode: a rule and a
+	// heading set them apart.
 	links := r.Links
 	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(1, min(p.width, 60)))),
 		st.Title.Render("Linked catalog records")+st.Subtle.Render("  "+

@@ -1,7 +1,5 @@
-// Package typeschema derives the JSON Schemas of the API's Go types, for the
-// OpenAPI document (internal/httpapi) and the MCP tools (internal/mcptools)
-// alike. Fields are described by `jsonschema:"..."` struct tags, types by a
-// SchemaDescription method (see docs/architecture.md#schemas).
+// Package typeschema derives the JSON Schemas of the API's Go types for the
+// OpenAPI document and the MCP tools alike (docs/architecture.md#schemas).
 package typeschema
 
 import (
@@ -86,9 +84,8 @@ func Envelope(data, meta *jsonschema.Schema) *jsonschema.Schema {
 // RefPrefix is where Components' schemas live in an OpenAPI document.
 const RefPrefix = "#/components/schemas/"
 
-// Components collects named schemas for an OpenAPI document: each named
-// struct is one entry, and a property of such a type is a $ref to it.
-// Slices are plain arrays there: REST bodies never hold null for one.
+// Components collects named schemas for an OpenAPI document, a property of
+// a named struct type being a $ref; slices are never null there.
 type Components struct {
 	schemas map[string]*jsonschema.Schema
 	names   map[reflect.Type]string
@@ -160,9 +157,8 @@ func (c *Components) register(t reflect.Type) error {
 	return nil
 }
 
-// namedStructs appends the named structs t's JSON fields hold (through
-// pointers, slices and maps) to out. It fails on a type that marshals
-// itself unless typeSchemas says what it writes.
+// namedStructs appends the named structs t's JSON fields hold to out,
+// failing on a self-marshalling type typeSchemas does not cover.
 func namedStructs(t reflect.Type, out []reflect.Type) ([]reflect.Type, error) {
 	for _, f := range reflect.VisibleFields(t) {
 		if f.Anonymous || !f.IsExported() || f.Tag.Get("json") == "-" {
@@ -200,9 +196,8 @@ func marshals(t reflect.Type) bool {
 	return p.Implements(reflect.TypeFor[json.Marshaler]()) || p.Implements(reflect.TypeFor[encoding.TextMarshaler]())
 }
 
-// refsAndArrays rewrites what jsonschema-go makes of a nullable $ref
-// (type ["null"] beside it, which only null satisfies) into anyOf, and
-// drops null from slices.
+// refsAndArrays turns jsonschema-go's nullable $ref into anyOf, and drops
+// null from slices.
 func refsAndArrays(s *jsonschema.Schema) {
 	if s.Ref != "" && slices.Equal(s.Types, []string{"null"}) {
 		*s = jsonschema.Schema{

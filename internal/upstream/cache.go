@@ -70,10 +70,8 @@ func normKey(prefix string, parts ...string) string {
 // clean collapses white space; NHTSA ignores case, so the request matches its cache key.
 func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// load serves key from a fresh cache entry, else from one shared fetch per key,
-// else from an expired entry. The flight carries JSON, not T, so waiters never
-// share slices or pointers.
-// service names the answer for the Observer.
+// load serves key from a fresh cache entry, else one shared fetch per key,
+// else an expired entry. The flight carries JSON, so waiters share nothing.
 func load[T any](ctx context.Context, c *Client, upstream, service, key string, fetch func(context.Context) (T, error)) (T, Meta, error) {
 	var zero T
 	caller := ctx

@@ -1,9 +1,7 @@
 package upstream
 
-// A forgiving decoding layer for NHTSA answers, which disagree with themselves
-// ("Results" or "results", numbers as strings, "Not Rated", several date
-// formats, a misspelt "Conequence"): records with case-insensitive look-ups and
-// accessors that treat anything unusable as absent (docs/data.md, Sources).
+// A forgiving decoding layer for NHTSA answers, which disagree with
+// themselves: case-insensitive look-ups, and anything unusable is absent.
 
 import (
 	"bytes"

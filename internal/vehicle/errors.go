@@ -123,9 +123,8 @@ func unknownValue(kind catalog.Kind, name, v string, vocab, codes []string) *Err
 		AcceptedValues: slices.Clone(vocab), Suggestion: guess}
 }
 
-// synonyms steer the suggestion where spelling cannot ("petrol" is nearer
-// DIESEL than GASOLINE); the value stays refused, so a query never changes
-// meaning behind the caller's back.
+// synonyms steer the suggestion where spelling cannot ("petrol"); the value
+// stays refused.
 var synonyms = map[string][]string{
 	"petrol":    {catalog.FuelGasoline, "Gas"},
 	"gasolina":  {catalog.FuelGasoline, "Gas"},
@@ -142,9 +141,8 @@ var synonyms = map[string][]string{
 	"4x4":       {"4WD"},
 }
 
-// nearest returns the candidate closest to s, ignoring case; containing s
-// ("yacht" in Motor Yacht) is one edit, ties go to catalog order, and only
-// 64 bytes of s are compared, to bound a hostile value's work.
+// nearest returns the candidate closest to s, ignoring case, comparing at
+// most 64 bytes; ties go to catalog order.
 func nearest(s string, candidates []string) string {
 	ls := strings.ToLower(s[:min(len(s), 64)])
 	best, bestD := "", math.MaxInt

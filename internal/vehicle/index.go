@@ -176,9 +176,8 @@ func compareKeys(a, b *sortKey) int {
 	return bytes.Compare(a.id[:], b.id[:])
 }
 
-// newTable copies and sorts the records and builds every index. extract
-// runs twice per record rather than keeping all fields alive, which would
-// double peak memory on big catalogs.
+// newTable copies and sorts the records and builds every index; extract
+// runs twice per record so that peak memory stays low.
 func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]string) (*table[T], error) {
 	n := len(in)
 	lower := interner{}
@@ -264,9 +263,8 @@ func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]strin
 	return t, nil
 }
 
-// vocabulary returns what filter slot a accepts: known, in order, then
-// any other value the records hold, sorted. Known values no record has
-// stay accepted and answer an empty page.
+// vocabulary returns what filter slot a accepts: known values in order,
+// then any other the records hold, sorted.
 func (t *table[T]) vocabulary(a int, known []string, extract func(*T, *fields)) []string {
 	out := slices.Clone(known)
 	var extra []string

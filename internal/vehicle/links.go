@@ -22,9 +22,8 @@ func (s *Service) CanonicalMake(mk string) (string, bool) {
 }
 
 // Links finds the cars and tire fitments of a make, model and year. Models
-// match with case, spaces and punctuation ignored ("F-150" finds "F150");
-// when none matches exactly, a catalog model that the given one starts with
-// is taken ("Silverado 1500" finds "Silverado"), preferring the longest.
+// match ignoring case and punctuation, else by the longest catalog model
+// the given one starts with ("Silverado 1500" finds "Silverado").
 func (s *Service) Links(mk, model string, year int) Links {
 	snap := s.Snapshot()
 	out := Links{Cars: []uuid.UUID{}, TireSizes: []uuid.UUID{}}

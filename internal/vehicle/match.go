@@ -91,10 +91,9 @@ func (q *query) active() uint32 {
 }
 
 // plan picks the cheapest candidate source and appends each q word's token
-// range to words; !ok means some constraint matches nothing. It is not a
-// method so that escape analysis keeps the caller's buffers on the stack.
-// Make (or make+model) is a span, the window, and every posting list is
-// clipped to it before pricing: make=X&body=Y visits only X's Y records.
+// range to words; !ok means a constraint matches nothing. Posting lists
+// are clipped to the make (or make+model) span before pricing. A function,
+// so escape analysis keeps the caller's buffers on the stack.
 func (ix *index) plan(q *query, words []wordRange) (best source, _ []wordRange, ok bool) {
 	win := span{0, int32(ix.n)}
 	var winCovers uint32

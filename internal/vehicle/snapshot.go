@@ -29,9 +29,8 @@ type Snapshot struct {
 	makeNames   map[string]string
 }
 
-// NewSnapshot indexes a catalog, which must not be modified afterwards (a
-// nil c is empty). It fails, naming the record, when a record cannot be
-// encoded as JSON, so a server keeps its old snapshot rather than serve it.
+// NewSnapshot indexes a catalog, which must not change afterwards; a
+// record that cannot be encoded fails it, naming the record.
 func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 	if c == nil {
 		c = &catalog.Catalog{}

@@ -50,9 +50,8 @@ func (t *textIndex) has(i int32, lo, hi int32) bool {
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// appendTokens appends every letter-and-digit run of a lowercase field, the
-// parts of a mixed run (q=f-150 finds "F150") and, when joined, all runs
-// concatenated (q=crv finds "CR-V"). Tokens share s's memory.
+// appendTokens appends every letter-and-digit run of a lowercase field,
+// and the joined runs (q=crv finds "CR-V"); tokens share s's memory.
 func appendTokens(dst []string, s string, joined bool) []string {
 	runs := 0
 	start := -1

@@ -96,9 +96,8 @@ func sizeGeometry(size string) (SizeGeometry, tire.Geometry, bool) {
 	}, g, true
 }
 
-// fitmentGeometry computes a fitment's geometry; differences are taken at
-// full precision and rounded last, as package tire asks. Front alternates
-// are compared with the OEM size, rear alternates with the rear size.
+// fitmentGeometry computes a fitment's geometry, rounding last; rear
+// alternates compare with the rear size.
 func fitmentGeometry(f *catalog.TireFitment) FitmentGeometry {
 	fg := FitmentGeometry{Fitment: *f, WindowPct: tire.FitmentWindowPct, RearAlternates: []AlternateGeometry{}}
 	var oem tire.Geometry
@@ -135,14 +134,11 @@ func familyKey(mk, model string) string {
 }
 
 // MaxNearestYears bounds how far from a car's model year its fitments may
-// come when that year has none: two model years, about a generation's
-// facelift, never a generation away.
+// come: a facelift, never a generation.
 const MaxNearestYears = 2
 
-// tiresFor returns the fitments of a make and model (its own model only:
-// an EV named apart, such as the Silverado EV, never gets its combustion
-// sibling's) for a year: those of that year, else those of the nearest
-// year(s) at most MaxNearestYears away, both sides on a tie; none beyond.
+// tiresFor returns the fitments of a make and model (its own model only)
+// for a year, else of the nearest years within MaxNearestYears.
 func (s *Snapshot) tiresFor(mk, model string, year int) (string, []FitmentGeometry) {
 	cands := s.families[familyKey(mk, model)]
 	best := -1
