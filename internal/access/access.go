@@ -193,8 +193,7 @@ func (s *Service) ownToken(ctx context.Context, accountID, id string) (account.T
 	return t, err
 }
 
-// RotationGraces are the grace periods a rotation offers the old token:
-// none, an hour and a day.
+// RotationGraces are the grace periods a rotation offers: none, an hour, a day.
 var RotationGraces = []time.Duration{0, time.Hour, 24 * time.Hour}
 
 // ErrBadGrace refuses a grace period that is not one of RotationGraces.
@@ -247,8 +246,7 @@ func (s *Service) RotateToken(ctx context.Context, accountID, id string, grace t
 	return Rotation{Old: old, New: t, Secret: secret}, nil
 }
 
-// RevokeToken revokes one of the account's tokens at once; a token in a
-// rotation's grace period is refused from now on instead of at its end.
+// RevokeToken revokes one of the account's tokens at once, grace or not.
 func (s *Service) RevokeToken(ctx context.Context, accountID, id string) (account.Token, error) {
 	t, err := s.ownToken(ctx, accountID, id)
 	if err != nil {

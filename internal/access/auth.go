@@ -122,8 +122,7 @@ func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Princi
 	return p, err
 }
 
-// Forget drops the cached answer for a secret hash (account.HashSecret's
-// hex form), after the change commits.
+// Forget drops the cached answer for a secret hash, after the change commits.
 func (a *Authenticator) Forget(hash string) {
 	var key [sha256.Size]byte
 	_, err := hex.Decode(key[:], []byte(hash))

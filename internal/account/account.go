@@ -114,8 +114,7 @@ func NewSecret() (secret, hash, prefix string) {
 	return secret, HashSecret(secret), secret[:len(TokenPrefix)+6]
 }
 
-// HashSecret returns the hex SHA-256 of a token secret: a fast hash is
-// right for 160 bits of entropy.
+// HashSecret returns the hex SHA-256 of a token secret (160 bits of entropy).
 func HashSecret(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
 	return hex.EncodeToString(sum[:])

@@ -29,8 +29,7 @@ func (c *Catalog) Counts() Counts {
 	return Counts{Cars: len(c.Cars), Motorcycles: len(c.Motorcycles), Boats: len(c.Boats), TireSizes: len(c.TireSizes)}
 }
 
-// Version describes one published state of the catalog; servers poll its
-// number to know when to reload.
+// Version is one published state of the catalog; servers poll its number.
 type Version struct {
 	Number      int64     `json:"version"`
 	PublishedAt time.Time `json:"published_at"`
@@ -39,8 +38,7 @@ type Version struct {
 	Counts Counts `json:"counts"`
 }
 
-// Changes is the difference between the stored catalog and an ingest, for
-// the kinds the ingest carries.
+// Changes is the difference between the stored catalog and an ingest.
 type Changes struct {
 	Cars        KindChanges[Car]
 	Motorcycles KindChanges[Motorcycle]

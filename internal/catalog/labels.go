@@ -50,8 +50,7 @@ var fieldLabels = map[string]struct{ label, unit string }{
 	"rear_alternate_sizes": {"Rear alternate sizes", ""},
 }
 
-// FieldLabel is the label of the record field whose JSON name is name,
-// with its unit: "Engine displacement (L)".
+// FieldLabel is the label, with unit, of the record field JSON-named name.
 func FieldLabel(name string) string {
 	f, ok := fieldLabels[name]
 	switch {

@@ -38,8 +38,7 @@ func ParseKind(s string) (Kind, error) {
 	return "", fmt.Errorf("unknown record type %q: use car, motorcycle, boat or tire_size", s)
 }
 
-// FuelEconomy holds a car's EPA identity and figures, set by enrich or
-// pinned by the ingested file.
+// FuelEconomy holds a car's EPA identity and figures.
 type FuelEconomy struct {
 	EPAID         *int     `json:"epa_id" jsonschema:"The EPA vehicle id (fueleconomy.gov) the figures come from; null when none matched."`
 	MPGCity       *float64 `json:"mpg_city"`

@@ -180,8 +180,7 @@ func (c *checker) alternates(field string, alts []string, oem tire.Geometry, oem
 	}
 }
 
-// Normalize trims and canonicalizes the car's fields, validates them, and
-// fills the derived fields (engine, electrified, uuid).
+// Normalize canonicalizes and validates the car, and fills its derived fields.
 func (c *Car) Normalize() FieldErrors {
 	var ck checker
 	ck.text("make", &c.Make, true, 60)

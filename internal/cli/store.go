@@ -15,8 +15,7 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// Store opens the configured database and applies pending migrations; the
-// store is closed when the command ends.
+// Store opens the configured database, migrated, closed when the command ends.
 func (f *Factory) Store(ctx context.Context) (store.Store, error) {
 	if f.st != nil {
 		return f.st, nil

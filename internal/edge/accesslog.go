@@ -55,8 +55,7 @@ func NewAccessLog(h slog.Handler, flush func() error) *AccessLog {
 		flush, h.Enabled(context.Background(), slog.LevelInfo))
 }
 
-// BufferedAccessLog is an access log on w in format f, as slog's handler
-// would write it, in batches of whole lines.
+// BufferedAccessLog writes as slog's handler for f would, in whole-line batches.
 func BufferedAccessLog(w io.Writer, f LineFormat, level slog.Leveler) *AccessLog {
 	b := lineBuffer{bufio.NewWriterSize(w, 64<<10)}
 	e := &lineEncoder{format: f, w: b}

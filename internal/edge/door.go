@@ -67,8 +67,7 @@ func unauthorized(w http.ResponseWriter, r *http.Request, detail string) {
 	WriteCode(w, r, CodeUnauthorized, "", detail)
 }
 
-// Refuse answers a failed admission: 429 with limit headers for a
-// *limits.Refusal, else 503.
+// Refuse answers a failed admission: 429 for a *limits.Refusal, else 503.
 func Refuse(w http.ResponseWriter, r *http.Request, err error) {
 	var refusal *limits.Refusal
 	if !errors.As(err, &refusal) {

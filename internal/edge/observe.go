@@ -81,8 +81,7 @@ type Served struct {
 	Elapsed time.Duration
 }
 
-// Observe assigns a request id, recovers panics into a 500 problem, and
-// reports every request to o.
+// Observe assigns a request id, recovers panics and reports every request to o.
 func Observe(o Observer, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()

@@ -16,8 +16,7 @@ func IsHTTPS(r *http.Request) bool {
 	return strings.EqualFold(strings.TrimSpace(proto), "https")
 }
 
-// Origin is the instance's address as the client sees it: publicURL when
-// set, else the request's scheme and Host.
+// Origin is the instance's address as the client sees it (publicURL if set).
 func Origin(r *http.Request, publicURL string) string {
 	scheme, host := OriginParts(r, publicURL)
 	return scheme + host

@@ -144,8 +144,7 @@ func (h *Handler) Routes() []Route {
 	}
 }
 
-// Mount registers every route on mux, plus the /v1 catch-all answering 404
-// and 405 as problems.
+// Mount registers every route and the /v1 catch-all on mux.
 func (h *Handler) Mount(mux *http.ServeMux) {
 	for _, rt := range h.Routes() {
 		handler := checked(rt, rt.handler)

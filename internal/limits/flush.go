@@ -160,8 +160,7 @@ func (e *entry) idle(now time.Time) bool {
 	return now.UnixNano()-e.lastActive.Load() > int64(idleAfter)
 }
 
-// Run flushes every interval until ctx ends, then once more, so shutdown
-// returns its leases.
+// Run flushes every interval until ctx ends, then once more.
 func (l *Limiter) Run(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()

@@ -5,8 +5,7 @@ import (
 	"time"
 )
 
-// Touch records that a token was used; the time is written on the next
-// flush. It takes no lock once the token is known since that flush.
+// Touch records a token's use, written on the next flush, mostly lock-free.
 func (l *Limiter) Touch(tokenID string, at time.Time) {
 	v, ok := l.used.Load(tokenID)
 	if !ok {

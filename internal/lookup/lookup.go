@@ -51,8 +51,7 @@ func New(vehicles *vehicle.Service, up *upstream.Client, mode string) *Service {
 // SetOffline makes o the offline decoder; replicas swap in a newer snapshot.
 func (s *Service) SetOffline(o Offline) { s.offline.Store(&o) }
 
-// Decoder names what decodes VINs now: the snapshot, "NHTSA vPIC", or
-// "none".
+// Decoder names what decodes VINs now: the snapshot, "NHTSA vPIC" or "none".
 func (s *Service) Decoder() string {
 	if p := s.offline.Load(); p != nil && s.mode != "online" {
 		return (*p).Source()

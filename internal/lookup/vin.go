@@ -168,8 +168,7 @@ func (s *Service) decodeValid(ctx context.Context, local vin.Decoded) (VINReport
 // MaxBatch is how many VINs one batch call decodes.
 const MaxBatch = 50
 
-// Meter charges one decoded VIN of a batch, or fails with a
-// *limits.Refusal; only the first settle counts.
+// Meter charges one decoded VIN of a batch; only the first settle counts.
 type Meter func(ctx context.Context) (settle func(charged bool), err error)
 
 // VINEntry is one VIN of a batch: its report, or why it has none.

@@ -33,8 +33,7 @@ type guard struct {
 	now     func() time.Time
 }
 
-// CallObserver counts tools/call by tool and outcome: "ok", "error",
-// "failed", or the refusal's code.
+// CallObserver counts tools/call by tool and outcome.
 type CallObserver interface {
 	ToolCall(tool, outcome string)
 }

@@ -56,8 +56,7 @@ type Record struct {
 	Unlisted bool
 }
 
-// Log queues records, writes them in batches from one goroutine, and
-// reads the log back.
+// Log queues records, writes them from one goroutine, and reads them back.
 type Log struct {
 	st    Store
 	log   *slog.Logger

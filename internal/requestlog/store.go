@@ -34,8 +34,7 @@ type Filter struct {
 	Offset, Limit        int
 }
 
-// Store keeps each account's newest requests and counts the calls of each
-// token by month.
+// Store keeps each account's newest requests and each token's monthly calls.
 type Store interface {
 	// AddRequests writes a batch in one transaction: the entries, keeping
 	// the newest keep per account, and the token counts; those of deleted

@@ -371,8 +371,7 @@ func (s *Server) reloadVPIC(ctx context.Context) error {
 	return nil
 }
 
-// Reload loads the catalog when its version changed; on failure the server
-// keeps the old one and /readyz reports it.
+// Reload loads the catalog when its version changed, keeping the old on failure.
 func (s *Server) Reload(ctx context.Context) error {
 	latest, err := s.st.CatalogVersion(ctx)
 	if err != nil {

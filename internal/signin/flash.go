@@ -38,8 +38,7 @@ func (s *Service) PutFlash(ctx context.Context, secret string, body []byte) erro
 	return s.st.PutFlash(ctx, hash, aead.Seal(nonce, nonce, body, []byte(hash)))
 }
 
-// TakeFlash returns the session's flash and deletes it, so it is shown
-// once; nil when there is none.
+// TakeFlash returns and deletes the session's flash; nil when there is none.
 func (s *Service) TakeFlash(ctx context.Context, secret string) ([]byte, error) {
 	hash := account.HashSecret(secret)
 	sealed, err := s.st.TakeFlash(ctx, hash)

@@ -345,8 +345,7 @@ func (p *parser) widthHundredths(lit string) (int, error) {
 	return h, nil
 }
 
-// Canonical returns the catalog form of the size in s alone, whatever its
-// spelling.
+// Canonical returns the catalog form of the size in s alone.
 func Canonical(s string) (string, error) {
 	sz, err := Parse(s)
 	if err != nil {

@@ -8,8 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// Run runs the TUI full-screen until the user quits or ctx is done, which
-// also cancels requests in flight.
+// Run runs the TUI full-screen until the user quits or ctx is done.
 func Run(ctx context.Context, c Client, in io.Reader, out io.Writer) error {
 	// The renderer looks at out, not stdout, for the colour profile and
 	// NO_COLOR.

@@ -38,8 +38,7 @@ var unrouted = map[int]string{
 	http.StatusServiceUnavailable:  "ServiceUnavailable",
 }
 
-// Validator checks responses against one OpenAPI document. It is safe for
-// concurrent use.
+// Validator checks responses against one OpenAPI document, concurrently.
 type Validator struct {
 	doc    *openapi3.T
 	router routers.Router

@@ -164,8 +164,7 @@ func (s *DB) Tokens(ctx context.Context, accountID string) ([]account.Token, err
 		`SELECT `+tokenCols+` FROM tokens WHERE account_id = $1 ORDER BY created_at DESC, id`, accountID)
 }
 
-// RotateToken schedules oldID's revocation and stores next in one
-// transaction; only an active token rotates.
+// RotateToken schedules oldID's revocation and stores next, atomically.
 func (s *DB) RotateToken(ctx context.Context, oldID string, next account.Token, at time.Time) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := expectOne(tx.ExecContext(ctx, `UPDATE tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL`,

@@ -206,8 +206,7 @@ func (s *DB) CatalogVersion(ctx context.Context) (catalog.Version, error) {
 // ReplaceCatalog.
 var errDryRun = errors.New("dry run")
 
-// ReplaceCatalog diffs next against the stored catalog inside one
-// transaction and applies the difference.
+// ReplaceCatalog applies next's difference to the stored catalog in one transaction.
 func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []catalog.Kind, opts store.ReplaceOptions) (catalog.Changes, catalog.Version, error) {
 	var ch catalog.Changes
 	var ver catalog.Version

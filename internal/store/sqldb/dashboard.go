@@ -185,8 +185,7 @@ func (s *DB) CreateList(ctx context.Context, l account.List, limit int) error {
 	return nil
 }
 
-// DeleteList deletes a non-default list of the account; its items go with
-// it (ON DELETE CASCADE).
+// DeleteList deletes a non-default list of the account, with its items.
 func (s *DB) DeleteList(ctx context.Context, accountID, listID string) error {
 	err := expectOne(s.db.ExecContext(ctx, `DELETE FROM lists WHERE id = $1 AND account_id = $2 AND NOT is_default`, listID, accountID))
 	if err != nil {
