@@ -40,7 +40,6 @@ func (s *DB) CreateAccount(ctx context.Context, a account.Account) error {
 	})
 }
 
-// AccountByID returns one account.
 func (s *DB) AccountByID(ctx context.Context, id string) (account.Account, error) {
 	a, err := scanAccount(s.db.QueryRowContext(ctx, `SELECT `+accountCols+` FROM accounts WHERE id = $1`, id))
 	return a, s.mapErr(err)
@@ -57,12 +56,10 @@ func (s *DB) ListAccounts(ctx context.Context) ([]account.Account, error) {
 	return queryAll(ctx, s.db, "list accounts", scanAccount, `SELECT `+accountCols+` FROM accounts ORDER BY created_at, email`)
 }
 
-// SetPlan changes an account's plan.
 func (s *DB) SetPlan(ctx context.Context, accountID, plan string) error {
 	return expectOne(s.db.ExecContext(ctx, `UPDATE accounts SET plan = $2 WHERE id = $1`, accountID, plan))
 }
 
-// SetSuspended suspends or reinstates an account.
 func (s *DB) SetSuspended(ctx context.Context, accountID string, suspended bool) error {
 	return expectOne(s.db.ExecContext(ctx, `UPDATE accounts SET suspended = $2 WHERE id = $1`, accountID, suspended))
 }
@@ -138,7 +135,6 @@ func (s *DB) insertCapped(ctx context.Context, accountID string, limit int, coun
 	})
 }
 
-// TokenByID returns one token.
 func (s *DB) TokenByID(ctx context.Context, id string) (account.Token, error) {
 	t, err := scanToken(s.db.QueryRowContext(ctx, `SELECT `+tokenCols+` FROM tokens WHERE id = $1`, id))
 	return t, s.mapErr(err)
@@ -187,7 +183,6 @@ func (s *DB) RevokeToken(ctx context.Context, id string, at time.Time) error {
 	return nil
 }
 
-// Lists returns the account's lists with their items.
 func (s *DB) Lists(ctx context.Context, accountID string) ([]account.List, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, name, is_default, created_at FROM lists
 		WHERE account_id = $1 ORDER BY is_default DESC, created_at, name`, accountID)
@@ -242,7 +237,6 @@ func (s *DB) DefaultList(ctx context.Context, accountID string) (account.List, e
 	return l, s.mapErr(err)
 }
 
-// AddListItem adds a record to a list.
 func (s *DB) AddListItem(ctx context.Context, listID string, it account.ListItem) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO list_items (list_id, record_type, record_uuid, note, added_at) VALUES ($1, $2, $3, $4, $5)`,
 		listID, string(it.Kind), it.UUID.String(), it.Note, it.AddedAt.UTC())
@@ -256,7 +250,6 @@ func (s *DB) AddListItem(ctx context.Context, listID string, it account.ListItem
 	return nil
 }
 
-// RemoveListItem removes a record from a list.
 func (s *DB) RemoveListItem(ctx context.Context, listID string, kind catalog.Kind, id uuid.UUID) error {
 	err := expectOne(s.db.ExecContext(ctx, `DELETE FROM list_items WHERE list_id = $1 AND record_type = $2 AND record_uuid = $3`,
 		listID, string(kind), id.String()))

@@ -8,7 +8,6 @@ import (
 	"time"
 )
 
-// GetCache returns a cached upstream answer.
 func (s *DB) GetCache(ctx context.Context, key string) ([]byte, time.Time, bool, error) {
 	var value string
 	var at time.Time

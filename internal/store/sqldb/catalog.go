@@ -197,7 +197,6 @@ func (s *DB) LoadCatalog(ctx context.Context) (*catalog.Catalog, catalog.Version
 	return c, v, err
 }
 
-// CatalogVersion returns the latest published version.
 func (s *DB) CatalogVersion(ctx context.Context) (catalog.Version, error) {
 	return readVersion(ctx, s.db)
 }
@@ -366,7 +365,6 @@ func tableOf(kind catalog.Kind) (string, error) {
 	return "", fmt.Errorf("unknown record kind %q", kind)
 }
 
-// HasRecord reports whether a record exists.
 func (s *DB) HasRecord(ctx context.Context, kind catalog.Kind, id uuid.UUID) (bool, error) {
 	name, err := tableOf(kind)
 	if err != nil {

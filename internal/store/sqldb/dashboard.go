@@ -11,7 +11,6 @@ import (
 	"github.com/vds-dev/vds/internal/store"
 )
 
-// SetPassword stores an account's password hash.
 func (s *DB) SetPassword(ctx context.Context, accountID, hash string) error {
 	if err := expectOne(s.db.ExecContext(ctx, `UPDATE accounts SET password_hash = $2 WHERE id = $1`, accountID, hash)); err != nil {
 		return fmt.Errorf("set password of %s: %w", accountID, err)
@@ -35,7 +34,6 @@ func (s *DB) PasswordHash(ctx context.Context, email string) (account.Account, s
 	return a, hash.String, nil
 }
 
-// CreateSession stores a session.
 func (s *DB) CreateSession(ctx context.Context, ss account.Session) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO sessions (id_hash, account_id, csrf, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
 		ss.IDHash, ss.AccountID, ss.CSRF, ss.CreatedAt.UTC(), ss.ExpiresAt.UTC())
@@ -45,7 +43,6 @@ func (s *DB) CreateSession(ctx context.Context, ss account.Session) error {
 	return nil
 }
 
-// SessionByHash returns the session whose id hashes to hash.
 func (s *DB) SessionByHash(ctx context.Context, hash string) (account.Session, error) {
 	var ss account.Session
 	err := s.db.QueryRowContext(ctx, `SELECT id_hash, account_id, csrf, created_at, expires_at FROM sessions WHERE id_hash = $1`, hash).
@@ -62,7 +59,6 @@ func (s *DB) SessionByHash(ctx context.Context, hash string) (account.Session, e
 	return ss, nil
 }
 
-// DeleteSession removes a session if it exists.
 func (s *DB) DeleteSession(ctx context.Context, hash string) error {
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM sessions WHERE id_hash = $1`, hash); err != nil {
 		return fmt.Errorf("delete session: %w", err)
@@ -70,12 +66,10 @@ func (s *DB) DeleteSession(ctx context.Context, hash string) error {
 	return nil
 }
 
-// DeleteAccountSessions removes every session of an account.
 func (s *DB) DeleteAccountSessions(ctx context.Context, accountID string) (int64, error) {
 	return rowsAffected(s.db.ExecContext(ctx, `DELETE FROM sessions WHERE account_id = $1`, accountID))
 }
 
-// PutFlash sets the session's one-time message.
 func (s *DB) PutFlash(ctx context.Context, sessionHash string, body []byte) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO session_flashes (session_hash, body) VALUES ($1, $2)
 		ON CONFLICT (session_hash) DO UPDATE SET body = excluded.body`, sessionHash, body)
@@ -123,7 +117,6 @@ func (s *DB) RecordFailedSignIn(ctx context.Context, key string, at time.Time, w
 	return n, nil
 }
 
-// FailedSignIns returns the current count of key.
 func (s *DB) FailedSignIns(ctx context.Context, key string, since time.Time) (int, time.Time, error) {
 	var n int
 	var last time.Time
@@ -141,7 +134,6 @@ func (s *DB) FailedSignIns(ctx context.Context, key string, since time.Time) (in
 	return n, last, nil
 }
 
-// ClearFailedSignIns forgets key's failures.
 func (s *DB) ClearFailedSignIns(ctx context.Context, key string) error {
 	if _, err := s.db.ExecContext(ctx, `DELETE FROM signin_attempts WHERE key = $1`, key); err != nil {
 		return fmt.Errorf("clear failed sign-ins: %w", err)
@@ -156,7 +148,6 @@ func (s *DB) DeleteStaleSignIns(ctx context.Context, before time.Time) (int64, e
 
 const listCols = `id, account_id, name, is_default, created_at`
 
-// ListByID returns one of the account's lists, without items.
 func (s *DB) ListByID(ctx context.Context, accountID, listID string) (account.List, error) {
 	var l account.List
 	err := s.db.QueryRowContext(ctx, `SELECT `+listCols+` FROM lists WHERE id = $1 AND account_id = $2`, listID, accountID).

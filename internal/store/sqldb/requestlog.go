@@ -133,7 +133,6 @@ func (s *DB) Requests(ctx context.Context, accountID string, f requestlog.Filter
 	return out, total, err
 }
 
-// TokenCalls returns the period's calls of each of the account's tokens.
 func (s *DB) TokenCalls(ctx context.Context, accountID, period string) (map[string]int64, error) {
 	type row struct {
 		id    string

@@ -49,7 +49,6 @@ var _ store.Store = (*DB)(nil)
 // New wraps an open handle; Close closes db.
 func New(db *sql.DB, d Dialect) *DB { return &DB{db: db, d: d} }
 
-// Backend names the SQL dialect.
 func (s *DB) Backend() string { return s.d.Name }
 
 // Check implements store.Store: the dialect's check, then a query.

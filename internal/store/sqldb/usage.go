@@ -68,7 +68,6 @@ func (s *DB) LeaseUsage(ctx context.Context, accountID, period string, want, quo
 	return granted, used, err
 }
 
-// Usage returns the period's total.
 func (s *DB) Usage(ctx context.Context, accountID, period string) (int64, error) {
 	var used int64
 	err := s.db.QueryRowContext(ctx, `SELECT used FROM usage_monthly WHERE account_id = $1 AND period = $2`, accountID, period).Scan(&used)

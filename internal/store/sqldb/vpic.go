@@ -32,7 +32,6 @@ func (s *DB) PutVPICSnapshot(ctx context.Context, meta store.VPICSnapshot, file 
 	return meta, err
 }
 
-// VPICSnapshot describes the newest snapshot.
 func (s *DB) VPICSnapshot(ctx context.Context) (store.VPICSnapshot, error) {
 	var m store.VPICSnapshot
 	var rows string
@@ -48,7 +47,6 @@ func (s *DB) VPICSnapshot(ctx context.Context) (store.VPICSnapshot, error) {
 	return m, json.Unmarshal([]byte(rows), &m.Rows)
 }
 
-// VPICFile returns the stored snapshot file.
 func (s *DB) VPICFile(ctx context.Context, id int64) ([]byte, error) {
 	var file []byte
 	err := s.db.QueryRowContext(ctx, `SELECT file FROM vpic_snapshots WHERE id = $1`, id).Scan(&file)
