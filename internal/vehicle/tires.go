@@ -141,12 +141,17 @@ const MaxNearestYears = 2
 
 // tiresFor returns the fitments of a make and model (its own model only:
 // an EV named apart, such as the Silverado EV, never gets its combustion
-// sibling's) for a year: those of that year, else those of the nearest
-// year(s) at most MaxNearestYears away, both sides on a tie; none beyond.
-func (s *Snapshot) tiresFor(mk, model string, year int) (string, []FitmentGeometry) {
+// sibling's) written for powertrain pt (any: all) for a year: those of that
+// year, else those of the nearest year(s) at most MaxNearestYears away,
+// both sides on a tie; none beyond.
+func (s *Snapshot) tiresFor(mk, model string, year int, pt powertrain) (string, []FitmentGeometry) {
 	cands := s.families[familyKey(mk, model)]
+	ours := func(p int32) bool { return pt == anyPowertrain || s.fitPowertrain[p] == pt }
 	best := -1
 	for _, p := range cands {
+		if !ours(p) {
+			continue
+		}
 		if d := absInt(s.tires.recs[p].Year - year); best < 0 || d < best {
 			best = d
 		}
@@ -156,7 +161,7 @@ func (s *Snapshot) tiresFor(mk, model string, year int) (string, []FitmentGeomet
 	}
 	out := make([]FitmentGeometry, 0, len(cands))
 	for _, p := range cands {
-		if absInt(s.tires.recs[p].Year-year) == best {
+		if ours(p) && absInt(s.tires.recs[p].Year-year) == best {
 			out = append(out, s.geometry[p])
 		}
 	}
