@@ -1,21 +1,14 @@
 package server_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"testing"
 
-	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/catalog"
-	"github.com/vds-dev/vds/internal/config"
-	"github.com/vds-dev/vds/internal/server"
-	"github.com/vds-dev/vds/internal/store/storetest"
 )
 
 // TestDemoContract holds the demo to the interface specification's counts
@@ -23,29 +16,13 @@ import (
 // client reads them: ingested into a store, served, and counted through the
 // API: each list's totals and every taxonomy and filter sum to them.
 func TestDemoContract(t *testing.T) {
-	ctx := context.Background()
-	st := storetest.Empty(t, "sqlite")
-	storetest.LoadDemo(t, st)
-	cfg := &config.Config{Plans: map[string]config.PlanLimits{"bulk": {RatePerMinute: 1 << 20, MonthlyQuota: 1 << 20, APIAccess: true}}}
-	acc := access.New(st, cfg.Plan, cfg.PlanNames())
-	a, err := acc.CreateAccount(ctx, "counter@example.com", "bulk")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, token, err := acc.CreateToken(ctx, a.ID, "t")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := server.New(ctx, cfg, st, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, token := newDemoServer(t)
 	get := func(path string, v any) {
 		t.Helper()
 		req := httptest.NewRequest(http.MethodGet, path, nil)
 		req.Header.Set("Authorization", "Bearer "+token)
 		w := httptest.NewRecorder()
-		srv.Handler().ServeHTTP(w, req)
+		h.ServeHTTP(w, req)
 		if w.Code != http.StatusOK {
 			t.Fatalf("GET %s: %d %s", path, w.Code, w.Body)
 		}
