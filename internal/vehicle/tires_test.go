@@ -156,6 +156,17 @@ func TestTiresForDemoCars(t *testing.T) {
 		}
 		matches[got.Match]++
 	}
+	// No demo fitment is beyond the reach of every car (docs/data.md).
+	for _, f := range c.TireSizes {
+		reach := func(car catalog.Car) bool {
+			d := car.Year - f.Year
+			return family(car.Make+car.Model) == family(f.Make+f.Model) && drive(car.FuelType) == drives[f.UUID] &&
+				d >= -vehicle.MaxNearestYears && d <= vehicle.MaxNearestYears
+		}
+		if !slices.ContainsFunc(c.Cars, reach) {
+			t.Errorf("%s %s %d %s: no car of its model and powertrain within two model years", f.Make, f.Model, f.Year, f.Trim)
+		}
+	}
 	// The demo must exercise every outcome for this test to mean anything.
 	if matches[vehicle.MatchExactYear] == 0 || matches[vehicle.MatchNearestYear] == 0 || matches[vehicle.MatchNone] == 0 {
 		t.Errorf("match outcomes over the demo: %v", matches)
