@@ -17,8 +17,8 @@ var engineTrim = regexp.MustCompile(`(?i)\b(rex|range extender|hybrid|plug-in|ph
 // ingest --source epa` leaves them, and asserts that no battery-electric
 // car gets a fitment written for an engine: its trim names one, or the
 // demo has a car of its make, model, year and trim that burns fuel. Only
-// the models with fitments are loaded: a car's fitments depend on its own
-// model's cars alone.
+// the models with fitments and a battery-electric car are loaded: a car's
+// fitments depend on its own model's cars alone.
 func checkEVTires(t *testing.T, cars []catalog.Car) {
 	t.Helper()
 	demo := demoCatalog(t)
@@ -32,9 +32,15 @@ func checkEVTires(t *testing.T, cars []catalog.Car) {
 			burns[key(c.Make, c.Model)+fmt.Sprint(c.Year, family(c.Trim))] = true
 		}
 	}
+	electric := map[string]bool{}
+	for _, c := range cars {
+		if c.FuelType == catalog.FuelBEV {
+			electric[key(c.Make, c.Model)] = true
+		}
+	}
 	var mine []catalog.Car
 	for _, c := range cars {
-		if fitted[key(c.Make, c.Model)] {
+		if k := key(c.Make, c.Model); fitted[k] && electric[k] {
 			mine = append(mine, c)
 		}
 	}
@@ -65,5 +71,5 @@ func checkEVTires(t *testing.T, cars []catalog.Car) {
 	if evs < 100 || linked < 100 {
 		t.Errorf("%d EPA battery-electric cars of models with demo fitments got %d fitments; want at least 100 each", evs, linked)
 	}
-	t.Logf("%d EPA cars of models with demo fitments, %d battery-electric, %d fitments linked to them", len(mine), evs, linked)
+	t.Logf("%d EPA cars of models with demo fitments and an EV, %d battery-electric, %d fitments linked to them", len(mine), evs, linked)
 }
