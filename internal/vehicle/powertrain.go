@@ -68,8 +68,8 @@ func (m powertrains) only() powertrain {
 	return anyPowertrain
 }
 
-// linkPowertrains gives each fitment of a model with cars the powertrain it
-// was written for, the first of: that of the cars of its model year whose
+// linkPowertrains gives each fitment the powertrain it was written for,
+// the first of: that of the cars of its model year whose
 // trim holds every word of its trim, when they share one; the one its trim
 // names (Electric, REx); that of such cars of any year; that of all the
 // model's cars; combustion, as a model sold both ways names its electric
