@@ -8,8 +8,8 @@ import (
 	"github.com/vds-dev/vds/internal/catalog"
 )
 
-// powertrain is what drives a car; a car's tire fitments follow it.
-// Combustion includes hybrids, plug-in hybrids and range extenders.
+// powertrain is what drives a car (combustion includes hybrids and range
+// extenders); a car's tire fitments follow it.
 type powertrain uint8
 
 const (
@@ -41,8 +41,7 @@ func trimWordsOf(trim string) []string {
 	return strings.FieldsFunc(strings.ToLower(trim), func(r rune) bool { return !isWordRune(r) })
 }
 
-// trimPowertrain is the powertrain trim words name, or anyPowertrain when
-// they name none or disagree.
+// trimPowertrain is the powertrain trim words name, if they agree on one.
 func trimPowertrain(words []string) powertrain {
 	pt := anyPowertrain
 	for _, w := range words {
@@ -56,7 +55,6 @@ func trimPowertrain(words []string) powertrain {
 	return pt
 }
 
-// powertrains is a set of powertrains.
 type powertrains uint8
 
 func (m powertrains) only() powertrain {
@@ -68,12 +66,8 @@ func (m powertrains) only() powertrain {
 	return anyPowertrain
 }
 
-// linkPowertrains gives each fitment the powertrain it was written for,
-// the first of: that of the cars of its model year whose
-// trim holds every word of its trim, when they share one; the one its trim
-// names (Electric, REx); that of such cars of any year; that of all the
-// model's cars; combustion, as a model sold both ways names its electric
-// variants.
+// linkPowertrains gives each fitment its powertrain (docs/data.md, Tire
+// fitments of a car).
 func (s *Snapshot) linkPowertrains() {
 	s.fitPowertrain = make([]powertrain, len(s.tires.recs))
 	for key, ps := range s.families {

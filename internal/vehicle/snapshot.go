@@ -23,8 +23,7 @@ type Snapshot struct {
 	hullTypes []NameCount
 	geometry  []FitmentGeometry
 	// families maps a squashed make and model to fitment positions.
-	families map[string][]int32
-	// fitPowertrain is the powertrain each fitment was written for.
+	families      map[string][]int32
 	fitPowertrain []powertrain
 	// carFamilies is the same for cars, for VIN links.
 	carFamilies map[string][]int32

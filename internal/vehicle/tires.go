@@ -139,11 +139,9 @@ func familyKey(mk, model string) string {
 // facelift, never a generation away.
 const MaxNearestYears = 2
 
-// tiresFor returns the fitments of a make and model (its own model only:
-// an EV named apart, such as the Silverado EV, never gets its combustion
-// sibling's) written for powertrain pt (any: all) for a year: those of that
-// year, else those of the nearest year(s) at most MaxNearestYears away,
-// both sides on a tie; none beyond.
+// tiresFor returns the fitments of a make, model and powertrain pt (any:
+// all) for a year: those of that year, else those of the nearest year(s)
+// at most MaxNearestYears away, both sides on a tie; none beyond.
 func (s *Snapshot) tiresFor(mk, model string, year int, pt powertrain) (string, []FitmentGeometry) {
 	cands := s.families[familyKey(mk, model)]
 	ours := func(p int32) bool { return pt == anyPowertrain || s.fitPowertrain[p] == pt }
