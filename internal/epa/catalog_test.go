@@ -101,6 +101,7 @@ func TestCarsFromRealFile(t *testing.T) {
 		}
 	}
 	t.Logf("%d cars of %d makes", len(cars), len(byMake))
+	checkEVTires(t, cars)
 }
 
 // countMakes counts a vehicles.csv's rows by make with the csv package

@@ -121,8 +121,8 @@ func operations() map[string]opDoc {
 	}
 	ops["GET /v1/cars/{uuid}/tire-sizes"] = opDoc{
 		id: "getCarTireSizes", tag: "Cars", summary: "Tire fitments of a car",
-		desc: "The OEM and alternate tire fitments of the car's own make and model (an electric model named apart, such " +
-			"as the Silverado EV, never gets its combustion sibling's) with their geometry: the car's model year " +
+		desc: "The OEM and alternate tire fitments of the car's own make, model and powertrain (an electric car never " +
+			"gets a combustion, hybrid or range-extender sibling's) with their geometry: the car's model year " +
 			"(match exact_year), else the nearest year(s) at most two model years away (nearest_year); match none with " +
 			"an empty list when no fitment qualifies, rather than another generation's sizes.",
 		shape: objectOf, data: reflect.TypeFor[vehicle.CarTires](), codes400: recordCodes, notFound: true,

@@ -275,15 +275,16 @@ func (s *Service) MotorcycleTypes() []TypeCount { return slices.Clone(s.Snapshot
 // HullTypes counts boats by hull, as BodyTypes counts cars.
 func (s *Service) HullTypes() []NameCount { return slices.Clone(s.Snapshot().hullTypes) }
 
-// TiresForCar returns the fitments of a car's make and model with their
-// geometry, from its year or the nearest; match "none" when there are none.
+// TiresForCar returns the fitments of a car's make, model and powertrain
+// with their geometry, from its year or the nearest; match "none" when
+// there are none.
 func (s *Service) TiresForCar(id uuid.UUID) (CarTires, error) {
 	snap := s.Snapshot()
 	c, err := get(snap.cars, catalog.KindCar, id)
 	if err != nil {
 		return CarTires{}, err
 	}
-	match, fits := snap.tiresFor(c.Make, c.Model, c.Year)
+	match, fits := snap.tiresFor(c.Make, c.Model, c.Year, powertrainOf(c.FuelType))
 	return CarTires{
 		Car:   CarRef{UUID: c.UUID, Make: c.Make, Model: c.Model, Year: c.Year, Trim: c.Trim},
 		Match: match, Fitments: fits,
@@ -295,7 +296,7 @@ func (s *Service) TiresForVehicle(vehicleMake, model string, year int) (VehicleT
 	if err := checkVehicle(vehicleMake, model, year); err != nil {
 		return VehicleTires{}, err
 	}
-	match, fits := s.Snapshot().tiresFor(vehicleMake, model, year)
+	match, fits := s.Snapshot().tiresFor(vehicleMake, model, year, anyPowertrain)
 	return VehicleTires{Match: match, Fitments: fits}, nil
 }
 

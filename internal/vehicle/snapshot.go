@@ -23,7 +23,8 @@ type Snapshot struct {
 	hullTypes []NameCount
 	geometry  []FitmentGeometry
 	// families maps a squashed make and model to fitment positions.
-	families map[string][]int32
+	families      map[string][]int32
+	fitPowertrain []powertrain
 	// carFamilies is the same for cars, for VIN links.
 	carFamilies map[string][]int32
 	makeNames   map[string]string
@@ -89,6 +90,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		s.carFamilies[key] = append(s.carFamilies[key], int32(i))
 		s.makeNames[squash(c.Make)] = c.Make
 	}
+	s.linkPowertrains()
 	for _, mk := range [][]MakeCount{s.motos.makes, s.tires.makes} {
 		for _, m := range mk {
 			if _, ok := s.makeNames[squash(m.Name)]; !ok {

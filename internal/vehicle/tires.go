@@ -137,12 +137,16 @@ func familyKey(mk, model string) string {
 // come: a facelift, never a generation.
 const MaxNearestYears = 2
 
-// tiresFor returns the fitments of a make and model (its own model only)
-// for a year, else of the nearest years within MaxNearestYears.
-func (s *Snapshot) tiresFor(mk, model string, year int) (string, []FitmentGeometry) {
+// tiresFor returns the fitments of a make, model and powertrain pt (any:
+// all) for a year, else of the nearest years within MaxNearestYears.
+func (s *Snapshot) tiresFor(mk, model string, year int, pt powertrain) (string, []FitmentGeometry) {
 	cands := s.families[familyKey(mk, model)]
+	ours := func(p int32) bool { return pt == anyPowertrain || s.fitPowertrain[p] == pt }
 	best := -1
 	for _, p := range cands {
+		if !ours(p) {
+			continue
+		}
 		if d := absInt(s.tires.recs[p].Year - year); best < 0 || d < best {
 			best = d
 		}
@@ -152,7 +156,7 @@ func (s *Snapshot) tiresFor(mk, model string, year int) (string, []FitmentGeomet
 	}
 	out := make([]FitmentGeometry, 0, len(cands))
 	for _, p := range cands {
-		if absInt(s.tires.recs[p].Year-year) == best {
+		if ours(p) && absInt(s.tires.recs[p].Year-year) == best {
 			out = append(out, s.geometry[p])
 		}
 	}

@@ -3,6 +3,8 @@ package vehicle_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -26,11 +28,12 @@ func family(s string) string {
 	return b.String()
 }
 
-// expectTires computes the fitments a make/model/year lookup should return.
-func expectTires(fits []catalog.TireFitment, mk, model string, year int) (string, []uuid.UUID) {
+// expectTires computes the fitments a make/model/year lookup should return,
+// of the fitments ours accepts.
+func expectTires(fits []catalog.TireFitment, mk, model string, year int, ours func(catalog.TireFitment) bool) (string, []uuid.UUID) {
 	var same []catalog.TireFitment
 	for _, f := range fits {
-		if family(f.Make) == family(mk) && family(f.Model) == family(model) {
+		if family(f.Make) == family(mk) && family(f.Model) == family(model) && ours(f) {
 			same = append(same, f)
 		}
 	}
@@ -78,16 +81,71 @@ func sameIDs(a, b []uuid.UUID) bool {
 	return slices.Equal(a, b)
 }
 
+// drive is the test's own word for a powertrain: battery, fuel cell, or
+// one that burns fuel (hybrids, plug-in hybrids and range extenders too).
+func drive(fuel string) string {
+	switch fuel {
+	case catalog.FuelBEV, catalog.FuelFCEV:
+		return fuel
+	}
+	return "burns"
+}
+
+// bothWays is the powertrain of each demo fitment of a model sold both
+// ways that has no car of its own make, model, year and trim.
+var bothWays = map[string]string{
+	"Chevrolet Equinox 2017 LTZ": "burns", "Chevrolet Equinox 2023 LT": "burns", "Chevrolet Equinox 2023 Premier": "burns",
+	"Chevrolet Equinox 2024 EV 2LT": catalog.FuelBEV, "Dodge Charger 2022 SXT": "burns", "Dodge Charger 2023 SRT Hellcat": "burns",
+	"Genesis G80 2018 3.8": "burns", "Genesis G80 2020 3.8": "burns", "Hyundai Kona 2023 Limited": "burns",
+	"Kia Niro 2017 Touring": "burns", "MINI Cooper 2022 Cooper": "burns", "MINI Cooper 2024 Cooper S": "burns",
+	"MINI Countryman 2017 Cooper S ALL4": "burns", "Volvo XC40 2021 R-Design": "burns",
+	"Volvo XC40 2021 Recharge": catalog.FuelBEV, "Volvo XC40 2023 Recharge": catalog.FuelBEV,
+}
+
+// demoDrives gives each demo fitment the powertrain it was written for: its
+// own car's, else bothWays', else that of every car of its model.
+func demoDrives(t *testing.T, c *catalog.Catalog) map[uuid.UUID]string {
+	own, models := map[string]string{}, map[string]map[string]bool{}
+	for _, car := range c.Cars {
+		own[family(car.Make+car.Model)+fmt.Sprint(car.Year)+"|"+family(car.Trim)] = drive(car.FuelType)
+		m := family(car.Make + car.Model)
+		if models[m] == nil {
+			models[m] = map[string]bool{}
+		}
+		models[m][drive(car.FuelType)] = true
+	}
+	out := map[uuid.UUID]string{}
+	for _, f := range c.TireSizes {
+		name := fmt.Sprintf("%s %s %d %s", f.Make, f.Model, f.Year, f.Trim)
+		d, ok := own[family(f.Make+f.Model)+fmt.Sprint(f.Year)+"|"+family(f.Trim)]
+		if !ok {
+			d, ok = bothWays[name]
+		}
+		if ds := models[family(f.Make+f.Model)]; !ok && len(ds) == 1 {
+			for only := range ds {
+				d, ok = only, true
+			}
+		}
+		if !ok {
+			t.Fatalf("%s: a fitment of a model sold both ways with no car of its own; add its powertrain to bothWays", name)
+		}
+		out[f.UUID] = d
+	}
+	return out
+}
+
 func TestTiresForDemoCars(t *testing.T) {
 	c := demo(t)
 	svc := demoService(t)
+	drives := demoDrives(t, c)
 	matches := map[string]int{}
 	for _, car := range c.Cars {
 		got, err := svc.TiresForCar(car.UUID)
 		if err != nil {
 			t.Fatalf("TiresForCar(%s %s %d): %v", car.Make, car.Model, car.Year, err)
 		}
-		wantMatch, wantIDs := expectTires(c.TireSizes, car.Make, car.Model, car.Year)
+		ours := func(f catalog.TireFitment) bool { return drives[f.UUID] == drive(car.FuelType) }
+		wantMatch, wantIDs := expectTires(c.TireSizes, car.Make, car.Model, car.Year, ours)
 		if got.Match != wantMatch || !sameIDs(fitmentIDs(got.Fitments), wantIDs) || got.Fitments == nil {
 			t.Errorf("%s %s %d: match %s with %d fitments, want %s with %d", car.Make, car.Model, car.Year,
 				got.Match, len(got.Fitments), wantMatch, len(wantIDs))
@@ -97,6 +155,17 @@ func TestTiresForDemoCars(t *testing.T) {
 			t.Errorf("car = %+v, want %+v", got.Car, want)
 		}
 		matches[got.Match]++
+	}
+	// No demo fitment is beyond the reach of every car (docs/data.md).
+	for _, f := range c.TireSizes {
+		reach := func(car catalog.Car) bool {
+			d := car.Year - f.Year
+			return family(car.Make+car.Model) == family(f.Make+f.Model) && drive(car.FuelType) == drives[f.UUID] &&
+				d >= -vehicle.MaxNearestYears && d <= vehicle.MaxNearestYears
+		}
+		if !slices.ContainsFunc(c.Cars, reach) {
+			t.Errorf("%s %s %d %s: no car of its model and powertrain within two model years", f.Make, f.Model, f.Year, f.Trim)
+		}
 	}
 	// The demo must exercise every outcome for this test to mean anything.
 	if matches[vehicle.MatchExactYear] == 0 || matches[vehicle.MatchNearestYear] == 0 || matches[vehicle.MatchNone] == 0 {
@@ -269,9 +338,9 @@ func TestGeometry(t *testing.T) {
 			t.Errorf("%s: rear alternates %v, want empty", f.TireSize, fg.RearAlternates)
 		}
 	}
-	// The demo's 26 rear alternates, counted in tire_sizes.csv.
-	if rearAlts != 26 {
-		t.Errorf("%d rear alternates in the geometry, want 26", rearAlts)
+	// The demo's 21 rear alternates, counted in tire_sizes.csv.
+	if rearAlts != 21 {
+		t.Errorf("%d rear alternates in the geometry, want 21", rearAlts)
 	}
 	t.Run("json shape", func(t *testing.T) {
 		var plain catalog.TireFitment
@@ -352,13 +421,22 @@ func checkAlternates(t *testing.T, oemSize string, oem tire.Geometry, sizes []st
 	}
 }
 
-// An electric car named apart from its combustion sibling gets the
-// fitments of its own model or none, never the sibling's.
-func TestEVTiresAreTheirOwn(t *testing.T) {
-	c := demo(t)
-	svc := demoService(t)
-	evs := 0
-	for _, car := range c.Cars {
+// combustionTrim names an engine: a range extender, a hybrid, a diesel, or
+// a displacement (2.5T, 3.8).
+var combustionTrim = regexp.MustCompile(`(?i)\b(rex|range extender|hybrid|plug-in|phev|diesel)\b|\d\.\d`)
+
+// checkEVTires asserts that no battery-electric car gets the fitment of
+// another model, nor one written for an engine: its trim names one, or
+// the demo holds a car of its make, model, year and trim that burns fuel.
+func checkEVTires(t *testing.T, svc *vehicle.Service, cars []catalog.Car) (evs int) {
+	t.Helper()
+	burns := map[string]bool{}
+	for _, car := range demo(t).Cars {
+		if drive(car.FuelType) == "burns" {
+			burns[family(car.Make+car.Model)+fmt.Sprint(car.Year)+"|"+family(car.Trim)] = true
+		}
+	}
+	for _, car := range cars {
 		if car.FuelType != catalog.FuelBEV {
 			continue
 		}
@@ -367,13 +445,118 @@ func TestEVTiresAreTheirOwn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, f := range got.Fitments {
-			if family(f.Fitment.Model) != family(car.Model) {
-				t.Errorf("%d %s %s gets the fitment of a %s", car.Year, car.Make, car.Model, f.Fitment.Model)
+		for _, fg := range got.Fitments {
+			f := fg.Fitment
+			if family(f.Model) != family(car.Model) || combustionTrim.MatchString(f.Trim) ||
+				burns[family(f.Make+f.Model)+fmt.Sprint(f.Year)+"|"+family(f.Trim)] {
+				t.Errorf("%d %s %s %s (BEV) gets the fitment of the %d %s %s", car.Year, car.Make, car.Model, car.Trim, f.Year, f.Model, f.Trim)
 			}
 		}
 	}
-	if evs < 20 {
+	return evs
+}
+
+// An electric car gets the fitments of its own model and powertrain or
+// none, never a combustion, hybrid or range-extender sibling's.
+func TestEVTiresAreTheirOwn(t *testing.T) {
+	if evs := checkEVTires(t, demoService(t), demo(t).Cars); evs < 20 {
 		t.Fatalf("%d battery-electric demo cars; the test needs the demo's", evs)
+	}
+}
+
+// The four demo EVs that once got a sibling's fitment, and their siblings.
+func TestTiresFollowThePowertrain(t *testing.T) {
+	c := demo(t)
+	svc := demoService(t)
+	find := func(mk, model string, year int, trim string) catalog.Car {
+		for _, car := range c.Cars {
+			if car.Make == mk && car.Model == model && car.Year == year && car.Trim == trim {
+				return car
+			}
+		}
+		t.Fatalf("no demo car %s %s %d %s", mk, model, year, trim)
+		return catalog.Car{}
+	}
+	for _, tc := range []struct {
+		car       catalog.Car
+		wantMatch string
+		wantTrims []string
+	}{
+		{find("BMW", "i3", 2015, "Base"), vehicle.MatchExactYear, []string{"Base"}},
+		{find("BMW", "i3", 2015, "REx"), vehicle.MatchExactYear, []string{"REx"}},
+		{find("Honda", "Clarity", 2018, "Electric"), vehicle.MatchExactYear, []string{"Electric"}},
+		{find("Honda", "Clarity", 2018, "Plug-In Hybrid Touring"), vehicle.MatchExactYear, []string{"Plug-In Hybrid Touring"}},
+		{find("Hyundai", "Kona", 2019, "Electric Limited"), vehicle.MatchNone, nil},
+		{find("Hyundai", "Kona", 2019, "SEL"), vehicle.MatchExactYear, []string{"SEL"}},
+		{find("Genesis", "G80", 2023, "Electrified G80"), vehicle.MatchNone, nil},
+		{find("Genesis", "G80", 2021, "2.5T Advanced"), vehicle.MatchNearestYear, []string{"3.8"}},
+	} {
+		got, err := svc.TiresForCar(tc.car.UUID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var trims []string
+		for _, fg := range got.Fitments {
+			trims = append(trims, fg.Fitment.Trim)
+		}
+		if got.Match != tc.wantMatch || !slices.Equal(trims, tc.wantTrims) {
+			t.Errorf("%d %s %s %s: match %s %q, want %s %q", tc.car.Year, tc.car.Make, tc.car.Model, tc.car.Trim,
+				got.Match, trims, tc.wantMatch, tc.wantTrims)
+		}
+	}
+}
+
+// The rule holds on cars named as EPA names them (its baseModel, the rest
+// as trim), as `vds ingest --source epa` loads them beside the demo's
+// fitments: trims that match no fitment's.
+func TestTiresFollowThePowertrainEPANames(t *testing.T) {
+	variant := func(mk, model string, year int, trim, fuel string) catalog.Car {
+		c := car(mk, model, year)
+		c.Trim, c.FuelType = trim, fuel
+		if fuel == catalog.FuelBEV {
+			c.DisplacementL, c.Cylinders = nil, nil
+		}
+		if errs := c.Normalize(); errs != nil {
+			panic(errs)
+		}
+		return c
+	}
+	ev := func(mk, model string, year int, trim string) catalog.Car {
+		return variant(mk, model, year, trim, catalog.FuelBEV)
+	}
+	gas := func(mk, model string, year int, trim string) catalog.Car {
+		return variant(mk, model, year, trim, catalog.FuelGasoline)
+	}
+	fits := []catalog.TireFitment{
+		fitment("BMW", "i3", 2015, "REx", "255/70R16"),
+		fitment("Hyundai", "Kona", 2019, "SEL", "265/70R17"),
+		fitment("Hyundai", "Kona", 2021, "Electric", "275/65R18"),
+		fitment("Genesis", "G80", 2025, "2.5T", "265/70R17"),
+		fitment("Tesla", "Model 3", 2021, "Long Range", "255/70R16"),
+	}
+	cars := []catalog.Car{
+		ev("BMW", "i3", 2015, "BEV"), gas("BMW", "i3", 2015, "REX"),
+		ev("Hyundai", "Kona", 2019, "Electric"), gas("Hyundai", "Kona", 2019, "FWD"),
+		ev("Genesis", "G80", 2023, "Electrified G80"), gas("Genesis", "G80", 2024, "AWD"),
+		ev("Tesla", "Model 3", 2021, "Long Range AWD"),
+	}
+	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: cars, TireSizes: fits}, catalog.Version{}))
+	for i, want := range [][]catalog.TireFitment{nil, {fits[0]}, {fits[2]}, {fits[1]}, nil, {fits[3]}, {fits[4]}} {
+		got, err := svc.TiresForCar(cars[i].UUID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []uuid.UUID
+		for _, f := range want {
+			ids = append(ids, f.UUID)
+		}
+		if !sameIDs(fitmentIDs(got.Fitments), ids) {
+			t.Errorf("%d %s %s %s: %d fitments %v, want %v", cars[i].Year, cars[i].Make, cars[i].Model, cars[i].Trim,
+				len(got.Fitments), fitmentIDs(got.Fitments), ids)
+		}
+	}
+	// A lookup by make, model and year knows no powertrain: it gets all.
+	if vt, err := svc.TiresForVehicle("BMW", "i3", 2015); err != nil || len(vt.Fitments) != 1 {
+		t.Errorf("TiresForVehicle(BMW i3 2015) = %+v, %v; want the REx fitment", vt, err)
 	}
 }

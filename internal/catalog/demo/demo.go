@@ -1,5 +1,5 @@
-// Package demo embeds the demo catalog: 564 cars, 341 motorcycles and other
-// powersports vehicles, 308 power boats and 659 tire fitments, authored for
+// Package demo embeds the demo catalog: 562 cars, 341 motorcycles and other
+// powersports vehicles, 308 power boats and 584 tire fitments, authored for
 // vds in the same CSV format that `vds ingest` documents.
 package demo
 
