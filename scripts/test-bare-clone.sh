@@ -16,7 +16,8 @@ git ls-files -z --cached --others --exclude-standard |
 
 cd "$work/vds"
 echo "test-bare-clone: the data tests in a copy at $work/vds, cache $work/cache" >&2
+# The packages whose own tests read the data; every other package gets it
+# through the same helpers (internal/fixture, upstreamtest, vpictest).
 # Without the race detector: the whole vPIC snapshot's import runs here.
 VDS_TESTDATA_CACHE="$work/cache" go test -count=1 \
 	./internal/epa ./internal/vin ./internal/upstream/... ./internal/vpic/... ./internal/bench/vinset
-VDS_TESTDATA_CACHE="$work/cache" go test -count=1 -run '^TestScriptsSQLite$/^(enrich|ingest_epa|vpic)$' ./internal/cli
