@@ -33,7 +33,7 @@ fi
 # they must run, so Debian's Node and npm are installed when missing.
 if [ -n "${CI:-}" ] && ! { command -v node && command -v npm; } >/dev/null; then
 	if [ "$(id -u)" -eq 0 ]; then
-		echo "test: installing nodejs and npm for the TypeScript client check" >&2
+		echo "test: installing nodejs and npm for the TypeScript client check and the vPIC test data" >&2
 		export DEBIAN_FRONTEND=noninteractive
 		apt-get update -qq >&2
 		apt-get install -y -qq nodejs npm >&2
