@@ -29,11 +29,11 @@ if [ -n "${CI:-}" ]; then
 fi
 
 # The TypeScript client check (internal/httpapi) runs openapi-typescript and
-# tsc under Node; under CI it must run, so Debian's Node and npm are
-# installed when missing.
+# tsc under Node, and the test data's vPIC snapshot comes from npm; under CI
+# they must run, so Debian's Node and npm are installed when missing.
 if [ -n "${CI:-}" ] && ! { command -v node && command -v npm; } >/dev/null; then
 	if [ "$(id -u)" -eq 0 ]; then
-		echo "test: installing nodejs and npm for the TypeScript client check" >&2
+		echo "test: installing nodejs and npm for the TypeScript client check and the vPIC test data" >&2
 		export DEBIAN_FRONTEND=noninteractive
 		apt-get update -qq >&2
 		apt-get install -y -qq nodejs npm >&2
@@ -50,6 +50,10 @@ export VDS_SCREENSHOT_DIR="${VDS_SCREENSHOT_DIR:-$PWD/bin/screenshots}"
 mkdir -p "$VDS_SCREENSHOT_DIR"
 
 go test -race -count=1 -timeout 20m "$@" ./...
+
+# A clone alone must pass: the tests that read data run again in a copy of
+# the tracked files, with no local mirror beside it and an empty cache.
+scripts/test-bare-clone.sh
 
 # Then every fuzz target of the module, FUZZTIME (5000 inputs) each, so a target
 # anyone adds runs in CI too.

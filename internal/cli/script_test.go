@@ -26,6 +26,7 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/cli"
 	"github.com/vds-dev/vds/internal/credentials"
+	"github.com/vds-dev/vds/internal/fixture"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/postgres"
 	"github.com/vds-dev/vds/internal/store/sqlite"
@@ -69,25 +70,16 @@ func TestScriptsPostgres(t *testing.T) {
 	}))
 }
 
-// sharedData is ../shared/data beside the repository, where the real
-// upstream data the tests replay lives.
-var sharedData = func() string {
-	p, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data"))
-	if err != nil {
-		panic(err)
-	}
-	return p
-}()
-
 func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Params {
 	// One fake NHTSA for all the scripts of a run, at $NHTSA_URL: a script
 	// points vds serve at it through VDS_UPSTREAM_VPIC_URL and
 	// VDS_UPSTREAM_NHTSA_URL, so vds vin and vds recalls replay the
 	// captured answers and never leave the machine.
-	nhtsa := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
-	// The shared vPIC snapshot cut down to a few manufacturers: whole, it
-	// takes a minute to load under the race detector, per vds command.
-	vpicSubset := vpictest.Subset(t, 2, "1FT", "5UX")
+	nhtsa := upstreamtest.New(t)
+	// The vPIC snapshot cut down to a few manufacturers: whole, it takes a
+	// minute to load under the race detector, per vds command.
+	vpicSubset := vpictest.Subset(t, "1FT", "5UX")
+	epaZip, epa2015 := fixture.EPAZip(t), fixture.EPA2015(t)
 	return testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
@@ -98,7 +90,8 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))
 			env.Setenv("VDS_DATABASE_URL", "")
-			env.Setenv("SHARED_DATA", sharedData)
+			env.Setenv("EPA_ZIP", epaZip)
+			env.Setenv("EPA_2015_CSV", epa2015)
 			env.Setenv("NHTSA_URL", nhtsa.URL)
 			env.Setenv("KNOWN_VIN", upstreamtest.KnownVIN)
 			env.Setenv("VPIC_SNAPSHOT", vpicSubset)

@@ -40,7 +40,7 @@ type vinBody struct {
 // upstream.timeout set to timeout (the default when empty).
 func upstreamEnv(t *testing.T, backend string, ttl time.Duration, timeout string) (*env, *upstreamtest.Fake) {
 	e := newEnv(t, backend)
-	fake := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
+	fake := upstreamtest.New(t)
 	yaml := fmt.Sprintf("upstream:\n  vpic_url: %s\n  nhtsa_url: %s\n  cache_ttl: %s\n", fake.URL, fake.URL, ttl)
 	if timeout != "" {
 		yaml += "  timeout: " + timeout + "\n"
@@ -285,7 +285,7 @@ func TestOfflineBatchWithNHTSAClosed(t *testing.T) {
 	e := newEnv(t, "sqlite")
 	e.writeConfig("upstream:\n  vpic_url: http://127.0.0.1:9\n  nhtsa_url: http://127.0.0.1:9\n")
 	e.vds("ingest")
-	e.vds("vpic", "import", vpictest.Subset(t, 2, "1FT"))
+	e.vds("vpic", "import", vpictest.Subset(t, "1FT"))
 	_, tok := e.newToken("batch@example.com", "developer")
 	start := time.Now()
 	in := e.serve()

@@ -1,7 +1,6 @@
 package epa
 
 import (
-	"context"
 	"encoding/csv"
 	"os"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/fixture"
 )
 
 func TestCarsFromRows(t *testing.T) {
@@ -66,12 +66,7 @@ func TestBodyOfRow(t *testing.T) {
 // The real file builds one car per row: as many cars of each make as an
 // independent count of the CSV, every uuid distinct and from its EPA id.
 func TestCarsFromRealFile(t *testing.T) {
-	needData(t, realZip)
-	tb, err := Load(context.Background(), realZip, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cars, err := Cars(tb)
+	cars, err := Cars(realTable(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +82,7 @@ func TestCarsFromRealFile(t *testing.T) {
 		seen[c.UUID] = true
 		byMake[strings.ToLower(c.Make)]++
 	}
-	want := countMakes(t, realPlain)
+	want := countMakes(t, fixture.EPA2015(t))
 	// The plain file is 2015-2026 only: compare the makes on those years.
 	got := map[string]int{}
 	for _, c := range cars {

@@ -7,29 +7,32 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 
 	"github.com/google/uuid"
 
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/fixture"
 	"github.com/vds-dev/vds/internal/ingest"
 )
 
-// The real EPA data lives beside the project (see ../shared/data/SOURCES.md),
-// never inside it.
-const (
-	realZip   = "../../../shared/data/epa-fueleconomy/vehicles.csv.zip"
-	realPlain = "../../../shared/data/epa-fueleconomy/vehicles-2015-2026.csv"
+var (
+	realOnce sync.Once
+	realTab  *Table
+	realErr  error
 )
 
-// needData fails the test when the shared data is missing: a missing file
-// must not turn the match-rate promise into a silent pass.
-func needData(tb testing.TB, path string) {
+// realTable is testdata's EPA export, loaded once for every test.
+func realTable(tb testing.TB) *Table {
 	tb.Helper()
-	if _, err := os.Stat(path); err != nil {
-		tb.Fatalf("shared EPA data missing: %s (the fueleconomy.gov export beside the repository): %v", path, err)
+	path := fixture.EPAZip(tb)
+	realOnce.Do(func() { realTab, realErr = Load(context.Background(), path, nil, nil) })
+	if realErr != nil {
+		tb.Fatalf("%s: %v", path, realErr)
 	}
+	return realTab
 }
 
 func demoCatalog(tb testing.TB) *catalog.Catalog {
@@ -86,11 +89,7 @@ func sameFamily(car catalog.Car, r Row) bool {
 }
 
 func TestDemoCatalogMatchRate(t *testing.T) {
-	needData(t, realZip)
-	tb, err := Load(context.Background(), realZip, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tb := realTable(t)
 	if tb.Len() != 49582 {
 		t.Errorf("%d rows, want the 49,582 of SOURCES.md", tb.Len())
 	}
@@ -172,19 +171,14 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 }
 
 func TestLoadPlainSubset(t *testing.T) {
-	needData(t, realPlain)
-	needData(t, realZip)
-	plain, err := Load(context.Background(), realPlain, nil, nil)
+	plain, err := Load(context.Background(), fixture.EPA2015(t), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if plain.Len() != 15169 {
 		t.Errorf("%d rows, want the 15,169 of SOURCES.md", plain.Len())
 	}
-	full, err := Load(context.Background(), realZip, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	full := realTable(t)
 	for _, r := range plain.Rows {
 		if fr, ok := full.Row(r.ID); !ok || fr != r {
 			t.Fatalf("row %d differs between the plain subset and the zip", r.ID)
@@ -202,11 +196,11 @@ func TestLoadPlainSubset(t *testing.T) {
 }
 
 func BenchmarkLoadEnrich(b *testing.B) {
-	needData(b, realZip)
+	path := fixture.EPAZip(b)
 	cars := demoCars(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		tb, err := Load(context.Background(), realZip, nil, nil)
+		tb, err := Load(context.Background(), path, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -217,12 +211,8 @@ func BenchmarkLoadEnrich(b *testing.B) {
 }
 
 func BenchmarkEnrich(b *testing.B) {
-	needData(b, realZip)
 	cars := demoCars(b)
-	tb, err := Load(context.Background(), realZip, nil, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	tb := realTable(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		Enrich(tb, cars, nil)
@@ -237,11 +227,7 @@ const demoCSV = "../catalog/demo/cars.csv"
 // from the real file (its pin and wheel size aside) and carries exactly that
 // row's figures, so `serve --demo` shows what `vds enrich` computes.
 func TestDemoPinsEPARows(t *testing.T) {
-	needData(t, realZip)
-	tb, err := Load(context.Background(), realZip, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tb := realTable(t)
 	c := demoCatalog(t)
 	unpinned := slices.Clone(c.Cars)
 	for i := range unpinned {

@@ -17,8 +17,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -28,11 +26,8 @@ import (
 	"unicode"
 
 	"github.com/vds-dev/vds/internal/catalog/demo"
+	"github.com/vds-dev/vds/internal/fixture"
 )
-
-// indepZip is the fueleconomy.gov export beside the repository, seen from
-// internal/epa (see ../shared/data/SOURCES.md).
-const indepZip = "../../../shared/data/epa-fueleconomy/vehicles.csv.zip"
 
 // indepMinAgreement is the share of demo cars whose shipped figures must
 // agree with the independent pick: the outside reviewer's bar.
@@ -180,11 +175,8 @@ type poolKey struct {
 // makes, plus every pinned row wherever it is.
 func indepEPARows(t *testing.T, years map[int]bool, makes map[string]bool, pins map[int]bool) (map[int]*epaRow, map[poolKey][]*epaRow) {
 	t.Helper()
-	abs, _ := filepath.Abs(indepZip)
-	if _, err := os.Stat(indepZip); err != nil {
-		t.Fatalf("shared EPA data missing: %s (the fueleconomy.gov vehicles.csv export that ../shared/data beside the repository must hold): %v", abs, err)
-	}
-	zr, err := zip.OpenReader(indepZip)
+	abs := fixture.EPAZip(t)
+	zr, err := zip.OpenReader(abs)
 	if err != nil {
 		t.Fatalf("open %s: %v", abs, err)
 	}

@@ -417,7 +417,7 @@ func newFixture(t *testing.T) *fixture {
 	ctx := context.Background()
 	st, c := storetest.DemoSQLite(t, true)
 
-	fake := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
+	fake := upstreamtest.New(t)
 	plans := maps.Clone(config.DefaultPlans)
 	plans["internal"] = config.PlanLimits{APIAccess: true}
 	plans["noapi"] = config.PlanLimits{RatePerMinute: 10, MonthlyQuota: 100}

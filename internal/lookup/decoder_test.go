@@ -37,7 +37,7 @@ func client(base string) *upstream.Client {
 }
 
 func TestDecoderModes(t *testing.T) {
-	fake := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
+	fake := upstreamtest.New(t)
 	closed := closedURL(t)
 	for _, tc := range []struct {
 		name, mode, upstream string

@@ -99,7 +99,7 @@ func newEnv(t *testing.T) *env {
 	}
 
 	// The real server, on a fake NHTSA replaying the captured answers.
-	fake := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
+	fake := upstreamtest.New(t)
 	cfg.Upstream = config.Upstream{VPICURL: fake.URL, NHTSAURL: fake.URL, EPAURL: fake.URL, Timeout: time.Second, CacheTTL: time.Hour}
 	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
 	if err != nil {

@@ -34,7 +34,7 @@ func startAdmin(t *testing.T) (*adminRun, *server.Server) {
 	t.Helper()
 	ctx := context.Background()
 	st, _ := storetest.DemoSQLite(t, false)
-	fake := upstreamtest.New(t, upstreamtest.DataDir(t, 2))
+	fake := upstreamtest.New(t)
 	cfg := &config.Config{
 		Server: config.Server{CatalogPoll: time.Hour, UsageFlush: time.Hour, ShutdownTimeout: 2 * time.Second,
 			ReadHeaderTimeout: 2 * time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 10 * time.Second, IdleTimeout: 2 * time.Second},

@@ -35,7 +35,7 @@ func offlineServer(t *testing.T, mode string, quota int) (http.Handler, string) 
 	if _, err := server.New(ctx, cfg, st, log); mode == "offline" && !errors.Is(err, vpic.ErrNoSnapshot) {
 		t.Fatalf("offline without a snapshot: got %v, want ErrNoSnapshot", err)
 	}
-	if _, err := vpic.Import(ctx, st, vpictest.Subset(t, 2, "1FT"), time.Now()); err != nil {
+	if _, err := vpic.Import(ctx, st, vpictest.Subset(t, "1FT"), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := server.New(ctx, cfg, st, log)

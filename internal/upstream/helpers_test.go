@@ -6,26 +6,23 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	testfixture "github.com/vds-dev/vds/internal/fixture"
 )
 
-// dataDir is the team's shared captures, relative to this package directory.
-const dataDir = "../../../shared/data"
-
-// fixture returns the upstream body captured in a shared data file, with the
-// capture wrapper removed: vpic-api-fixtures hold {"url", ..., "content"},
+// fixture returns the upstream body captured in a file of testdata/, with
+// the capture wrapper removed: vpic-api-fixtures hold {"url", ..., "content"},
 // most npm-nhtsa-mocks hold {"status": 200, "data": {...}}, the rest are bare.
 func fixture(t *testing.T, rel string) []byte {
 	t.Helper()
-	path := filepath.Join(dataDir, rel)
-	raw, err := os.ReadFile(path)
+	raw, err := os.ReadFile(testfixture.Path(t, rel))
 	if err != nil {
-		t.Fatalf("read shared data fixture %s (the NHTSA captures beside the repository): %v", path, err)
+		t.Fatal(err)
 	}
 	var wrap map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &wrap); err != nil {

@@ -12,9 +12,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/vds-dev/vds/internal/fixture"
 )
 
-// vector is one VIN with a known decode from ../shared/data/vin-test-vectors.
+// vector is one VIN with a known decode from testdata/vin-test-vectors.
 type vector struct {
 	where string // file:line, for messages
 	vin   string
@@ -25,26 +27,10 @@ type vector struct {
 	passenger bool
 }
 
-// vectorDir finds the shared test vectors from the package directory
-// (internal/vin → ../../../shared/data), or fails the test: a missing
-// directory must not turn the vector checks into a silent pass.
-func vectorDir(t *testing.T) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(wd, "..", "..", "..", "shared", "data", "vin-test-vectors")
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("shared data missing: %s must hold the VIN test vectors: %v", dir, err)
-	}
-	return dir
-}
-
-// TestVectors decodes every VIN in the shared test vectors and holds the
+// TestVectors decodes every VIN in the test vectors and holds the
 // check digit and model-year logic against their known decodes.
 func TestVectors(t *testing.T) {
-	dir := vectorDir(t)
+	dir := fixture.Path(t, "vin-test-vectors")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -16,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
+	"github.com/vds-dev/vds/internal/fixture"
 	"github.com/vds-dev/vds/internal/vin"
 	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
@@ -27,12 +26,12 @@ var (
 	loadErr  error
 )
 
-// snapshot opens, once for the package, the shared snapshot cut down to the
+// snapshot opens, once for the package, the snapshot cut down to the
 // manufacturers of the test vectors (the race detector makes loading all
 // of it take a minute).
 func snapshot(t testing.TB) *Snapshot {
 	t.Helper()
-	path := vpictest.Subset(t, 2)
+	path := vpictest.Subset(t)
 	loadOnce.Do(func() { shared, loadErr = Open(context.Background(), path) })
 	if loadErr != nil {
 		t.Fatalf("vPIC snapshot %s: %v", path, loadErr)
@@ -50,7 +49,7 @@ func str(p *string) string {
 // vPIC's own answer for the captured VIN: every field vds reads agrees.
 func TestCapturedAnswer(t *testing.T) {
 	s := snapshot(t)
-	raw, err := os.ReadFile(filepath.Join(upstreamtest.DataDir(t, 2), "vpic-api-fixtures", "test_decode__decode-vin.json"))
+	raw, err := os.ReadFile(fixture.Path(t, "vpic-api-fixtures", "test_decode__decode-vin.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,10 +141,10 @@ func TestKeysMatch(t *testing.T) {
 	}
 }
 
-// vectorRows reads a CSV file of the shared VIN test vectors, header first.
+// vectorRows reads a CSV file of the VIN test vectors, header first.
 func vectorRows(tb testing.TB, file string) [][]string {
 	tb.Helper()
-	f, err := os.Open(filepath.Join(upstreamtest.DataDir(tb, 2), "vin-test-vectors", file))
+	f, err := os.Open(fixture.Path(tb, "vin-test-vectors", file))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -157,7 +156,7 @@ func vectorRows(tb testing.TB, file string) [][]string {
 	return rows
 }
 
-// The VINs in the shared test vectors, decoded with the names their
+// The VINs in the test vectors, decoded with the names their
 // publishers expect. Models differ in spelling (GLC vs vPIC's GLC-Class,
 // trims folded into the model), so the bars are for make and year.
 func TestVectorAgreement(t *testing.T) {
@@ -220,10 +219,10 @@ func BenchmarkDecodeWarm(b *testing.B) {
 	b.ReportMetric(float64(took[len(took)*99/100].Nanoseconds())/1000, "p99-µs")
 }
 
-// BenchmarkOpen measures reading the whole shared snapshot from its SQLite
+// BenchmarkOpen measures reading the whole snapshot from its SQLite
 // file (what vds vpic import does), and the heap it keeps.
 func BenchmarkOpen(b *testing.B) {
-	path := vpictest.File(b, 2)
+	path := vpictest.File(b)
 	for b.Loop() {
 		reportHeap(b, func() (any, error) { return Open(context.Background(), path) })
 	}
@@ -288,9 +287,9 @@ func FuzzUnmarshal(f *testing.F) {
 }
 
 // BenchmarkLoad measures a server's start-up: decoding the stored form of
-// the whole shared snapshot, and the heap it keeps.
+// the whole snapshot, and the heap it keeps.
 func BenchmarkLoad(b *testing.B) {
-	s, err := Open(context.Background(), vpictest.File(b, 2))
+	s, err := Open(context.Background(), vpictest.File(b))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,5 +1,5 @@
 // Command vinset writes the VIN set of scripts/vpic-compare.sh: N VINs with the
-// prefixes (positions 1-8, 10, 11) of the VINs in ../shared/data, new serials
+// prefixes (positions 1-8, 10, 11) of the VINs in testdata/, new serials
 // and a correct check digit, the same list for a seed (docs/operations.md).
 package main
 
@@ -19,7 +19,7 @@ import (
 func main() {
 	n := flag.Int("n", 20000, "how many VINs")
 	seed := flag.Uint64("seed", 1, "seed of the serial numbers")
-	data := flag.String("data", "../shared/data", "the shared data directory")
+	data := flag.String("data", "testdata", "the repository's test data directory")
 	flag.Parse()
 	prefixes, err := readPrefixes(*data)
 	if err != nil {
@@ -56,7 +56,7 @@ func readPrefixes(dir string) ([]string, error) {
 			return nil, err
 		}
 		if len(files) == 0 {
-			return nil, fmt.Errorf("no file matches %s in %s (the shared test data is missing)", pattern, dir)
+			return nil, fmt.Errorf("no file matches %s in %s (the test data is missing)", pattern, dir)
 		}
 		for _, f := range files {
 			b, err := os.ReadFile(f)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vds-dev/vds/internal/fixture"
 	"github.com/vds-dev/vds/internal/vin"
 )
 
@@ -35,7 +36,7 @@ func TestGenerate(t *testing.T) {
 }
 
 func TestReadPrefixes(t *testing.T) {
-	prefixes, err := readPrefixes("../../../../shared/data")
+	prefixes, err := readPrefixes(fixture.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}

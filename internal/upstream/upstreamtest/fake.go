@@ -1,5 +1,5 @@
 // Package upstreamtest is a fake NHTSA for tests: it replays the captures in
-// ../shared/data and can be told to fail, stall or answer garbage.
+// testdata/ and can be told to fail, stall or answer garbage.
 package upstreamtest
 
 import (
@@ -8,12 +8,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/vds-dev/vds/internal/fixture"
 )
 
 // KnownVIN is the VIN of the captured vPIC decode (a 2021 Ford F-150).
@@ -43,45 +44,27 @@ type Fake struct {
 	ratings json.RawMessage
 }
 
-// DataDir returns ../shared/data seen from internal/x, or fails the test: a
-// missing directory must not turn replaying tests into passes.
-func DataDir(t testing.TB, depth int) string {
-	t.Helper()
-	parts := []string{}
-	for range depth {
-		parts = append(parts, "..")
-	}
-	dir, err := filepath.Abs(filepath.Join(append(parts, "..", "shared", "data")...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("shared data missing: %s must hold the NHTSA captures the fake replays (vpic-api-fixtures, npm-nhtsa-mocks): %v", dir, err)
-	}
-	return dir
-}
-
-// New starts a fake replaying the captures in dataDir (../shared/data).
-func New(t testing.TB, dataDir string) *Fake {
+// New starts a fake replaying the captures in testdata/.
+func New(t testing.TB) *Fake {
 	t.Helper()
 	f := &Fake{decode: map[string]json.RawMessage{}}
 	var vpic struct {
 		Content json.RawMessage `json:"content"`
 	}
-	read := func(rel string) []byte {
-		b, err := os.ReadFile(filepath.Join(dataDir, rel))
+	read := func(elem ...string) []byte {
+		b, err := os.ReadFile(fixture.Path(t, elem...))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return b
 	}
-	if err := json.Unmarshal(read("vpic-api-fixtures/test_decode__decode-vin.json"), &vpic); err != nil {
+	if err := json.Unmarshal(read("vpic-api-fixtures", "test_decode__decode-vin.json"), &vpic); err != nil {
 		t.Fatal(err)
 	}
 	f.decode[KnownVIN] = vpic.Content
-	f.recalls = read("nhtsa-webapi-2015-fixtures/recalls__recalls.json")
-	f.trims = read("nhtsa-webapi-2015-fixtures/safety_ratings__trims.json")
-	f.ratings = read("nhtsa-webapi-2015-fixtures/safety_ratings__ratings.json")
+	f.recalls = read("nhtsa-webapi-2015-fixtures", "recalls__recalls.json")
+	f.trims = read("nhtsa-webapi-2015-fixtures", "safety_ratings__trims.json")
+	f.ratings = read("nhtsa-webapi-2015-fixtures", "safety_ratings__ratings.json")
 	ts := httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(ts.Close)
 	f.URL = ts.URL
