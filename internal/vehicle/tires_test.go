@@ -79,6 +79,7 @@ func sameIDs(a, b []uuid.UUID) bool {
 }
 
 func TestTiresForDemoCars(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	matches := map[string]int{}
@@ -135,6 +136,7 @@ func car(mk, model string, year int) catalog.Car {
 }
 
 func TestTiresNearestYear(t *testing.T) {
+	t.Parallel()
 	fits := []catalog.TireFitment{
 		fitment("Ford", "F-150", 2015, "XL", "265/70R17"),
 		fitment("Ford", "F-150", 2018, "XL", "265/70R17"),
@@ -201,6 +203,7 @@ func TestTiresNearestYear(t *testing.T) {
 }
 
 func TestTiresForErrors(t *testing.T) {
+	t.Parallel()
 	svc := demoService(t)
 	tests := []struct {
 		name      string
@@ -240,6 +243,7 @@ func rounded(t *testing.T, size string) (vehicle.SizeGeometry, tire.Geometry) {
 }
 
 func TestGeometry(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	rearAlts := 0
@@ -355,6 +359,7 @@ func checkAlternates(t *testing.T, oemSize string, oem tire.Geometry, sizes []st
 // An electric car named apart from its combustion sibling gets the
 // fitments of its own model or none, never the sibling's.
 func TestEVTiresAreTheirOwn(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	evs := 0
