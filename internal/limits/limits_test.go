@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/vds-dev/vds/internal/account"
@@ -363,52 +364,55 @@ func TestStoreFailureIsAnError(t *testing.T) {
 // TestConcurrentReplicas: two limiters hammered at once, flushing in the
 // background, admit exactly the quota. Like a real client, a worker retries
 // a refusal until the quota is spent: units the other replica leased and
-// did not use come back at its flush, however late a loaded machine runs
-// it, so no count of retries can decide the test; only the generous
-// deadline ends a run whose units never come back.
+// did not use come back at its next flush. In a synctest bubble the
+// retries' sleeps and the flush ticks take no real time, and the clock
+// moves only when every goroutine waits, so no load can starve the flushes;
+// the deadline ends at once a run whose units never come back.
 func TestConcurrentReplicas(t *testing.T) {
 	t.Parallel()
-	st, id := newStore(t)
-	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	runCtx, stop := context.WithCancel(ctx)
-	var total atomic.Int64
-	var wg, runs sync.WaitGroup
-	for range 2 {
-		l := newLimiter(st, c)
-		runs.Go(func() { l.Run(runCtx, 5*time.Millisecond) })
-		for range 20 {
-			wg.Go(func() {
-				// A worker stops at a refusal once the quota is spent, so
-				// admissions past it would still be counted.
-				for ctx.Err() == nil {
-					tk, _, err := l.Admit(ctx, id, quotaOnly, true)
-					if err != nil {
-						if total.Load() >= 100 {
+	synctest.Test(t, func(t *testing.T) {
+		st, id := newStore(t)
+		c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		runCtx, stop := context.WithCancel(ctx)
+		var total atomic.Int64
+		var wg, runs sync.WaitGroup
+		for range 2 {
+			l := newLimiter(st, c)
+			runs.Go(func() { l.Run(runCtx, 5*time.Millisecond) })
+			for range 20 {
+				wg.Go(func() {
+					// A worker stops at a refusal once the quota is spent, so
+					// admissions past it would still be counted.
+					for ctx.Err() == nil {
+						tk, _, err := l.Admit(ctx, id, quotaOnly, true)
+						if err != nil {
+							if total.Load() >= 100 {
+								return
+							}
+							time.Sleep(2 * time.Millisecond)
+							continue
+						}
+						tk.Commit(ChannelREST)
+						if total.Add(1) > 100 {
 							return
 						}
-						time.Sleep(2 * time.Millisecond)
-						continue
 					}
-					tk.Commit(ChannelREST)
-					if total.Add(1) > 100 {
-						return
-					}
-				}
-			})
+				})
+			}
 		}
-	}
-	wg.Wait()
-	stop()
-	runs.Wait()
-	if total.Load() != 100 {
-		t.Fatalf("two busy replicas admitted %d calls on a quota of 100 (%v)", total.Load(), ctx.Err())
-	}
-	_, _, err := newLimiter(st, c).Admit(ctx, id, quotaOnly, true)
-	if r := (*Refusal)(nil); !errors.As(err, &r) || r.Reason != CodeQuotaExceeded {
-		t.Errorf("a third replica after the flushes: %v, want the quota refusal", err)
-	}
+		wg.Wait()
+		stop()
+		runs.Wait()
+		if total.Load() != 100 {
+			t.Fatalf("two busy replicas admitted %d calls on a quota of 100 (%v)", total.Load(), ctx.Err())
+		}
+		_, _, err := newLimiter(st, c).Admit(ctx, id, quotaOnly, true)
+		if r := (*Refusal)(nil); !errors.As(err, &r) || r.Reason != CodeQuotaExceeded {
+			t.Errorf("a third replica after the flushes: %v, want the quota refusal", err)
+		}
+	})
 }
 
 func TestLeaseSize(t *testing.T) {
