@@ -11,7 +11,7 @@ import (
 // loopback socket would stop the bubble's clock. Start it in the bubble.
 type pipeFake struct {
 	*fake
-	l *memnet.Listener
+	s *memnet.Server
 }
 
 // newPipeFake moves newFake's counting handler from its loopback server
@@ -22,13 +22,13 @@ func newPipeFake(t *testing.T, h http.Handler) pipeFake {
 	f.Close()
 	s := memnet.NewServer(t, f.Config.Handler)
 	f.Server = s.Server
-	return pipeFake{f, s.Listener}
+	return pipeFake{f, s}
 }
 
 // client is newTestClient with its own transport dialling the fake.
 func (p pipeFake) client(t *testing.T, cfg Config, cache Cache) *Client {
 	t.Helper()
 	c := newTestClient(t, cfg, cache)
-	c.http.GetClient().Transport.(*http.Transport).DialContext = p.l.DialContext
+	c.http.GetClient().Transport.(*http.Transport).DialContext = p.s.DialContext
 	return c
 }
