@@ -16,6 +16,7 @@ import (
 // realistic body for the path, and checks both what was sent (path, query,
 // headers) and what was decoded.
 func TestEndpoints(t *testing.T) {
+	t.Parallel()
 	bodies := map[string]string{
 		"/v1/cars":                                 carListBody,
 		"/v1/cars/makes":                           env(makesJSON),
@@ -426,6 +427,7 @@ func TestEndpoints(t *testing.T) {
 // TestDecodeNulls checks that null fields decode to nil pointers and set
 // ones to values, for every nullable field of the wire types.
 func TestDecodeNulls(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		path  string
@@ -550,6 +552,7 @@ func TestDecodeNulls(t *testing.T) {
 // TestInvalidUUIDIsLocal checks that malformed uuids fail before any
 // request: "makes" would otherwise reach /v1/cars/makes.
 func TestInvalidUUIDIsLocal(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) { writeBody(w, env(carEnriched)) })
 	c := f.client()
 	ctx := context.Background()
@@ -578,6 +581,7 @@ func TestInvalidUUIDIsLocal(t *testing.T) {
 }
 
 func TestUnknownKind(t *testing.T) {
+	t.Parallel()
 	c := New("http://127.0.0.1:1", testToken)
 	if _, err := c.Makes(context.Background(), Kind("plane")); err == nil || !strings.Contains(err.Error(), "plane") {
 		t.Errorf("Makes(plane) = %v", err)
@@ -588,6 +592,7 @@ func TestUnknownKind(t *testing.T) {
 }
 
 func TestParseKind(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want Kind
@@ -608,6 +613,7 @@ func TestParseKind(t *testing.T) {
 }
 
 func TestBaseURLNormalisation(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"http://localhost:8080", "http://localhost:8080"},
 		{"http://localhost:8080/", "http://localhost:8080"},
@@ -634,6 +640,7 @@ func TestBaseURLNormalisation(t *testing.T) {
 }
 
 func TestOptions(t *testing.T) {
+	t.Parallel()
 	var hits int
 	rt := roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		hits++
@@ -670,6 +677,7 @@ func TestOptions(t *testing.T) {
 // TestConcurrentCallsKeepTheirOwnInfo runs calls in parallel under -race:
 // each CaptureInfo must get its own request's id.
 func TestConcurrentCallsKeepTheirOwnInfo(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Request-Id", r.Header.Get("X-Request-Id"))
 		w.Header().Set("Content-Type", "application/json")
@@ -694,6 +702,7 @@ func TestConcurrentCallsKeepTheirOwnInfo(t *testing.T) {
 }
 
 func TestNonJSONSuccessBody(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write([]byte("<html>welcome to nginx</html>"))
@@ -709,6 +718,7 @@ func TestNonJSONSuccessBody(t *testing.T) {
 }
 
 func TestMalformedSuccessBody(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		call func(c *Client) error

@@ -24,6 +24,7 @@ import (
 // must encode back to the same JSON, so a field missing on either side, or
 // spelled differently, fails.
 func TestWireTypesMatchServer(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		server any

@@ -12,6 +12,7 @@ import (
 )
 
 func TestAPIErrorFromProblem(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		status int
@@ -145,6 +146,7 @@ func TestAPIErrorFromProblem(t *testing.T) {
 }
 
 func TestAPIErrorMessage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  APIError
 		want string
@@ -164,6 +166,7 @@ func TestAPIErrorMessage(t *testing.T) {
 // TestHelpersThroughWrapping checks the helpers see an *APIError wrapped by
 // callers, and reject other errors.
 func TestHelpersThroughWrapping(t *testing.T) {
+	t.Parallel()
 	wrapped := fmt.Errorf("vds whoami: %w", &APIError{Status: 401, Code: CodeUnauthorized})
 	if !IsUnauthorized(wrapped) || ErrorCode(wrapped) != CodeUnauthorized {
 		t.Error("wrapped 401 not recognised")
@@ -184,6 +187,7 @@ func TestHelpersThroughWrapping(t *testing.T) {
 }
 
 func TestExcerptBounds(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("é", 300)
 	got := excerpt([]byte(long))
 	if len(got) > maxDetailExcerpt+3 || !strings.HasSuffix(got, "...") || !strings.HasPrefix(got, "é") {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vds-dev/vds/internal/memnet"
 )
 
 // This file holds the fake server the tests point the Client at, and
@@ -31,31 +33,49 @@ type seenRequest struct {
 // handler chosen per test.
 type fake struct {
 	srv     *httptest.Server
+	hc      *http.Client // nil: the Client's own, to a loopback server
 	mu      sync.Mutex
 	reqs    []seenRequest
 	handler http.HandlerFunc
 }
 
+// newFake serves h on loopback.
 func newFake(t *testing.T, h http.HandlerFunc) *fake {
 	t.Helper()
 	f := &fake{handler: h}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.mu.Lock()
-		f.reqs = append(f.reqs, seenRequest{
-			Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery,
-			Query: r.URL.Query(), Header: r.Header.Clone(),
-		})
-		f.mu.Unlock()
-		f.handler(w, r)
-	}))
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
+}
+
+// newPipeFake serves h in memory, for tests in a synctest bubble, whose
+// clock a loopback socket would stop.
+func newPipeFake(t *testing.T, h http.HandlerFunc) *fake {
+	t.Helper()
+	f := &fake{handler: h}
+	s := memnet.NewServer(t, http.HandlerFunc(f.serve))
+	f.srv = s.Server
+	f.hc = &http.Client{Transport: s.Client().Transport, Timeout: DefaultTimeout}
+	return f
+}
+
+func (f *fake) serve(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	f.reqs = append(f.reqs, seenRequest{
+		Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery,
+		Query: r.URL.Query(), Header: r.Header.Clone(),
+	})
+	f.mu.Unlock()
+	f.handler(w, r)
 }
 
 // client returns a Client for the fake with fast retries, so retry tests
 // take milliseconds unless they test Retry-After itself.
 func (f *fake) client(opts ...Option) *Client {
 	base := []Option{WithRetryWait(time.Millisecond, 5*time.Millisecond)}
+	if f.hc != nil {
+		base = append(base, WithHTTPClient(f.hc))
+	}
 	return New(f.srv.URL, testToken, append(base, opts...)...)
 }
 

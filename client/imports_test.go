@@ -15,6 +15,7 @@ import (
 // code outside the module cannot import (and which would tie the SDK's
 // users to server internals). Test files may, to check for wire drift.
 func TestNoInternalImports(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestLookupPaths(t *testing.T) {
+	t.Parallel()
 	const id = "8737aed5-75cd-5e92-8e11-114a3fdffc1f"
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -38,6 +39,7 @@ func TestLookupPaths(t *testing.T) {
 }
 
 func TestLookupRefusesBadInputLocally(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) { writeBody(w, env(`{}`)) })
 	c, ctx := f.client(), context.Background()
 	for _, vin := range []string{"", "  ", "../me", "4T1B11HK5KU00000/", "4T1B11HK5KU 000001", "..", "VIN%2F"} {

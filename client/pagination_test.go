@@ -11,6 +11,7 @@ import (
 )
 
 func TestLinkPage(t *testing.T) {
+	t.Parallel()
 	// serverLink is what httpapi.linkHeader writes for page 2 of 5.
 	const serverLink = `</v1/cars?make=Toyota&page=1>; rel="first", </v1/cars?make=Toyota&page=1>; rel="prev", </v1/cars?make=Toyota&page=3>; rel="next", </v1/cars?make=Toyota&page=5>; rel="last"`
 	tests := []struct {
@@ -97,6 +98,7 @@ func askedPages(f *fake) []int {
 }
 
 func TestNextPage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		link       bool
@@ -124,6 +126,7 @@ func TestNextPage(t *testing.T) {
 }
 
 func TestPageJSONIsTheEnvelope(t *testing.T) {
+	t.Parallel()
 	p := CarPage{Data: []Car{{UUID: carUUID}}, Meta: Meta{Page: 1}, NextPage: 2, ResponseInfo: ResponseInfo{RequestID: "x"}}
 	b, err := json.Marshal(p)
 	if err != nil {
@@ -139,6 +142,7 @@ func TestPageJSONIsTheEnvelope(t *testing.T) {
 }
 
 func TestAllCars(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		total     int
@@ -186,6 +190,7 @@ func TestAllCars(t *testing.T) {
 }
 
 func TestAllStopsOnError(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("page") == "2" {
 			writeProblem(w, 400, `{"title":"Bad Request","status":400,"code":"invalid_parameter","detail":"page"}`)
@@ -213,6 +218,7 @@ func TestAllStopsOnError(t *testing.T) {
 // TestAllIgnoresBackwardLinks guards against a loop when a server's next
 // link does not move forward.
 func TestAllIgnoresBackwardLinks(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Link", `</v1/tire-sizes?page=1>; rel="next"`)
 		writeBody(w, `{"data":[`+tireJSON+`],"meta":{"page":1,"per_page":1,"total":5,"total_pages":5,"max_page":5,"truncated":false}}`)
@@ -230,6 +236,7 @@ func TestAllIgnoresBackwardLinks(t *testing.T) {
 }
 
 func TestAllMotorcycles(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		if got := r.URL.Query().Get("vehicle_type"); got != "ATV/UTV" {
 			t.Errorf("vehicle_type = %q", got)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestParseRateInfo(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		header map[string]string
@@ -64,6 +65,7 @@ func TestParseRateInfo(t *testing.T) {
 
 // TestRateInfoOnResponses checks the headers reach pages and CaptureInfo.
 func TestRateInfoOnResponses(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v1/cars" {
 			writeBody(w, carListBody)
@@ -92,6 +94,7 @@ func TestRateInfoOnResponses(t *testing.T) {
 }
 
 func TestParseRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	tests := []struct {
 		value  string

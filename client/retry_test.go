@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/go-resty/resty/v2"
@@ -28,36 +29,44 @@ func failThen(n int32, status int, retryAfter string, body string) (http.Handler
 	}, &calls
 }
 
+// The retry tests run in synctest bubbles on an in-memory fake: backoff and
+// Retry-After take no real time, and the waits they assert are exact.
+
 func TestRetryOn5xxThenSuccess(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{500, 502, 503, 504} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
-			h, calls := failThen(2, status, "", carListBody)
-			f := newFake(t, h)
-			p, err := f.client().ListCars(context.Background(), CarQuery{Make: "Toyota", Page: 2})
-			if err != nil {
-				t.Fatalf("ListCars: %v", err)
-			}
-			if calls.Load() != 3 || p.Attempts != 3 {
-				t.Errorf("server saw %d attempts, info says %d; want 3", calls.Load(), p.Attempts)
-			}
-			if len(p.Data) != 2 || p.Data[0].Make != "Toyota" {
-				t.Errorf("data = %+v", p.Data)
-			}
-			// resty rebuilds the URL on each attempt; a duplicated parameter
-			// would be rejected by the server's strict parsing.
-			for i, r := range f.requests() {
-				if r.RawQuery != "make=Toyota&page=2" {
-					t.Errorf("attempt %d query = %q", i+1, r.RawQuery)
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				h, calls := failThen(2, status, "", carListBody)
+				f := newPipeFake(t, h)
+				p, err := f.client().ListCars(context.Background(), CarQuery{Make: "Toyota", Page: 2})
+				if err != nil {
+					t.Fatalf("ListCars: %v", err)
 				}
-				if r.Header.Get("Authorization") != "Bearer "+testToken {
-					t.Errorf("attempt %d lost the token", i+1)
+				if calls.Load() != 3 || p.Attempts != 3 {
+					t.Errorf("server saw %d attempts, info says %d; want 3", calls.Load(), p.Attempts)
 				}
-			}
+				if len(p.Data) != 2 || p.Data[0].Make != "Toyota" {
+					t.Errorf("data = %+v", p.Data)
+				}
+				// resty rebuilds the URL on each attempt; a duplicated parameter
+				// would be rejected by the server's strict parsing.
+				for i, r := range f.requests() {
+					if r.RawQuery != "make=Toyota&page=2" {
+						t.Errorf("attempt %d query = %q", i+1, r.RawQuery)
+					}
+					if r.Header.Get("Authorization") != "Bearer "+testToken {
+						t.Errorf("attempt %d lost the token", i+1)
+					}
+				}
+			})
 		})
 	}
 }
 
 func TestRetriesExhausted(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		opts    []Option
@@ -70,65 +79,73 @@ func TestRetriesExhausted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, calls := failThen(100, http.StatusServiceUnavailable, "", "")
-			f := newFake(t, h)
-			var info ResponseInfo
-			_, err := f.client(tt.opts...).CarMakes(context.Background(), CaptureInfo(&info))
-			var apiErr *APIError
-			if !errors.As(err, &apiErr) || apiErr.Status != 503 {
-				t.Fatalf("err = %v, want the last 503", err)
-			}
-			if calls.Load() != tt.wantTry || info.Attempts != int(tt.wantTry) {
-				t.Errorf("attempts = %d (info %d), want %d", calls.Load(), info.Attempts, tt.wantTry)
-			}
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				h, calls := failThen(100, http.StatusServiceUnavailable, "", "")
+				f := newPipeFake(t, h)
+				var info ResponseInfo
+				_, err := f.client(tt.opts...).CarMakes(context.Background(), CaptureInfo(&info))
+				var apiErr *APIError
+				if !errors.As(err, &apiErr) || apiErr.Status != 503 {
+					t.Fatalf("err = %v, want the last 503", err)
+				}
+				if calls.Load() != tt.wantTry || info.Attempts != int(tt.wantTry) {
+					t.Errorf("attempts = %d (info %d), want %d", calls.Load(), info.Attempts, tt.wantTry)
+				}
+			})
 		})
 	}
 }
 
 func TestNoRetryOn4xx(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{400, 401, 403, 404, 405, 422} {
 		t.Run(strconv.Itoa(status), func(t *testing.T) {
-			h, calls := failThen(100, status, "1", "")
-			f := newFake(t, h)
-			start := time.Now()
-			_, err := f.client(WithRetries(5)).GetCar(context.Background(), carUUID)
-			var apiErr *APIError
-			if !errors.As(err, &apiErr) || apiErr.Status != status {
-				t.Fatalf("err = %v", err)
-			}
-			if calls.Load() != 1 {
-				t.Errorf("%d attempts, want 1", calls.Load())
-			}
-			if d := time.Since(start); d > 500*time.Millisecond {
-				t.Errorf("took %v: a 4xx must not wait", d)
-			}
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				h, calls := failThen(100, status, "1", "")
+				f := newPipeFake(t, h)
+				start := time.Now()
+				_, err := f.client(WithRetries(5)).GetCar(context.Background(), carUUID)
+				var apiErr *APIError
+				if !errors.As(err, &apiErr) || apiErr.Status != status {
+					t.Fatalf("err = %v", err)
+				}
+				if calls.Load() != 1 {
+					t.Errorf("%d attempts, want 1", calls.Load())
+				}
+				if d := time.Since(start); d != 0 {
+					t.Errorf("took %v: a 4xx must not wait", d)
+				}
+			})
 		})
 	}
 }
 
 func TestRetryAfterHonoured(t *testing.T) {
-	h, calls := failThen(1, http.StatusTooManyRequests, "1", env(makesJSON))
-	f := newFake(t, h)
-	start := time.Now()
-	makes, err := f.client().CarMakes(context.Background())
-	elapsed := time.Since(start)
-	if err != nil {
-		t.Fatalf("CarMakes: %v", err)
-	}
-	if calls.Load() != 2 || len(makes) != 2 {
-		t.Errorf("attempts = %d, makes = %v", calls.Load(), makes)
-	}
-	if elapsed < time.Second {
-		t.Errorf("retried after %v, before Retry-After: 1 had passed", elapsed)
-	}
-	if elapsed > 3*time.Second {
-		t.Errorf("took %v, want about 1s", elapsed)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		h, calls := failThen(1, http.StatusTooManyRequests, "1", env(makesJSON))
+		f := newPipeFake(t, h)
+		start := time.Now()
+		makes, err := f.client().CarMakes(context.Background())
+		elapsed := time.Since(start)
+		if err != nil {
+			t.Fatalf("CarMakes: %v", err)
+		}
+		if calls.Load() != 2 || len(makes) != 2 {
+			t.Errorf("attempts = %d, makes = %v", calls.Load(), makes)
+		}
+		if elapsed != time.Second {
+			t.Errorf("retried after %v, want the 1s of Retry-After: 1", elapsed)
+		}
+	})
 }
 
 // TestRetryAfterOverCap checks that a wait longer than the cap (a monthly
 // quota, a long rate window) comes back at once with RetryAfter set.
 func TestRetryAfterOverCap(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		status     int
@@ -143,82 +160,99 @@ func TestRetryAfterOverCap(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h, calls := failThen(100, tt.status, tt.retryAfter, "")
-			f := newFake(t, h)
-			start := time.Now()
-			_, err := f.client(tt.opts...).CarMakes(context.Background())
-			var apiErr *APIError
-			if !errors.As(err, &apiErr) || apiErr.RetryAfter != tt.want {
-				t.Fatalf("err = %#v, want RetryAfter %v", err, tt.want)
-			}
-			if calls.Load() != 1 {
-				t.Errorf("%d attempts, want 1", calls.Load())
-			}
-			if d := time.Since(start); d > 500*time.Millisecond {
-				t.Errorf("took %v", d)
-			}
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				h, calls := failThen(100, tt.status, tt.retryAfter, "")
+				f := newPipeFake(t, h)
+				start := time.Now()
+				_, err := f.client(tt.opts...).CarMakes(context.Background())
+				var apiErr *APIError
+				if !errors.As(err, &apiErr) || apiErr.RetryAfter != tt.want {
+					t.Fatalf("err = %#v, want RetryAfter %v", err, tt.want)
+				}
+				if calls.Load() != 1 {
+					t.Errorf("%d attempts, want 1", calls.Load())
+				}
+				if d := time.Since(start); d != 0 {
+					t.Errorf("took %v, want no wait", d)
+				}
+			})
 		})
 	}
 }
 
 func TestRetryOnNetworkError(t *testing.T) {
-	var calls atomic.Int32
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
-		if calls.Add(1) == 1 {
-			// Drop the connection without an answer.
-			conn, _, err := http.NewResponseController(w).Hijack()
-			if err != nil {
-				t.Errorf("hijack: %v", err)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var calls atomic.Int32
+		f := newPipeFake(t, func(w http.ResponseWriter, r *http.Request) {
+			if calls.Add(1) == 1 {
+				// Drop the connection without an answer.
+				conn, _, err := http.NewResponseController(w).Hijack()
+				if err != nil {
+					t.Errorf("hijack: %v", err)
+					return
+				}
+				_ = conn.Close()
 				return
 			}
-			_ = conn.Close()
-			return
+			writeBody(w, env(makesJSON))
+		})
+		makes, err := f.client().CarMakes(context.Background())
+		if err != nil || len(makes) != 2 || calls.Load() != 2 {
+			t.Errorf("CarMakes = %v, %v after %d attempts; want success after 2", makes, err, calls.Load())
 		}
-		writeBody(w, env(makesJSON))
 	})
-	makes, err := f.client().CarMakes(context.Background())
-	if err != nil || len(makes) != 2 || calls.Load() != 2 {
-		t.Errorf("CarMakes = %v, %v after %d attempts; want success after 2", makes, err, calls.Load())
-	}
 }
 
 func TestRetryOnAttemptTimeout(t *testing.T) {
-	var calls atomic.Int32
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
-		if calls.Add(1) == 1 {
-			select {
-			case <-r.Context().Done():
-			case <-time.After(2 * time.Second):
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var calls atomic.Int32
+		f := newPipeFake(t, func(w http.ResponseWriter, r *http.Request) {
+			if calls.Add(1) == 1 {
+				select {
+				case <-r.Context().Done():
+				case <-time.After(2 * time.Second):
+				}
+				return
 			}
-			return
+			writeBody(w, env(makesJSON))
+		})
+		start := time.Now()
+		makes, err := f.client(WithTimeout(100 * time.Millisecond)).CarMakes(context.Background())
+		if err != nil || len(makes) != 2 || calls.Load() != 2 {
+			t.Errorf("CarMakes = %v, %v after %d attempts; want success after 2", makes, err, calls.Load())
 		}
-		writeBody(w, env(makesJSON))
+		if d := time.Since(start); d < 100*time.Millisecond || d > 200*time.Millisecond {
+			t.Errorf("took %v, want the 100ms timeout and a backoff of at most 5ms", d)
+		}
 	})
-	makes, err := f.client(WithTimeout(100 * time.Millisecond)).CarMakes(context.Background())
-	if err != nil || len(makes) != 2 || calls.Load() != 2 {
-		t.Errorf("CarMakes = %v, %v after %d attempts; want success after 2", makes, err, calls.Load())
-	}
 }
 
 func TestNetworkErrorAfterRetries(t *testing.T) {
-	// A closed server: every attempt is refused.
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {})
-	f.srv.Close()
-	var info ResponseInfo
-	_, err := f.client().Me(context.Background(), CaptureInfo(&info))
-	if err == nil {
-		t.Fatal("no error from a closed server")
-	}
-	var apiErr *APIError
-	if errors.As(err, &apiErr) {
-		t.Errorf("transport failure reported as APIError: %v", err)
-	}
-	if info.Attempts != 1+DefaultRetries || info.StatusCode != 0 {
-		t.Errorf("info = %+v", info)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		// A closed server: every attempt is refused.
+		f := newPipeFake(t, func(w http.ResponseWriter, r *http.Request) {})
+		f.srv.Close()
+		var info ResponseInfo
+		_, err := f.client().Me(context.Background(), CaptureInfo(&info))
+		if err == nil {
+			t.Fatal("no error from a closed server")
+		}
+		var apiErr *APIError
+		if errors.As(err, &apiErr) {
+			t.Errorf("transport failure reported as APIError: %v", err)
+		}
+		if info.Attempts != 1+DefaultRetries || info.StatusCode != 0 {
+			t.Errorf("info = %+v", info)
+		}
+	})
 }
 
 func TestContextCancelStopsRetries(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		ctx    func() (context.Context, context.CancelFunc)
@@ -235,28 +269,32 @@ func TestContextCancelStopsRetries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			// Retry-After 5 is under the cap, so the client would wait 5 s
-			// between each of its 10 attempts if the context did not end it.
-			h, calls := failThen(100, http.StatusServiceUnavailable, "5", "")
-			f := newFake(t, h)
-			ctx, cancel := tt.ctx()
-			defer cancel()
-			start := time.Now()
-			_, err := f.client(WithRetries(10)).CarMakes(ctx)
-			if !errors.Is(err, tt.target) {
-				t.Errorf("err = %v, want %v", err, tt.target)
-			}
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("returned after %v", d)
-			}
-			if calls.Load() != 1 {
-				t.Errorf("%d attempts, want 1", calls.Load())
-			}
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				// Retry-After 5 is under the cap, so the client would wait 5 s
+				// between each of its 10 attempts if the context did not end it.
+				h, calls := failThen(100, http.StatusServiceUnavailable, "5", "")
+				f := newPipeFake(t, h)
+				ctx, cancel := tt.ctx()
+				defer cancel()
+				start := time.Now()
+				_, err := f.client(WithRetries(10)).CarMakes(ctx)
+				if !errors.Is(err, tt.target) {
+					t.Errorf("err = %v, want %v", err, tt.target)
+				}
+				if d := time.Since(start); d != 150*time.Millisecond {
+					t.Errorf("returned after %v, want at the end of the context, 150ms", d)
+				}
+				if calls.Load() != 1 {
+					t.Errorf("%d attempts, want 1", calls.Load())
+				}
+			})
 		})
 	}
 }
 
 func TestAlreadyCancelledContext(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) { writeBody(w, env(makesJSON)) })
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -269,6 +307,7 @@ func TestAlreadyCancelledContext(t *testing.T) {
 }
 
 func TestRetryDelay(t *testing.T) {
+	t.Parallel()
 	c := New("http://x", "", WithRetryWait(100*time.Millisecond, 800*time.Millisecond))
 	resp := func(status int, retryAfter string, attempt int) *resty.Response {
 		h := http.Header{}
@@ -305,6 +344,7 @@ func TestRetryDelay(t *testing.T) {
 }
 
 func TestShouldRetry(t *testing.T) {
+	t.Parallel()
 	c := New("http://x", "")
 	resp := func(status int, retryAfter string) *resty.Response {
 		h := http.Header{}

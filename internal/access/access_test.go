@@ -20,6 +20,7 @@ func newService(st store.Store, opts ...access.Option) *access.Service {
 
 // TestTokenScoping: an account rotates and revokes only its own tokens.
 func TestTokenScoping(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc := newService(st)
@@ -56,6 +57,7 @@ func TestTokenScoping(t *testing.T) {
 }
 
 func TestSetPlanAndSuspended(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc := newService(st)
@@ -82,6 +84,7 @@ func TestSetPlanAndSuspended(t *testing.T) {
 // Every value from outside that reaches the store is checked here, once,
 // for the dashboard and the command line alike.
 func TestTextNoPersonTypesIsRefused(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc := newService(st)

@@ -34,6 +34,7 @@ func (p *pausedLookup) TokenByHash(ctx context.Context, hash string) (account.To
 // A lookup that read the token before a revocation must not put it back
 // into the cache after the revocation evicted it.
 func TestRevocationBeatsALookupInFlight(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		cfg := &config.Config{Plans: maps.Clone(config.DefaultPlans)}

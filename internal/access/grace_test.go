@@ -59,6 +59,7 @@ func admitted(t *testing.T, auth *access.Authenticator, secret string, want erro
 // During a rotation's grace both tokens are admitted; at its end the old
 // one is refused although the cache would otherwise keep it for two hours.
 func TestRotationGrace(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, auth, c, a := keyed(t, st)
@@ -121,6 +122,7 @@ func TestRotationGrace(t *testing.T) {
 
 // Deleting an account refuses its tokens at once, cached as they are.
 func TestDeleteAccountRefusesTokens(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, auth, _, a := keyed(t, st)
@@ -140,6 +142,7 @@ func TestDeleteAccountRefusesTokens(t *testing.T) {
 }
 
 func TestParseGrace(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]time.Duration{"none": 0, "0": 0, "0s": 0, "1h": time.Hour, "60m": time.Hour, "24h": 24 * time.Hour} {
 		if got, err := access.ParseGrace(in); err != nil || got != want {
 			t.Errorf("ParseGrace(%q) = %v, %v; want %v", in, got, err, want)

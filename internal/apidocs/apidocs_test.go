@@ -85,6 +85,7 @@ func textOf(n *html.Node) string {
 }
 
 func TestDocsDescribeEveryOperation(t *testing.T) {
+	t.Parallel()
 	base, doc := serve(t, "")
 	resp, body := get(t, base+"/docs")
 	if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
@@ -208,6 +209,7 @@ func checkCurl(t *testing.T, name, section, base, path string, public bool) {
 // TestReferenceOrigin: the examples name dashboard.public_url when set,
 // else the scheme and host the client used.
 func TestReferenceOrigin(t *testing.T) {
+	t.Parallel()
 	base, _ := serve(t, "")
 	if _, body := get(t, base+"/docs", "X-Forwarded-Proto", "https"); !strings.Contains(body, `curl -H &#34;Authorization: Bearer $VDS_TOKEN&#34; \`+"\n  &#34;https://"+strings.TrimPrefix(base, "http://")+"/v1/cars?make=Toyota&amp;model=Camry&#34;") {
 		t.Errorf("/docs behind an HTTPS proxy does not call https://%s", strings.TrimPrefix(base, "http://"))
@@ -222,6 +224,7 @@ func TestReferenceOrigin(t *testing.T) {
 }
 
 func TestLLMsTxt(t *testing.T) {
+	t.Parallel()
 	base, doc := serve(t, "")
 	resp, body := get(t, base+"/llms.txt")
 	if ct := resp.Header.Get("Content-Type"); ct != "text/plain; charset=utf-8" {

@@ -14,6 +14,7 @@ func validCar() Car {
 }
 
 func TestCarNormalize(t *testing.T) {
+	t.Parallel()
 	c := validCar()
 	if errs := c.Normalize(); errs != nil {
 		t.Fatalf("valid car: %v", errs)
@@ -56,6 +57,7 @@ func TestCarNormalize(t *testing.T) {
 // An engine the source does not give (a rotary, an unlisted one) and a
 // drive it does not give are unknown, not errors.
 func TestCarUnknownEngineAndDrive(t *testing.T) {
+	t.Parallel()
 	c := validCar()
 	c.DisplacementL, c.Cylinders, c.DriveType = nil, nil, ""
 	if errs := c.Normalize(); len(errs) != 0 {
@@ -77,6 +79,7 @@ func assertFieldError(t *testing.T, errs FieldErrors, field, want string) {
 }
 
 func TestElectrifiedAndEngine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		fuel        string
 		displ       *float64
@@ -105,6 +108,7 @@ func TestElectrifiedAndEngine(t *testing.T) {
 }
 
 func TestUUIDStableAndDistinct(t *testing.T) {
+	t.Parallel()
 	a, b := validCar(), validCar()
 	b.Make, b.Model = " TOYOTA ", "camry"
 	a.Normalize()
@@ -132,6 +136,7 @@ func TestUUIDStableAndDistinct(t *testing.T) {
 }
 
 func TestMotorcycleNormalize(t *testing.T) {
+	t.Parallel()
 	m := Motorcycle{Make: "Polaris", Model: "RZR XP 1000", Year: 2023, MotorcycleType: "utv / sxs", DisplacementCC: ptr(999)}
 	if errs := m.Normalize(); errs != nil {
 		t.Fatal(errs)
@@ -150,6 +155,7 @@ func TestMotorcycleNormalize(t *testing.T) {
 }
 
 func TestBoatNormalize(t *testing.T) {
+	t.Parallel()
 	valid := func() Boat {
 		return Boat{Make: "Lund", Model: "1875 Crossover XS", Year: 2022, ModelType: "bass boat", LengthFt: 18.8, BeamFt: 7.9,
 			DryWeightLbs: 1900, EngineCount: 1, HP: 150, HullType: "aluminum", FuelType: "gas"}
@@ -184,6 +190,7 @@ func TestBoatNormalize(t *testing.T) {
 }
 
 func TestTireFitmentNormalize(t *testing.T) {
+	t.Parallel()
 	tf := TireFitment{Make: "Ford", Model: "F150", Year: 2021, TireSize: "lt275/65r18 123s", RearTireSize: ptr(""),
 		AlternateSizes: []string{"285/60 R18", "33x12.50r18 lt"}}
 	if errs := tf.Normalize(); errs != nil {
@@ -215,6 +222,7 @@ func TestTireFitmentNormalize(t *testing.T) {
 }
 
 func TestTireFitmentOutsideWindowMarking(t *testing.T) {
+	t.Parallel()
 	tf := TireFitment{Make: "Jeep", Model: "Wrangler", Year: 2017, TireSize: "LT255/75R17", AlternateSizes: []string{"35x12.50R17 LT", "LT265/70R17"}}
 	if errs := tf.Normalize("35X12.50R17LT"); errs != nil {
 		t.Fatalf("a listed outside-window alternate is refused: %v", errs)
@@ -230,6 +238,7 @@ func TestTireFitmentOutsideWindowMarking(t *testing.T) {
 }
 
 func TestTireFitmentStaggered(t *testing.T) {
+	t.Parallel()
 	staggered := func() TireFitment {
 		return TireFitment{Make: "Kia", Model: "EV6", Year: 2024, Trim: "GT", TireSize: "255/40R21 102W", LoadIndex: ptr(102),
 			RearTireSize: ptr("275/35 R21"), RearSpeedRating: ptr("w"),
@@ -276,6 +285,7 @@ func TestTireFitmentStaggered(t *testing.T) {
 }
 
 func TestParseKind(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]Kind{"cars": KindCar, "Motorcycle": KindMotorcycle, "boats": KindBoat, "tire": KindTireSize, "tire-size": KindTireSize, "tire_sizes": KindTireSize} {
 		got, err := ParseKind(in)
 		if err != nil || got != want {
@@ -288,6 +298,7 @@ func TestParseKind(t *testing.T) {
 }
 
 func TestDiffKeepsFuelEconomyOutOfComparison(t *testing.T) {
+	t.Parallel()
 	stored := validCar()
 	stored.Normalize()
 	stored.MPGCity = ptr(28.0)
@@ -300,6 +311,7 @@ func TestDiffKeepsFuelEconomyOutOfComparison(t *testing.T) {
 }
 
 func TestDiffTakesAPinnedEPARow(t *testing.T) {
+	t.Parallel()
 	stored := validCar()
 	stored.Normalize()
 	stored.EPAID, stored.MPGCity = ptr(1), ptr(28.0)

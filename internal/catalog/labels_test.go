@@ -22,6 +22,7 @@ func jsonNames(t reflect.Type) []string {
 // TestFieldLabelsCoverRecords keeps the table and the record structs in
 // step: every field of every kind has a label, and every label a field.
 func TestFieldLabelsCoverRecords(t *testing.T) {
+	t.Parallel()
 	used := map[string]bool{}
 	for _, rec := range []any{Car{}, Motorcycle{}, Boat{}, TireFitment{}} {
 		for _, name := range jsonNames(reflect.TypeOf(rec)) {
@@ -39,6 +40,7 @@ func TestFieldLabelsCoverRecords(t *testing.T) {
 }
 
 func TestFieldLabel(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]string{
 		"mpg_city":                 "City MPG",
 		"displacement_l":           "Engine displacement (L)",

@@ -17,6 +17,7 @@ func withDefaults() *viper.Viper {
 }
 
 func TestDashboardDefaults(t *testing.T) {
+	t.Parallel()
 	v := withDefaults()
 	c, err := Load(v)
 	if err != nil {
@@ -29,6 +30,7 @@ func TestDashboardDefaults(t *testing.T) {
 }
 
 func TestCookieMode(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"": "auto", "auto": "auto", "ALWAYS": "always", "true": "always", "1": "always",
 		"never": "never", "false": "never", "0": "never", "sometimes": ""} {
 		if got := (Dashboard{SecureCookies: in}).CookieMode(); got != want {
@@ -38,6 +40,7 @@ func TestCookieMode(t *testing.T) {
 }
 
 func TestValidateDashboard(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		d    Dashboard
@@ -68,6 +71,7 @@ func TestValidateDashboard(t *testing.T) {
 // NHTSA gives a 503 only if that budget ends before the server stops
 // writing the response.
 func TestUpstreamTimeoutBelowWriteTimeout(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		upstream, write string
 		want            string
@@ -136,6 +140,7 @@ func TestCacheAndCORS(t *testing.T) {
 
 // The admin listener serves profiles: never on an address that serves the public.
 func TestAdminAddr(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ admin, mcp, want string }{
 		{"", "", ""},
 		{"127.0.0.1:9090", "", ""},

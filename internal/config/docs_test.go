@@ -16,6 +16,7 @@ import (
 // configs/vds.example.yaml lists every key with its default and nothing
 // else, so a new key cannot ship undocumented.
 func TestEveryKeyDocumented(t *testing.T) {
+	t.Parallel()
 	v := viper.New()
 	SetDefaults(v)
 	keys := v.AllKeys()

@@ -10,6 +10,7 @@ import (
 )
 
 func TestNormalizeURL(t *testing.T) {
+	t.Parallel()
 	for raw, want := range map[string]string{
 		"http://127.0.0.1:8080":         "http://127.0.0.1:8080",
 		" http://127.0.0.1:8080/ ":      "http://127.0.0.1:8080",
@@ -37,6 +38,7 @@ func TestNormalizeURL(t *testing.T) {
 // stored, current instance and is rewritten in the new format on save,
 // without losing the token.
 func TestMigrateSingleEntry(t *testing.T) {
+	t.Parallel()
 	path := Path(t.TempDir())
 	if err := os.WriteFile(path, []byte("url: http://127.0.0.1:8080/\ntoken: vds_old\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -83,6 +85,7 @@ instances:
 // TestMigrateLoggedOut: an old file whose token was removed by vds logout
 // keeps its URL current with nothing stored for it.
 func TestMigrateLoggedOut(t *testing.T) {
+	t.Parallel()
 	path := Path(t.TempDir())
 	if err := os.WriteFile(path, []byte("url: http://vds.example.com\ntoken: \"\"\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -94,6 +97,7 @@ func TestMigrateLoggedOut(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if c, err := Load(Path(dir)); err != nil || c.Current != "" || len(c.Instances) != 0 {
 		t.Errorf("a missing file: %+v, %v", c, err)
@@ -110,6 +114,7 @@ func TestLoadErrors(t *testing.T) {
 }
 
 func TestSetRemoveSwitch(t *testing.T) {
+	t.Parallel()
 	var c Credentials
 	if err := c.Set("http://a.example/", "tok_a"); err != nil {
 		t.Fatal(err)
@@ -138,6 +143,7 @@ func TestSetRemoveSwitch(t *testing.T) {
 }
 
 func TestSaveMode(t *testing.T) {
+	t.Parallel()
 	path := Path(filepath.Join(t.TempDir(), "vds"))
 	if err := Save(path, Credentials{Current: "http://a.example", Instances: map[string]Instance{"http://a.example": {Token: "t"}}}); err != nil {
 		t.Fatal(err)

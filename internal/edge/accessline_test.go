@@ -39,6 +39,7 @@ func requireSlogLine(t *testing.T, rec *accessRecord) {
 // TestAccessLineMatchesSlog: the encoder writes the bytes slog's JSON and
 // text handlers write, for values each format escapes or quotes.
 func TestAccessLineMatchesSlog(t *testing.T) {
+	t.Parallel()
 	end := time.Date(2026, 3, 14, 15, 9, 26, 535897932, time.UTC)
 	base := accessRecord{end: end, id: "0123456789abcdef01234567", method: "GET", path: "/v1/cars", query: "make=Toyota",
 		route: "GET /v1/cars", accountID: "acc_xjdv34jrfd624272", status: 200, bytes: 1234, elapsed: 1500 * time.Microsecond}

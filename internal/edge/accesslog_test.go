@@ -17,6 +17,7 @@ import (
 // TestAccessLogLine checks a line's fields: the route, the problem code,
 // the query with secrets redacted, and nothing of the Authorization header.
 func TestAccessLogLine(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	al := edge.NewAccessLog(slog.NewJSONHandler(&logs, nil), nil)
 	mux := http.NewServeMux()
@@ -64,6 +65,7 @@ func (b *blockingHandler) Handle(ctx context.Context, r slog.Record) error {
 // TestAccessLogFull: requests never wait for a stuck writer; what the
 // queue cannot hold is dropped and counted, the rest is written.
 func TestAccessLogFull(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	bh := &blockingHandler{Handler: slog.NewJSONHandler(&logs, nil), entered: make(chan struct{}), release: make(chan struct{})}
 	al := edge.NewAccessLog(bh, nil)
@@ -87,6 +89,7 @@ func TestAccessLogFull(t *testing.T) {
 
 // TestBufferedAccessLog: lines reach the writer whole, by Close at the latest.
 func TestBufferedAccessLog(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	al := edge.BufferedAccessLog(&out, edge.TextLines, slog.LevelInfo)
 	h := edge.Observe(edge.Observer{Access: al}, http.NotFoundHandler())

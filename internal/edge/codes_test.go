@@ -15,6 +15,7 @@ import (
 // packages whose errors reach the edge, and of this one, has a row in the
 // table, so a new code cannot ship as a silent 500.
 func TestEveryCodeHasAStatus(t *testing.T) {
+	t.Parallel()
 	seen := 0
 	for _, dir := range []string{"../vehicle", "../lookup", "../limits", "../views", "."} {
 		for name, value := range codeConsts(t, dir) {
@@ -75,6 +76,7 @@ func codeConsts(t *testing.T, dir string) map[string]string {
 }
 
 func TestStatus(t *testing.T) {
+	t.Parallel()
 	for code, want := range map[string]int{
 		"not_found": 404, "rate_limited": 429, "service_unavailable": 503, "invalid_request": 400,
 		"headers_too_large": 431, "no_such_code": 500,
@@ -88,6 +90,7 @@ func TestStatus(t *testing.T) {
 // TestAPICodes: the OpenAPI document lists what REST operations send, not
 // the codes of unreadable requests or of the MCP transport.
 func TestAPICodes(t *testing.T) {
+	t.Parallel()
 	api := APICodes()
 	for _, c := range []string{CodeInvalidRequest, CodeForbidden, CodeCrossOriginRequest, CodeRequestTooLarge,
 		CodeHeadersTooLarge, CodeNotImplemented, CodeHTTPVersionNotSupported} {

@@ -99,6 +99,7 @@ func (f fixture) admit(t *testing.T, authorization string) (*httptest.ResponseRe
 }
 
 func TestDoorAuthentication(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, c := range []struct {
 		name, authorization, code, detail string
@@ -148,6 +149,7 @@ func TestDoorAuthentication(t *testing.T) {
 }
 
 func TestRefuse(t *testing.T) {
+	t.Parallel()
 	reset := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	w := httptest.NewRecorder()
 	r := httptest.NewRequest(http.MethodGet, "/v1/cars", nil)

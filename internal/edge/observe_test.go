@@ -18,6 +18,7 @@ import (
 )
 
 func TestObserve(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	al := edge.NewAccessLog(slog.NewJSONHandler(&logs, nil), nil)
 	var seen string
@@ -55,6 +56,7 @@ func TestObserve(t *testing.T) {
 }
 
 func TestGzip(t *testing.T) {
+	t.Parallel()
 	body := strings.Repeat("vds ", 100)
 	h := edge.Gzip(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", "400")
@@ -81,6 +83,7 @@ func TestGzip(t *testing.T) {
 }
 
 func TestBeforeStatus(t *testing.T) {
+	t.Parallel()
 	rec := httptest.NewRecorder()
 	var calls []int
 	w := edge.BeforeStatus(rec, func(status int) {
@@ -100,6 +103,7 @@ func TestBeforeStatus(t *testing.T) {
 // TestWriteCode: one encoding for every transport, HTML left unescaped,
 // and server-side failures logged with the request id.
 func TestWriteCode(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	h := edge.Observe(edge.Observer{Log: slog.New(slog.NewJSONHandler(&logs, nil))}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		code := r.URL.Query().Get("code")

@@ -70,6 +70,7 @@ var redactCases = []struct{ q, want string }{
 // TestRedactQuery pins redactQuery on cases of every branch, against the
 // expected line and the implementation it replaced.
 func TestRedactQuery(t *testing.T) {
+	t.Parallel()
 	for _, c := range redactCases {
 		if got := redactQuery(c.q); got != c.want {
 			t.Errorf("redactQuery(%q) = %q, want %q", c.q, got, c.want)

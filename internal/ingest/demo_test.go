@@ -12,6 +12,7 @@ import (
 // TestDemoCatalog checks the embedded catalog: exact counts, every value in
 // its field's real-world range, and the coverage the product promises.
 func TestDemoCatalog(t *testing.T) {
+	t.Parallel()
 	src, err := DemoSources()
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 const carsHeader = "make,model,year,trim,body,fuel_type,drive_type,transmission,displacement_l,cylinders\n"
 
 func TestParseCSVAndJSONAgree(t *testing.T) {
+	t.Parallel()
 	csv := carsHeader +
 		"Toyota,Camry,2022,LE,Sedan,GASOLINE,FWD,Automatic (S8),2.5,4\n" +
 		"Tesla,Model 3,2023,Long Range,Sedan,BATTERY ELECTRIC VEHICLE (BEV),AWD,Automatic (A1),,\n"
@@ -41,6 +42,7 @@ func TestParseCSVAndJSONAgree(t *testing.T) {
 }
 
 func TestParseTireAlternatesCSV(t *testing.T) {
+	t.Parallel()
 	src := "make,model,year,trim,tire_size,rear_tire_size,alternate_sizes,rear_alternate_sizes\n" +
 		"Chevrolet,Corvette,2022,Z51,245/35ZR19 92Y,305/30 ZR20,255/35R19; 255/30zr20,315/30ZR20\n" +
 		"Jeep,Wrangler,2017,Rubicon,LT255/75R17,,LT265/70R17,\n"
@@ -59,6 +61,7 @@ func TestParseTireAlternatesCSV(t *testing.T) {
 }
 
 func TestParseTireAlternatesOutsideWindow(t *testing.T) {
+	t.Parallel()
 	const header = "make,model,year,trim,tire_size,load_index,speed_rating,alternate_sizes,alternates_outside_window\n"
 	// 35x12.50R17LT against LT255/75R17 (17 + 2*255*0.75/25.4 = 32.06 in) is +9.17%.
 	row := "Jeep,Wrangler,2017,Rubicon,LT255/75R17,113,Q,LT265/70R17;35x12.50R17 LT,"
@@ -81,6 +84,7 @@ func TestParseTireAlternatesOutsideWindow(t *testing.T) {
 }
 
 func TestParseErrorsNameFileLineField(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, file, data string
 		want             []string
@@ -162,6 +166,7 @@ func wantInvalid(t *testing.T, file, data string, want ...string) {
 }
 
 func TestInvalidErrorIsBounded(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString(carsHeader)
 	for range 50 {
@@ -174,6 +179,7 @@ func TestInvalidErrorIsBounded(t *testing.T) {
 }
 
 func TestKindOfFile(t *testing.T) {
+	t.Parallel()
 	for name, want := range map[string]catalog.Kind{
 		"data/cars.csv": catalog.KindCar, "Motorcycles-2024.JSON": catalog.KindMotorcycle,
 		"boats.csv": catalog.KindBoat, "tire-sizes.json": catalog.KindTireSize, "tire_sizes_q3.csv": catalog.KindTireSize,
@@ -195,6 +201,7 @@ func TestKindOfFile(t *testing.T) {
 // every server on PostgreSQL (and became null on SQLite); NUL bytes and
 // invalid UTF-8 were stored on SQLite and refused by PostgreSQL later.
 func TestParseRefusesUnsafeValues(t *testing.T) {
+	t.Parallel()
 	const (
 		motoHeader = "make,model,year,motorcycle_type,vehicle_type,displacement_cc,engine_type,power_hp\n"
 		boatHeader = "make,model,year,model_type,length_ft,beam_ft,dry_weight_lbs,engine_count,hp,hull_type,fuel_type\n"

@@ -35,6 +35,7 @@ func demo(tb testing.TB) (*catalog.Catalog, []catalog.Kind) {
 // TestDemoIngestIsIdempotent ingests the demo catalog twice on each store:
 // the second run changes nothing and every record keeps its uuid.
 func TestDemoIngestIsIdempotent(t *testing.T) {
+	t.Parallel()
 	for name, open := range stores() {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
@@ -97,6 +98,7 @@ func BenchmarkIngestDemo(b *testing.B) {
 // type's records is refused with the numbers and writes nothing, unless
 // removals are allowed; 10% exactly passes; a dry run writes nothing.
 func TestRemovalGuard(t *testing.T) {
+	t.Parallel()
 	for name, open := range stores() {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()

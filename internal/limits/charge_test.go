@@ -13,6 +13,7 @@ import (
 // without a second unit of the rate window; failures are refunded, and
 // an exhausted quota is refused with the reset time.
 func TestCharge(t *testing.T) {
+	t.Parallel()
 	st, id := newStore(t)
 	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 30, 0, time.UTC)}
 	l := newLimiter(st, c)

@@ -3,6 +3,7 @@ package limits
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/vds-dev/vds/internal/account"
@@ -26,15 +28,20 @@ func newStore(t testing.TB) (store.Store, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	ctx := context.Background()
-	if err := st.Migrate(ctx); err != nil {
+	if err := st.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	a := account.Account{ID: account.NewID("acc"), Email: "q@example.com", Plan: "free", CreatedAt: time.Now()}
-	if err := st.CreateAccount(ctx, a); err != nil {
+	return st, addAccount(t, st, "q@example.com")
+}
+
+// addAccount creates an account and returns its ID.
+func addAccount(t testing.TB, st store.Store, email string) string {
+	t.Helper()
+	a := account.Account{ID: account.NewID("acc"), Email: email, Plan: "free", CreatedAt: time.Now()}
+	if err := st.CreateAccount(context.Background(), a); err != nil {
 		t.Fatal(err)
 	}
-	return st, a.ID
+	return a.ID
 }
 
 type clock struct {
@@ -68,6 +75,7 @@ var quotaOnly = account.Plan{Name: "free", MonthlyQuota: 100}
 // TestQuotaExactUnderConcurrency: 50 callers race for a quota of 100; a
 // third of the calls fail and are refunded. Exactly 100 are charged.
 func TestQuotaExactUnderConcurrency(t *testing.T) {
+	t.Parallel()
 	st, id := newStore(t)
 	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
 	l := newLimiter(st, c)
@@ -122,6 +130,7 @@ func TestQuotaExactUnderConcurrency(t *testing.T) {
 }
 
 func TestRateWindow(t *testing.T) {
+	t.Parallel()
 	l, c, id := newRateFixture(t, time.Date(2026, 11, 21, 10, 0, 30, 0, time.UTC))
 	ctx := context.Background()
 	plan := account.Plan{RatePerMinute: 3}
@@ -159,6 +168,7 @@ func TestRateWindow(t *testing.T) {
 // the start of the next is the fixed window's hole: the second burst must
 // wait until the first is a minute old.
 func TestRateWindowEdge(t *testing.T) {
+	t.Parallel()
 	l, c, id := newRateFixture(t, time.Date(2026, 11, 21, 10, 0, 59, 500e6, time.UTC))
 	ctx := context.Background()
 	plan := account.Plan{RatePerMinute: 10}
@@ -188,15 +198,19 @@ func TestRateWindowEdge(t *testing.T) {
 // TestRateWindowNeverExceeded: for random arrivals and limits, no 60 s
 // interval holds more admissions than the limit, and every refusal had
 // exactly the limit in the minute before it (the window is not stricter
-// than it says). Store failures take their admission back.
+// than it says). Store failures take their admission back. Each seed has
+// its own limiter and account in one store: a store per seed took 30 s.
 func TestRateWindowNeverExceeded(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
+	st, _ := newStore(t)
 	for seed := range uint64(40) {
 		rng := rand.New(rand.NewPCG(seed, 42))
 		limit := 1 + rng.IntN(30)
 		plan := account.Plan{RatePerMinute: limit}
 		start := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-		l, c, id := newRateFixture(t, start)
+		c := &clock{t: start}
+		l, id := newLimiter(st, c), addAccount(t, st, fmt.Sprintf("seed%d@example.com", seed))
 		var admitted []time.Time
 		for range 400 {
 			// Bursts and lulls: mostly quick arrivals, now and then a pause.
@@ -242,6 +256,7 @@ func TestRateWindowNeverExceeded(t *testing.T) {
 // TestRateWindowFollowsPlanChanges: a lower limit refuses until enough
 // admissions leave the window; a higher one admits at once.
 func TestRateWindowFollowsPlanChanges(t *testing.T) {
+	t.Parallel()
 	l, c, id := newRateFixture(t, time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
 	ctx := context.Background()
 	for range 8 {
@@ -264,6 +279,7 @@ func TestRateWindowFollowsPlanChanges(t *testing.T) {
 }
 
 func TestUsageSurvivesRestartAndMonthRollover(t *testing.T) {
+	t.Parallel()
 	st, id := newStore(t)
 	c := &clock{t: time.Date(2026, 11, 30, 23, 59, 0, 0, time.UTC)}
 	ctx := context.Background()
@@ -305,6 +321,7 @@ func TestUsageSurvivesRestartAndMonthRollover(t *testing.T) {
 // TestTwoReplicasShareOneQuota: two limiters on one store, flushing now
 // and then, admit exactly the quota between them: leases never overshoot.
 func TestTwoReplicasShareOneQuota(t *testing.T) {
+	t.Parallel()
 	st, id := newStore(t)
 	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
 	plan := account.Plan{RatePerMinute: 10, MonthlyQuota: 100}
@@ -332,6 +349,7 @@ func TestTwoReplicasShareOneQuota(t *testing.T) {
 }
 
 func TestStoreFailureIsAnError(t *testing.T) {
+	t.Parallel()
 	st, id := newStore(t)
 	c := &clock{t: time.Now()}
 	l := newLimiter(st, c)
@@ -346,54 +364,59 @@ func TestStoreFailureIsAnError(t *testing.T) {
 // TestConcurrentReplicas: two limiters hammered at once, flushing in the
 // background, admit exactly the quota. Like a real client, a worker retries
 // a refusal until the quota is spent: units the other replica leased and
-// did not use come back at its flush, however late a loaded machine runs
-// it, so no count of retries can decide the test; only the generous
-// deadline ends a run whose units never come back.
+// did not use come back at its next flush. In a synctest bubble the
+// retries' sleeps and the flush ticks take no real time, and the clock
+// moves only when every goroutine waits, so no load can starve the flushes;
+// the deadline ends at once a run whose units never come back.
 func TestConcurrentReplicas(t *testing.T) {
-	st, id := newStore(t)
-	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	runCtx, stop := context.WithCancel(ctx)
-	var total atomic.Int64
-	var wg, runs sync.WaitGroup
-	for range 2 {
-		l := newLimiter(st, c)
-		runs.Go(func() { l.Run(runCtx, 5*time.Millisecond) })
-		for range 20 {
-			wg.Go(func() {
-				// A worker stops at a refusal once the quota is spent, so
-				// admissions past it would still be counted.
-				for ctx.Err() == nil {
-					tk, _, err := l.Admit(ctx, id, quotaOnly, true)
-					if err != nil {
-						if total.Load() >= 100 {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		st, id := newStore(t)
+		c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		runCtx, stop := context.WithCancel(ctx)
+		var total atomic.Int64
+		var wg, runs sync.WaitGroup
+		for range 2 {
+			l := newLimiter(st, c)
+			runs.Go(func() { l.Run(runCtx, 5*time.Millisecond) })
+			for range 20 {
+				wg.Go(func() {
+					// A worker stops at a refusal once the quota is spent, so
+					// admissions past it would still be counted.
+					for ctx.Err() == nil {
+						tk, _, err := l.Admit(ctx, id, quotaOnly, true)
+						if err != nil {
+							if total.Load() >= 100 {
+								return
+							}
+							time.Sleep(2 * time.Millisecond)
+							continue
+						}
+						tk.Commit(ChannelREST)
+						if total.Add(1) > 100 {
 							return
 						}
-						time.Sleep(2 * time.Millisecond)
-						continue
 					}
-					tk.Commit(ChannelREST)
-					if total.Add(1) > 100 {
-						return
-					}
-				}
-			})
+				})
+			}
 		}
-	}
-	wg.Wait()
-	stop()
-	runs.Wait()
-	if total.Load() != 100 {
-		t.Fatalf("two busy replicas admitted %d calls on a quota of 100 (%v)", total.Load(), ctx.Err())
-	}
-	_, _, err := newLimiter(st, c).Admit(ctx, id, quotaOnly, true)
-	if r := (*Refusal)(nil); !errors.As(err, &r) || r.Reason != CodeQuotaExceeded {
-		t.Errorf("a third replica after the flushes: %v, want the quota refusal", err)
-	}
+		wg.Wait()
+		stop()
+		runs.Wait()
+		if total.Load() != 100 {
+			t.Fatalf("two busy replicas admitted %d calls on a quota of 100 (%v)", total.Load(), ctx.Err())
+		}
+		_, _, err := newLimiter(st, c).Admit(ctx, id, quotaOnly, true)
+		if r := (*Refusal)(nil); !errors.As(err, &r) || r.Reason != CodeQuotaExceeded {
+			t.Errorf("a third replica after the flushes: %v, want the quota refusal", err)
+		}
+	})
 }
 
 func TestLeaseSize(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ quota, used, want int64 }{
 		{100, 0, 12}, {100, 95, 1}, {100, 100, 1}, {100000, 0, 100}, {250000, 249000, 100}, {250000, 249990, 1},
 	} {
@@ -420,6 +443,7 @@ func BenchmarkAdmit(b *testing.B) {
 }
 
 func TestRetryAfterSecondsRoundsUp(t *testing.T) {
+	t.Parallel()
 	for d, want := range map[time.Duration]int{
 		0: 0, time.Nanosecond: 1, time.Second: 1, time.Second + time.Millisecond: 2,
 		1500 * time.Millisecond: 2, 59*time.Second + 1: 60,
@@ -437,6 +461,7 @@ func TestRetryAfterSecondsRoundsUp(t *testing.T) {
 // TestDailyUsageIncludesUnflushedCalls: the days add the calls this server
 // counted and has not flushed to the flushed ones, once each.
 func TestDailyUsageIncludesUnflushedCalls(t *testing.T) {
+	t.Parallel()
 	st, id := newStore(t)
 	c := &clock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}
 	ctx := context.Background()
@@ -497,6 +522,7 @@ func (s *slowStore) AddUsage(ctx context.Context, d store.UsageDelta) (int64, er
 // unlimited plan's calls are admitted and counted; a failed flush loses no
 // count, and the next one writes them all.
 func TestFlushDoesNotHoldRequests(t *testing.T) {
+	t.Parallel()
 	st, id := newStore(t)
 	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
 	slow := &slowStore{UsageStore: st, entered: make(chan struct{}), release: make(chan struct{}), fail: true}
@@ -543,6 +569,7 @@ func TestFlushDoesNotHoldRequests(t *testing.T) {
 // TestTouchKeepsTheLatestUse: a flush writes each token's latest use since
 // the previous flush, once; a later flush with no use writes nothing new.
 func TestTouchKeepsTheLatestUse(t *testing.T) {
+	t.Parallel()
 	st, id := newStore(t)
 	ctx := context.Background()
 	_, hash, prefix := account.NewSecret()
@@ -587,6 +614,7 @@ func TestTouchKeepsTheLatestUse(t *testing.T) {
 // turn of a day and the entry's drop after idling, are all counted once:
 // in the month's total and on the day each was committed.
 func TestUnlockedCountsAreExact(t *testing.T) {
+	t.Parallel()
 	st, id := newStore(t)
 	c := &clock{t: time.Date(2026, 11, 21, 23, 59, 59, 0, time.UTC)}
 	l := newLimiter(st, c)

@@ -42,6 +42,7 @@ func newAccount(t *testing.T, st store.Store, email string) account.Account {
 
 // TestAccountScoping: an account reaches only its own lists.
 func TestAccountScoping(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, car := newService(t, st)
@@ -96,6 +97,7 @@ func TestAccountScoping(t *testing.T) {
 // Stored items are returned as stored: an item whose record has left the
 // catalog is marked by the reader's snapshot (views.NewLists), not here.
 func TestListsAreAsStored(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, car := newService(t, st)
@@ -115,6 +117,7 @@ func TestListsAreAsStored(t *testing.T) {
 }
 
 func TestTextNoPersonTypesIsRefused(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, car := newService(t, st)

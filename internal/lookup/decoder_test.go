@@ -37,6 +37,7 @@ func client(base string) *upstream.Client {
 }
 
 func TestDecoderModes(t *testing.T) {
+	t.Parallel()
 	fake := upstreamtest.New(t)
 	closed := closedURL(t)
 	for _, tc := range []struct {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestTitleCase(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"MERCEDES-BENZ": "Mercedes-Benz", "LAND ROVER": "Land Rover", "ford": "Ford", "BMW": "Bmw", "": "",
 	} {
@@ -20,6 +21,7 @@ func TestTitleCase(t *testing.T) {
 }
 
 func TestUpstreamErrorCodes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  error
 		code string
@@ -37,6 +39,7 @@ func TestUpstreamErrorCodes(t *testing.T) {
 }
 
 func TestInvalidVINNeverReachesUpstream(t *testing.T) {
+	t.Parallel()
 	// A nil upstream client would panic if it were called.
 	s := New(vehicle.NewService(nil), nil, "auto")
 	for _, bad := range []string{"", "SHORT", "1FTMW1T88MFA0000I", "1FTMW1T88MFA 0001"} {

@@ -18,6 +18,7 @@ import (
 // TestServedConcurrently: requests from many goroutines land in one series
 // per label set; unknown methods share one label.
 func TestServedConcurrently(t *testing.T) {
+	t.Parallel()
 	m := metrics.New()
 	var wg sync.WaitGroup
 	for g := range 8 {
@@ -71,6 +72,7 @@ vds_upstream_requests_total{outcome="timeout",service="recalls"} 1
 
 // TestState: the scrape-time gauges follow what the server holds.
 func TestState(t *testing.T) {
+	t.Parallel()
 	published := time.Now().Add(-time.Hour)
 	vpic := time.Time{}
 	s := metrics.State{

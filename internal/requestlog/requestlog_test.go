@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/vds-dev/vds/internal/requestlog"
@@ -49,51 +50,55 @@ func (r *recording) AddRequests(_ context.Context, entries []requestlog.Entry, c
 // every request counts toward its token; Close writes what is queued, of
 // a busy account only its newest Keep lines, in order.
 func TestQueueDropsAndClose(t *testing.T) {
-	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
-	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
-	at := time.Date(2026, 5, 31, 23, 59, 0, 0, time.UTC)
-	add := func(acc string, i int, unlisted bool) {
-		l.Add(requestlog.Record{At: at, AccountID: acc, TokenID: "tok_" + acc, Channel: requestlog.REST,
-			Operation: "GET /v1/me", Status: 200, RequestID: strconv.Itoa(i), Unlisted: unlisted})
-	}
-	// The writer takes records every 250 ms: these all arrive before it does.
-	for i := range 5 {
-		add("b", i, false)
-		add("b", i, true) // counted, not queued
-	}
-	for i := range requestlog.Queue - 5 + 3 {
-		add("a", i, false)
-	}
-	l.Close()
-	if l.Dropped() != 3 {
-		t.Fatalf("dropped %d, want 3", l.Dropped())
-	}
-	var a, b []string
-	for _, e := range rec.entries {
-		if e.AccountID == "a" {
-			a = append(a, e.RequestID)
-		} else {
-			b = append(b, e.RequestID)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
+		l := requestlog.New(rec, slog.New(slog.DiscardHandler))
+		at := time.Date(2026, 5, 31, 23, 59, 0, 0, time.UTC)
+		add := func(acc string, i int, unlisted bool) {
+			l.Add(requestlog.Record{At: at, AccountID: acc, TokenID: "tok_" + acc, Channel: requestlog.REST,
+				Operation: "GET /v1/me", Status: 200, RequestID: strconv.Itoa(i), Unlisted: unlisted})
 		}
-	}
-	lastQueued := requestlog.Queue - 5 - 1
-	if len(a) != requestlog.Keep || a[0] != strconv.Itoa(lastQueued-requestlog.Keep+1) || a[len(a)-1] != strconv.Itoa(lastQueued) {
-		t.Fatalf("account a: %d lines from %s to %s; want the newest %d queued, %d to %d", len(a), a[0], a[len(a)-1], requestlog.Keep, lastQueued-requestlog.Keep+1, lastQueued)
-	}
-	if strings.Join(b, ",") != "0,1,2,3,4" {
-		t.Fatalf("account b: lines %v, want 0 to 4 in order", b)
-	}
-	may := func(acc string) int64 {
-		return rec.calls[requestlog.TokenPeriod{TokenID: "tok_" + acc, Period: "2026-05"}]
-	}
-	if may("a") != requestlog.Queue-5+3 || may("b") != 10 {
-		t.Fatalf("calls counted %v, want %d for a and 10 for b in 2026-05", rec.calls, requestlog.Queue-5+3)
-	}
+		// No tick comes in the bubble: its clock stands still while the test adds.
+		for i := range 5 {
+			add("b", i, false)
+			add("b", i, true) // counted, not queued
+		}
+		for i := range requestlog.Queue - 5 + 3 {
+			add("a", i, false)
+		}
+		l.Close()
+		if l.Dropped() != 3 {
+			t.Fatalf("dropped %d, want 3", l.Dropped())
+		}
+		var a, b []string
+		for _, e := range rec.entries {
+			if e.AccountID == "a" {
+				a = append(a, e.RequestID)
+			} else {
+				b = append(b, e.RequestID)
+			}
+		}
+		lastQueued := requestlog.Queue - 5 - 1
+		if len(a) != requestlog.Keep || a[0] != strconv.Itoa(lastQueued-requestlog.Keep+1) || a[len(a)-1] != strconv.Itoa(lastQueued) {
+			t.Fatalf("account a: %d lines from %s to %s; want the newest %d queued, %d to %d", len(a), a[0], a[len(a)-1], requestlog.Keep, lastQueued-requestlog.Keep+1, lastQueued)
+		}
+		if strings.Join(b, ",") != "0,1,2,3,4" {
+			t.Fatalf("account b: lines %v, want 0 to 4 in order", b)
+		}
+		may := func(acc string) int64 {
+			return rec.calls[requestlog.TokenPeriod{TokenID: "tok_" + acc, Period: "2026-05"}]
+		}
+		if may("a") != requestlog.Queue-5+3 || may("b") != 10 {
+			t.Fatalf("calls counted %v, want %d for a and 10 for b in 2026-05", rec.calls, requestlog.Queue-5+3)
+		}
+	})
 }
 
 // TestFailedWriteKeepsTheCounts: the lines of a failed write are lost,
 // its token counts are written by the next one.
 func TestFailedWriteKeepsTheCounts(t *testing.T) {
+	t.Parallel()
 	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}, fail: true}
 	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
 	defer l.Close()
@@ -114,6 +119,7 @@ func TestFailedWriteKeepsTheCounts(t *testing.T) {
 
 // TestFlush: Flush writes what is queued at once, not at the next tick.
 func TestFlush(t *testing.T) {
+	t.Parallel()
 	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
 	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
 	defer l.Close()
@@ -161,8 +167,20 @@ func ids(from, to int) string {
 // in transactions of at most TxRows lines; Flush writes at once and
 // starts the count of ticks again.
 func TestTakesEachTickWritesEveryFourth(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, testTakesEachTickWritesEveryFourth)
+}
+
+// tick lets the writer take one tick and waits until it is done.
+func tick() {
+	time.Sleep(requestlog.Every)
+	synctest.Wait()
+}
+
+func testTakesEachTickWritesEveryFourth(t *testing.T) {
 	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
-	l := requestlog.NewStopped(rec, slog.New(slog.DiscardHandler))
+	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
+	defer l.Close()
 	at := time.Date(2026, 7, 1, 8, 0, 0, 0, time.UTC)
 	add := func(acc string, from, to int) {
 		for i := from; i < to; i++ {
@@ -175,14 +193,14 @@ func TestTakesEachTickWritesEveryFourth(t *testing.T) {
 	}
 	add("a", 0, 10000)
 	add("b", 0, 3)
-	l.Tick()
+	tick()
 	add("a", 10000, 20000) // 20,003 in all: more than the queue holds
-	l.Tick()
-	l.Tick()
+	tick()
+	tick()
 	if got := rec.lines("a"); len(got) != 0 || l.Dropped() != 0 {
 		t.Fatalf("after three ticks: %d lines written, %d dropped; want none of either", len(got), l.Dropped())
 	}
-	l.Tick()
+	tick()
 	if got := strings.Join(rec.lines("a"), ","); got != ids(19000, 20000) {
 		t.Fatalf("after four ticks account a has %d lines, want the newest %d, 19000 to 19999", len(rec.lines("a")), requestlog.Keep)
 	}
@@ -203,20 +221,20 @@ func TestTakesEachTickWritesEveryFourth(t *testing.T) {
 		t.Errorf("%d transactions, %d lines, %d counters; want 6, 1003 and 2", rec.txs, lines, counters)
 	}
 
-	l.Tick()
+	tick()
 	add("a", 20000, 20001)
-	l.FlushNow()
+	l.Flush(context.Background())
 	if last() != "20000" {
 		t.Fatalf("after Flush the last line of a is %s, want 20000", last())
 	}
 	add("a", 20001, 20002)
-	l.Tick()
-	l.Tick()
-	l.Tick() // the fourth since the last tick's write, the third since Flush's
+	tick()
+	tick()
+	tick() // the fourth since the last tick's write, the third since Flush's
 	if last() != "20000" {
 		t.Fatalf("three ticks after Flush the last line of a is %s, want 20000 still", last())
 	}
-	l.Tick()
+	tick()
 	if last() != "20001" {
 		t.Fatalf("four ticks after Flush the last line of a is %s, want 20001", last())
 	}
@@ -227,8 +245,13 @@ func TestTakesEachTickWritesEveryFourth(t *testing.T) {
 // after it are lost, and the counts it and those after it held are
 // written by the next write: every count once.
 func TestFailedTransactionKeepsItsCounts(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, testFailedTransactionKeepsItsCounts)
+}
+
+func testFailedTransactionKeepsItsCounts(t *testing.T) {
 	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}, failTx: 2}
-	l := requestlog.NewTicked(rec, slog.New(slog.DiscardHandler), nil)
+	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
 	defer l.Close()
 	at := time.Date(2026, 2, 10, 9, 0, 0, 0, time.UTC)
 	const tokens = 300 // more counters than one transaction takes
@@ -261,9 +284,13 @@ func TestFailedTransactionKeepsItsCounts(t *testing.T) {
 // TestCloseWritesWhatIsHeld: Close writes the lines taken at earlier ticks
 // and not yet written, and what is still queued.
 func TestCloseWritesWhatIsHeld(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, testCloseWritesWhatIsHeld)
+}
+
+func testCloseWritesWhatIsHeld(t *testing.T) {
 	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
-	tick := make(chan time.Time)
-	l := requestlog.NewTicked(rec, slog.New(slog.DiscardHandler), tick)
+	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
 	at := time.Date(2026, 12, 31, 23, 0, 0, 0, time.UTC)
 	add := func(acc string, from, to int) {
 		for i := from; i < to; i++ {
@@ -272,8 +299,8 @@ func TestCloseWritesWhatIsHeld(t *testing.T) {
 	}
 	add("a", 0, 1500)
 	add("b", 0, 2)
-	tick <- at
-	tick <- at
+	tick()
+	tick()
 	add("b", 2, 4)
 	if got := len(rec.lines("a")) + len(rec.lines("b")); got != 0 {
 		t.Fatalf("%d lines written before Close, want none", got)

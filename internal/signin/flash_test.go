@@ -13,6 +13,7 @@ import (
 // A flash is read once, by its own session only, and the database holds it
 // sealed: the secret it carries is not in the stored bytes.
 func TestFlash(t *testing.T) {
+	t.Parallel()
 	st := storetest.Empty(t, "sqlite")
 	svc, acc := newService(st)
 	ctx := context.Background()

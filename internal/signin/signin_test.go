@@ -24,6 +24,7 @@ func newService(st store.Store) (*signin.Service, *access.Service) {
 }
 
 func TestPasswordHash(t *testing.T) {
+	t.Parallel()
 	h := signin.HashPassword("correct horse battery")
 	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
 		t.Fatalf("hash %q is not an argon2id PHC string with the default parameters", h)
@@ -49,6 +50,7 @@ func TestPasswordHash(t *testing.T) {
 }
 
 func TestCheckPassword(t *testing.T) {
+	t.Parallel()
 	for pw, ok := range map[string]bool{
 		"short": false, "ninechars": false, "tencharsok": true, "          ": false,
 		"ääääääääää": true, strings.Repeat("x", signin.MaxPasswordLen): true, strings.Repeat("x", signin.MaxPasswordLen+1): false,
@@ -60,6 +62,7 @@ func TestCheckPassword(t *testing.T) {
 }
 
 func TestSignUpAndSignIn(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, acc := newService(st)
@@ -91,6 +94,7 @@ func TestSignUpAndSignIn(t *testing.T) {
 }
 
 func TestSignInThrottle(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, _ := newService(st)
@@ -133,6 +137,7 @@ func TestSignInThrottle(t *testing.T) {
 // TestSignInConcurrentGuesses: a burst of parallel guesses gets at most
 // MaxFailedSignIns checked; the rest are refused without a check.
 func TestSignInConcurrentGuesses(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, _ := newService(st)
@@ -162,6 +167,7 @@ func TestSignInConcurrentGuesses(t *testing.T) {
 }
 
 func TestSessionLifecycle(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, _ := newService(st)
@@ -220,6 +226,7 @@ func TestSessionLifecycle(t *testing.T) {
 }
 
 func TestSignUpThrottle(t *testing.T) {
+	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, acc := newService(st)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestLine(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in         string
 		wantOffset int // -1: accepted
@@ -39,6 +40,7 @@ func TestLine(t *testing.T) {
 }
 
 func TestMultiline(t *testing.T) {
+	t.Parallel()
 	if err := Multiline("first line\r\nsecond\tcolumn"); err != nil {
 		t.Errorf("Multiline refused line breaks and tabs: %v", err)
 	}
@@ -56,6 +58,7 @@ func TestMultiline(t *testing.T) {
 }
 
 func TestField(t *testing.T) {
+	t.Parallel()
 	if err := Field("list name", "Road trips", Line); err != nil {
 		t.Errorf("Field accepted nothing: %v", err)
 	}

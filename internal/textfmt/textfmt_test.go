@@ -6,6 +6,7 @@ import (
 )
 
 func TestThousands(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int64]string{
 		0: "0", 999: "999", 1000: "1,000", 100000: "100,000", 1234567: "1,234,567",
 		-1000: "-1,000", -999: "-999", math.MinInt64: "-9,223,372,036,854,775,808",
@@ -17,6 +18,7 @@ func TestThousands(t *testing.T) {
 }
 
 func TestEditDistance(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		a, b string
 		want int
@@ -31,6 +33,7 @@ func TestEditDistance(t *testing.T) {
 }
 
 func TestClosest(t *testing.T) {
+	t.Parallel()
 	names := []string{"make", "model", "year"}
 	for s, want := range map[string]string{
 		"MAKE": "make", "mdoel": "model", "yaer": "year", "modle": "model",

@@ -12,6 +12,7 @@ import (
 const tol = 0.01
 
 func TestGeometry(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		size string
@@ -146,6 +147,7 @@ func assertGeometry(t *testing.T, got, want tire.Geometry) {
 }
 
 func TestGeometryUnknownKind(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		size tire.Size
@@ -163,6 +165,7 @@ func TestGeometryUnknownKind(t *testing.T) {
 }
 
 func TestGeometryZeroDiameterHasNoRevs(t *testing.T) {
+	t.Parallel()
 	// A hand-built size with no dimensions must not report +Inf
 	// revolutions, which would break JSON encoding downstream.
 	g := tire.Size{Kind: tire.Flotation}.Geometry()
@@ -172,6 +175,7 @@ func TestGeometryZeroDiameterHasNoRevs(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		oem, alt   tire.Geometry
@@ -286,6 +290,7 @@ func geometry(t *testing.T, size string) tire.Geometry {
 }
 
 func TestRound(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		v      float64

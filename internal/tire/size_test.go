@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseValid(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		in    string
@@ -184,6 +185,7 @@ func TestParseValid(t *testing.T) {
 }
 
 func TestParseInvalid(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -284,6 +286,7 @@ func TestParseInvalid(t *testing.T) {
 }
 
 func TestParseErrorMessage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string
@@ -316,6 +319,7 @@ func TestParseErrorMessage(t *testing.T) {
 }
 
 func TestStringUnknownKind(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		size tire.Size
@@ -333,6 +337,7 @@ func TestStringUnknownKind(t *testing.T) {
 }
 
 func TestCanonical(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in, want string
 		err      string // substring of the error, when in is no tire size

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSubstringFilter(t *testing.T) {
+	t.Parallel()
 	targets := []string{"Honda", "Tesla", "Toyota", "Lotus", "Škoda"}
 	tests := []struct {
 		term      string

@@ -145,6 +145,7 @@ func toRecord(t *testing.T, m Model) Model {
 }
 
 func TestStateString(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		s    state
 		want string
@@ -163,6 +164,7 @@ func TestStateString(t *testing.T) {
 }
 
 func TestKindPlural(t *testing.T) {
+	t.Parallel()
 	for k, want := range map[client.Kind]string{client.KindCar: "Cars", client.KindMotorcycle: "Motorcycles",
 		client.KindBoat: "Boats", client.KindTireSize: "Tire fitments"} {
 		if got := kindPlural(k); got != want {
@@ -180,6 +182,7 @@ func atMakes(t *testing.T, fc *fakeClient) Model {
 }
 
 func TestUpdateBrowse(t *testing.T) {
+	t.Parallel()
 	fc := newFake()
 	m := newTest(t, fc, 100, 30)
 	assertState(t, m, stateTypes)
@@ -224,6 +227,7 @@ func TestUpdateBrowse(t *testing.T) {
 }
 
 func TestUpdateFilterMakes(t *testing.T) {
+	t.Parallel()
 	m := drive(t, atMakes(t, newFake()), append([]tea.Msg{runes("/")}, typed("toy")...)...)
 	assertState(t, m, stateMakes)
 	p := m.top().(*makesPage)
@@ -252,6 +256,7 @@ func TestUpdateFilterMakes(t *testing.T) {
 }
 
 func TestUpdateFilterTakesQ(t *testing.T) {
+	t.Parallel()
 	m := drive(t, atMakes(t, newFake()), runes("/"))
 	for _, k := range []tea.KeyMsg{runes("q"), runes("v"), runes("g")} {
 		nm, cmd := m.Update(k)
@@ -273,6 +278,7 @@ func TestUpdateFilterTakesQ(t *testing.T) {
 }
 
 func TestUpdateRecordsPaging(t *testing.T) {
+	t.Parallel()
 	fc := newFake()
 	m := toRecord(t, newTest(t, fc, 100, 30))
 	m = drive(t, m, esc)
@@ -311,6 +317,7 @@ func TestUpdateRecordsPaging(t *testing.T) {
 }
 
 func TestUpdateTiresAndRecalls(t *testing.T) {
+	t.Parallel()
 	fc := newFake()
 	m := toRecord(t, newTest(t, fc, 100, 40))
 	m = drive(t, m, runes("t"))
@@ -336,6 +343,7 @@ func atVIN(t *testing.T, fc *fakeClient) Model {
 }
 
 func TestUpdateVIN(t *testing.T) {
+	t.Parallel()
 	fc := newFake()
 	m := atVIN(t, fc)
 	assertView(t, m, "2019 Toyota Camry LE", "Sedan/Saloon", "Georgetown, Kentucky", "Check     5 ✓ valid",
@@ -360,6 +368,7 @@ func TestUpdateVIN(t *testing.T) {
 }
 
 func TestUpdateVINTyping(t *testing.T) {
+	t.Parallel()
 	m := drive(t, newTest(t, newFake(), 100, 40), runes("v"))
 	// q, v, g and backspace are text in the VIN input.
 	m = drive(t, m, typed("qvg")...)
@@ -382,6 +391,7 @@ func TestUpdateVINTyping(t *testing.T) {
 }
 
 func TestUpdateVINTireLink(t *testing.T) {
+	t.Parallel()
 	fc := newFake()
 	m := drive(t, atVIN(t, fc), down, enter)
 	assertState(t, m, stateRecord)
@@ -394,6 +404,7 @@ func TestUpdateVINTireLink(t *testing.T) {
 }
 
 func TestUpdateVINInvalid(t *testing.T) {
+	t.Parallel()
 	// / returns to the input; ctrl+u clears it.
 	m := drive(t, atVIN(t, newFake()), runes("/"), tea.KeyMsg{Type: tea.KeyCtrlU})
 	m = drive(t, m, append(typed("X"), enter)...)
@@ -402,6 +413,7 @@ func TestUpdateVINInvalid(t *testing.T) {
 }
 
 func TestUpdateGarage(t *testing.T) {
+	t.Parallel()
 	fc := newFake()
 	m := drive(t, newTest(t, fc, 100, 30), runes("g"))
 	assertState(t, m, stateGarage)
@@ -415,6 +427,7 @@ func TestUpdateGarage(t *testing.T) {
 }
 
 func TestUpdateErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		method string
@@ -449,6 +462,7 @@ func TestUpdateErrors(t *testing.T) {
 }
 
 func TestUpdateLateAnswerDropped(t *testing.T) {
+	t.Parallel()
 	fc := newFake()
 	m := newTest(t, fc, 80, 24)
 	nm, cmd := m.Update(enter)
@@ -468,6 +482,7 @@ func TestUpdateLateAnswerDropped(t *testing.T) {
 }
 
 func TestUpdateSpinner(t *testing.T) {
+	t.Parallel()
 	fc := newFake()
 	m := newTest(t, fc, 80, 24)
 	nm, cmd := m.Update(enter)
@@ -494,6 +509,7 @@ func TestUpdateSpinner(t *testing.T) {
 }
 
 func TestUpdateQuitAndBack(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		msg  tea.KeyMsg
@@ -518,6 +534,7 @@ func TestUpdateQuitAndBack(t *testing.T) {
 }
 
 func TestViewFitsWindow(t *testing.T) {
+	t.Parallel()
 	sizes := []struct{ w, h int }{{120, 40}, {80, 24}, {50, 16}, {30, 10}, {20, 6}}
 	screens := []struct {
 		name string
@@ -556,6 +573,7 @@ func TestViewFitsWindow(t *testing.T) {
 }
 
 func TestHelpToggle(t *testing.T) {
+	t.Parallel()
 	m := newTest(t, newFake(), 100, 30)
 	short := strings.Count(m.View(), "\n")
 	m = drive(t, m, runes("?"))
@@ -597,6 +615,7 @@ func TestNoColor(t *testing.T) {
 }
 
 func TestErrorWrapsClientError(t *testing.T) {
+	t.Parallel()
 	msg := fail(1, "load car makes", errUnavailable)
 	e, ok := msg.(errMsg)
 	if !ok || !errors.Is(e.err, errUnavailable) {

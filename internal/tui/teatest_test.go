@@ -57,6 +57,7 @@ func quit(t *testing.T, tm *teatest.TestModel) Model {
 }
 
 func TestTeaBrowseToTires(t *testing.T) {
+	t.Parallel()
 	fc := newFake()
 	tm := startTUI(t, fc)
 	waitOutput(t, tm, "Cars", "Tire fitments", "q quit")
@@ -88,6 +89,7 @@ func TestTeaBrowseToTires(t *testing.T) {
 }
 
 func TestTeaVIN(t *testing.T) {
+	t.Parallel()
 	fc := newFake()
 	tm := startTUI(t, fc)
 	waitOutput(t, tm, "Decode a VIN")
@@ -111,6 +113,7 @@ func TestTeaVIN(t *testing.T) {
 }
 
 func TestTeaGarage(t *testing.T) {
+	t.Parallel()
 	tm := startTUI(t, newFake())
 	waitOutput(t, tm, "My garage")
 	tm.Type("g")
@@ -125,6 +128,7 @@ func TestTeaGarage(t *testing.T) {
 }
 
 func TestTeaError(t *testing.T) {
+	t.Parallel()
 	fc := newFake()
 	fc.setErr("Makes", errUnavailable)
 	tm := startTUI(t, fc)
@@ -138,6 +142,7 @@ func TestTeaError(t *testing.T) {
 }
 
 func TestTeaResize(t *testing.T) {
+	t.Parallel()
 	tm := startTUI(t, newFake())
 	waitOutput(t, tm, "Cars")
 	tm.Send(tea.WindowSizeMsg{Width: 40, Height: 12})
@@ -161,6 +166,7 @@ func TestTeaResize(t *testing.T) {
 }
 
 func TestTeaQuit(t *testing.T) {
+	t.Parallel()
 	tm := startTUI(t, newFake())
 	waitOutput(t, tm, "Cars")
 	m := quit(t, tm)
@@ -174,6 +180,7 @@ func TestTeaQuit(t *testing.T) {
 }
 
 func TestRunStopsWithContext(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out bytes.Buffer

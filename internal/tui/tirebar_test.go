@@ -8,6 +8,7 @@ import (
 )
 
 func TestDiffBar(t *testing.T) {
+	t.Parallel()
 	st := NewStyles(plainRenderer())
 	tests := []struct {
 		name   string
@@ -43,6 +44,7 @@ func TestDiffBar(t *testing.T) {
 }
 
 func TestBarScale(t *testing.T) {
+	t.Parallel()
 	got := barScale(3, 25)
 	if ansi.StringWidth(got) != 25 {
 		t.Fatalf("width %d, want 25: %q", ansi.StringWidth(got), got)

@@ -55,6 +55,7 @@ func marshal(t *testing.T, v any) string {
 func canon(t *testing.T, want string) string { return marshal(t, json.RawMessage(want)) }
 
 func TestForInlinesAndKeepsNullableSlices(t *testing.T) {
+	t.Parallel()
 	s := For[outer]()
 	if s.Description != "An outer thing." {
 		t.Errorf("description = %q", s.Description)
@@ -77,6 +78,7 @@ func TestForInlinesAndKeepsNullableSlices(t *testing.T) {
 }
 
 func TestComponentsRefNamedStructs(t *testing.T) {
+	t.Parallel()
 	c := NewComponents()
 	ref, err := c.Ref(reflect.TypeFor[outer]())
 	if err != nil {
@@ -131,6 +133,7 @@ type stringOption struct {
 }
 
 func TestComponentsRefuse(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		typ  reflect.Type
 		want string
@@ -170,6 +173,7 @@ func TestComponentsRefuse(t *testing.T) {
 }
 
 func TestEnvelope(t *testing.T) {
+	t.Parallel()
 	data := &jsonschema.Schema{Type: "string"}
 	if got, want := marshal(t, Envelope(data, nil)), canon(t, `{"type":"object","required":["data"],"additionalProperties":false,"properties":{"data":{"type":"string"}}}`); got != want {
 		t.Errorf("object = %s, want %s", got, want)

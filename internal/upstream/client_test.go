@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -19,6 +20,7 @@ func fordBody(t *testing.T) []byte {
 }
 
 func TestSecondCallWithinTTLIsCached(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, serveJSON(fordBody(t)))
 	cache := NewMemCache()
 	c := newTestClient(t, testConfig(f.URL), cache)
@@ -57,6 +59,7 @@ func TestSecondCallWithinTTLIsCached(t *testing.T) {
 }
 
 func TestCacheKeysNormalised(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, serveJSON([]byte(modernRecalls)))
 	cache := NewMemCache()
 	c := newTestClient(t, testConfig(f.URL), cache)
@@ -74,6 +77,7 @@ func TestCacheKeysNormalised(t *testing.T) {
 }
 
 func TestExpiredEntryIsRefetched(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, serveJSON(fordBody(t)))
 	cache := NewMemCache()
 	cfg := testConfig(f.URL)
@@ -98,51 +102,58 @@ func TestExpiredEntryIsRefetched(t *testing.T) {
 }
 
 func TestUpstream500RetriesAndIsNotCached(t *testing.T) {
-	f := newFake(t, status(http.StatusInternalServerError))
-	cache := NewMemCache()
-	c := newTestClient(t, testConfig(f.URL), cache)
-	for round := 1; round <= 2; round++ {
-		_, _, err := c.DecodeVIN(context.Background(), fordVIN)
-		if !errors.Is(err, ErrUpstreamUnavailable) {
-			t.Fatalf("err = %v, want ErrUpstreamUnavailable", err)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		f := newPipeFake(t, status(http.StatusInternalServerError))
+		cache := NewMemCache()
+		c := f.client(t, testConfig(f.URL), cache)
+		for round := 1; round <= 2; round++ {
+			_, _, err := c.DecodeVIN(context.Background(), fordVIN)
+			if !errors.Is(err, ErrUpstreamUnavailable) {
+				t.Fatalf("err = %v, want ErrUpstreamUnavailable", err)
+			}
+			var ue *Error
+			if !errors.As(err, &ue) || ue.Upstream != UpstreamVPIC || ue.Status != 500 {
+				t.Errorf("error %#v", ue)
+			}
+			// 1 attempt + 2 retries per call, and the second call tries again.
+			if n := f.hits.Load(); n != int64(3*round) {
+				t.Errorf("round %d: %d upstream calls, want %d", round, n, 3*round)
+			}
 		}
-		var ue *Error
-		if !errors.As(err, &ue) || ue.Upstream != UpstreamVPIC || ue.Status != 500 {
-			t.Errorf("error %#v", ue)
+		if keys := cache.Keys(); len(keys) != 0 {
+			t.Errorf("failure cached: %q", keys)
 		}
-		// 1 attempt + 2 retries per call, and the second call tries again.
-		if n := f.hits.Load(); n != int64(3*round) {
-			t.Errorf("round %d: %d upstream calls, want %d", round, n, 3*round)
-		}
-	}
-	if keys := cache.Keys(); len(keys) != 0 {
-		t.Errorf("failure cached: %q", keys)
-	}
+	})
 }
 
 func TestTransient5xxRecovers(t *testing.T) {
+	t.Parallel()
 	body := fordBody(t)
-	var mu sync.Mutex
-	calls := 0
-	f := newFake(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		calls++
-		n := calls
-		mu.Unlock()
-		if n < 3 {
-			status(http.StatusBadGateway)(w, r)
-			return
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		calls := 0
+		f := newPipeFake(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			calls++
+			n := calls
+			mu.Unlock()
+			if n < 3 {
+				status(http.StatusBadGateway)(w, r)
+				return
+			}
+			serveJSON(body)(w, r)
+		}))
+		c := f.client(t, testConfig(f.URL), NewMemCache())
+		got, _, err := c.DecodeVIN(context.Background(), fordVIN)
+		if err != nil || deref(got.Make) != "FORD" || f.hits.Load() != 3 {
+			t.Errorf("make %v, err %v, hits %d", deref(got.Make), err, f.hits.Load())
 		}
-		serveJSON(body)(w, r)
-	}))
-	c := newTestClient(t, testConfig(f.URL), NewMemCache())
-	got, _, err := c.DecodeVIN(context.Background(), fordVIN)
-	if err != nil || deref(got.Make) != "FORD" || f.hits.Load() != 3 {
-		t.Errorf("make %v, err %v, hits %d", deref(got.Make), err, f.hits.Load())
-	}
+	})
 }
 
 func TestNoRetryOn4xx(t *testing.T) {
+	t.Parallel()
 	for code, kind := range map[int]error{
 		http.StatusNotFound:        ErrUpstreamBad,
 		http.StatusBadRequest:      ErrUpstreamBad,
@@ -163,131 +174,142 @@ func TestNoRetryOn4xx(t *testing.T) {
 // Timeout is the budget of the whole call: a hanging attempt uses it up
 // instead of leaving room for retries, each as long again.
 func TestHangingUpstreamAnswersWithinTimeout(t *testing.T) {
-	f := newFake(t, sleepy(10*time.Second, serveJSON(fordBody(t))))
-	cfg := testConfig(f.URL)
-	cfg.Timeout = 500 * time.Millisecond
-	c := newTestClient(t, cfg, NewMemCache())
-	start := time.Now()
-	_, _, err := c.DecodeVIN(context.Background(), fordVIN)
-	elapsed := time.Since(start)
-	if !errors.Is(err, ErrUpstreamUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("err = %v, want ErrUpstreamUnavailable from the deadline", err)
-	}
-	// Well under the 10s hang, yet far from the budget, so load cannot flake it.
-	if elapsed < cfg.Timeout || elapsed > 5*time.Second {
-		t.Errorf("answered after %v, want the 500ms budget, not the 10s hang", elapsed)
-	}
-	if n := f.hits.Load(); n != 1 {
-		t.Errorf("%d attempts, want 1: the first one used the budget", n)
-	}
+	t.Parallel()
+	body := fordBody(t)
+	synctest.Test(t, func(t *testing.T) {
+		f := newPipeFake(t, sleepy(10*time.Second, serveJSON(body)))
+		cfg := testConfig(f.URL)
+		cfg.Timeout = 500 * time.Millisecond
+		c := f.client(t, cfg, NewMemCache())
+		start := time.Now()
+		_, _, err := c.DecodeVIN(context.Background(), fordVIN)
+		elapsed := time.Since(start)
+		if !errors.Is(err, ErrUpstreamUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want ErrUpstreamUnavailable from the deadline", err)
+		}
+		if elapsed != cfg.Timeout {
+			t.Errorf("answered after %v, want the 500ms budget, not the 10s hang", elapsed)
+		}
+		if n := f.hits.Load(); n != 1 {
+			t.Errorf("%d attempts, want 1: the first one used the budget", n)
+		}
+	})
 }
 
 // Quick failures are retried, but only while the budget lasts.
 func TestRetriesStopAtTimeout(t *testing.T) {
-	f := newFake(t, sleepy(100*time.Millisecond, status(http.StatusServiceUnavailable)))
-	cfg := testConfig(f.URL)
-	cfg.Timeout = time.Second
-	cfg.Retries = 100 // 10s of attempts: only the budget can end the call early
-	c := newTestClient(t, cfg, nil)
-	start := time.Now()
-	_, _, err := c.Recalls(context.Background(), "Ford", "F-150", 2020)
-	elapsed := time.Since(start)
-	if !errors.Is(err, ErrUpstreamUnavailable) {
-		t.Fatalf("err = %v, want ErrUpstreamUnavailable", err)
-	}
-	if elapsed > 5*time.Second {
-		t.Errorf("answered after %v, want the 1s budget, not the 10s of retries", elapsed)
-	}
-	if n := f.hits.Load(); n < 2 || n > 10 {
-		t.Errorf("%d attempts of 100ms in a 1s budget, want 2 to 10", n)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		f := newPipeFake(t, sleepy(100*time.Millisecond, status(http.StatusServiceUnavailable)))
+		cfg := testConfig(f.URL)
+		cfg.Timeout = time.Second
+		cfg.Retries = 100 // 10s of attempts: only the budget can end the call early
+		c := f.client(t, cfg, nil)
+		start := time.Now()
+		_, _, err := c.Recalls(context.Background(), "Ford", "F-150", 2020)
+		elapsed := time.Since(start)
+		if !errors.Is(err, ErrUpstreamUnavailable) {
+			t.Fatalf("err = %v, want ErrUpstreamUnavailable", err)
+		}
+		if elapsed != cfg.Timeout {
+			t.Errorf("answered after %v, want the 1s budget, not the 10s of retries", elapsed)
+		}
+		// Each attempt takes 100ms and a backoff of at most 40ms.
+		if n := f.hits.Load(); n < 8 || n > 10 {
+			t.Errorf("%d attempts of 100ms in a 1s budget, want 8 to 10", n)
+		}
+	})
 }
 
 // A caller that joins a fetch already under way waits no longer than its
 // own budget, even when the fetch does not end, and still gets the stale
 // entry when there is one.
 func TestJoinedCallerAnswersByItsOwnDeadline(t *testing.T) {
-	cache := NewMemCache()
-	storedAt := time.Now().Add(-48 * time.Hour)
-	_ = cache.PutCache(context.Background(), "k", []byte(`7`), storedAt)
-	c := newTestClient(t, Config{Timeout: 300 * time.Millisecond}, cache)
-	release := make(chan struct{})
-	defer close(release)
-	stuck := func(context.Context) (int, error) {
-		<-release // ignores its context: a fetch that does not end
-		return 1, nil
-	}
-	type answer struct {
-		v       int
-		meta    Meta
-		err     error
-		elapsed time.Duration
-	}
-	call := func(ctx context.Context) chan answer {
-		ch := make(chan answer, 1)
-		go func() {
-			start := time.Now()
-			v, meta, err := load(ctx, c, "test", "test", "k", stuck)
-			ch <- answer{v, meta, err, time.Since(start)}
-		}()
-		return ch
-	}
-	first := call(context.Background())
-	time.Sleep(150 * time.Millisecond)
-	joined := call(context.Background())
-	for name, ch := range map[string]chan answer{"first": first, "joined": joined} {
-		select {
-		case a := <-ch:
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		cache := NewMemCache()
+		storedAt := time.Now().Add(-48 * time.Hour)
+		_ = cache.PutCache(context.Background(), "k", []byte(`7`), storedAt)
+		c := newTestClient(t, Config{Timeout: 300 * time.Millisecond}, cache)
+		release := make(chan struct{})
+		defer close(release)
+		stuck := func(context.Context) (int, error) {
+			<-release // ignores its context: a fetch that does not end
+			return 1, nil
+		}
+		type answer struct {
+			v       int
+			meta    Meta
+			err     error
+			elapsed time.Duration
+		}
+		call := func(ctx context.Context) chan answer {
+			ch := make(chan answer, 1)
+			go func() {
+				start := time.Now()
+				v, meta, err := load(ctx, c, "test", "test", "k", stuck)
+				ch <- answer{v, meta, err, time.Since(start)}
+			}()
+			return ch
+		}
+		first := call(context.Background())
+		time.Sleep(150 * time.Millisecond)
+		joined := call(context.Background())
+		for name, ch := range map[string]chan answer{"first": first, "joined": joined} {
+			a := <-ch // the fetch never ends: only the budget can answer
 			if a.err != nil || a.v != 7 || !a.meta.Stale || !a.meta.FetchedAt.Equal(storedAt) {
 				t.Errorf("%s caller: %d %+v %v, want the stale entry", name, a.v, a.meta, a.err)
 			}
-			// The fetch never ends, so answering at all shows the budget
-			// did it; the bound only catches a budget far off its 300ms.
-			if a.elapsed > 3*time.Second {
+			if a.elapsed != 300*time.Millisecond {
 				t.Errorf("%s caller answered after %v, want its 300ms budget", name, a.elapsed)
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s caller still waiting after 10s", name)
 		}
-	}
+	})
 }
 
 func TestSlowButWithinTimeoutSucceeds(t *testing.T) {
-	f := newFake(t, sleepy(150*time.Millisecond, serveJSON(fordBody(t))))
-	cfg := testConfig(f.URL)
-	cfg.Timeout = time.Second
-	c := newTestClient(t, cfg, NewMemCache())
-	got, _, err := c.DecodeVIN(context.Background(), fordVIN)
-	if err != nil || deref(got.Make) != "FORD" || f.hits.Load() != 1 {
-		t.Errorf("make %v, err %v, hits %d", deref(got.Make), err, f.hits.Load())
-	}
+	t.Parallel()
+	body := fordBody(t)
+	synctest.Test(t, func(t *testing.T) {
+		f := newPipeFake(t, sleepy(150*time.Millisecond, serveJSON(body)))
+		cfg := testConfig(f.URL)
+		cfg.Timeout = time.Second
+		c := f.client(t, cfg, NewMemCache())
+		start := time.Now()
+		got, _, err := c.DecodeVIN(context.Background(), fordVIN)
+		if err != nil || deref(got.Make) != "FORD" || f.hits.Load() != 1 || time.Since(start) != 150*time.Millisecond {
+			t.Errorf("make %v, err %v, hits %d after %v", deref(got.Make), err, f.hits.Load(), time.Since(start))
+		}
+	})
 }
 
 // A body that starts arriving but stalls is cut off by the same timeout.
 func TestStalledBodyTimesOut(t *testing.T) {
-	f := newFake(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"Count":1,"Results":[`))
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	}))
-	cfg := testConfig(f.URL)
-	cfg.Timeout = 200 * time.Millisecond
-	cfg.Retries = -1
-	c := newTestClient(t, cfg, nil)
-	start := time.Now()
-	_, _, err := c.DecodeVIN(context.Background(), fordVIN)
-	// The stalled body never ends, so answering at all shows the timeout
-	// cut it; the bound only catches a timeout far off its 200ms.
-	if !errors.Is(err, ErrUpstreamUnavailable) || time.Since(start) > 5*time.Second {
-		t.Errorf("err %v after %v", err, time.Since(start))
-	}
-	if f.hits.Load() != 1 {
-		t.Errorf("Retries -1 should disable retries; %d attempts", f.hits.Load())
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		f := newPipeFake(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"Count":1,"Results":[`))
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+		}))
+		cfg := testConfig(f.URL)
+		cfg.Timeout = 200 * time.Millisecond
+		cfg.Retries = -1
+		c := f.client(t, cfg, nil)
+		start := time.Now()
+		_, _, err := c.DecodeVIN(context.Background(), fordVIN)
+		if !errors.Is(err, ErrUpstreamUnavailable) || time.Since(start) != cfg.Timeout {
+			t.Errorf("err %v after %v, want the 200ms timeout", err, time.Since(start))
+		}
+		if f.hits.Load() != 1 {
+			t.Errorf("Retries -1 should disable retries; %d attempts", f.hits.Load())
+		}
+	})
 }
 
 func TestMalformedJSONIsBadAndNotRetried(t *testing.T) {
+	t.Parallel()
 	for name, body := range map[string]string{
 		"truncated": `{"Count":134,"Results":[{"Make":"FORD"`,
 		"html":      `<!DOCTYPE html><html><body>Maintenance</body></html>`,
@@ -313,6 +335,7 @@ func TestMalformedJSONIsBadAndNotRetried(t *testing.T) {
 }
 
 func TestOversizedBodyIsBad(t *testing.T) {
+	t.Parallel()
 	big := append([]byte(`{"Results":[{"Make":"`), bytes.Repeat([]byte("A"), MaxBodyBytes)...)
 	big = append(big, `"}]}`...)
 	f := newFake(t, serveJSON(big))
@@ -324,138 +347,154 @@ func TestOversizedBodyIsBad(t *testing.T) {
 }
 
 func TestConnectionRefused(t *testing.T) {
-	f := newFake(t, serveJSON(nil))
-	url := f.URL
-	f.Close()
-	c := newTestClient(t, testConfig(url), nil)
-	_, _, err := c.Recalls(context.Background(), "Ford", "F-150", 2020)
-	if !errors.Is(err, ErrUpstreamUnavailable) {
-		t.Errorf("err = %v, want ErrUpstreamUnavailable", err)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		f := newPipeFake(t, serveJSON(nil))
+		f.Close()
+		c := f.client(t, testConfig(f.URL), nil)
+		_, _, err := c.Recalls(context.Background(), "Ford", "F-150", 2020)
+		if !errors.Is(err, ErrUpstreamUnavailable) {
+			t.Errorf("err = %v, want ErrUpstreamUnavailable", err)
+		}
+	})
 }
 
 func TestStaleEntryServedWhenUpstreamFails(t *testing.T) {
+	t.Parallel()
+	body := fordBody(t)
 	for name, failing := range map[string]http.Handler{
 		"error":   status(http.StatusServiceUnavailable),
 		"bad":     serveJSON([]byte(`{"Results":[`)),
 		"timeout": sleepy(5*time.Second, serveJSON(nil)),
 	} {
 		t.Run(name, func(t *testing.T) {
-			f := newFake(t, serveJSON(fordBody(t)))
-			cache := NewMemCache()
-			cfg := testConfig(f.URL)
-			cfg.Timeout = 200 * time.Millisecond
-			cfg.CacheTTL = time.Hour
-			obs := &observed{}
-			cfg.Observer = obs
-			c := newTestClient(t, cfg, cache)
-			ctx := context.Background()
-			if _, _, err := c.DecodeVIN(ctx, fordVIN); err != nil {
-				t.Fatal(err)
-			}
-			// Age the entry past the TTL, then break the upstream.
-			key := "vpic:decode:" + fordVIN
-			raw, _, _, _ := cache.GetCache(ctx, key)
-			storedAt := time.Now().Add(-3 * time.Hour)
-			_ = cache.PutCache(ctx, key, raw, storedAt)
-			f.set(failing)
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				f := newPipeFake(t, serveJSON(body))
+				cache := NewMemCache()
+				cfg := testConfig(f.URL)
+				cfg.Timeout = 200 * time.Millisecond
+				cfg.CacheTTL = time.Hour
+				obs := &observed{}
+				cfg.Observer = obs
+				c := f.client(t, cfg, cache)
+				ctx := context.Background()
+				if _, _, err := c.DecodeVIN(ctx, fordVIN); err != nil {
+					t.Fatal(err)
+				}
+				// Age the entry past the TTL, then break the upstream.
+				key := "vpic:decode:" + fordVIN
+				raw, _, _, _ := cache.GetCache(ctx, key)
+				storedAt := time.Now().Add(-3 * time.Hour)
+				_ = cache.PutCache(ctx, key, raw, storedAt)
+				f.set(failing)
 
-			got, meta, err := c.DecodeVIN(ctx, fordVIN)
-			if err != nil {
-				t.Fatalf("err = %v, want the stale entry", err)
-			}
-			if !meta.Stale || !meta.FromCache || !meta.FetchedAt.Equal(storedAt) || meta.Warning() != StaleWarning {
-				t.Errorf("meta %+v", meta)
-			}
-			if deref(got.Model) != "F-150" {
-				t.Errorf("stale value %+v", got)
-			}
-			// The stale entry is kept as it was, not refreshed.
-			if _, at, _, _ := cache.GetCache(ctx, key); !at.Equal(storedAt) {
-				t.Errorf("stale entry rewritten at %v", at)
-			}
-			outcome := map[string]string{"error": OutcomeError, "bad": OutcomeError, "timeout": OutcomeTimeout}[name]
-			want := []string{"vpic fetch ok", "vpic cached stale", "vpic fetch " + outcome}
-			if got := obs.wait(len(want)); !slices.Equal(got, want) && !slices.Equal(got, []string{want[0], want[2], want[1]}) {
-				t.Errorf("observed %q, want %q in some order", got, want)
-			}
+				got, meta, err := c.DecodeVIN(ctx, fordVIN)
+				if err != nil {
+					t.Fatalf("err = %v, want the stale entry", err)
+				}
+				if !meta.Stale || !meta.FromCache || !meta.FetchedAt.Equal(storedAt) || meta.Warning() != StaleWarning {
+					t.Errorf("meta %+v", meta)
+				}
+				if deref(got.Model) != "F-150" {
+					t.Errorf("stale value %+v", got)
+				}
+				// The stale entry is kept as it was, not refreshed.
+				if _, at, _, _ := cache.GetCache(ctx, key); !at.Equal(storedAt) {
+					t.Errorf("stale entry rewritten at %v", at)
+				}
+				outcome := map[string]string{"error": OutcomeError, "bad": OutcomeError, "timeout": OutcomeTimeout}[name]
+				want := []string{"vpic fetch ok", "vpic cached stale", "vpic fetch " + outcome}
+				synctest.Wait() // a fetch that outlived its caller reports when it ends
+				if got := obs.wait(len(want)); !slices.Equal(got, want) && !slices.Equal(got, []string{want[0], want[2], want[1]}) {
+					t.Errorf("observed %q, want %q in some order", got, want)
+				}
+			})
 		})
 	}
 }
 
 func TestConcurrentCallsShareOneFetch(t *testing.T) {
-	f := newFake(t, sleepy(200*time.Millisecond, serveJSON(fordBody(t))))
-	c := newTestClient(t, testConfig(f.URL), NewMemCache())
-	const n = 50
-	var wg sync.WaitGroup
-	results := make([]VINResult, n)
-	errs := make([]error, n)
-	for i := range n {
-		wg.Go(func() {
-			results[i], _, errs[i] = c.DecodeVIN(context.Background(), fordVIN)
-		})
-	}
-	wg.Wait()
-	if hits := f.hits.Load(); hits != 1 {
-		t.Errorf("%d upstream calls for %d concurrent requests, want 1", hits, n)
-	}
-	for i := range n {
-		if errs[i] != nil || deref(results[i].Make) != "FORD" {
-			t.Fatalf("call %d: %v %+v", i, errs[i], results[i])
+	t.Parallel()
+	body := fordBody(t)
+	synctest.Test(t, func(t *testing.T) {
+		f := newPipeFake(t, sleepy(200*time.Millisecond, serveJSON(body)))
+		c := f.client(t, testConfig(f.URL), NewMemCache())
+		const n = 50
+		var wg sync.WaitGroup
+		results := make([]VINResult, n)
+		errs := make([]error, n)
+		for i := range n {
+			wg.Go(func() {
+				results[i], _, errs[i] = c.DecodeVIN(context.Background(), fordVIN)
+			})
 		}
-	}
-	// Each caller gets its own copy: changing one cannot affect another.
-	*results[0].Make = "CHANGED"
-	results[0].ErrorCodes[0] = "X"
-	if deref(results[1].Make) != "FORD" || results[1].ErrorCodes[0] != "0" {
-		t.Error("callers share result memory")
-	}
+		wg.Wait()
+		if hits := f.hits.Load(); hits != 1 {
+			t.Errorf("%d upstream calls for %d concurrent requests, want 1", hits, n)
+		}
+		for i := range n {
+			if errs[i] != nil || deref(results[i].Make) != "FORD" {
+				t.Fatalf("call %d: %v %+v", i, errs[i], results[i])
+			}
+		}
+		// Each caller gets its own copy: changing one cannot affect another.
+		*results[0].Make = "CHANGED"
+		results[0].ErrorCodes[0] = "X"
+		if deref(results[1].Make) != "FORD" || results[1].ErrorCodes[0] != "0" {
+			t.Error("callers share result memory")
+		}
+	})
 }
 
 func TestConcurrentFailuresShareOneFetch(t *testing.T) {
-	f := newFake(t, sleepy(50*time.Millisecond, status(http.StatusInternalServerError)))
-	cfg := testConfig(f.URL)
-	cfg.Retries = -1
-	c := newTestClient(t, cfg, NewMemCache())
-	var wg sync.WaitGroup
-	for range 20 {
-		wg.Go(func() {
-			if _, _, err := c.Recalls(context.Background(), "Ford", "F-150", 2020); !errors.Is(err, ErrUpstreamUnavailable) {
-				t.Errorf("err = %v", err)
-			}
-		})
-	}
-	wg.Wait()
-	if hits := f.hits.Load(); hits != 1 {
-		t.Errorf("%d upstream calls, want 1", hits)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		f := newPipeFake(t, sleepy(50*time.Millisecond, status(http.StatusInternalServerError)))
+		cfg := testConfig(f.URL)
+		cfg.Retries = -1
+		c := f.client(t, cfg, NewMemCache())
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Go(func() {
+				if _, _, err := c.Recalls(context.Background(), "Ford", "F-150", 2020); !errors.Is(err, ErrUpstreamUnavailable) {
+					t.Errorf("err = %v", err)
+				}
+			})
+		}
+		wg.Wait()
+		if hits := f.hits.Load(); hits != 1 {
+			t.Errorf("%d upstream calls, want 1", hits)
+		}
+	})
 }
 
 // A caller that gives up gets its answer at once; the shared fetch goes on
 // and fills the cache for the next caller. The upstream answers only once
 // the caller has returned, so no clock decides whether it waited.
 func TestCallerCancellation(t *testing.T) {
-	release := make(chan struct{})
-	f := newFake(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		<-release
-		serveJSON(fordBody(t)).ServeHTTP(w, r)
-	}))
-	cache := NewMemCache()
-	c := newTestClient(t, testConfig(f.URL), cache)
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	_, _, err := c.DecodeVIN(ctx, fordVIN)
-	close(release)
-	if !errors.Is(err, ErrUpstreamUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("err = %v", err)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for len(cache.Keys()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if _, meta, err := c.DecodeVIN(context.Background(), fordVIN); err != nil || !meta.FromCache || f.hits.Load() != 1 {
-		t.Errorf("after the abandoned fetch: meta %+v, err %v, hits %d", meta, err, f.hits.Load())
-	}
+	t.Parallel()
+	body := fordBody(t)
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		f := newPipeFake(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			<-release
+			serveJSON(body).ServeHTTP(w, r)
+		}))
+		cache := NewMemCache()
+		c := f.client(t, testConfig(f.URL), cache)
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		_, _, err := c.DecodeVIN(ctx, fordVIN)
+		close(release)
+		if !errors.Is(err, ErrUpstreamUnavailable) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v", err)
+		}
+		synctest.Wait() // the shared fetch has filled the cache
+		if _, meta, err := c.DecodeVIN(context.Background(), fordVIN); err != nil || !meta.FromCache || f.hits.Load() != 1 {
+			t.Errorf("after the abandoned fetch: meta %+v, err %v, hits %d", meta, err, f.hits.Load())
+		}
+	})
 }
 
 // brokenCache fails every operation; the client must still answer.
@@ -470,6 +509,7 @@ func (brokenCache) PutCache(context.Context, string, []byte, time.Time) error {
 }
 
 func TestBrokenCacheDegradesToFetching(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, serveJSON(fordBody(t)))
 	c := newTestClient(t, testConfig(f.URL), brokenCache{})
 	for range 2 {
@@ -484,6 +524,7 @@ func TestBrokenCacheDegradesToFetching(t *testing.T) {
 }
 
 func TestUndecodableCacheEntryIsRefetched(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, serveJSON(fordBody(t)))
 	cache := NewMemCache()
 	_ = cache.PutCache(context.Background(), "vpic:decode:"+fordVIN, []byte(`not json`), time.Now())
@@ -495,6 +536,7 @@ func TestUndecodableCacheEntryIsRefetched(t *testing.T) {
 }
 
 func TestConfigDefaults(t *testing.T) {
+	t.Parallel()
 	got := New(Config{VPICURL: "http://x/api/", Retries: -3}, nil, nil).Config()
 	if got.VPICURL != "http://x/api" || got.NHTSAURL != DefaultNHTSAURL || got.Timeout != DefaultTimeout ||
 		got.CacheTTL != 24*time.Hour || got.Retries != 0 || got.RetryWait != DefaultRetryWait || got.UserAgent == "" {
@@ -506,6 +548,7 @@ func TestConfigDefaults(t *testing.T) {
 }
 
 func TestErrorType(t *testing.T) {
+	t.Parallel()
 	cause := context.DeadlineExceeded
 	err := error(unavailable(UpstreamNHTSA, 503, cause))
 	if !errors.Is(err, ErrUpstreamUnavailable) || errors.Is(err, ErrUpstreamBad) || !errors.Is(err, cause) {

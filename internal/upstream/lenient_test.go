@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseDate(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"14/03/2025":                   "2025-03-14", // DD/MM/YYYY, today's recalls API
 		"26/01/2012":                   "2012-01-26",
@@ -35,6 +36,7 @@ func TestParseDate(t *testing.T) {
 }
 
 func TestRecordAccessors(t *testing.T) {
+	t.Parallel()
 	r, err := decodeRecord([]byte(`{"ModelYear":"2021","Year":2019,"F":"2021.0","Half":3.5,"Empty":"",
 		"Text":"Not Rated","Null":null,"Obj":{"a":1},"Arr":[1],"Pad":"  TRUCK ","True":true,"Yes":"Yes",
 		"One":1,"Zero":0,"No":"no","Disp":"4.163000","Neg":"-1"}`))
@@ -72,6 +74,7 @@ func TestRecordAccessors(t *testing.T) {
 }
 
 func TestDecodeEnvelope(t *testing.T) {
+	t.Parallel()
 	ok := map[string]int{
 		`{"Count":1,"Results":[{"a":1}]}`:           1,
 		`{"Count":1,"results":[{"a":1}]}`:           1,

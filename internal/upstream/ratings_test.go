@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -26,7 +27,9 @@ const golf2019 = `{"Count":1,"Message":"Results returned successfully","Results"
 // galantServer replays the 2015 ratings walk for the 1998 Mitsubishi Galant:
 // three variants, the captured ratings for 3832 ("Not Rated" everywhere
 // overall), an empty answer for 3834 and numeric stars for 3881.
-func galantServer(t *testing.T) *fake {
+func galantServer(t *testing.T) *fake { return newFake(t, galantMux(t)) }
+
+func galantMux(t *testing.T) *http.ServeMux {
 	trims := fixture(t, "nhtsa-webapi-2015-fixtures/safety_ratings__trims.json")
 	ratings := fixture(t, "nhtsa-webapi-2015-fixtures/safety_ratings__ratings.json")
 	mux := http.NewServeMux()
@@ -37,10 +40,11 @@ func galantServer(t *testing.T) *fake {
 	mux.HandleFunc("GET /SafetyRatings/VehicleId/3881", serveJSON([]byte(`{"Count":1,"Results":[{
 		"OverallRating":4,"OverallFrontCrashRating":"5","OverallSideCrashRating":"",
 		"RolloverRating":"7","VehicleDescription":"1998 Mitsubishi Galant 4-DR. VR-4","VehicleId":3881}]}`)))
-	return newFake(t, mux)
+	return mux
 }
 
 func TestSafetyRatingsWalk(t *testing.T) {
+	t.Parallel()
 	f := galantServer(t)
 	c := newTestClient(t, testConfig(f.URL), NewMemCache())
 	got, _, err := c.SafetyRatings(context.Background(), "MITSUBISHI", "GALANT", 1998)
@@ -67,6 +71,7 @@ func TestSafetyRatingsWalk(t *testing.T) {
 }
 
 func TestSafetyRatingsDocumentedGolf(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /SafetyRatings/modelyear/2019/make/{make}/model/{model}", func(w http.ResponseWriter, r *http.Request) {
 		if r.PathValue("make") != "Volkswagen" || r.PathValue("model") != "Golf GTI" {
@@ -98,6 +103,7 @@ func TestSafetyRatingsDocumentedGolf(t *testing.T) {
 }
 
 func TestSafetyRatingsUnknownVehicle(t *testing.T) {
+	t.Parallel()
 	f := newFake(t, serveJSON([]byte(`{"Count":0,"Message":"No results found for this request","Results":[]}`)))
 	c := newTestClient(t, testConfig(f.URL), nil)
 	got, _, err := c.SafetyRatings(context.Background(), "Nope", "Nada", 2020)
@@ -111,6 +117,7 @@ func TestSafetyRatingsUnknownVehicle(t *testing.T) {
 
 // One variant failing fails the walk, and nothing partial is cached.
 func TestSafetyRatingsVariantFailure(t *testing.T) {
+	t.Parallel()
 	trims := fixture(t, "nhtsa-webapi-2015-fixtures/safety_ratings__trims.json")
 	ratings := fixture(t, "nhtsa-webapi-2015-fixtures/safety_ratings__ratings.json")
 	mux := http.NewServeMux()
@@ -137,25 +144,24 @@ func TestSafetyRatingsVariantFailure(t *testing.T) {
 // The walk of several requests shares one budget: steps that each fit the
 // timeout do not add up beyond it.
 func TestSafetyRatingsWalkFitsTimeout(t *testing.T) {
-	f := galantServer(t)
-	slow := f.handler
-	f.set(sleepy(300*time.Millisecond, slow))
-	cfg := testConfig(f.URL)
-	cfg.Timeout = 500 * time.Millisecond
-	cache := NewMemCache()
-	c := newTestClient(t, cfg, cache)
-	start := time.Now()
-	_, _, err := c.SafetyRatings(context.Background(), "MITSUBISHI", "GALANT", 1998)
-	elapsed := time.Since(start)
-	if !errors.Is(err, ErrUpstreamUnavailable) {
-		t.Fatalf("err = %v after %v, want ErrUpstreamUnavailable: two 300ms steps exceed 500ms", err, elapsed)
-	}
-	// The error already shows the steps shared the budget (each alone fits
-	// it); the bound only catches a walk that ran on far past it.
-	if elapsed > 5*time.Second {
-		t.Errorf("answered after %v, want the 500ms budget", elapsed)
-	}
-	if keys := cache.Keys(); len(keys) != 0 {
-		t.Errorf("failure cached: %q", keys)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		f := newPipeFake(t, sleepy(300*time.Millisecond, galantMux(t)))
+		cfg := testConfig(f.URL)
+		cfg.Timeout = 500 * time.Millisecond
+		cache := NewMemCache()
+		c := f.client(t, cfg, cache)
+		start := time.Now()
+		_, _, err := c.SafetyRatings(context.Background(), "MITSUBISHI", "GALANT", 1998)
+		elapsed := time.Since(start)
+		if !errors.Is(err, ErrUpstreamUnavailable) {
+			t.Fatalf("err = %v after %v, want ErrUpstreamUnavailable: two 300ms steps exceed 500ms", err, elapsed)
+		}
+		if elapsed != cfg.Timeout {
+			t.Errorf("answered after %v, want the 500ms budget", elapsed)
+		}
+		if keys := cache.Keys(); len(keys) != 0 {
+			t.Errorf("failure cached: %q", keys)
+		}
+	})
 }

@@ -31,6 +31,7 @@ func recallServer(t *testing.T, body string) *fake {
 }
 
 func TestRecallsModernShape(t *testing.T) {
+	t.Parallel()
 	f := recallServer(t, modernRecalls)
 	c := newTestClient(t, testConfig(f.URL), NewMemCache())
 	got, _, err := c.Recalls(context.Background(), " Ford ", "Mustang", 2025)
@@ -56,6 +57,7 @@ func TestRecallsModernShape(t *testing.T) {
 // The retired 2015 webapi shape: "Results", the misspelt "Conequence" and
 // WCF "/Date(ms-0500)/" dates.
 func TestRecalls2015Fixture(t *testing.T) {
+	t.Parallel()
 	f := recallServer(t, string(fixture(t, "nhtsa-webapi-2015-fixtures/recalls__recalls.json")))
 	c := newTestClient(t, testConfig(f.URL), NewMemCache())
 	got, _, err := c.Recalls(context.Background(), "MITSUBISHI", "GALANT", 1998)
@@ -87,6 +89,7 @@ func TestRecalls2015Fixture(t *testing.T) {
 }
 
 func TestRecallsCampaignFixture(t *testing.T) {
+	t.Parallel()
 	got, err := parseRecalls(fixture(t, "nhtsa-webapi-2015-fixtures/recalls__campaign_recalls.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -97,6 +100,7 @@ func TestRecallsCampaignFixture(t *testing.T) {
 }
 
 func TestRecallsEmpty(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{
 		`{"Count":0,"Message":"No results found for this request","results":[]}`,
 		`{"Count":0,"Message":"No results found for this request"}`,
@@ -115,6 +119,7 @@ func TestRecallsEmpty(t *testing.T) {
 }
 
 func TestRecallsSkipsRowsWithoutCampaign(t *testing.T) {
+	t.Parallel()
 	got, err := parseRecalls([]byte(`{"results":[{"Summary":"orphan"},{"NHTSACampaignNumber":"20V001000"}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -125,6 +130,7 @@ func TestRecallsSkipsRowsWithoutCampaign(t *testing.T) {
 }
 
 func TestInvalidArguments(t *testing.T) {
+	t.Parallel()
 	c := New(Config{VPICURL: "http://127.0.0.1:1", NHTSAURL: "http://127.0.0.1:1"}, nil, nil)
 	ctx := context.Background()
 	if _, _, err := c.DecodeVIN(ctx, "  "); err == nil {

@@ -27,6 +27,7 @@ func vinServer(t *testing.T, vin string, body []byte) *fake {
 }
 
 func TestDecodeVINCapturedAnswers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file       string
 		vin        string
@@ -77,6 +78,7 @@ func TestDecodeVINCapturedAnswers(t *testing.T) {
 
 // The Ford capture in full: every field the HTTP layer exposes.
 func TestDecodeVINAllFields(t *testing.T) {
+	t.Parallel()
 	f := vinServer(t, "1FTMW1T88MFA00001", fixture(t, "vpic-api-fixtures/test_decode__decode-vin.json"))
 	c := newTestClient(t, testConfig(f.URL), nil)
 	got, _, err := c.DecodeVIN(context.Background(), " 1ftmw1t88mfa00001 ")
@@ -102,6 +104,7 @@ func TestDecodeVINAllFields(t *testing.T) {
 // The npm "failure" capture: a string that is no VIN. vPIC answers 200 with
 // only an error code; the result must say "not identified" (→ 422).
 func TestDecodeVINNotIdentified(t *testing.T) {
+	t.Parallel()
 	f := vinServer(t, "TACOS", fixture(t, "npm-nhtsa-mocks/decode-vin__failure.json"))
 	c := newTestClient(t, testConfig(f.URL), NewMemCache())
 	got, _, err := c.DecodeVIN(context.Background(), "tacos")
@@ -121,6 +124,7 @@ func TestDecodeVINNotIdentified(t *testing.T) {
 
 // Unknown values are JSON null, never "" or omitted, and error_codes is a list.
 func TestVINResultJSONNulls(t *testing.T) {
+	t.Parallel()
 	res, err := parseDecode([]byte(`{"Count":3,"Results":[{"Make":"","Model":null,"ModelYear":"","ErrorCode":"7","ErrorText":"7 - Manufacturer is not registered"}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -148,6 +152,7 @@ func TestVINResultJSONNulls(t *testing.T) {
 }
 
 func TestParseDecodeShapes(t *testing.T) {
+	t.Parallel()
 	for name, body := range map[string]string{
 		"empty results": `{"Count":0,"Message":"x","Results":[]}`,
 		"no results":    `{"Count":1,"Message":"x"}`,
@@ -164,6 +169,7 @@ func TestParseDecodeShapes(t *testing.T) {
 }
 
 func TestSplitErrorCodes(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string][]string{
 		"":                                      {},
 		"0":                                     {"0"},

@@ -14,6 +14,7 @@ import (
 // "no such vehicles". It is an invalid_parameter naming the filter, with
 // the accepted values and the closest one.
 func TestUnknownFilterValuesRefused(t *testing.T) {
+	t.Parallel()
 	svc := demoService(t)
 	for _, tc := range []struct {
 		kind        catalog.Kind
@@ -57,6 +58,7 @@ func TestUnknownFilterValuesRefused(t *testing.T) {
 // case, with the documented car fuel codes, still narrows a query; a known
 // value no record has is an empty page, not an error.
 func TestKnownFilterValuesAccepted(t *testing.T) {
+	t.Parallel()
 	svc := demoService(t)
 	for _, tc := range []struct {
 		kind  catalog.Kind

@@ -12,6 +12,7 @@ import (
 )
 
 func TestGet(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	check := func(t *testing.T, kind catalog.Kind, id uuid.UUID, want any, typed func(uuid.UUID) (any, error)) {
@@ -84,6 +85,7 @@ func TestGet(t *testing.T) {
 }
 
 func TestParseUUID(t *testing.T) {
+	t.Parallel()
 	const canon = "6f1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e41"
 	tests := []struct {
 		name  string

@@ -10,6 +10,7 @@ import (
 )
 
 func TestLinksAndCanonicalMake(t *testing.T) {
+	t.Parallel()
 	f150 := catalog.Car{Make: "Ford", Model: "F150", Year: 2021, Trim: "XLT", Body: "Pickup", FuelType: catalog.FuelGasoline,
 		DriveType: "4WD", Transmission: "Automatic (S10)", DisplacementL: ptr(2.7), Cylinders: ptr(6)}
 	other := f150

@@ -11,6 +11,7 @@ import (
 )
 
 func TestNarrowingRule(t *testing.T) {
+	t.Parallel()
 	svc := demoService(t)
 	const broad = vehicle.CodeQueryTooBroad
 	tests := []struct {
@@ -89,6 +90,7 @@ func TestNarrowingRule(t *testing.T) {
 }
 
 func TestTooBroadMessages(t *testing.T) {
+	t.Parallel()
 	svc := demoService(t)
 	tests := []struct {
 		name      string
@@ -115,6 +117,7 @@ func TestTooBroadMessages(t *testing.T) {
 }
 
 func TestStrictParams(t *testing.T) {
+	t.Parallel()
 	svc := demoService(t)
 	const (
 		invalid = vehicle.CodeInvalidParameter
@@ -180,6 +183,7 @@ func TestStrictParams(t *testing.T) {
 }
 
 func TestValidBoundaries(t *testing.T) {
+	t.Parallel()
 	svc := demoService(t)
 	tests := []struct {
 		name   string
@@ -203,6 +207,7 @@ func TestValidBoundaries(t *testing.T) {
 }
 
 func TestAcceptedParams(t *testing.T) {
+	t.Parallel()
 	common := []string{"make", "model", "year", "year_min", "year_max", "q", "per_page", "page"}
 	tests := []struct {
 		kind  catalog.Kind
@@ -228,6 +233,7 @@ func TestAcceptedParams(t *testing.T) {
 }
 
 func TestSearchUnknownKind(t *testing.T) {
+	t.Parallel()
 	_, err := find(demoService(t), "plane", []string{"make", "Boeing"})
 	wantError(t, err, vehicle.CodeInvalidParameter, "type")
 }
@@ -236,6 +242,7 @@ func TestSearchUnknownKind(t *testing.T) {
 // MCP hands them over: each rule is refused with its code and param, and
 // the message or extensions say what to change.
 func TestValidateTypedQuery(t *testing.T) {
+	t.Parallel()
 	svc := demoService(t)
 	n := func(v int) *int { return &v }
 	f := func(v float64) *float64 { return &v }
@@ -314,6 +321,7 @@ func TestValidateTypedQuery(t *testing.T) {
 // text is absent, ev_only keeps its spelling for the narrowing message, and
 // a name no kind takes is unknown_parameter.
 func TestQuerySet(t *testing.T) {
+	t.Parallel()
 	q := vehicle.Query{Kind: catalog.KindCar}
 	for _, kv := range [][2]string{{"make", " Toyota "}, {"year", "2020"}, {"fuel_type", "bev"}, {"model", "  "}, {"length_min", "+20.5"}} {
 		if err := q.Set(kv[0], kv[1]); err != nil {

@@ -14,6 +14,7 @@ import (
 // as a store written by an older version might hold: the snapshot must
 // still build, answer consistently, and never panic.
 func TestUnvalidatedRecords(t *testing.T) {
+	t.Parallel()
 	id := func(n byte) uuid.UUID { return uuid.UUID{15: n} }
 	c := &catalog.Catalog{
 		Cars: []catalog.Car{
@@ -115,6 +116,7 @@ func TestUnvalidatedRecords(t *testing.T) {
 }
 
 func TestErrorText(t *testing.T) {
+	t.Parallel()
 	_, err := find(demoService(t), catalog.KindCar, []string{"year", "1" + strings.Repeat("é", 30)})
 	e := wantError(t, err, vehicle.CodeInvalidParameter, "year")
 	if err.Error() != e.Message {

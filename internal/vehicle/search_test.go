@@ -12,6 +12,7 @@ import (
 )
 
 func TestSearchCars(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	eq := strings.EqualFold
@@ -69,6 +70,7 @@ func TestSearchCars(t *testing.T) {
 }
 
 func TestSearchEveryMake(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	counts := map[string]int{}
@@ -89,6 +91,7 @@ func TestSearchEveryMake(t *testing.T) {
 }
 
 func TestSearchMotorcycles(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	tests := []struct {
@@ -118,6 +121,7 @@ func TestSearchMotorcycles(t *testing.T) {
 }
 
 func TestSearchBoats(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	// Bounds taken from real records, so inclusivity is exercised on values
@@ -154,6 +158,7 @@ func TestSearchBoats(t *testing.T) {
 // sizeOf canonicalizes a size the way a tire_size filter without load index
 // compares it: tire dimensions only.
 func TestSearchTireSizes(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	is := func(size string) func(catalog.TireFitment) bool {
@@ -201,6 +206,7 @@ func TestSearchTireSizes(t *testing.T) {
 }
 
 func TestSearchFreeText(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	queries := []struct {
@@ -318,6 +324,7 @@ func TestSearchFreeText(t *testing.T) {
 }
 
 func TestSearchOrder(t *testing.T) {
+	t.Parallel()
 	svc := demoService(t)
 	// A query spanning many makes, models and years, paged through in full.
 	_, got := searchAll(t, svc, catalog.KindCar, []string{"year_min", "2019", "year_max", "2021"})
@@ -334,6 +341,7 @@ func TestSearchOrder(t *testing.T) {
 }
 
 func TestPaginationMeta(t *testing.T) {
+	t.Parallel()
 	// 450 cars of one make: more than the 400 that paging reaches.
 	cars := synthCars(450, 1)
 	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: cars}, catalog.Version{}))
@@ -412,6 +420,7 @@ func TestPaginationMeta(t *testing.T) {
 // TestSearchScaling checks the index against brute force on a catalog large
 // enough that the planner picks bitmap unions and list sources.
 func TestSearchScaling(t *testing.T) {
+	t.Parallel()
 	cars := synthCars(20000, 40)
 	// Synthetic trims are "Trim <n>", so the oracle is a cheap string test.
 	toks := func(c catalog.Car) []string {

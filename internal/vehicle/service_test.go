@@ -25,6 +25,7 @@ func renamed(cars []catalog.Car, mk string) []catalog.Car {
 }
 
 func TestSwap(t *testing.T) {
+	t.Parallel()
 	alpha := renamed(synthCars(30, 1), "Alpha")
 	beta := renamed(synthCars(45, 1), "Beta")
 	a := snapshot(t, &catalog.Catalog{Cars: alpha}, catalog.Version{Number: 1})
@@ -72,6 +73,7 @@ func TestSwap(t *testing.T) {
 }
 
 func TestNewServiceNil(t *testing.T) {
+	t.Parallel()
 	svc := vehicle.NewService(nil)
 	for _, kind := range catalog.Kinds {
 		res, err := find(svc, kind, []string{"make", "Any"})
@@ -85,6 +87,7 @@ func TestNewServiceNil(t *testing.T) {
 }
 
 func TestSnapshotDoesNotReorderInput(t *testing.T) {
+	t.Parallel()
 	cars := synthCars(50, 5)
 	first := cars[0].UUID
 	last := cars[len(cars)-1].UUID
@@ -98,6 +101,7 @@ func TestSnapshotDoesNotReorderInput(t *testing.T) {
 // it proves the hand-over is safe, and each answer must come from exactly
 // one of the two snapshots.
 func TestConcurrentSwap(t *testing.T) {
+	t.Parallel()
 	a := snapshot(t, &catalog.Catalog{Cars: renamed(synthCars(30, 1), "Shared")}, catalog.Version{Number: 1})
 	b := snapshot(t, &catalog.Catalog{Cars: renamed(synthCars(45, 1), "Shared")}, catalog.Version{Number: 2})
 	svc := vehicle.NewService(a)
@@ -149,6 +153,7 @@ func TestConcurrentSwap(t *testing.T) {
 // NaN or infinite number written past validation) used to panic every
 // server that loaded it; it is an error naming the record.
 func TestNewSnapshotNamesAnUnencodableRecord(t *testing.T) {
+	t.Parallel()
 	nan, inf := math.NaN(), math.Inf(1)
 	car := synthCars(3, 1)
 	car[1].DisplacementL = &nan

@@ -48,6 +48,7 @@ func allRecs(c *catalog.Catalog, kind catalog.Kind) []rec {
 }
 
 func TestMakesAndModels(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	for _, kind := range catalog.Kinds {
@@ -130,6 +131,7 @@ func TestMakesAndModels(t *testing.T) {
 }
 
 func TestModelsErrors(t *testing.T) {
+	t.Parallel()
 	svc := demoService(t)
 	tests := []struct {
 		name      string
@@ -157,6 +159,7 @@ func TestModelsErrors(t *testing.T) {
 }
 
 func TestTypeCounts(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	t.Run("body types", func(t *testing.T) {
@@ -226,6 +229,7 @@ func checkNameCounts(t *testing.T, got []vehicle.NameCount, known []string, coun
 }
 
 func TestModelYears(t *testing.T) {
+	t.Parallel()
 	c := demo(t)
 	svc := demoService(t)
 	for _, kind := range catalog.Kinds {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestNewMeUnlimitedIsNull(t *testing.T) {
+	t.Parallel()
 	p := access.Principal{Account: account.Account{ID: "acc_1"}, TokenID: "tok_1", Scopes: []string{account.ScopeRead},
 		Plan: account.Plan{Name: "internal", APIAccess: true}}
 	b, err := json.Marshal(NewMe(p, limits.State{Period: "2026-11", QuotaUsed: 7}))

@@ -9,6 +9,7 @@ import (
 )
 
 func TestNormalize(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"1hgcm82633a004352", "1HGCM82633A004352"},
 		{"  1HGCM82633A004352\t\n", "1HGCM82633A004352"},
@@ -25,6 +26,7 @@ func TestNormalize(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in       string
 		wantMsg  string // "" means valid
@@ -107,6 +109,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestCheckDigit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		vin, expected string
 	}{
@@ -129,6 +132,7 @@ func TestCheckDigit(t *testing.T) {
 }
 
 func TestTransliterate(t *testing.T) {
+	t.Parallel()
 	// The published table, written out rather than computed, so that a
 	// slip in the ranges of transliterate shows.
 	want := map[byte]int{
@@ -150,6 +154,7 @@ func TestTransliterate(t *testing.T) {
 }
 
 func TestModelYears(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		code, pos byte
@@ -194,6 +199,7 @@ func TestModelYears(t *testing.T) {
 }
 
 func TestLookupWMI(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		wmi, region, country string
 	}{
@@ -266,6 +272,7 @@ func TestLookupWMI(t *testing.T) {
 // first character, runs forward, uses only VIN characters, and overlaps
 // no other range, so the order of the rows cannot change an answer.
 func TestCountryTable(t *testing.T) {
+	t.Parallel()
 	owner := map[string]string{}
 	for _, r := range countries {
 		if len(r.from) != 2 || len(r.to) != 2 || r.from[0] != r.to[0] {
@@ -294,6 +301,7 @@ func TestCountryTable(t *testing.T) {
 }
 
 func TestDecode(t *testing.T) {
+	t.Parallel()
 	d, err := decode(" 1hgcm82633a004352 ", 2027)
 	if err != nil {
 		t.Fatal(err)
@@ -354,6 +362,7 @@ func TestDecode(t *testing.T) {
 }
 
 func TestDecodeJSON(t *testing.T) {
+	t.Parallel()
 	d, err := decode("WVWZZZ1JZXW000001", 2027)
 	if err != nil {
 		t.Fatal(err)

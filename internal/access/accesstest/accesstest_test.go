@@ -11,6 +11,7 @@ import (
 )
 
 func TestCreate(t *testing.T) {
+	t.Parallel()
 	st := storetest.Empty(t, "sqlite")
 	cfg := &config.Config{Plans: config.DefaultPlans}
 	acc := access.New(st, cfg.Plan, cfg.PlanNames())

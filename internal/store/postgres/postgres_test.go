@@ -10,6 +10,7 @@ import (
 )
 
 func TestContract(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T) store.Store {
 		ctx := context.Background()
 		s, err := postgres.Open(ctx, storetest.PostgresURL(t))

@@ -15,6 +15,7 @@ import (
 // 00007 and checks that the migration splits off the load index and speed
 // rating and joins the flotation LT suffix.
 func TestTireModelMigration(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "vds.db"))
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestContract(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t *testing.T) store.Store {
 		s, err := sqlite.Open(filepath.Join(t.TempDir(), "vds.db"))
 		if err != nil {
