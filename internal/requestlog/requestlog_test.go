@@ -317,7 +317,7 @@ func TestAddChecksText(t *testing.T) {
 		l.Add(requestlog.Record{At: at, AccountID: "a", TokenID: "t", Channel: requestlog.MCP, Operation: op, RequestID: id})
 	}
 	long := strings.Repeat("x", requestlog.MaxText)
-	for i, op := range []string{"list_makes", long, long + "x", "nul\x00", "\x1b[2Jclear", "bidi\u202e", "bad\xff", "tab\t"} {
+	for i, op := range []string{"list_makes", long, long + "x", "nul\x00", "\x1b[2Jclear", "bidi\u202e", "bad\xff", "tab\t", "<b>"} {
 		add(strconv.Itoa(i), op)
 	}
 	add("nul\x00id", "list_makes")
@@ -332,12 +332,12 @@ func TestAddChecksText(t *testing.T) {
 			t.Errorf("line %s was written: %v", e.RequestID, err)
 		}
 	}
-	want := []string{"list_makes", long, "unknown", "unknown", "unknown", "unknown", "unknown", "unknown"}
+	want := []string{"list_makes", long, "unknown", "unknown", "unknown", "unknown", "unknown", "unknown", "unknown"}
 	if !slices.Equal(ops, want) || l.Dropped() != 2 {
 		t.Errorf("operations written %q, %d dropped; want %q and 2", ops, l.Dropped(), want)
 	}
-	if got := rec.calls[requestlog.TokenPeriod{TokenID: "t", Period: "2026-04"}]; got != 10 {
-		t.Errorf("calls %d, want 10", got)
+	if got := rec.calls[requestlog.TokenPeriod{TokenID: "t", Period: "2026-04"}]; got != 11 {
+		t.Errorf("calls %d, want 11", got)
 	}
 }
 

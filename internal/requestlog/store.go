@@ -3,6 +3,7 @@ package requestlog
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -29,16 +30,18 @@ const MaxText = 128
 // of a call to a tool that does not exist: the log never holds client text.
 const Unknown = "unknown"
 
-// Plain is nil when s may be stored in a line: printable ASCII of at most
-// MaxText bytes, so no NUL, control character, escape sequence or bidi
-// override reaches a store or a reader's terminal.
+// Plain is nil when s may be stored in a line: at most MaxText bytes of
+// printable ASCII that JSON and HTML write as they are (no quote,
+// backslash, <, > or &), so no NUL, control character, escape sequence or
+// bidi override reaches a store or a reader's terminal, and a line's size
+// on the wire is bounded.
 func Plain(s string) error {
 	if len(s) > MaxText {
 		return fmt.Errorf("%d bytes, more than %d", len(s), MaxText)
 	}
 	for i := range len(s) {
-		if c := s[i]; c < ' ' || c > '~' {
-			return fmt.Errorf("byte %#02x at %d is not printable ASCII", c, i)
+		if c := s[i]; c < ' ' || c > '~' || strings.IndexByte(`"'\<>&`, c) >= 0 {
+			return fmt.Errorf("byte %#02x at %d is not plain ASCII", c, i)
 		}
 	}
 	return nil
