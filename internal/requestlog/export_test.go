@@ -8,6 +8,9 @@ import (
 // TxRows is txRows, for the tests.
 const TxRows = txRows
 
+// MaxFailures is maxFailures, for the tests.
+const MaxFailures = maxFailures
+
 // NewStopped is a log whose writer does not run: the test runs its steps.
 func NewStopped(st Store, log *slog.Logger) *Log { return newLog(st, log) }
 
