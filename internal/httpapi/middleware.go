@@ -17,8 +17,9 @@ import (
 // route is admitted uncharged; its handler charges through meter, so its
 // headers are read after the handler's charges. A catalog route's
 // If-None-Match is read before admission: when it names the current tag,
-// the request counts against the rate window only and is answered 304
-// once the query checks pass (next is not run, so nothing is rendered).
+// the request counts against the rate window only, is refused when the
+// quota is spent, and is answered 304 once the query checks pass (next is
+// not run, so the 304 tells nothing the tag did not).
 func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 	charged := rt.Charged && !rt.PerItem
 	var fresh http.HandlerFunc
@@ -45,17 +46,20 @@ func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 		a.r = r
 		defer func() {
 			if !a.done {
-				a.ticket.Refund() // the handler panicked or wrote nothing
+				a.ticket.Refund() // the handler panicked, wrote nothing or was refused
 			}
 		}()
-		switch cond {
-		case matchesTag:
-			fresh(a, r)
-		case matchesAny:
-			next(&anyMatchWriter{ResponseWriter: a}, r)
-		default:
+		if cond == noCondition {
 			next(a, r)
+			return
 		}
+		if p, _ := edge.PrincipalFrom(r.Context()); charged {
+			if err := h.limiter.Ready(r.Context(), p.Account.ID, p.Plan); err != nil {
+				edge.Refuse(w, r, err)
+				return
+			}
+		}
+		fresh(a, r)
 	}
 }
 

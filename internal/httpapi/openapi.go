@@ -537,8 +537,8 @@ func cacheHeaders(headers schema, rule cacheRule) schema {
 }
 
 var ifNoneMatch = schema{"name": "If-None-Match", "in": "header", "required": false,
-	"description": "ETags of answers the client holds (W/ prefixes are compared weakly), or *. When one is current the answer is a 304 " +
-		"without a body, counted against the per-minute rate but not charged.",
+	"description": "ETags of answers the client holds (W/ prefixes are compared weakly); * is ignored. When one is current the answer is a 304 " +
+		"without a body, counted against the per-minute rate but not charged; a spent monthly quota is still a 429.",
 	"schema": schema{"type": "string"}}
 
 // alwaysStatuses are the error statuses of every guarded operation: guard answers
@@ -742,7 +742,7 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, rt Route) (s
 	}
 	if rt.Cache == cacheCatalog {
 		responses["304"] = schema{
-			"description": "Not modified: If-None-Match names the current ETag (or is * and there is an answer). No body; not charged.",
+			"description": "Not modified: If-None-Match names the current ETag. No body, no Link; not charged.",
 			"headers":     cacheHeaders(headersFor(http.StatusNotModified, false, true), rt.Cache),
 		}
 	}

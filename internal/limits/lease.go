@@ -116,6 +116,18 @@ func (l *Limiter) takeUnit(ctx context.Context, e *entry, m *month, t *Ticket, a
 		t.counts = true
 		return State{}, nil
 	}
+	if err := l.stock(ctx, e, accountID, plan, m); err != nil {
+		return State{}, err
+	}
+	if !e.takeLeased(m) {
+		return spent(e, plan, m, now)
+	}
+	t.leased = true
+	return State{}, nil
+}
+
+// stock leases units when this server holds none. Called with e.mu held.
+func (l *Limiter) stock(ctx context.Context, e *entry, accountID string, plan account.Plan, m *month) error {
 	if e.balance.Load() == 0 {
 		e.waitFlush() // it hands the balance back; a failed one restores it
 	}
@@ -123,17 +135,47 @@ func (l *Limiter) takeUnit(ctx context.Context, e *entry, m *month, t *Ticket, a
 		quota := int64(plan.MonthlyQuota)
 		granted, used, err := l.st.LeaseUsage(ctx, accountID, m.period, leaseSize(quota, e.used.Load()), quota)
 		if err != nil {
-			return State{}, fmt.Errorf("lease quota: %w", err)
+			return fmt.Errorf("lease quota: %w", err)
 		}
 		e.used.Store(used)
 		e.balance.Add(granted)
 	}
-	if !e.takeLeased(m) {
-		st := e.state(plan, m, now)
-		return st, &Refusal{Reason: CodeQuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
+	return nil
+}
+
+func spent(e *entry, plan account.Plan, m *month, now time.Time) (State, error) {
+	st := e.state(plan, m, now)
+	return st, &Refusal{Reason: CodeQuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
+}
+
+// Ready refuses with a *Refusal when the monthly quota has no unit left,
+// and takes none: a call that is free when it succeeds is still refused
+// once the quota is spent, and never holds a unit another call could use.
+func (l *Limiter) Ready(ctx context.Context, accountID string, plan account.Plan) error {
+	if plan.MonthlyQuota == 0 {
+		return nil
 	}
-	t.leased = true
-	return State{}, nil
+	now := l.now()
+	if v, ok := l.accounts.Load(accountID); ok {
+		e := v.(*entry)
+		if e.month.Load().holds(now) && e.balance.Load() > 0 && !e.dropped.Load() {
+			return nil
+		}
+	}
+	e := l.lockEntry(accountID)
+	defer e.mu.Unlock()
+	m, err := l.load(ctx, e, accountID, now)
+	if err != nil {
+		return fmt.Errorf("read quota usage: %w", err)
+	}
+	if err := l.stock(ctx, e, accountID, plan, m); err != nil {
+		return err
+	}
+	if e.balance.Load() == 0 {
+		_, err := spent(e, plan, m, now)
+		return err
+	}
+	return nil
 }
 
 // Charge takes one quota unit for a call Admit already counted against the
