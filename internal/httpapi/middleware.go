@@ -130,15 +130,23 @@ func (h *Handler) limitState(ctx context.Context, st limits.State) limits.State 
 
 // meter charges the caller one quota unit per item of a PerItem route; a
 // usage store failure is a 503, logged.
-func (h *Handler) meter(ctx context.Context) lookup.Meter {
+func (h *Handler) meter(ctx context.Context) *lookup.Meter {
 	p, _ := edge.PrincipalFrom(ctx) // guard put it there
-	return func(ctx context.Context) (func(bool), error) {
-		settle, _, err := h.limiter.Charge(ctx, p.Account.ID, p.Plan, limits.ChannelREST)
+	usage := func(ctx context.Context, err error) error {
 		var refusal *limits.Refusal
 		if err != nil && !errors.As(err, &refusal) {
 			edge.Logger(ctx).Error("database call failed", "data", "usage", "err", err)
-			return nil, views.Unavailable("usage")
+			return views.Unavailable("usage")
 		}
-		return settle, err
+		return err
+	}
+	return &lookup.Meter{
+		Ready: func(ctx context.Context) error {
+			return usage(ctx, h.limiter.Ready(ctx, p.Account.ID, p.Plan))
+		},
+		Charge: func(ctx context.Context) (func(bool), error) {
+			settle, _, err := h.limiter.Charge(ctx, p.Account.ID, p.Plan, limits.ChannelREST)
+			return settle, usage(ctx, err)
+		},
 	}
 }

@@ -165,7 +165,7 @@ func operations() map[string]opDoc {
 			"VIN, in the order given: the same report, or {vin, error: {code, detail}} with the code the single-VIN " +
 			"endpoint would answer (invalid_vin, vin_not_decodable, upstream_error, upstream_unavailable). Charged once " +
 			"per VIN decoded (a VIN repeated in the batch is decoded and charged once); an invalid VIN or one nobody " +
-			"can decode costs nothing, so a batch of only those is a 200 with per-entry errors. The request counts " +
+			"can decode costs nothing (VINs are charged after decoding, so it never holds a unit), so a batch of only those is a 200 with per-entry errors. The request counts " +
 			"once against the per-minute rate. When the monthly quota runs out part-way, the VINs past that point carry " +
 			"quota_exceeded (not decoded, not charged); when it is out before the first, the answer is a 429.",
 		shape: arrayOf, data: reflect.TypeFor[lookup.VINReport](), alt: reflect.TypeFor[lookup.VINFailure](),
