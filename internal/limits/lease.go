@@ -116,8 +116,17 @@ func (l *Limiter) takeUnit(ctx context.Context, e *entry, m *month, t *Ticket, a
 		t.counts = true
 		return State{}, nil
 	}
-	if err := l.stock(ctx, e, accountID, plan, m); err != nil {
-		return State{}, err
+	if e.balance.Load() == 0 {
+		e.waitFlush() // it hands the balance back; a failed one restores it
+	}
+	if e.balance.Load() == 0 {
+		quota := int64(plan.MonthlyQuota)
+		granted, used, err := l.st.LeaseUsage(ctx, accountID, m.period, leaseSize(quota, e.used.Load()), quota)
+		if err != nil {
+			return State{}, fmt.Errorf("lease quota: %w", err)
+		}
+		e.used.Store(used)
+		e.balance.Add(granted)
 	}
 	if !e.takeLeased(m) {
 		return spent(e, plan, m, now)
@@ -126,31 +135,14 @@ func (l *Limiter) takeUnit(ctx context.Context, e *entry, m *month, t *Ticket, a
 	return State{}, nil
 }
 
-// stock leases units when this server holds none. Called with e.mu held.
-func (l *Limiter) stock(ctx context.Context, e *entry, accountID string, plan account.Plan, m *month) error {
-	if e.balance.Load() == 0 {
-		e.waitFlush() // it hands the balance back; a failed one restores it
-	}
-	if e.balance.Load() == 0 {
-		quota := int64(plan.MonthlyQuota)
-		granted, used, err := l.st.LeaseUsage(ctx, accountID, m.period, leaseSize(quota, e.used.Load()), quota)
-		if err != nil {
-			return fmt.Errorf("lease quota: %w", err)
-		}
-		e.used.Store(used)
-		e.balance.Add(granted)
-	}
-	return nil
-}
-
 func spent(e *entry, plan account.Plan, m *month, now time.Time) (State, error) {
 	st := e.state(plan, m, now)
 	return st, &Refusal{Reason: CodeQuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
 }
 
-// Ready refuses with a *Refusal when the monthly quota has no unit left,
-// and takes none: a call that is free when it succeeds is still refused
-// once the quota is spent, and never holds a unit another call could use.
+// Ready refuses with a *Refusal when Charge would find no unit, and takes
+// none, not even a lease: a call that is free when it succeeds is still
+// refused once the quota is spent, and holds no unit another call needs.
 func (l *Limiter) Ready(ctx context.Context, accountID string, plan account.Plan) error {
 	if plan.MonthlyQuota == 0 {
 		return nil
@@ -168,14 +160,22 @@ func (l *Limiter) Ready(ctx context.Context, accountID string, plan account.Plan
 	if err != nil {
 		return fmt.Errorf("read quota usage: %w", err)
 	}
-	if err := l.stock(ctx, e, accountID, plan, m); err != nil {
-		return err
-	}
 	if e.balance.Load() == 0 {
-		_, err := spent(e, plan, m, now)
-		return err
+		e.waitFlush()
 	}
-	return nil
+	if e.balance.Load() > 0 {
+		return nil
+	}
+	used, err := l.st.Usage(ctx, accountID, m.period)
+	if err != nil {
+		return fmt.Errorf("read quota usage: %w", err)
+	}
+	e.used.Store(used)
+	if used < int64(plan.MonthlyQuota) {
+		return nil
+	}
+	_, err = spent(e, plan, m, now)
+	return err
 }
 
 // Charge takes one quota unit for a call Admit already counted against the
