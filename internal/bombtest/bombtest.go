@@ -1,5 +1,4 @@
-// Package bombtest builds decompression bombs for tests: about a kilobyte
-// on disk per MiB of zeros they unpack to, after a prefix of choice.
+// Package bombtest builds decompression bombs for tests: a kilobyte per MiB.
 package bombtest
 
 import (
@@ -15,11 +14,9 @@ import (
 
 const mib = 1 << 20
 
-// Deflate returns a raw deflate stream of prefix and then n MiB of zeros,
-// with the CRC-32 and size of what it unpacks to. Once the window holds
-// only zeros, each flushed MiB compresses to the same bytes, so one is
-// compressed and repeated: compressing a gigabyte takes a minute under
-// the race detector.
+// Deflate returns a deflate stream of prefix and n MiB of zeros, its CRC-32
+// and size. A flushed MiB of zeros compresses to the same bytes each time,
+// so one is repeated: a gigabyte takes a minute under the race detector.
 func Deflate(tb testing.TB, prefix []byte, n int) (stream []byte, crc uint32, size int64) {
 	tb.Helper()
 	var out bytes.Buffer
@@ -98,8 +95,7 @@ func Gzip(tb testing.TB, path string, prefix []byte, n int) {
 	}
 }
 
-// Alloc returns the bytes the process allocated while fn ran; the caller
-// must not run in parallel with other tests.
+// Alloc returns the bytes allocated while fn ran; not for parallel tests.
 func Alloc(fn func()) uint64 {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

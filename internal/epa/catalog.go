@@ -49,7 +49,6 @@ func Cars(t *Table) ([]catalog.Car, error) {
 	return cars, nil
 }
 
-// sourceColumns are the EPA columns catalog fields come from.
 var sourceColumns = map[string]string{
 	"make": colMake, "model": colBaseModel, "year": colYear, "trim": colModel, "body": colVClass,
 	"fuel_type": colFuelType1, "drive_type": colDrive, "transmission": colTrany, "displacement_l": colDispl,

@@ -257,9 +257,8 @@ func csvError(name string, err error) error {
 	return &FormatError{File: name, Err: err}
 }
 
-// recordCap fails a read that would take the record being parsed past
-// MaxRecordBytes, so a one-line bomb costs kilobytes: encoding/csv would
-// hold the whole line.
+// recordCap fails a read taking the record being parsed past MaxRecordBytes:
+// encoding/csv would hold a whole line.
 type recordCap struct {
 	r     io.Reader
 	file  string

@@ -31,7 +31,6 @@ func DemoSources() ([]Source, error) {
 func FileSources(paths []string) ([]Source, error) {
 	out := make([]Source, 0, len(paths))
 	for _, p := range paths {
-		// A missing file says so before its name is judged.
 		if _, err := os.Stat(p); err != nil {
 			return nil, err
 		}

@@ -54,8 +54,7 @@ func check(s string, multiline bool) error {
 	return nil
 }
 
-// bidiControl: the embeddings, overrides and isolates (U+202A..U+202E,
-// U+2066..U+2069), which reorder the text displayed after them.
+// bidiControl: the embeddings, overrides and isolates.
 func bidiControl(r rune) bool {
 	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }

@@ -89,7 +89,6 @@ var elementCodes = map[string]uint8{
 // one vds is tested with unpacks to 74.5 MB.
 const MaxSnapshotBytes = 256 << 20
 
-// sqliteMagic starts every SQLite database file.
 var sqliteMagic = []byte("SQLite format 3\x00")
 
 // Open loads the snapshot at path, a vPIC SQLite file or its .gz.
@@ -136,7 +135,6 @@ func open(ctx context.Context, path string) (*Snapshot, []byte, error) {
 	return s, h.Sum(nil), nil
 }
 
-// checkDB refuses a file that is too large or is no SQLite database.
 func checkDB(f *os.File, h io.Writer, path string) error {
 	if st, err := f.Stat(); err != nil {
 		return err
@@ -157,8 +155,8 @@ func checkMagic(r io.Reader, path string) error {
 	return nil
 }
 
-// gunzip unpacks r, the .gz at path, to a temporary file, checking that
-// it starts as an SQLite file first and stops within MaxSnapshotBytes.
+// gunzip unpacks r, the .gz at path, to a temporary file: an SQLite file
+// by its first bytes, within MaxSnapshotBytes.
 func gunzip(r io.Reader, path string) (string, error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
