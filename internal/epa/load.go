@@ -127,7 +127,7 @@ func fromFile(f *os.File, src string, progress func(done, total int64)) (io.Read
 		return nil, "", fmt.Errorf("%s: %w", name, err)
 	}
 	total := int64(m.UncompressedSize64)
-	r := &capped{r: mr, left: MaxCSVBytes, name: name}
+	r := &capped{r: mr, left: MaxCSVBytes, limit: MaxCSVBytes, name: name}
 	return &closer{Reader: &counter{r: r, total: total, progress: progress}, close: mr.Close}, name, nil
 }
 
@@ -189,7 +189,7 @@ func download(ctx context.Context, url string, client *http.Client, progress fun
 		return nil, err
 	}
 	total := resp.ContentLength // -1 when unknown, as the callback expects
-	body := &counter{r: &capped{r: resp.Body, left: limit, name: url}, total: total, progress: progress}
+	body := &counter{r: &capped{r: resp.Body, left: limit, limit: limit, name: url}, total: total, progress: progress}
 	if progress != nil {
 		progress(0, total)
 	}
@@ -220,9 +220,9 @@ func (c *counter) Read(p []byte) (int, error) {
 
 // capped fails instead of truncating like io.LimitReader: a cut CSV would load as a smaller table.
 type capped struct {
-	r    io.Reader
-	left int64
-	name string
+	r           io.Reader
+	left, limit int64
+	name        string
 }
 
 func (c *capped) Read(p []byte) (int, error) {
@@ -230,7 +230,7 @@ func (c *capped) Read(p []byte) (int, error) {
 		var one [1]byte
 		n, err := c.r.Read(one[:])
 		if n > 0 {
-			return 0, fmt.Errorf("%s is larger than the size limit", c.name)
+			return 0, fmt.Errorf("%s: more than the %d-byte limit", c.name, c.limit)
 		}
 		return 0, err
 	}
