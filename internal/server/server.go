@@ -145,7 +145,11 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	mux.HandleFunc("GET /healthz", healthz)
 	mux.HandleFunc("GET /readyz", s.ready)
 	mux.Handle("/", fallback(mux))
-	obs := edge.Observer{Log: log, Access: s.access, Metrics: s.metrics, Requests: s.requests}
+	proxies, err := config.ParseProxies(cfg.Server.TrustedProxies)
+	if err != nil {
+		return nil, fmt.Errorf("server.trusted_proxies: %w", err)
+	}
+	obs := edge.Observer{Log: log, Access: s.access, Metrics: s.metrics, Requests: s.requests, TrustedProxies: proxies}
 	s.handler = edge.Observe(obs, edge.Gzip(plainPaths(mux)))
 	mcpMux := http.NewServeMux()
 	mcpMux.Handle("/mcp", mcp)
