@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -106,6 +107,43 @@ func TestPublicDocumentsOrigin(t *testing.T) {
 	}
 	if _, body := get(trusting, "/llms.txt", "x](javascript:alert(1))", ""); !strings.Contains(body, "- [API reference](/docs)") {
 		t.Error("/llms.txt with a hostile Host: links are not relative")
+	}
+}
+
+// TestCannedAnswersAreProblems repeats R11: CONNECT, an unknown Expect and
+// headers just over 16 KiB are problem documents; OPTIONS * goes through
+// the edge; a request line and headers of exactly 16 KiB are served.
+func TestCannedAnswersAreProblems(t *testing.T) {
+	addr, logs, stop := serveWith(t, func(*config.Config) {})
+	resp, body := exchange(t, addr, "CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n")
+	wantProblem(t, "CONNECT", resp, body, http.StatusMethodNotAllowed, "method_not_allowed")
+	if _, ok := resp.Header["Allow"]; !ok {
+		t.Error("CONNECT: a 405 without Allow")
+	}
+	resp, body = exchange(t, addr, "GET /healthz HTTP/1.1\r\nHost: vds\r\nExpect: foo\r\n\r\n")
+	wantProblem(t, "Expect: foo", resp, body, http.StatusExpectationFailed, "expectation_failed")
+	resp, body = exchange(t, addr, "GET * HTTP/1.1\r\nHost: vds\r\n\r\n")
+	wantProblem(t, "GET *", resp, body, http.StatusBadRequest, "invalid_request")
+	resp, _ = exchange(t, addr, "OPTIONS * HTTP/1.1\r\nHost: vds\r\n\r\n")
+	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Allow") == "" || resp.Header.Get("X-Request-Id") == "" {
+		t.Errorf("OPTIONS *: %d, Allow %q, X-Request-Id %q", resp.StatusCode, resp.Header.Get("Allow"), resp.Header.Get("X-Request-Id"))
+	}
+
+	// head builds a request whose line and headers take exactly n bytes.
+	head := func(n int) string {
+		start, end := "GET /healthz HTTP/1.1\r\nHost: vds\r\nX-Pad: ", "\r\n\r\n"
+		return start + strings.Repeat("a", n-len(start)-len(end)) + end
+	}
+	if resp, _ := exchange(t, addr, head(server.MaxHead)); resp.StatusCode != http.StatusOK {
+		t.Errorf("a head of exactly 16 KiB: %d, want 200", resp.StatusCode)
+	}
+	for _, n := range []int{server.MaxHead + 1, 17000} {
+		resp, body := exchange(t, addr, head(n))
+		wantProblem(t, fmt.Sprintf("a head of %d bytes", n), resp, body, http.StatusRequestHeaderFieldsTooLarge, "headers_too_large")
+	}
+	stop()
+	if l := logs.String(); !strings.Contains(l, `"method":"OPTIONS","path":"*"`) || !strings.Contains(l, `"method":"CONNECT"`) {
+		t.Errorf("OPTIONS * and CONNECT are not in the access log:\n%s", l)
 	}
 }
 

@@ -253,9 +253,11 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 			ReadTimeout:       sc.ReadTimeout,
 			WriteTimeout:      sc.WriteTimeout,
 			IdleTimeout:       sc.IdleTimeout,
-			MaxHeaderBytes:    16 << 10,
+			MaxHeaderBytes:    maxHeaderBytes,
 			ConnState:         yieldWhenIdle,
-			ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+			// OPTIONS * goes through the edge: logged, with a request id.
+			DisableGeneralOptionsHandler: true,
+			ErrorLog:                     slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		}
 	}
 	type served struct {
@@ -323,6 +325,12 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 	}
 	return nil
 }
+
+// MaxHead is the most a request line and headers may take together
+// (docs/api.md): net/http reads MaxHeaderBytes plus 4 KiB of slack.
+const MaxHead = 16 << 10
+
+const maxHeaderBytes = MaxHead - 4<<10
 
 // sweepEvery bounds the session tables' size; expired sessions are refused anyway.
 const sweepEvery = 10 * time.Minute
