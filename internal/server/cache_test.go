@@ -261,7 +261,7 @@ func TestConditionalRevealsNothingFree(t *testing.T) {
 // dashboard.public_url when set, else from the request.
 func TestLinkHeaderAbsolute(t *testing.T) {
 	const list = "/v1/cars?make=Toyota&per_page=2"
-	ws := newWebServer(t, nil)
+	ws := newWebServer(t, func(c *config.Config) { c.Server.TrustedProxies = config.DefaultTrustedProxies })
 	host := strings.TrimPrefix(ws.url, "http://")
 	for proto, want := range map[string]string{"": "http://" + host, "https": "https://" + host} {
 		resp, _ := ws.do(t, http.MethodGet, list, ws.tokens["big"], "X-Forwarded-Proto", proto)

@@ -101,7 +101,7 @@ func TestSnapshotBomb(t *testing.T) {
 // The sha256 Import records is the file's, hashed as it is read.
 func TestImportHashesTheFile(t *testing.T) {
 	t.Parallel()
-	subset := vpictest.Subset(t, 2, "1FT")
+	subset := vpictest.Subset(t, "1FT")
 	data, err := os.ReadFile(subset)
 	if err != nil {
 		t.Fatal(err)
