@@ -84,13 +84,13 @@ func (h *Handler) serveDocs(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("X-Frame-Options", "DENY")
 	hd.Set("Referrer-Policy", "no-referrer")
-	writeParts(w, h.docs, template.HTMLEscapeString(edge.Origin(r, h.publicURL)))
+	writeParts(w, h.docs, template.HTMLEscapeString(edge.DocumentOrigin(w, r, h.publicURL)))
 }
 
 func (h *Handler) serveLLMs(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	writeParts(w, h.llms, edge.Origin(r, h.publicURL))
+	writeParts(w, h.llms, edge.DocumentOrigin(w, r, h.publicURL))
 }
 
 func writeParts(w http.ResponseWriter, parts [][]byte, origin string) {

@@ -6,12 +6,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/vds-dev/vds/internal/apidocs"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/mcptools"
 	"golang.org/x/net/html"
@@ -31,7 +33,8 @@ func serve(t *testing.T, publicURL string) (string, *openapi3.T) {
 	}
 	mux := http.NewServeMux()
 	apidocs.New(raw, mcptools.Tools(mcptools.Deps{}), publicURL).Mount(mux)
-	srv := httptest.NewServer(mux)
+	// The test client is a proxy on this host.
+	srv := httptest.NewServer(edge.Observe(edge.Observer{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}, mux))
 	t.Cleanup(srv.Close)
 	return srv.URL, doc
 }
@@ -40,6 +43,9 @@ func get(t *testing.T, url string, header ...string) (*http.Response, string) {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, url, nil)
 	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" {
+			req.Host = header[i+1]
+		}
 		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := http.DefaultClient.Do(req)
@@ -207,18 +213,32 @@ func checkCurl(t *testing.T, name, section, base, path string, public bool) {
 }
 
 // TestReferenceOrigin: the examples name dashboard.public_url when set,
-// else the scheme and host the client used.
+// else the scheme and host the client used, and then no shared cache may
+// keep them; a Host that is no host name gives relative links.
 func TestReferenceOrigin(t *testing.T) {
 	t.Parallel()
 	base, _ := serve(t, "")
 	if _, body := get(t, base+"/docs", "X-Forwarded-Proto", "https"); !strings.Contains(body, `curl -H &#34;Authorization: Bearer $VDS_TOKEN&#34; \`+"\n  &#34;https://"+strings.TrimPrefix(base, "http://")+"/v1/cars?make=Toyota&amp;model=Camry&#34;") {
 		t.Errorf("/docs behind an HTTPS proxy does not call https://%s", strings.TrimPrefix(base, "http://"))
 	}
+	for _, path := range []string{"/docs", "/llms.txt"} {
+		resp, body := get(t, base+path, "Host", "x](javascript:alert(1))")
+		if strings.Contains(body, "javascript") || !strings.Contains(body, "(/v1/openapi.json)") && !strings.Contains(body, `"/v1/openapi.json"`) {
+			t.Errorf("%s with a hostile Host: not relative links alone", path)
+		}
+		if cc, vary := resp.Header.Get("Cache-Control"), strings.Join(resp.Header.Values("Vary"), ", "); cc != "private, no-cache" ||
+			!strings.Contains(vary, "Host") || !strings.Contains(vary, "X-Forwarded-Proto") {
+			t.Errorf("%s from the request's origin: Cache-Control %q, Vary %q", path, cc, vary)
+		}
+	}
 	public, _ := serve(t, "https://vds.example.com/")
 	for _, path := range []string{"/docs", "/llms.txt"} {
-		_, body := get(t, public+path)
-		if !strings.Contains(body, "https://vds.example.com/v1/openapi.json") || strings.Contains(body, public) {
+		resp, body := get(t, public+path, "Host", "evil.example", "X-Forwarded-Proto", "http")
+		if !strings.Contains(body, "https://vds.example.com/v1/openapi.json") || strings.Contains(body, public) || strings.Contains(body, "evil") {
 			t.Errorf("%s with dashboard.public_url set does not name it alone", path)
+		}
+		if resp.Header.Get("Cache-Control") != "" {
+			t.Errorf("%s with dashboard.public_url: Cache-Control %q, want none", path, resp.Header.Get("Cache-Control"))
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 type apiOptions struct {
@@ -153,7 +154,7 @@ func printHead(s *IOStreams, info client.ResponseInfo) error {
 	slices.Sort(names)
 	for _, name := range names {
 		for _, v := range info.Header[name] {
-			fmt.Fprintf(&b, "%s: %s\n", name, v)
+			fmt.Fprintf(&b, "%s: %s\n", textfmt.Printable(name), textfmt.Printable(v))
 		}
 	}
 	b.WriteString("\n")
@@ -176,7 +177,14 @@ func (f *Factory) printBody(body []byte) error {
 	return writeBody(f.IO, body)
 }
 
+// writeBody prints an answer escaped for a terminal: JSON by textfmt.JSON,
+// which keeps it valid, other text by textfmt.PrintableLines.
 func writeBody(s *IOStreams, body []byte) error {
+	if json.Valid(body) {
+		body = textfmt.JSON(body)
+	} else {
+		body = []byte(textfmt.PrintableLines(string(body)))
+	}
 	if len(body) > 0 && !bytes.HasSuffix(body, []byte("\n")) {
 		body = append(body, '\n')
 	}

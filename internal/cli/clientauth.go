@@ -15,6 +15,7 @@ import (
 	"github.com/vds-dev/vds/internal/buildinfo"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/credentials"
+	"github.com/vds-dev/vds/internal/textfmt"
 	"golang.org/x/term"
 )
 
@@ -213,7 +214,7 @@ func loginRun(ctx context.Context, f *Factory, opts *loginOptions) error {
 			"url": a.URL, "email": me.Account.Email, "plan": me.Plan.Name, "credentials_path": a.CredentialsPath,
 		})
 	}
-	_, err = fmt.Fprintf(f.IO.Out, "Logged in to %s as %s (%s plan)\n", a.URL, me.Account.Email, me.Plan.Name)
+	_, err = fmt.Fprintf(f.IO.Out, "Logged in to %s as %s (%s plan)\n", a.URL, textfmt.Printable(me.Account.Email), textfmt.Printable(me.Plan.Name))
 	return err
 }
 

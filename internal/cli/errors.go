@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -31,8 +32,9 @@ const (
 const exitCodesHelp = `Exit codes:
   0    success
   1    error (invalid input data, database failure, a VIN nobody can decode)
-  2    usage error (unknown command or flag, bad argument, or a request the
-       server refused as invalid: bad parameter, query too broad, bad VIN)
+  2    usage error (unknown command or flag, bad argument, a missing input
+       file, or a request the server refused as invalid: bad parameter,
+       query too broad, bad VIN)
   3    not found (account, token or record)
   4    not authenticated or not allowed (no token, bad or revoked token,
        suspended account, plan without API access)
@@ -61,9 +63,10 @@ func (e *codedError) Unwrap() error { return e.err }
 
 func exitCode(err error) int {
 	var (
-		fe     *FlagError
-		ce     *codedError
-		apiErr *client.APIError
+		fe      *FlagError
+		ce      *codedError
+		apiErr  *client.APIError
+		pathErr *fs.PathError
 	)
 	switch {
 	case err == nil:
@@ -80,6 +83,12 @@ func exitCode(err error) int {
 		return apiExitCode(apiErr)
 	case errors.Is(err, client.ErrInvalidUUID), errors.Is(err, client.ErrInvalidVIN):
 		return ExitUsage
+	case errors.As(err, &pathErr):
+		// Before isNetworkError: the syscall.Errno inside is a net.Error.
+		if errors.Is(pathErr, fs.ErrNotExist) {
+			return ExitUsage
+		}
+		return ExitError
 	case isNetworkError(err):
 		return ExitServer
 	}

@@ -42,14 +42,15 @@ func printGarage(s *IOStreams, lists []client.List) error {
 			t.row(l.Name, "-", "(empty)", "-", "-", "-", "-", "-")
 		}
 		for _, it := range l.Items {
-			mk, model, year, status := "-", "-", "-", s.colorize(colorGreen, "ok")
+			mk, model, year, status, color := "-", "-", "-", "ok", colorGreen
 			if it.Record != nil {
 				mk, model, year = it.Record.Make, it.Record.Model, strconv.Itoa(it.Record.Year)
 			}
 			if it.Missing {
-				status = s.colorize(colorYellow, "missing from catalog")
+				status, color = "missing from catalog", colorYellow
 			}
 			t.row(l.Name, typeArg(it.Type), it.UUID, mk, model, year, dashIfEmpty(it.Note), status)
+			t.colorLast(color)
 		}
 	}
 	if len(lists) == 0 && s.OutTTY {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/vds-dev/vds/internal/textfmt"
 	"golang.org/x/term"
 )
 
@@ -54,17 +55,30 @@ const (
 	colorBold   = "1"
 )
 
+// colorize escapes text (textfmt.Printable), which may come from the
+// server, and colours it.
 func (s *IOStreams) colorize(code, text string) string {
+	text = textfmt.Printable(text)
 	if !s.Color || text == "" {
 		return text
 	}
 	return "\x1b[" + code + "m" + text + "\x1b[0m"
 }
 
+// writeJSON prints v indented, escaped for a terminal (textfmt.JSON).
 func (s *IOStreams) writeJSON(v any) error {
-	enc := json.NewEncoder(s.Out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return s.writeJSONText(b)
+}
+
+// writeJSONText prints a JSON document on its own line, escaped for a
+// terminal.
+func (s *IOStreams) writeJSONText(b []byte) error {
+	_, err := fmt.Fprintf(s.Out, "%s\n", textfmt.JSON(b))
+	return err
 }
 
 // show ends a command that prints one value: err (from fetching v) as is,
@@ -80,7 +94,8 @@ func (f *Factory) show(v any, err error, human func() error) error {
 }
 
 // table prints rows aligned on a terminal, and tab-separated without the
-// header when piped, for scripts.
+// header when piped. Cells are escaped (textfmt.Printable), so server text
+// never reaches the terminal raw nor splits a row.
 type table struct {
 	io     *IOStreams
 	header []string
@@ -89,7 +104,19 @@ type table struct {
 
 func (s *IOStreams) newTable(header ...string) *table { return &table{io: s, header: header} }
 
-func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
+func (t *table) row(cells ...string) {
+	for i, c := range cells {
+		cells[i] = textfmt.Printable(c)
+	}
+	t.rows = append(t.rows, cells)
+}
+
+// colorLast colours the last cell of the last row; tabwriter counts colour
+// escapes as width, so only a cell no column follows may be coloured.
+func (t *table) colorLast(code string) {
+	r := t.rows[len(t.rows)-1]
+	r[len(r)-1] = t.io.colorize(code, r[len(r)-1])
+}
 
 func (t *table) flush() error {
 	if !t.io.OutTTY {
@@ -100,8 +127,6 @@ func (t *table) flush() error {
 		}
 		return nil
 	}
-	// tabwriter counts colour escapes as width, so only a row's last cell,
-	// which no column follows, may be coloured.
 	w := tabwriter.NewWriter(t.io.Out, 0, 4, 2, ' ', 0)
 	if len(t.header) > 0 {
 		fmt.Fprintln(w, strings.Join(t.header, "\t"))

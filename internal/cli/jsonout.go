@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/itchyny/gojq"
+
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 // This file is the one way the commands print JSON: --json prints the
@@ -69,7 +71,7 @@ func runJQ(code *gojq.Code, doc []byte, w io.Writer) error {
 			return fmt.Errorf("--jq: %w", err)
 		}
 		if s, ok := v.(string); ok {
-			if _, err := fmt.Fprintln(w, s); err != nil {
+			if _, err := fmt.Fprintln(w, textfmt.Printable(s)); err != nil {
 				return err
 			}
 			continue
@@ -78,7 +80,7 @@ func runJQ(code *gojq.Code, doc []byte, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if _, err := fmt.Fprintf(w, "%s\n", b); err != nil {
+		if _, err := fmt.Fprintf(w, "%s\n", textfmt.JSON(b)); err != nil {
 			return err
 		}
 	}

@@ -113,7 +113,11 @@ func printFollowed(f *Factory, newestFirst []client.RequestLine) error {
 		return printRequests(f, newestFirst)
 	}
 	for _, l := range slices.Backward(newestFirst) {
-		if err := json.NewEncoder(f.IO.Out).Encode(l); err != nil {
+		b, err := json.Marshal(l)
+		if err != nil {
+			return err
+		}
+		if err := f.IO.writeJSONText(b); err != nil {
 			return err
 		}
 	}

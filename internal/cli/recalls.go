@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 type recallsOptions struct {
@@ -96,7 +97,7 @@ func recallsRun(ctx context.Context, f *Factory, opts *recallsOptions) error {
 		return err
 	}
 	if len(recalls) == 0 && note != "" {
-		fmt.Fprintln(s.ErrOut, "note: "+note)
+		fmt.Fprintln(s.ErrOut, "note: "+textfmt.Printable(note))
 	}
 	if !hasRatings {
 		return nil

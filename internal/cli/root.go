@@ -21,6 +21,7 @@ import (
 	"github.com/vds-dev/vds/internal/buildinfo"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 // Main runs vds with args and returns the process exit code.
@@ -43,7 +44,7 @@ func run(ctx context.Context, f *Factory, args []string) int {
 		err = context.Canceled
 		fmt.Fprintln(f.IO.ErrOut, "vds: interrupted")
 	} else {
-		fmt.Fprintln(f.IO.ErrOut, "vds: "+errorMessage(err))
+		fmt.Fprintln(f.IO.ErrOut, "vds: "+textfmt.Printable(errorMessage(err)))
 		var fe *FlagError
 		if errors.As(err, &fe) || strings.HasPrefix(err.Error(), "unknown command") {
 			fmt.Fprintln(f.IO.ErrOut, "Run 'vds --help' for usage.")

@@ -119,6 +119,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			"mode":         cmdMode,
 			"badnumber":    cmdBadNumber,
 			"addtokens":    cmdAddTokens,
+			"plantlog":     cmdPlantLog,
 			"helpexamples": cmdHelpExamples,
 		},
 		RequireExplicitExec: true,
@@ -143,6 +144,29 @@ func cmdAddTokens(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(st.CreateToken(ctx, account.Token{ID: account.NewID("tok"), AccountID: a.ID, Name: fmt.Sprintf("t%d", i),
 			Prefix: prefix, Hash: hash, Scopes: []string{account.ScopeRead}, CreatedAt: time.Now()}, access.MaxTokens))
 	}
+}
+
+// plantlog EMAIL writes a request-log line for the account whose operation
+// holds terminal escapes, a bidi override and a DEL, straight into the
+// database as a server before the log checked its text could have.
+func cmdPlantLog(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: plantlog EMAIL")
+	}
+	driver, dsn := "sqlite", "file:"+sqlitePath(ts)+"?_time_format=sqlite"
+	if u := ts.Getenv("VDS_DATABASE_URL"); u != "" {
+		driver, dsn = "pgx", u
+	}
+	db, err := sql.Open(driver, dsn)
+	ts.Check(err)
+	defer db.Close()
+	var accountID, tokenID string
+	ts.Check(db.QueryRow(`SELECT a.id, t.id FROM accounts a JOIN tokens t ON t.account_id = a.id WHERE a.email = $1 LIMIT 1`, args[0]).
+		Scan(&accountID, &tokenID))
+	const op = "\x1b[2J\x1b[31mlist_makes\x1b[0m\x1b]0;pwned\x07\x1b]52;c;ZWNobyBwd25lZA==\x07\r\x1b[Ksearch\u202e_vehicles\x7f\u009b"
+	_, err = db.Exec(`INSERT INTO request_log (account_id, token_id, at, channel, operation, status, duration_us, request_id)
+		VALUES ($1, $2, $3, 'mcp', $4, 404, 1000, 'planted')`, accountID, tokenID, time.Now().UTC(), op)
+	ts.Check(err)
 }
 
 // jsonget FILE KEY VAR sets VAR to the string at KEY of the JSON object in FILE.

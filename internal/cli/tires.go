@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 type tiresOptions struct {
@@ -137,7 +138,7 @@ func printCarMatch(s *IOStreams, out tiresOutput) {
 		case client.MatchNone:
 			what = "no fitment of its make and model in the catalog"
 		}
-		fmt.Fprintf(s.ErrOut, "car %s (%s): %s\n", out.Car.UUID, vehicleName(out.Car.Year, out.Car.Make, out.Car.Model, out.Car.Trim), what)
+		fmt.Fprintf(s.ErrOut, "car %s (%s): %s\n", textfmt.Printable(out.Car.UUID), textfmt.Printable(vehicleName(out.Car.Year, out.Car.Make, out.Car.Model, out.Car.Trim)), what)
 	}
 }
 
@@ -156,7 +157,7 @@ func printTires(s *IOStreams, out tiresOutput) error {
 				sep = "\n"
 			}
 			fm := g.Fitment
-			if _, err := fmt.Fprintf(s.Out, "%s%s  %s\n", sep, s.colorize(colorBold, vehicleName(fm.Year, fm.Make, fm.Model, fm.Trim)), fm.UUID); err != nil {
+			if _, err := fmt.Fprintf(s.Out, "%s%s  %s\n", sep, s.colorize(colorBold, vehicleName(fm.Year, fm.Make, fm.Model, fm.Trim)), textfmt.Printable(fm.UUID)); err != nil {
 				return err
 			}
 		}
@@ -175,11 +176,12 @@ func printTires(s *IOStreams, out tiresOutput) error {
 		row(sizeCells(oem, "-", "-", "OEM")...)
 		alternates := func(alts []client.AlternateGeometry, axle string) {
 			for _, a := range alts {
-				verdict := s.colorize(colorGreen, "OK"+axle)
+				verdict, color := "OK"+axle, colorGreen
 				if !a.WithinWindow {
-					verdict = s.colorize(colorRed, "outside ±"+window+"%"+axle)
+					verdict, color = "outside ±"+window+"%"+axle, colorRed
 				}
 				row(sizeCells(a.SizeGeometry, signed(a.DiameterDiffIn, 2), signed(a.DiameterDiffPct, 1)+"%", verdict)...)
+				t.colorLast(color)
 			}
 		}
 		alternates(g.Alternates, "")

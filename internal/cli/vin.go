@@ -112,13 +112,20 @@ func vinRun(ctx context.Context, f *Factory, opts *vinOptions) error {
 // vinBatchRun decodes many VINs, client.MaxBatch per request, and prints
 // what was decoded even when a later batch fails.
 func vinBatchRun(ctx context.Context, f *Factory, c *client.Client, opts *vinOptions) error {
-	var vins []string
+	var (
+		vins    []string
+		skipped error // lines too long to read, reported after the others are decoded
+	)
 	for _, a := range opts.VINs {
 		if a != "-" {
 			vins = append(vins, a)
 			continue
 		}
-		if err := scanVINs(f.IO.In, func(v string) error { vins = append(vins, v); return nil }); err != nil {
+		err := scanVINs(f.IO.In, f.IO.ErrOut, func(v string) error { vins = append(vins, v); return nil })
+		var ce *codedError
+		if errors.As(err, &ce) {
+			skipped = err
+		} else if err != nil {
 			return fmt.Errorf("read VINs from stdin: %w", err)
 		}
 	}
@@ -156,7 +163,7 @@ func vinBatchRun(ctx context.Context, f *Factory, c *client.Client, opts *vinOpt
 	if n := countFailed(entries); n > 0 && !f.JSON {
 		fmt.Fprintf(f.IO.ErrOut, "%d of %d VINs were not decoded (not charged)\n", n, len(entries))
 	}
-	return nil
+	return skipped
 }
 
 func countFailed(entries []client.VINEntry) int {

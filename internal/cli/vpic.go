@@ -103,7 +103,8 @@ order: with --format jsonl (the default) the object GET /v1/vin/{vin} answers,
 or {"vin", "error": {"code", "detail"}} for a VIN that cannot be decoded;
 with --format csv the columns vin, make, model, year, trim, body,
 body_class and error. With no VIN, or "-", VINs are read from stdin (one or more per line,
-separated by white space or commas).`,
+separated by white space or commas); a line over 64 KiB is reported and
+skipped, and the exit code is then 1.`,
 		Example: `  vds vpic decode 1FTMW1T88MFA00001
   vds vpic decode --format csv - < vins.txt > decoded.csv`,
 		RunE: runCmd(f, opts, runF, vpicDecodeRun, func(args []string) error {
@@ -173,21 +174,44 @@ func vpicDecodeRun(ctx context.Context, f *Factory, opts *vpicDecodeOptions) err
 		}
 		return nil
 	}
-	return scanVINs(f.IO.In, decode)
+	return scanVINs(f.IO.In, f.IO.ErrOut, decode)
 }
 
+// maxVINLine caps a line of VINs on stdin; a longer one is skipped.
+const maxVINLine = 64 << 10
+
 // scanVINs calls fn with each VIN of r: one or more per line, separated
-// by white space or commas.
-func scanVINs(r io.Reader, fn func(string) error) error {
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		for _, v := range strings.FieldsFunc(sc.Text(), func(c rune) bool { return c == ',' || unicode.IsSpace(c) }) {
-			if err := fn(v); err != nil {
-				return err
+// by white space or commas. A longer line than maxVINLine is reported on
+// warn and skipped, and makes the result an error.
+func scanVINs(r io.Reader, warn io.Writer, fn func(string) error) error {
+	br := bufio.NewReaderSize(r, maxVINLine)
+	skipped := 0
+	for n := 1; ; n++ {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			fmt.Fprintf(warn, "vds: stdin line %d: longer than %d KiB; skipped\n", n, maxVINLine>>10)
+			skipped++
+			line = nil
+		}
+		for _, v := range strings.FieldsFunc(string(line), func(c rune) bool { return c == ',' || unicode.IsSpace(c) }) {
+			if ferr := fn(v); ferr != nil {
+				return ferr
 			}
 		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
 	}
-	return sc.Err()
+	if skipped > 0 {
+		return &codedError{code: ExitError, err: fmt.Errorf("skipped %d line(s) of stdin longer than %d KiB", skipped, maxVINLine>>10)}
+	}
+	return nil
 }
 
 func deref(p *string) string {

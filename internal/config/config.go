@@ -5,6 +5,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/viper"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/textcheck"
 )
 
 // Config is the whole configuration, loaded once per command.
@@ -49,6 +51,9 @@ type Server struct {
 	CacheMaxAge time.Duration `mapstructure:"cache_max_age"`
 	// CORSOrigins are the browser origins allowed to call /v1; "*" is any.
 	CORSOrigins []string `mapstructure:"cors_origins"`
+	// TrustedProxies are the peers (CIDR or address) whose X-Forwarded-For
+	// and X-Forwarded-Proto are believed; empty believes none.
+	TrustedProxies []string `mapstructure:"trusted_proxies"`
 	// GCHeadroomMB is how far (MiB) the heap may grow above a smaller live
 	// heap between collections; 0 or GOGC set leaves Go's default.
 	GCHeadroomMB int `mapstructure:"gc_headroom_mb"`
@@ -145,6 +150,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.idle_timeout", "120s")
 	v.SetDefault("server.cache_max_age", "60s")
 	v.SetDefault("server.cors_origins", []string{})
+	v.SetDefault("server.trusted_proxies", DefaultTrustedProxies)
 	v.SetDefault("server.gc_headroom_mb", 256)
 	v.SetDefault("upstream.vpic_url", "https://vpic.nhtsa.dot.gov/api")
 	v.SetDefault("upstream.nhtsa_url", "https://api.nhtsa.gov")
@@ -164,6 +170,26 @@ func SetDefaults(v *viper.Viper) {
 		v.SetDefault("plans."+name+".monthly_quota", p.MonthlyQuota)
 		v.SetDefault("plans."+name+".api_access", p.APIAccess)
 	}
+}
+
+// DefaultTrustedProxies is loopback: a reverse proxy on the same host.
+var DefaultTrustedProxies = []string{"127.0.0.0/8", "::1/128"}
+
+// ParseProxies reads server.trusted_proxies: CIDR prefixes or single addresses.
+func ParseProxies(list []string) ([]netip.Prefix, error) {
+	out := make([]netip.Prefix, 0, len(list))
+	for _, s := range list {
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			a, aerr := netip.ParseAddr(s)
+			if aerr != nil || a.Zone() != "" {
+				return nil, err
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }
 
 // DefaultDatabaseURL is an SQLite file in the data directory.
@@ -188,15 +214,24 @@ func Load(v *viper.Viper) (Config, error) {
 	if c.Database.URL == "" {
 		c.Database.URL = DefaultDatabaseURL()
 	}
-	// VDS_SERVER_CORS_ORIGINS is split at commas; a space after one is not part of an origin.
-	origins := c.Server.CORSOrigins[:0:0]
-	for _, o := range c.Server.CORSOrigins {
-		if o = strings.TrimSpace(o); o != "" {
-			origins = append(origins, o)
+	c.Server.CORSOrigins = trimList(c.Server.CORSOrigins)
+	c.Server.TrustedProxies = trimList(c.Server.TrustedProxies)
+	if len(c.Server.TrustedProxies) == 1 && c.Server.TrustedProxies[0] == "none" {
+		c.Server.TrustedProxies = nil
+	}
+	return c, c.Validate()
+}
+
+// trimList drops the spaces and empty entries a comma-separated VDS_*
+// variable leaves.
+func trimList(list []string) []string {
+	out := list[:0:0]
+	for _, s := range list {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
 		}
 	}
-	c.Server.CORSOrigins = origins
-	return c, c.Validate()
+	return out
 }
 
 var planName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
@@ -235,6 +270,11 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("server.cache_max_age: must be between 0s and %s, such as 60s: clients see a new catalog version only after it", MaxCacheMaxAge))
 	}
 	errs = append(errs, checkOrigins(c.Server.CORSOrigins)...)
+	for _, p := range c.Server.TrustedProxies {
+		if _, err := ParseProxies([]string{p}); err != nil {
+			errs = append(errs, fmt.Errorf("server.trusted_proxies: %q is not an address or CIDR prefix such as 10.0.0.0/8 or 192.0.2.10 (or none alone)", p))
+		}
+	}
 	if d := c.VIN.Decoder; d != "" && d != "auto" && d != "offline" && d != "online" {
 		errs = append(errs, fmt.Errorf("vin.decoder: %q is not auto, offline or online", d))
 	}
@@ -254,7 +294,7 @@ func (c *Config) Validate() error {
 		errs = append(errs, fmt.Errorf("dashboard.secure_cookies: %q is not auto, always or never", c.Dashboard.SecureCookies))
 	}
 	if u := c.Dashboard.PublicURL; u != "" {
-		if pu, err := url.Parse(u); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" || pu.RawQuery != "" || pu.Fragment != "" || strings.Trim(pu.Path, "/") != "" {
+		if pu, err := url.Parse(u); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || !textcheck.HostPort(pu.Host) || pu.RawQuery != "" || pu.Fragment != "" || strings.Trim(pu.Path, "/") != "" {
 			errs = append(errs, fmt.Errorf("dashboard.public_url: %q is not an http(s) origin such as https://vds.example.com", u))
 		}
 	}
@@ -298,8 +338,11 @@ func checkOrigins(origins []string) []error {
 			continue
 		}
 		u, err := url.Parse(o)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
-			u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || strings.HasSuffix(o, "?") || strings.HasSuffix(o, "#") {
+		switch {
+		case err == nil && strings.Contains(u.Host, "*"):
+			errs = append(errs, fmt.Errorf("server.cors_origins: %q: wildcards are not supported; list every origin (https://app.example.com, https://admin.example.com), or * alone for any", o))
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || !textcheck.HostPort(u.Host) || u.User != nil ||
+			u.Path != "" || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" || strings.HasSuffix(o, "?") || strings.HasSuffix(o, "#"):
 			errs = append(errs, fmt.Errorf("server.cors_origins: %q is not an origin such as https://app.example.com or http://localhost:3000 (scheme://host[:port], no path), or *", o))
 		}
 	}

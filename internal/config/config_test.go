@@ -125,6 +125,9 @@ func TestCacheAndCORS(t *testing.T) {
 		{[]string{"https://user@app.example.com"}, "60s", "is not an origin"},
 		{[]string{"https://app.example.com?x"}, "60s", "is not an origin"},
 		{[]string{"*", "https://app.example.com"}, "60s", "server.cors_origins: * allows every origin, so list it alone"},
+		{[]string{"https://*.example.com"}, "60s", `server.cors_origins: "https://*.example.com": wildcards are not supported; list every origin`},
+		{[]string{"https://app.*"}, "60s", "wildcards are not supported"},
+		{[]string{"https://app_ex(ample).com"}, "60s", "is not an origin"},
 		{nil, "-1s", "server.cache_max_age: must be between 0s and 24h0m0s"},
 		{nil, "25h", "server.cache_max_age"},
 	} {
@@ -135,6 +138,46 @@ func TestCacheAndCORS(t *testing.T) {
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("cors_origins %q, cache_max_age %s: Load = %v, want %q", tc.origins, tc.maxAge, err, tc.want)
 		}
+	}
+}
+
+// TestTrustedProxies: loopback by default; addresses and prefixes, or none.
+func TestTrustedProxies(t *testing.T) {
+	c, err := Load(withDefaults())
+	if err != nil || strings.Join(c.Server.TrustedProxies, " ") != "127.0.0.0/8 ::1/128" {
+		t.Fatalf("defaults: %q, %v", c.Server.TrustedProxies, err)
+	}
+	for _, tc := range []struct {
+		env, want, err string
+	}{
+		{"10.0.0.0/8, 192.0.2.10 ,2001:db8::/32", "10.0.0.0/8 192.0.2.10 2001:db8::/32", ""},
+		{"none", "", ""},
+		{"10.0.0.0/33", "", `server.trusted_proxies: "10.0.0.0/33" is not an address or CIDR prefix`},
+		{"proxy.internal", "", `"proxy.internal" is not an address`},
+	} {
+		t.Setenv("VDS_SERVER_TRUSTED_PROXIES", tc.env)
+		v := withDefaults()
+		v.SetEnvPrefix("VDS")
+		v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+		v.AutomaticEnv()
+		c, err := Load(v)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: Load = %v, want %q", tc.env, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || strings.Join(c.Server.TrustedProxies, " ") != tc.want {
+			t.Errorf("%q: %q, %v; want %q", tc.env, c.Server.TrustedProxies, err, tc.want)
+		}
+		if p, err := ParseProxies(c.Server.TrustedProxies); err != nil || len(p) != len(c.Server.TrustedProxies) {
+			t.Errorf("%q: ParseProxies = %v, %v", tc.env, p, err)
+		}
+	}
+	v := withDefaults()
+	v.Set("server.trusted_proxies", []string{})
+	if c, err := Load(v); err != nil || len(c.Server.TrustedProxies) != 0 {
+		t.Errorf("[] in the file: %q, %v; want none", c.Server.TrustedProxies, err)
 	}
 }
 

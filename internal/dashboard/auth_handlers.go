@@ -3,15 +3,14 @@ package dashboard
 import (
 	"errors"
 	"math"
-	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/signin"
 )
@@ -128,7 +127,7 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "confirm", "The two passwords differ. Type the same password twice.")
 		return
 	}
-	a, err := h.signin.SignUp(r.Context(), email, pw, clientAddress(r))
+	a, err := h.signin.SignUp(r.Context(), email, pw, edge.ClientAddr(r))
 	var throttled *signin.ThrottledError
 	switch {
 	case errors.As(err, &throttled):
@@ -147,32 +146,6 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, Prefix+"?n=welcome", http.StatusSeeOther)
-}
-
-// clientAddress is the address sign-ups are counted by: the peer or, from
-// a loopback proxy only, the address it appended to X-Forwarded-For. An
-// IPv6 client counts by its /64.
-func clientAddress(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
-	}
-	if fwd := r.Header.Values("X-Forwarded-For"); ip.IsLoopback() && len(fwd) > 0 {
-		last := fwd[len(fwd)-1]
-		last = strings.TrimSpace(last[strings.LastIndex(last, ",")+1:])
-		if p, err := netip.ParseAddr(last); err == nil {
-			ip = p
-		}
-	}
-	if ip = ip.Unmap(); ip.Is6() {
-		p, _ := ip.Prefix(64)
-		return p.String()
-	}
-	return ip.String()
 }
 
 func (h *Handler) signOut(w http.ResponseWriter, r *http.Request, s *session) {

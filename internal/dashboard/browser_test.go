@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/config"
 )
 
 // chromiumPath finds Debian's chromium. Without it the browser test skips,
@@ -204,7 +205,13 @@ func mcpCall(t *testing.T, base, token, tool, args string) {
 // refused; with a screenshot of every page.
 func TestBrowser(t *testing.T) {
 	chromium := chromiumPath(t)
-	e := newEnv(t, nil)
+	e := newEnv(t, func(c *config.Config) {
+		// The tour calls more than the free plan's 10 a minute, with the
+		// Requests page's loads.
+		free := c.Plans["free"]
+		free.RatePerMinute = 60
+		c.Plans["free"] = free
+	})
 	// A real listener and Serve, so the usage flusher runs as in vds serve.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -604,3 +604,32 @@ func TestSignUpThrottle(t *testing.T) {
 		other.signUp("elsewhere@example.com", password)
 	})
 }
+
+// TestRequestsPageRateLimited: loads of the Requests page count against the
+// plan's per-minute window with the API's reads of the log; past it the page
+// is a 429 that says when to come back and reads nothing.
+func TestRequestsPageRateLimited(t *testing.T) {
+	e := newEnv(t, nil)
+	base := e.start()
+	b := newBrowser(t, base)
+	b.signUp("reader@example.com", password) // the free plan: 10 a minute
+	ctx := context.Background()
+	a, _ := e.acc.Account(ctx, "reader@example.com")
+	_, secret, err := e.acc.CreateToken(ctx, a.ID, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if code, _ := api(t, base, secret, "/v1/me/requests"); code != http.StatusOK {
+			t.Fatalf("API read %d: %d", i+1, code)
+		}
+		b.get("/dashboard/requests").want(t, http.StatusOK, "")
+	}
+	p := b.get("/dashboard/requests").want(t, http.StatusTooManyRequests, "").lacks(t, "<table")
+	if !strings.Contains(p.alert(), "rate limit") || p.Header.Get("Retry-After") == "" {
+		t.Fatalf("the 11th read: alert %q, Retry-After %q", p.alert(), p.Header.Get("Retry-After"))
+	}
+	if code, _ := api(t, base, secret, "/v1/me/requests"); code != http.StatusTooManyRequests {
+		t.Fatalf("an API read after it: %d, want 429", code)
+	}
+}

@@ -65,6 +65,7 @@ func newEnvOn(t *testing.T, backend string, configure func(*config.Config)) *env
 	cfg.Server.CatalogPoll = time.Second
 	cfg.Server.ShutdownTimeout = 5 * time.Second
 	cfg.Dashboard = config.Dashboard{Signup: true, SessionTTL: time.Hour, SecureCookies: "auto"}
+	cfg.Server.TrustedProxies = config.DefaultTrustedProxies // a proxy on this host, as tests pose
 	if configure != nil {
 		configure(cfg)
 	}

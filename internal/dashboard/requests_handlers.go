@@ -1,9 +1,14 @@
 package dashboard
 
 import (
+	"errors"
 	"net/http"
 	"strings"
+	"time"
 
+	"github.com/vds-dev/vds/internal/account"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/requestlog"
 )
 
@@ -25,6 +30,14 @@ func (h *Handler) requests(w http.ResponseWriter, r *http.Request, s *session) {
 	d := requestsData{RequestID: strings.TrimSpace(r.URL.Query().Get("request_id")),
 		Status: r.URL.Query().Get("status"), Statuses: []string{"2xx", "3xx", "4xx", "5xx"}}
 	v := signedIn(s, "requests", "Requests")
+	if wait, err := h.admitRead(r, s.account); err != nil {
+		h.serverError(w, r, err)
+		return
+	} else if wait > 0 {
+		v.Error = "Reading the request log counts against your plan's rate limit, which this minute's requests have reached. " + tryAgainIn(w, wait)
+		h.render(w, r, http.StatusTooManyRequests, "requests", v)
+		return
+	}
 	lo, hi, ok := requestlog.StatusRange(d.Status)
 	status := http.StatusOK
 	if !ok {
@@ -42,4 +55,24 @@ func (h *Handler) requests(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	v.Data = d
 	h.render(w, r, status, "requests", v)
+}
+
+// admitRead counts a read of the log against the plan's rate window, as
+// GET /v1/me/requests does (an unknown plan gets the free plan's); it
+// returns how long to wait when the window is full.
+func (h *Handler) admitRead(r *http.Request, a account.Account) (time.Duration, error) {
+	plan, ok := h.cfg.Plan(a.Plan)
+	if !ok {
+		plan = account.Plan{Name: a.Plan, RatePerMinute: config.DefaultPlans["free"].RatePerMinute}
+	}
+	t, _, err := h.limiter.Admit(r.Context(), a.ID, plan, false)
+	var refusal *limits.Refusal
+	if errors.As(err, &refusal) {
+		return max(refusal.RetryAfter, time.Second), nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	t.Refund()
+	return 0, nil
 }

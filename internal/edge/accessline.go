@@ -52,7 +52,7 @@ func appendAccessLine(b []byte, f LineFormat, rec *accessRecord) []byte {
 	}
 	b = appendStringAttr(b, json, sep, "request_id", rec.id)
 	b = appendStringAttr(b, json, sep, "method", rec.method)
-	b = appendStringAttr(b, json, sep, "path", rec.path)
+	b = appendStringAttr(b, json, sep, "path", redactPath(rec.path))
 	if rec.query != "" {
 		b = appendStringAttr(b, json, sep, "query", redactQuery(rec.query))
 	}

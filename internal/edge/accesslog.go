@@ -125,7 +125,7 @@ func (a *AccessLog) drain() {
 
 func (rec *accessRecord) slogRecord() slog.Record {
 	r := slog.NewRecord(rec.end, slog.LevelInfo, "request", 0)
-	r.AddAttrs(slog.String("request_id", rec.id), slog.String("method", rec.method), slog.String("path", rec.path))
+	r.AddAttrs(slog.String("request_id", rec.id), slog.String("method", rec.method), slog.String("path", redactPath(rec.path)))
 	if rec.query != "" {
 		r.AddAttrs(slog.String("query", redactQuery(rec.query)))
 	}
@@ -152,17 +152,21 @@ func (b lineBuffer) Write(p []byte) (int, error) {
 }
 
 // secretWords mark a query parameter whose value is never logged.
-var secretWords = []string{"token", "key", "secret", "passw", "pwd", "auth", "sig", "session", "credential", "cookie"}
+var secretWords = []string{"token", "key", "secret", "pass", "pw", "auth", "sig", "session", "credential", "cookie", "jwt", "bearer"}
 
 // redactQuery replaces with REDACTED the values of parameters whose names
-// suggest a secret or that hold a vds token; a clean query is not copied.
+// suggest a secret or that hold a vds token; pairs split at '&' and ';'. A
+// clean query is not copied.
 func redactQuery(q string) string {
 	var b strings.Builder // written from the first secret on
 	redacted := false
-	for rest, more := q, true; more; {
+	for rest := q; ; {
 		start := len(q) - len(rest)
-		var part string
-		part, rest, more = strings.Cut(rest, "&")
+		part := rest
+		i := strings.IndexAny(rest, "&;")
+		if i >= 0 {
+			part, rest = rest[:i], rest[i+1:]
+		}
 		name, _, _ := strings.Cut(part, "=")
 		secret := secretParam(part, name)
 		if secret && !redacted {
@@ -170,17 +174,19 @@ func redactQuery(q string) string {
 			b.Grow(len(q))
 			b.WriteString(q[:start])
 		}
-		if !redacted {
-			continue
+		if redacted {
+			if secret {
+				b.WriteString(name)
+				b.WriteString("=REDACTED")
+			} else {
+				b.WriteString(part)
+			}
+			if i >= 0 {
+				b.WriteByte(q[start+i])
+			}
 		}
-		if secret {
-			b.WriteString(name)
-			b.WriteString("=REDACTED")
-		} else {
-			b.WriteString(part)
-		}
-		if more {
-			b.WriteByte('&')
+		if i < 0 {
+			break
 		}
 	}
 	s := q
@@ -191,6 +197,21 @@ func redactQuery(q string) string {
 		s = s[:maxLoggedQuery] + "...(truncated)"
 	}
 	return s
+}
+
+// redactPath replaces with REDACTED each path segment that holds a vds
+// token; a clean path is not copied.
+func redactPath(p string) string {
+	if !containsFold(foldable(p), "vds_") {
+		return p
+	}
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		if containsFold(foldable(s), "vds_") {
+			segs[i] = "REDACTED"
+		}
+	}
+	return strings.Join(segs, "/")
 }
 
 func secretParam(part, name string) bool {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"net/netip"
 
 	"github.com/vds-dev/vds/internal/access"
 )
@@ -33,6 +34,8 @@ type request struct {
 	unlisted     bool
 	principal    access.Principal
 	hasPrincipal bool
+	// proxies are the peers whose X-Forwarded-* headers are believed.
+	proxies []netip.Prefix
 	// rec and idValue share this one allocation.
 	rec     recorder
 	idValue [1]string

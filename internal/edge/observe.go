@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,6 +64,9 @@ type Observer struct {
 	Metrics RequestMetrics
 	// Requests receives every authenticated request; nil keeps none.
 	Requests *requestlog.Log
+	// TrustedProxies are the peers whose X-Forwarded-For and
+	// X-Forwarded-Proto count (ClientAddr, IsHTTPS); nil trusts none.
+	TrustedProxies []netip.Prefix
 }
 
 // RequestMetrics counts served requests.
@@ -89,7 +93,7 @@ func Observe(o Observer, next http.Handler) http.Handler {
 		if !validRequestID(id) {
 			id = NewRequestID()
 		}
-		st := &request{id: id, log: o.Log, rec: recorder{ResponseWriter: w}, idValue: [1]string{id}}
+		st := &request{id: id, log: o.Log, rec: recorder{ResponseWriter: w}, idValue: [1]string{id}, proxies: o.TrustedProxies}
 		w.Header()["X-Request-Id"] = st.idValue[:]
 		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, st))
 		rec := &st.rec

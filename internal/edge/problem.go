@@ -55,6 +55,7 @@ const (
 	CodeForbidden               = "forbidden"
 	CodeCrossOriginRequest      = "cross_origin_request"
 	CodeRequestTooLarge         = "request_too_large"
+	CodeExpectationFailed       = "expectation_failed"
 	CodeHeadersTooLarge         = "headers_too_large"
 	CodeNotImplemented          = "not_implemented"
 	CodeHTTPVersionNotSupported = "http_version_not_supported"
@@ -85,6 +86,7 @@ var codes = map[string]row{
 	vehicle.CodeNotFound:           {http.StatusNotFound, true},
 	CodeMethodNotAllowed:           {http.StatusMethodNotAllowed, true},
 	CodeRequestTooLarge:            {http.StatusRequestEntityTooLarge, false},
+	CodeExpectationFailed:          {http.StatusExpectationFailed, false},
 	lookup.CodeVINNotDecodable:     {http.StatusUnprocessableEntity, true},
 	limits.CodeRateLimited:         {http.StatusTooManyRequests, true},
 	limits.CodeQuotaExceeded:       {http.StatusTooManyRequests, true},

@@ -6,22 +6,28 @@ import (
 	"testing"
 )
 
-// redactQueryBefore is redactQuery as it was with strings.Split,
-// url.QueryUnescape and strings.ToLower on every part: the behaviour the
-// allocation-free one keeps.
+// redactQueryBefore is redactQuery written plainly, with a split at every
+// separator, url.QueryUnescape and strings.ToLower on every part: the
+// behaviour the allocation-free one keeps.
 func redactQueryBefore(q string) string {
 	var b strings.Builder
-	for i, part := range strings.Split(q, "&") {
-		if i > 0 {
-			b.WriteByte('&')
+	parts := strings.Split(strings.ReplaceAll(q, ";", "&"), "&")
+	seps := strings.Map(func(r rune) rune {
+		if r == '&' || r == ';' {
+			return r
 		}
+		return -1
+	}, q)
+	for i, part := range parts {
 		name, _, _ := strings.Cut(part, "=")
 		if secretParamBefore(part, name) {
-			b.WriteString(name)
-			b.WriteString("=REDACTED")
-			continue
+			b.WriteString(name + "=REDACTED")
+		} else {
+			b.WriteString(part)
 		}
-		b.WriteString(part)
+		if i < len(seps) {
+			b.WriteByte(seps[i])
+		}
 	}
 	s := b.String()
 	if len(s) > maxLoggedQuery {
@@ -64,6 +70,10 @@ var redactCases = []struct{ q, want string }{
 	{"\u0130d=1&s\u0130g=2", "\u0130d=1&s\u0130g=REDACTED"}, // and dotted capital I to 'i'
 	{"sig", "sig=REDACTED"},
 	{"flag&session", "flag&session=REDACTED"},
+	{"pass=a&PW=b&jwt=c&Bearer=d&pwd=e", "pass=REDACTED&PW=REDACTED&jwt=REDACTED&Bearer=REDACTED&pwd=REDACTED"},
+	{"make=Ford;token=k&model=F;x=vds_k", "make=Ford;token=REDACTED&model=F;x=REDACTED"},
+	{"a=1;b=2;", "a=1;b=2;"},
+	{";pw=1;", ";pw=REDACTED;"},
 	{strings.Repeat("a", 1100), strings.Repeat("a", 1024) + "...(truncated)"},
 }
 
@@ -78,6 +88,24 @@ func TestRedactQuery(t *testing.T) {
 		if before := redactQueryBefore(c.q); before != c.want {
 			t.Errorf("before: redactQuery(%q) = %q, want %q", c.q, before, c.want)
 		}
+	}
+}
+
+func TestRedactPath(t *testing.T) {
+	for p, want := range map[string]string{
+		"/v1/cars":           "/v1/cars",
+		"/v1/cars/vds_ABC/x": "/v1/cars/REDACTED/x",
+		"/VDS_abc":           "/REDACTED",
+		"/a/xvds_k/b/Vds_j":  "/a/REDACTED/b/REDACTED",
+		"/v1/vds/_x":         "/v1/vds/_x",
+		"/\u212a/vds_\u00e9": "/\u212a/REDACTED",
+	} {
+		if got := redactPath(p); got != want {
+			t.Errorf("redactPath(%q) = %q, want %q", p, got, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = redactPath("/v1/cars/0b4e2b0e-5a6f-4c7e-9d1a-3f2b1c0d9e8f") }); n != 0 {
+		t.Errorf("redactPath of a clean path: %v allocations, want 0", n)
 	}
 }
 

@@ -1,17 +1,18 @@
 package epa
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/ingest"
 )
 
 // Cars builds the car catalog from the table, one car per EPA row, its id
-// pinned (docs/data.md, the EPA catalog). A row the catalog cannot hold
-// fails the whole build, naming it.
+// pinned (docs/data.md, the EPA catalog). Rows the catalog cannot hold fail
+// the whole build with an *ingest.InvalidError naming lines and columns.
 func Cars(t *Table) ([]catalog.Car, error) {
 	cars := make([]catalog.Car, 0, len(t.Rows))
+	var probs []ingest.RecordError
 	for i := range t.Rows {
 		r := &t.Rows[i]
 		c := catalog.Car{
@@ -32,13 +33,35 @@ func Cars(t *Table) ([]catalog.Car, error) {
 				c.Cylinders = &n
 			}
 		}
-		if errs := c.Normalize(); len(errs) > 0 {
-			return nil, fmt.Errorf("EPA row %d (%d %s %s): %v", r.ID, r.Year, r.Make, r.Model, errs)
+		for _, fe := range c.Normalize() {
+			probs = append(probs, ingest.RecordError{File: t.file, Line: t.lines[i], Field: t.column(fe.Field, r), Reason: fe.Reason})
 		}
 		c.UUID = catalog.EPACarUUID(r.ID)
 		cars = append(cars, c)
 	}
+	if len(probs) > 0 {
+		return nil, &ingest.InvalidError{Problems: probs}
+	}
 	return cars, nil
+}
+
+var sourceColumns = map[string]string{
+	"make": colMake, "model": colBaseModel, "year": colYear, "trim": colModel, "body": colVClass,
+	"fuel_type": colFuelType1, "drive_type": colDrive, "transmission": colTrany, "displacement_l": colDispl,
+	"cylinders": colCylinders, "epa_id": colID, "mpg_city": colCity, "mpg_highway": colHighway, "mpg_combined": colComb,
+	"epa_range_miles": colRange, "epa_electric_range_miles": colRangeA, "annual_fuel_cost": colFuelCost, "co2_gpm": colCO2,
+}
+
+// column names a catalog field's source column as the file spells it.
+func (t *Table) column(field string, r *Row) string {
+	col := sourceColumns[field]
+	if col == colBaseModel && r.BaseModel == "" {
+		col = colModel
+	}
+	if name, ok := t.names[col]; ok {
+		return name
+	}
+	return field
 }
 
 // variant is EPA's model text after its baseModel ("Camry Hybrid LE" →

@@ -20,8 +20,8 @@ const DefaultURL = "https://www.fueleconomy.gov/feg/epadata/vehicles.csv.zip"
 // MaxDownloadBytes stops a misconfigured URL from filling the disk (the real zip is ~2 MiB).
 const MaxDownloadBytes = 200 << 20
 
-// maxCSVBytes stops a zip bomb.
-const maxCSVBytes = 1 << 30
+// MaxCSVBytes caps the CSV a file holds or a zip unpacks to: EPA's is 21 MB.
+const MaxCSVBytes = 128 << 20
 
 // DownloadTimeout bounds a download when the caller passes no client.
 const DownloadTimeout = 5 * time.Minute
@@ -69,9 +69,8 @@ func open(ctx context.Context, src string, client *http.Client, progress func(do
 		cleanup = func() { _ = os.Remove(f.Name()) }
 		progress = nil
 	} else {
-		f, err = os.Open(src)
-		if err != nil {
-			return nil, "", fmt.Errorf("open EPA data: %w", err)
+		if f, err = os.Open(src); err != nil {
+			return nil, "", err
 		}
 	}
 	rc, name, err := fromFile(f, src, progress)
@@ -105,6 +104,9 @@ func fromFile(f *os.File, src string, progress func(done, total int64)) (io.Read
 		return nil, "", fmt.Errorf("%s: named .zip but not a zip archive", src)
 	}
 	if !isZip {
+		if st.Size() > MaxCSVBytes {
+			return nil, "", fmt.Errorf("%s: %d bytes, over the %d-byte limit of an EPA vehicles.csv", src, st.Size(), MaxCSVBytes)
+		}
 		return io.NopCloser(&counter{r: f, total: st.Size(), progress: progress}), src, nil
 	}
 	zr, err := zip.NewReader(f, st.Size())
@@ -115,16 +117,17 @@ func fromFile(f *os.File, src string, progress func(done, total int64)) (io.Read
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", src, err)
 	}
+	name := src + "!" + m.Name
+	// Refused from the header; capped reads hold a header that lies to it.
+	if m.UncompressedSize64 > MaxCSVBytes {
+		return nil, "", fmt.Errorf("%s: unpacks to %d bytes, over the %d-byte limit of an EPA vehicles.csv", name, m.UncompressedSize64, MaxCSVBytes)
+	}
 	mr, err := m.Open()
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %s: %w", src, m.Name, err)
+		return nil, "", fmt.Errorf("%s: %w", name, err)
 	}
 	total := int64(m.UncompressedSize64)
-	if m.UncompressedSize64 > maxCSVBytes {
-		total = -1
-	}
-	name := src + "!" + m.Name
-	r := &capped{r: mr, left: maxCSVBytes, name: name}
+	r := &capped{r: mr, left: MaxCSVBytes, limit: MaxCSVBytes, name: name}
 	return &closer{Reader: &counter{r: r, total: total, progress: progress}, close: mr.Close}, name, nil
 }
 
@@ -186,7 +189,7 @@ func download(ctx context.Context, url string, client *http.Client, progress fun
 		return nil, err
 	}
 	total := resp.ContentLength // -1 when unknown, as the callback expects
-	body := &counter{r: &capped{r: resp.Body, left: limit, name: url}, total: total, progress: progress}
+	body := &counter{r: &capped{r: resp.Body, left: limit, limit: limit, name: url}, total: total, progress: progress}
 	if progress != nil {
 		progress(0, total)
 	}
@@ -217,9 +220,9 @@ func (c *counter) Read(p []byte) (int, error) {
 
 // capped fails instead of truncating like io.LimitReader: a cut CSV would load as a smaller table.
 type capped struct {
-	r    io.Reader
-	left int64
-	name string
+	r           io.Reader
+	left, limit int64
+	name        string
 }
 
 func (c *capped) Read(p []byte) (int, error) {
@@ -227,7 +230,7 @@ func (c *capped) Read(p []byte) (int, error) {
 		var one [1]byte
 		n, err := c.r.Read(one[:])
 		if n > 0 {
-			return 0, fmt.Errorf("%s is larger than the size limit", c.name)
+			return 0, fmt.Errorf("%s: more than the %d-byte limit", c.name, c.limit)
 		}
 		return 0, err
 	}

@@ -1,6 +1,7 @@
 package epa
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -10,7 +11,18 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/vds-dev/vds/internal/textcheck"
 )
+
+// MaxRows caps the rows of a vehicles.csv: EPA's has 49,582 (1984 on).
+const MaxRows = 200_000
+
+// MaxRecordBytes caps one CSV record: EPA's longest is 714 bytes.
+const MaxRecordBytes = 16 << 10
+
+// csvReadAhead is how far encoding/csv's bufio.Reader reads past a record.
+const csvReadAhead = 4096
 
 // Row is one EPA configuration; numbers empty or NA in the file are 0.
 type Row struct {
@@ -70,6 +82,10 @@ func (e *FormatError) Unwrap() error { return e.Err }
 // Table is a parsed vehicles.csv indexed for matching; immutable, so Match is concurrency-safe.
 type Table struct {
 	Rows []Row
+
+	file  string            // the name Parse was given
+	lines []int             // parallel to Rows: the CSV line of each
+	names map[string]string // column → its header as the file spells it
 
 	facts      []rowFacts          // parallel to Rows: derived facts used when scoring
 	byID       map[int]int         // EPA id → index in Rows
@@ -150,7 +166,8 @@ var optionalColumns = []string{colBaseModel, colDrive, colFuelType, colFuelType1
 
 // Parse reads vehicles.csv rows from r; name labels errors.
 func Parse(ctx context.Context, r io.Reader, name string) (*Table, error) {
-	cr := csv.NewReader(r)
+	rc := &recordCap{r: r, file: name, line: 1}
+	cr := csv.NewReader(rc)
 	cr.FieldsPerRecord = -1 // tolerate ragged rows; a short row reads as empty cells
 	cr.ReuseRecord = true   // the cells are copied into Row strings anyway
 	header, err := cr.Read()
@@ -160,6 +177,7 @@ func Parse(ctx context.Context, r io.Reader, name string) (*Table, error) {
 	if err != nil {
 		return nil, csvError(name, err)
 	}
+	rc.start = cr.InputOffset()
 	cols := map[string]int{}
 	headerNames := map[string]string{}
 	for i, h := range header {
@@ -187,7 +205,7 @@ func Parse(ctx context.Context, r io.Reader, name string) (*Table, error) {
 		}
 	}
 
-	t := &Table{byID: map[int]int{}}
+	t := &Table{byID: map[int]int{}, file: name, names: headerNames}
 	intern := map[string]string{}
 	firstLine := map[int]int{}
 	for n := 0; ; n++ {
@@ -203,7 +221,11 @@ func Parse(ctx context.Context, r io.Reader, name string) (*Table, error) {
 		if err != nil {
 			return nil, csvError(name, err)
 		}
+		rc.start = cr.InputOffset()
 		line, _ := cr.FieldPos(0)
+		if len(t.Rows) == MaxRows {
+			return nil, &FormatError{File: name, Line: line, Err: fmt.Errorf("more than %d rows; EPA's file has about 50,000", MaxRows)}
+		}
 		p := rowParser{rec: rec, cols: cols, names: headerNames, file: name, line: line, intern: intern}
 		row := p.row()
 		if p.err != nil {
@@ -214,6 +236,7 @@ func Parse(ctx context.Context, r io.Reader, name string) (*Table, error) {
 		}
 		firstLine[row.ID] = line
 		t.Rows = append(t.Rows, row)
+		t.lines = append(t.lines, line)
 	}
 	if len(t.Rows) == 0 {
 		return nil, &FormatError{File: name, Err: errors.New("no vehicle rows")}
@@ -223,11 +246,35 @@ func Parse(ctx context.Context, r io.Reader, name string) (*Table, error) {
 }
 
 func csvError(name string, err error) error {
+	var fe *FormatError
+	if errors.As(err, &fe) {
+		return fe
+	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		return &FormatError{File: name, Line: pe.Line, Err: pe.Err}
 	}
 	return &FormatError{File: name, Err: err}
+}
+
+// recordCap fails a read taking the record being parsed past MaxRecordBytes:
+// encoding/csv would hold a whole line.
+type recordCap struct {
+	r     io.Reader
+	file  string
+	line  int   // of the next byte
+	read  int64 // bytes passed on
+	start int64 // offset of the record being parsed
+}
+
+func (c *recordCap) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if c.read+int64(n)-c.start > MaxRecordBytes+csvReadAhead {
+		return 0, &FormatError{File: c.file, Line: c.line, Err: fmt.Errorf("record longer than %d bytes; EPA's are under 1 KiB", MaxRecordBytes)}
+	}
+	c.read += int64(n)
+	c.line += bytes.Count(p[:n], []byte{'\n'})
+	return n, err
 }
 
 func (t *Table) index() {
@@ -325,6 +372,10 @@ func (p *rowParser) text(col string, required bool) string {
 	if c, ok := p.intern[s]; ok {
 		return c
 	}
+	if err := textcheck.Line(s); err != nil {
+		p.fail(col, "%v", err)
+		return ""
+	}
 	c := strings.Clone(s)
 	p.intern[c] = c
 	return c
@@ -345,7 +396,16 @@ func (p *rowParser) number(col string) float64 {
 		p.fail(col, "%q is not a number", s)
 		return 0
 	}
-	return f
+	return p.nonNegative(col, s, f)
+}
+
+// nonNegative refuses what no EPA count or measure can be.
+func (p *rowParser) nonNegative(col, s string, v float64) float64 {
+	if v < 0 {
+		p.fail(col, "%q is negative", s)
+		return 0
+	}
+	return v
 }
 
 // leadingInteger reads the whole number a cell starts with: EPA's rangeA
@@ -372,13 +432,10 @@ func (p *rowParser) integer(col string, required bool) int {
 		}
 		return 0
 	}
-	if n, err := strconv.Atoi(s); err == nil {
-		return n
-	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil || f != math.Trunc(f) || math.Abs(f) > math.MaxInt32 {
 		p.fail(col, "%q is not a whole number", s)
 		return 0
 	}
-	return int(f)
+	return int(p.nonNegative(col, s, f))
 }

@@ -75,7 +75,11 @@ func (h *Handler) changelog(w http.ResponseWriter, r *http.Request) {
 // openAPI serves the document with the client's origin as its server, so
 // generated clients build absolute URLs.
 func (h *Handler) openAPI(w http.ResponseWriter, r *http.Request) {
-	server, _ := json.Marshal(edge.Origin(r, h.publicURL))
+	origin := edge.DocumentOrigin(w, r, h.publicURL)
+	if origin == "" {
+		origin = "/" // the Host was no host name
+	}
+	server, _ := json.Marshal(origin)
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(h.openapi[0])
 	_, _ = w.Write(server)

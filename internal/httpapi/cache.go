@@ -106,18 +106,14 @@ const (
 	noCondition noneMatch = iota
 	// matchesTag: the client holds the current answer.
 	matchesTag
-	// matchesAny: "*", true whenever there is an answer to hold.
-	matchesAny
 )
 
 // condition reads If-None-Match with RFC 9110's weak comparison, skipping
-// elements that are not entity tags.
+// elements that are not entity tags. "*" is no condition: whether there is
+// an answer is what a 200 charges for (docs/api.md, Caching).
 func (t *entityTag) condition(fields []string) noneMatch {
 	tag := t.bytes()
 	for _, f := range fields {
-		if strings.TrimSpace(f) == "*" {
-			return matchesAny
-		}
 		for {
 			f = strings.TrimLeft(f, " \t,")
 			f = strings.TrimPrefix(f, "W/")
@@ -144,33 +140,4 @@ func (t *entityTag) condition(fields []string) noneMatch {
 // notModified answers a request whose If-None-Match names the current tag.
 func notModified(w http.ResponseWriter, _ *http.Request) {
 	w.WriteHeader(http.StatusNotModified)
-}
-
-// anyMatchWriter answers If-None-Match: * as the handler would, a 200
-// becoming a bodiless 304.
-type anyMatchWriter struct {
-	http.ResponseWriter
-	wrote, drop bool
-}
-
-func (a *anyMatchWriter) WriteHeader(status int) {
-	if a.wrote {
-		return
-	}
-	a.wrote = true
-	if status == http.StatusOK {
-		a.drop = true
-		status = http.StatusNotModified
-		a.Header().Del("Content-Type")
-		a.Header().Del("Content-Length")
-	}
-	a.ResponseWriter.WriteHeader(status)
-}
-
-func (a *anyMatchWriter) Write(b []byte) (int, error) {
-	a.WriteHeader(http.StatusOK)
-	if a.drop {
-		return len(b), nil
-	}
-	return a.ResponseWriter.Write(b)
 }

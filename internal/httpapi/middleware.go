@@ -15,8 +15,9 @@ import (
 // guard admits through the door, then commits or refunds the charge and
 // sets the limit and caching headers when the status is written. A PerItem
 // route's handler charges through meter. A catalog request whose
-// If-None-Match names the current tag counts against the rate window only
-// and is answered 304 without running next.
+// If-None-Match names the current tag counts against the rate window only,
+// is refused when the quota is spent, and is answered 304 without running
+// next, so the 304 tells nothing the tag did not.
 func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 	charged := rt.Charged && !rt.PerItem
 	var fresh http.HandlerFunc
@@ -43,17 +44,20 @@ func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 		a.r = r
 		defer func() {
 			if !a.done {
-				a.ticket.Refund() // the handler panicked or wrote nothing
+				a.ticket.Refund() // the handler panicked, wrote nothing or was refused
 			}
 		}()
-		switch cond {
-		case matchesTag:
-			fresh(a, r)
-		case matchesAny:
-			next(&anyMatchWriter{ResponseWriter: a}, r)
-		default:
+		if cond == noCondition {
 			next(a, r)
+			return
 		}
+		if p, _ := edge.PrincipalFrom(r.Context()); charged {
+			if err := h.limiter.Ready(r.Context(), p.Account.ID, p.Plan); err != nil {
+				edge.Refuse(w, r, err)
+				return
+			}
+		}
+		fresh(a, r)
 	}
 }
 
@@ -122,15 +126,23 @@ func (h *Handler) limitState(ctx context.Context, st limits.State) limits.State 
 
 // meter charges the caller one quota unit per item of a PerItem route; a
 // usage store failure is a 503, logged.
-func (h *Handler) meter(ctx context.Context) lookup.Meter {
+func (h *Handler) meter(ctx context.Context) *lookup.Meter {
 	p, _ := edge.PrincipalFrom(ctx) // guard put it there
-	return func(ctx context.Context) (func(bool), error) {
-		settle, _, err := h.limiter.Charge(ctx, p.Account.ID, p.Plan, limits.ChannelREST)
+	usage := func(ctx context.Context, err error) error {
 		var refusal *limits.Refusal
 		if err != nil && !errors.As(err, &refusal) {
 			edge.Logger(ctx).Error("database call failed", "data", "usage", "err", err)
-			return nil, views.Unavailable("usage")
+			return views.Unavailable("usage")
 		}
-		return settle, err
+		return err
+	}
+	return &lookup.Meter{
+		Ready: func(ctx context.Context) error {
+			return usage(ctx, h.limiter.Ready(ctx, p.Account.ID, p.Plan))
+		},
+		Charge: func(ctx context.Context) (func(bool), error) {
+			settle, _, err := h.limiter.Charge(ctx, p.Account.ID, p.Plan, limits.ChannelREST)
+			return settle, usage(ctx, err)
+		},
 	}
 }

@@ -164,7 +164,7 @@ func operations() map[string]opDoc {
 			"VIN, in the order given: the same report, or {vin, error: {code, detail}} with the code the single-VIN " +
 			"endpoint would answer (invalid_vin, vin_not_decodable, upstream_error, upstream_unavailable). Charged once " +
 			"per VIN decoded (a VIN repeated in the batch is decoded and charged once); an invalid VIN or one nobody " +
-			"can decode costs nothing, so a batch of only those is a 200 with per-entry errors. The request counts " +
+			"can decode costs nothing (VINs are charged after decoding, so it never holds a unit), so a batch of only those is a 200 with per-entry errors. The request counts " +
 			"once against the per-minute rate. When the monthly quota runs out part-way, the VINs past that point carry " +
 			"quota_exceeded (not decoded, not charged); when it is out before the first, the answer is a 429.",
 		shape: arrayOf, data: reflect.TypeFor[lookup.VINReport](), alt: reflect.TypeFor[lookup.VINFailure](),
@@ -532,8 +532,8 @@ func cacheHeaders(headers schema, rule cacheRule) schema {
 }
 
 var ifNoneMatch = schema{"name": "If-None-Match", "in": "header", "required": false,
-	"description": "ETags of answers the client holds (W/ prefixes are compared weakly), or *. When one is current the answer is a 304 " +
-		"without a body, counted against the per-minute rate but not charged.",
+	"description": "ETags of answers the client holds (W/ prefixes are compared weakly); * is ignored. When one is current the answer is a 304 " +
+		"without a body, counted against the per-minute rate but not charged; a spent monthly quota is still a 429.",
 	"schema": schema{"type": "string"}}
 
 // alwaysStatuses are the error statuses of every guarded operation: 401,
@@ -735,7 +735,7 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, rt Route) (s
 	}
 	if rt.Cache == cacheCatalog {
 		responses["304"] = schema{
-			"description": "Not modified: If-None-Match names the current ETag (or is * and there is an answer). No body; not charged.",
+			"description": "Not modified: If-None-Match names the current ETag. No body, no Link; not charged.",
 			"headers":     cacheHeaders(headersFor(http.StatusNotModified, false, true), rt.Cache),
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"slices"
@@ -22,6 +23,7 @@ import (
 	"github.com/vds-dev/vds/internal/access/accesstest"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/httpapi/apitest"
 	"github.com/vds-dev/vds/internal/ingest"
@@ -749,6 +751,8 @@ func TestServedDocumentServers(t *testing.T) {
 		{"https proxy", "", "api.test", "https", "https://api.test"},
 		{"public url", "https://vds.example.com/", "10.1.2.3:8080", "", "https://vds.example.com"},
 		{"public url over proxy", "https://vds.example.com", "api.test", "http", "https://vds.example.com"},
+		{"the client's entry before the proxy's", "", "api.test", "https, http", "http://api.test"},
+		{"a Host that is no host name", "", "x](javascript:alert(1))", "", "/"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -759,7 +763,8 @@ func TestServedDocumentServers(t *testing.T) {
 				t.Fatal(err)
 			}
 			httpapi.New(vehicle.NewService(snap), nil, nil, nil, nil, nil, httpapi.Options{PublicURL: tc.publicURL}).Mount(mux)
-			srv := httptest.NewServer(mux)
+			// The test client is a proxy on this host.
+			srv := httptest.NewServer(edge.Observe(edge.Observer{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}, mux))
 			t.Cleanup(srv.Close)
 			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/openapi.json", nil)
 			req.Host = tc.host
@@ -784,6 +789,10 @@ func TestServedDocumentServers(t *testing.T) {
 			}
 			if len(doc.Servers) != 1 || doc.Servers[0].URL != tc.want {
 				t.Fatalf("servers = %v, want one at %s", doc.Servers, tc.want)
+			}
+			if cc := resp.Header.Get("Cache-Control"); (tc.publicURL == "") != (cc == "private, no-cache") ||
+				(tc.publicURL == "") != strings.Contains(strings.Join(resp.Header.Values("Vary"), ","), "X-Forwarded-Proto") {
+				t.Errorf("Cache-Control %q, Vary %q: a shared cache must not keep an origin taken from the request", cc, resp.Header.Values("Vary"))
 			}
 			// The paths carry /v1, so the server is the bare origin.
 			if doc.Paths.Value("/v1/cars") == nil {

@@ -31,12 +31,15 @@ func DemoSources() ([]Source, error) {
 func FileSources(paths []string) ([]Source, error) {
 	out := make([]Source, 0, len(paths))
 	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return nil, err
+		}
 		if _, _, err := KindOfFile(p); err != nil {
 			return nil, err
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return nil, fmt.Errorf("read %w", err)
+			return nil, err
 		}
 		out = append(out, Source{Name: p, Data: data})
 	}
@@ -121,7 +124,8 @@ type Result struct {
 // Options are the settings of one Run.
 type Options struct {
 	Source string
-	// Files name the inputs in the removal guard's message.
+	// Files name the inputs in the removal guard's message; one whose name
+	// tells no kind (EPA's vehicles.csv) is named for every kind.
 	Files         []string
 	Progress      func(done, total int)
 	AllowRemovals bool
@@ -161,7 +165,7 @@ func checkRemovals(ch *catalog.Changes, files []string) error {
 		}
 		e := &RemovalError{Kind: s.Kind, Removed: s.Removed, Current: current}
 		for _, f := range files {
-			if k, _, err := KindOfFile(f); err == nil && k == s.Kind {
+			if k, _, err := KindOfFile(f); err != nil || k == s.Kind {
 				e.Files = append(e.Files, f)
 			}
 		}

@@ -67,3 +67,50 @@ func TestCharge(t *testing.T) {
 		t.Fatalf("daily usage %+v, %v; want 2 calls on mcp", days, err)
 	}
 }
+
+// TestReady: Ready refuses only a spent quota, and takes no unit, not even
+// a lease another replica would wait for; it sees what that replica used.
+func TestReady(t *testing.T) {
+	st, id := newStore(t)
+	c := &clock{t: time.Date(2026, 11, 21, 10, 0, 30, 0, time.UTC)}
+	a, b := newLimiter(st, c), newLimiter(st, c)
+	ctx := context.Background()
+	plan := account.Plan{Name: "small", MonthlyQuota: 2}
+	spent := func(l *Limiter) bool {
+		t.Helper()
+		err := l.Ready(ctx, id, plan)
+		var r *Refusal
+		if err != nil && (!errors.As(err, &r) || r.Reason != CodeQuotaExceeded) {
+			t.Fatalf("Ready: %v", err)
+		}
+		return err != nil
+	}
+	for range 3 {
+		if spent(a) {
+			t.Fatal("Ready refused an unused quota")
+		}
+	}
+	if s, _ := a.State(ctx, id, plan); s.QuotaUsed != 0 {
+		t.Fatalf("Ready took units: used %d", s.QuotaUsed)
+	}
+	// a holds no lease, so b can take both units.
+	for range 2 {
+		commit, _, err := b.Charge(ctx, id, plan, ChannelREST)
+		if err != nil {
+			t.Fatal(err)
+		}
+		commit(true)
+	}
+	if !spent(a) || !spent(b) {
+		t.Fatal("Ready admitted a spent quota")
+	}
+	if err := b.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !spent(newLimiter(st, c)) {
+		t.Fatal("a third replica: Ready admitted a spent quota")
+	}
+	if err := a.Ready(ctx, id, account.Plan{Name: "big"}); err != nil {
+		t.Fatalf("Ready on an unlimited plan: %v", err)
+	}
+}

@@ -127,8 +127,7 @@ func (l *Limiter) takeUnit(ctx context.Context, e *entry, m *month, t *Ticket, a
 		e.balance.Add(granted)
 	}
 	if !e.takeLeased(m) {
-		st := e.state(plan, m, now)
-		return st, &Refusal{Reason: CodeQuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
+		return spent(e, plan, m, now)
 	}
 	t.leased = true
 	return State{}, nil
@@ -144,6 +143,49 @@ func (l *Limiter) enter(ctx context.Context, accountID string, now time.Time) (*
 	}
 	e.lastActive.Store(now.UnixNano())
 	return e, m, nil
+}
+
+func spent(e *entry, plan account.Plan, m *month, now time.Time) (State, error) {
+	st := e.state(plan, m, now)
+	return st, &Refusal{Reason: CodeQuotaExceeded, RetryAfter: st.QuotaReset.Sub(now), State: st}
+}
+
+// Ready refuses with a *Refusal when Charge would find no unit, and takes
+// none, not even a lease: a call that is free when it succeeds is still
+// refused once the quota is spent, and holds no unit another call needs.
+func (l *Limiter) Ready(ctx context.Context, accountID string, plan account.Plan) error {
+	if plan.MonthlyQuota == 0 {
+		return nil
+	}
+	now := l.now()
+	if v, ok := l.accounts.Load(accountID); ok {
+		e := v.(*entry)
+		if e.month.Load().holds(now) && e.balance.Load() > 0 && !e.dropped.Load() {
+			return nil
+		}
+	}
+	e := l.lockEntry(accountID)
+	defer e.mu.Unlock()
+	m, err := l.load(ctx, e, accountID, now)
+	if err != nil {
+		return fmt.Errorf("read quota usage: %w", err)
+	}
+	if e.balance.Load() == 0 {
+		e.waitFlush()
+	}
+	if e.balance.Load() > 0 {
+		return nil
+	}
+	used, err := l.st.Usage(ctx, accountID, m.period)
+	if err != nil {
+		return fmt.Errorf("read quota usage: %w", err)
+	}
+	e.used.Store(used)
+	if used < int64(plan.MonthlyQuota) {
+		return nil
+	}
+	_, err = spent(e, plan, m, now)
+	return err
 }
 
 // Charge takes one quota unit for a call Admit already counted against the

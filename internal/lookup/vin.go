@@ -168,8 +168,14 @@ func (s *Service) decodeValid(ctx context.Context, local vin.Decoded) (VINReport
 // MaxBatch is how many VINs one batch call decodes.
 const MaxBatch = 50
 
-// Meter charges one decoded VIN of a batch; only the first settle counts.
-type Meter func(ctx context.Context) (settle func(charged bool), err error)
+// Meter charges the caller's quota. Charge reserves one unit, or fails
+// with a *limits.Refusal when none is left; settle(true) charges it,
+// settle(false) gives it back, and only the first settle counts. Ready
+// fails as Charge would, taking no unit.
+type Meter struct {
+	Ready  func(ctx context.Context) error
+	Charge func(ctx context.Context) (settle func(charged bool), err error)
+}
 
 // VINEntry is one VIN of a batch: its report, or why it has none.
 type VINEntry struct {
@@ -223,26 +229,28 @@ func (s *Service) DecodeEntry(ctx context.Context, raw string) (VINEntry, error)
 // answers in tens of milliseconds, the snapshot in microseconds.
 const decodeParallelism = 8
 
-// DecodeVINs decodes up to MaxBatch VINs, one entry per VIN in order,
-// asking meter (nil: free) once per distinct well-formed VIN; undecodable
-// VINs are refunded. A refusal of the first VIN is the error; later
-// refused VINs carry its code.
-func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter Meter) ([]VINEntry, upstream.Meta, error) {
+// DecodeVINs decodes up to MaxBatch VINs, one entry per VIN in order.
+// Each distinct well-formed VIN is decoded once, then meter (nil: free)
+// charges the decoded ones in order: a VIN that costs nothing (invalid,
+// undecodable) never holds a unit another needs. A quota spent before the
+// decoding, or when the first decoded VIN is charged, is the error; past
+// the first, the VINs the meter refused carry its code. The meta is stale
+// when any answer was.
+func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter *Meter) ([]VINEntry, upstream.Meta, error) {
 	if len(raws) > MaxBatch {
 		return nil, upstream.Meta{}, &vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "vin",
 			Message: fmt.Sprintf("%d VINs given; a batch decodes at most %d, so split the list.", len(raws), MaxBatch)}
 	}
 	entries := make([]VINEntry, len(raws))
 	type job struct {
-		local  vin.Decoded
-		settle func(bool)
-		rep    VINReport
-		meta   upstream.Meta
-		err    error
+		local   vin.Decoded
+		rep     VINReport
+		meta    upstream.Meta
+		err     error
+		charged bool
 	}
 	var jobs []*job
 	byVIN := map[string]*job{}
-	var refused *limits.Refusal
 	for i, raw := range raws {
 		local, err := vin.Decode(raw)
 		if err != nil {
@@ -250,28 +258,16 @@ func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter Meter) ([
 			continue
 		}
 		entries[i].VIN = local.VIN
-		if _, ok := byVIN[local.VIN]; ok || refused != nil {
-			continue
+		if _, ok := byVIN[local.VIN]; !ok {
+			j := &job{local: local}
+			byVIN[local.VIN] = j
+			jobs = append(jobs, j)
 		}
-		j := &job{local: local, settle: func(bool) {}}
-		if meter != nil {
-			settle, err := meter(ctx)
-			if errors.As(err, &refused) {
-				if len(jobs) == 0 {
-					return nil, upstream.Meta{}, err
-				}
-				continue
-			}
-			if err != nil {
-				for _, j := range jobs {
-					j.settle(false)
-				}
-				return nil, upstream.Meta{}, err
-			}
-			j.settle = settle
+	}
+	if meter != nil && len(jobs) > 0 {
+		if err := meter.Ready(ctx); err != nil {
+			return nil, upstream.Meta{}, err
 		}
-		byVIN[local.VIN] = j
-		jobs = append(jobs, j)
 	}
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(decodeParallelism)
@@ -282,34 +278,58 @@ func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter Meter) ([
 			if j.err != nil && !errors.As(j.err, &ve) {
 				return j.err
 			}
-			j.settle(j.err == nil)
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		for _, j := range jobs {
-			j.settle(false) // a no-op for the ones already settled
-		}
 		return nil, upstream.Meta{}, err
 	}
+
+	var settles []func(bool)
+	var refused *limits.Refusal
+	for _, j := range jobs {
+		if j.err != nil || refused != nil {
+			continue
+		}
+		if meter != nil {
+			settle, err := meter.Charge(ctx)
+			if errors.As(err, &refused) {
+				if len(settles) == 0 {
+					return nil, upstream.Meta{}, err
+				}
+				continue
+			}
+			if err != nil {
+				for _, settle := range settles {
+					settle(false)
+				}
+				return nil, upstream.Meta{}, err
+			}
+			settles = append(settles, settle)
+		}
+		j.charged = true
+	}
+	for _, settle := range settles {
+		settle(true)
+	}
+
 	var meta upstream.Meta
 	for i := range entries {
 		if entries[i].Err != nil {
 			continue
 		}
-		j, ok := byVIN[entries[i].VIN]
-		if !ok {
-			entries[i].Err = &vehicle.Error{Code: refused.Reason, Message: "Not decoded and not charged: the " + refused.Error() + "."}
-			continue
-		}
+		j := byVIN[entries[i].VIN]
 		var ve *VINError
-		if errors.As(j.err, &ve) {
+		switch {
+		case errors.As(j.err, &ve):
 			entries[i].Err = ve.Err
-			continue
+		case !j.charged:
+			entries[i].Err = &vehicle.Error{Code: refused.Reason, Message: "Not decoded and not charged: the " + refused.Error() + "."}
+		default:
+			entries[i].Report = &j.rep
+			meta.Stale = meta.Stale || j.meta.Stale
+			meta.FetchedAt = oldest(meta.FetchedAt, j.meta.FetchedAt)
 		}
-		entries[i].Report = &j.rep
-		meta.Stale = meta.Stale || j.meta.Stale
-		meta.FetchedAt = oldest(meta.FetchedAt, j.meta.FetchedAt)
 	}
 	return entries, meta, nil
 }

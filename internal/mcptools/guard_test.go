@@ -35,6 +35,8 @@ func (f *fakeCharger) Charge(_ context.Context, _ string, _ account.Plan, channe
 	return func(ok bool) { f.commits = append(f.commits, ok) }, limits.State{}, nil
 }
 
+func (f *fakeCharger) Ready(context.Context, string, account.Plan) error { return f.refuse }
+
 type countOut struct {
 	N int `json:"n"`
 }

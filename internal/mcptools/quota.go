@@ -18,9 +18,11 @@ import (
 )
 
 // Charger takes a quota unit for a tools/call, without counting the rate
-// window again (Handler did); only the first commit counts.
+// window again (Handler did); only the first commit counts. Ready refuses
+// a spent quota, taking no unit.
 type Charger interface {
 	Charge(ctx context.Context, accountID string, plan account.Plan, channel string) (commit func(success bool), state limits.State, err error)
+	Ready(ctx context.Context, accountID string, plan account.Plan) error
 }
 
 // guard is the tool middleware: it charges, checks the output schema
@@ -113,7 +115,7 @@ func (g *guard) charge(ctx context.Context, log *slog.Logger) (func(bool), *mcp.
 	if err != nil {
 		return nil, nil, "", err
 	}
-	commit, err := m.meter(ctx)
+	commit, err := m.meter.Charge(ctx)
 	if err != nil {
 		var refusal *limits.Refusal
 		reason := ""
@@ -129,7 +131,7 @@ func (g *guard) charge(ctx context.Context, log *slog.Logger) (func(bool), *mcp.
 // itemMeter charges the caller's quota one unit at a time: once for a
 // charged tool's call (charge), once per item for a PerItem tool's handler.
 type itemMeter struct {
-	meter lookup.Meter
+	meter *lookup.Meter
 	// failed turns the meter's error into the tool's answer.
 	failed func(error) (*mcp.CallToolResult, error)
 }
@@ -146,15 +148,21 @@ func (g *guard) itemMeter(ctx context.Context, log *slog.Logger) (*itemMeter, er
 		log.Error("charge", "err", "mcptools: NewServer was given no Charger")
 		return nil, internalError(ctx)
 	}
+	usage := func(err error) error {
+		var refusal *limits.Refusal
+		if err != nil && !errors.As(err, &refusal) {
+			log.Error("charge", "err", err)
+			return errUsageUnavailable
+		}
+		return err
+	}
 	return &itemMeter{
-		meter: func(ctx context.Context) (func(bool), error) {
-			commit, _, err := g.charger.Charge(ctx, p.Account.ID, p.Plan, limits.ChannelMCP)
-			var refusal *limits.Refusal
-			if err != nil && !errors.As(err, &refusal) {
-				log.Error("charge", "err", err)
-				return nil, errUsageUnavailable
-			}
-			return commit, err
+		meter: &lookup.Meter{
+			Ready: func(ctx context.Context) error { return usage(g.charger.Ready(ctx, p.Account.ID, p.Plan)) },
+			Charge: func(ctx context.Context) (func(bool), error) {
+				commit, _, err := g.charger.Charge(ctx, p.Account.ID, p.Plan, limits.ChannelMCP)
+				return commit, usage(err)
+			},
 		},
 		failed: func(err error) (*mcp.CallToolResult, error) {
 			var refusal *limits.Refusal

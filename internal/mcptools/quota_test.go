@@ -146,10 +146,13 @@ func TestDecodeVINChargesPerVIN(t *testing.T) {
 	if res := call(t, c, "decode_vin", map[string]any{"vin": "ZZZZZZZZZZZZZZZZZ"}); !res.IsError || !strings.Contains(text(res), "vin_not_decodable") {
 		t.Errorf("an undecodable VIN: %s", text(res))
 	}
-	for range 2 {
-		if res := call(t, c, "decode_vin", map[string]any{"vin": upstreamtest.KnownVIN}); res.IsError {
-			t.Fatal(text(res))
-		}
+	if res := call(t, c, "decode_vin", map[string]any{"vin": upstreamtest.KnownVIN}); res.IsError {
+		t.Fatal(text(res))
+	}
+	// The last unit goes to the VIN that decodes, not the one before it.
+	res = call(t, c, "decode_vin", map[string]any{"vins": []string{"ZZZZZZZZZZZZZZZZZ", upstreamtest.KnownVIN}})
+	if entries := decode(t, mustJSON(t, res.StructuredContent)).(map[string]any)["data"].([]any); res.IsError || entries[1].(map[string]any)["model"] != "F-150" {
+		t.Fatalf("the last unit: %s", text(res))
 	}
 	if got := e.quotaUsed(t, token); got != 3 {
 		t.Fatalf("X-Quota-Used %d, want 3", got)

@@ -9,16 +9,23 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vds-dev/vds/internal/edge"
+	"github.com/vds-dev/vds/internal/requestlog"
 )
 
 // logOperations names each MCP request in the request log: its method, or
-// a call's tool with the status its outcome would have over REST.
-func logOperations(hooks *server.Hooks) {
+// a known tool with the status its outcome would have over REST.
+func logOperations(hooks *server.Hooks, tools map[string]*Tool) {
 	hooks.AddBeforeAny(func(ctx context.Context, _ any, method mcp.MCPMethod, _ any) {
 		edge.SetOperation(ctx, string(method), 0)
 	})
+	// mcp-go calls this before it looks the tool up: a name the client
+	// made up is never logged.
 	hooks.AddBeforeCallTool(func(ctx context.Context, _ any, req *mcp.CallToolRequest) {
-		edge.SetOperation(ctx, req.Params.Name, 0)
+		name := req.Params.Name
+		if tools[name] == nil {
+			name = requestlog.Unknown
+		}
+		edge.SetOperation(ctx, name, 0)
 	})
 	hooks.AddAfterCallTool(func(ctx context.Context, _ any, _ *mcp.CallToolRequest, result any) {
 		edge.SetOperation(ctx, "", resultStatus(result))

@@ -122,7 +122,7 @@ func NewServer(d Deps, version string) *server.MCPServer {
 	g := &guard{tools: byName, charger: d.Charger, calls: d.Calls, log: d.logger()}
 	hooks := &server.Hooks{}
 	hooks.AddAfterCallTool(g.explainInvalidArguments)
-	logOperations(hooks)
+	logOperations(hooks, byName)
 	s := server.NewMCPServer("vds", version,
 		server.WithInstructions(instructions),
 		server.WithToolCapabilities(false),

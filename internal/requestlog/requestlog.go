@@ -127,7 +127,9 @@ func monthIndex(t time.Time) int {
 	return y*12 + int(m) - 1
 }
 
-// Add counts r against its token and queues it, unless the queue is full.
+// Add counts r against its token and queues it, unless the queue is full
+// or a text field of r is not Plain (an operation that is not becomes
+// Unknown).
 func (w *Log) Add(r Record) {
 	k := tokenMonth{r.TokenID, monthIndex(r.At)}
 	n, ok := w.calls.Load(k)
@@ -138,6 +140,13 @@ func (w *Log) Add(r Record) {
 	if r.Unlisted {
 		return
 	}
+	if Plain(r.Operation) != nil {
+		r.Operation = Unknown
+	}
+	if checkFields(r.AccountID, r.TokenID, r.Channel, r.Operation, r.RequestID) != nil {
+		w.dropped.Add(1)
+		return
+	}
 	select {
 	case w.queue <- r:
 	default:
@@ -145,7 +154,7 @@ func (w *Log) Add(r Record) {
 	}
 }
 
-// Dropped is how many records were lost to a full queue.
+// Dropped is how many records were lost to a full queue or refused.
 func (w *Log) Dropped() uint64 { return w.dropped.Load() }
 
 // Failed is how many records were lost to failed writes.
@@ -246,7 +255,9 @@ func (w *Log) take() {
 }
 
 // write writes the held lines and counters in transactions of at most
-// txRows, yielding between them; a failed one puts back only its counts.
+// write writes the held lines and counters in transactions of at most
+// txRows, yielding between them; a failed one puts back only its counts and
+// is retried in halves, so a refused line loses only itself.
 func (w *Log) write() {
 	w.ticks = 0
 	taken := w.takeCalls()
@@ -266,28 +277,80 @@ func (w *Log) write() {
 		l.recs, l.oldest = l.recs[:0], 0
 	}
 	counters := slices.Collect(maps.Keys(taken))
+	p := put{st: w.st}
 	for start := 0; start < max(len(entries), len(counters)); start += txRows {
 		if start > 0 {
 			runtime.Gosched()
 		}
 		batch := entries[min(start, len(entries)):min(start+txRows, len(entries))]
-		calls := map[TokenPeriod]int64{}
-		for _, k := range counters[min(start, len(counters)):min(start+txRows, len(counters))] {
+		keys := counters[min(start, len(counters)):min(start+txRows, len(counters))]
+		calls := make(map[TokenPeriod]int64, len(keys))
+		for _, k := range keys {
 			calls[TokenPeriod{TokenID: k.token, Period: monthPeriod(k.month)}] = taken[k]
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
-		err := w.st.AddRequests(ctx, batch, calls, Keep)
+		callsLost := p.lines(ctx, batch, calls)
 		cancel()
-		if err != nil {
-			lost := entries[min(start, len(entries)):]
-			w.failed.Add(uint64(len(lost)))
-			for _, k := range counters[min(start, len(counters)):] {
+		if callsLost {
+			for _, k := range keys {
 				w.putBack(k, taken[k])
 			}
-			w.log.Warn("request log write failed; its lines are lost, the token counts kept for the next write", "lines", len(lost), "err", err)
-			return
+		}
+		if p.ended() {
+			for _, k := range counters[min(start+txRows, len(counters)):] {
+				w.putBack(k, taken[k])
+			}
+			p.lost += len(entries) - min(start+txRows, len(entries))
+			break
 		}
 	}
+	if p.lost > 0 {
+		w.failed.Add(uint64(p.lost))
+		w.log.Warn("request log write failed; its lines are lost, the token counts kept for the next write", "lines", p.lost, "err", p.err)
+	}
+}
+
+// maxFailures failed transactions in a row end a write: the store is down,
+// or refuses more lines in a row than bisecting a batch should meet.
+const maxFailures = 20
+
+// put writes the batches of one write.
+type put struct {
+	st     Store
+	lost   int
+	streak int
+	err    error
+}
+
+func (p *put) ended() bool { return p.streak >= maxFailures }
+
+// lines writes entries and calls in one transaction; if that fails, each
+// half apart, the calls with the first, down to single lines (the calls
+// then alone). It reports whether the calls were not written.
+func (p *put) lines(ctx context.Context, entries []Entry, calls map[TokenPeriod]int64) (callsLost bool) {
+	if p.ended() {
+		p.lost += len(entries)
+		return len(calls) > 0
+	}
+	err := p.st.AddRequests(ctx, entries, calls, Keep)
+	if err == nil {
+		p.streak = 0
+		return false
+	}
+	p.streak++
+	p.err = err
+	switch {
+	case ctx.Err() != nil || len(entries) == 0:
+		p.lost += len(entries)
+		return len(calls) > 0
+	case len(entries) == 1:
+		p.lost++
+		return len(calls) > 0 && p.lines(ctx, nil, calls)
+	}
+	h := len(entries) / 2
+	callsLost = p.lines(ctx, entries[:h], calls)
+	p.lines(ctx, entries[h:], nil)
+	return callsLost
 }
 
 // takeCalls takes the token counters and forgets those of months before

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,12 +16,14 @@ import (
 )
 
 // recording keeps what the writer hands the store; fail makes the next
-// transaction fail, failTx the one of that number (from 1).
+// transaction fail, down every one from that number (from 1) on, refuse a
+// transaction holding a line it matches.
 type recording struct {
 	requestlog.Store
 	mu      sync.Mutex
 	fail    bool
-	failTx  int
+	down    int
+	refuse  func(requestlog.Entry) bool
 	txs     int
 	sizes   []int // of each transaction that was not failed: lines, counters
 	entries []requestlog.Entry
@@ -34,9 +37,12 @@ func (r *recording) AddRequests(_ context.Context, entries []requestlog.Entry, c
 		panic("keep")
 	}
 	r.txs++
-	if r.fail || r.txs == r.failTx {
+	if r.fail || r.down > 0 && r.txs >= r.down {
 		r.fail = false
 		return errors.New("database gone")
+	}
+	if r.refuse != nil && slices.ContainsFunc(entries, r.refuse) {
+		return errors.New("invalid byte sequence")
 	}
 	r.sizes = append(r.sizes, len(entries), len(calls))
 	r.entries = append(r.entries, entries...)
@@ -240,17 +246,17 @@ func testTakesEachTickWritesEveryFourth(t *testing.T) {
 	}
 }
 
-// TestFailedTransactionKeepsItsCounts: when a transaction of a write
-// fails, the transactions before it stay written, its lines and those
-// after it are lost, and the counts it and those after it held are
-// written by the next write: every count once.
+// TestFailedTransactionKeepsItsCounts: when the store goes down during a
+// write, the transactions before stay written, a bounded number of retries
+// fail and end the write, its other lines are lost, and the counts the
+// failed transactions held are written by the next write: every count once.
 func TestFailedTransactionKeepsItsCounts(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, testFailedTransactionKeepsItsCounts)
 }
 
 func testFailedTransactionKeepsItsCounts(t *testing.T) {
-	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}, failTx: 2}
+	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}, down: 2}
 	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
 	defer l.Close()
 	at := time.Date(2026, 2, 10, 9, 0, 0, 0, time.UTC)
@@ -263,6 +269,12 @@ func testFailedTransactionKeepsItsCounts(t *testing.T) {
 		t.Fatalf("written %d lines, %d failed; want the first transaction's %d written and the other %d lost",
 			len(rec.lines("a")), l.Failed(), requestlog.TxRows, requestlog.Keep-requestlog.TxRows)
 	}
+	rec.mu.Lock()
+	if rec.txs != 1+requestlog.MaxFailures {
+		t.Errorf("%d transactions tried, want 1 and %d failed", rec.txs, requestlog.MaxFailures)
+	}
+	rec.down = 0
+	rec.mu.Unlock()
 	l.Flush(context.Background())
 	var sum int64
 	for i := range tokens {
@@ -278,6 +290,77 @@ func testFailedTransactionKeepsItsCounts(t *testing.T) {
 	}
 	if sum != requestlog.Keep || len(rec.lines("a")) != requestlog.TxRows {
 		t.Fatalf("%d calls and %d lines written in all, want %d and %d", sum, len(rec.lines("a")), requestlog.Keep, requestlog.TxRows)
+	}
+}
+
+// TestRefusedLineLosesOnlyItself: a transaction the store refuses for one
+// of its lines is retried in halves, so only the refused lines are lost,
+// the other accounts' lines and every count are written.
+func TestRefusedLineLosesOnlyItself(t *testing.T) {
+	rec := &recording{calls: map[requestlog.TokenPeriod]int64{},
+		refuse: func(e requestlog.Entry) bool { return e.Operation == "poison" }}
+	l := requestlog.NewStopped(rec, slog.New(slog.DiscardHandler))
+	at := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	poisoned := map[int]bool{0: true, 1: true, 137: true, 499: true}
+	for i := range 500 {
+		for _, acc := range []string{"victim", "attacker"} {
+			op := "GET /v1/me"
+			if acc == "attacker" && poisoned[i] {
+				op = "poison"
+			}
+			l.Add(requestlog.Record{At: at, AccountID: acc, TokenID: "tok_" + acc, Operation: op, RequestID: strconv.Itoa(i)})
+		}
+	}
+	l.FlushNow()
+	var kept []string
+	for i := range 500 {
+		if !poisoned[i] {
+			kept = append(kept, strconv.Itoa(i))
+		}
+	}
+	if got := strings.Join(rec.lines("victim"), ","); got != ids(0, 500) {
+		t.Errorf("victim's lines: %d written, want all 500", len(rec.lines("victim")))
+	}
+	if got := strings.Join(rec.lines("attacker"), ","); got != strings.Join(kept, ",") || l.Failed() != uint64(len(poisoned)) {
+		t.Errorf("attacker's lines: %d written, %d failed; want all but the %d refused", len(rec.lines("attacker")), l.Failed(), len(poisoned))
+	}
+	if v, a := rec.count("tok_victim", "2026-03"), rec.count("tok_attacker", "2026-03"); v != 500 || a != 500 {
+		t.Errorf("calls victim %d, attacker %d; want 500 each", v, a)
+	}
+}
+
+// TestAddChecksText: an operation that is not plain text of at most
+// MaxText bytes is logged as Unknown; a line with another such field is
+// refused and counted as dropped; its call still counts.
+func TestAddChecksText(t *testing.T) {
+	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
+	l := requestlog.NewStopped(rec, slog.New(slog.DiscardHandler))
+	at := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+	add := func(id, op string) {
+		l.Add(requestlog.Record{At: at, AccountID: "a", TokenID: "t", Channel: requestlog.MCP, Operation: op, RequestID: id})
+	}
+	long := strings.Repeat("x", requestlog.MaxText)
+	for i, op := range []string{"list_makes", long, long + "x", "nul\x00", "\x1b[2Jclear", "bidi\u202e", "bad\xff", "tab\t", "<b>"} {
+		add(strconv.Itoa(i), op)
+	}
+	add("nul\x00id", "list_makes")
+	add(strings.Repeat("1", requestlog.MaxText+1), "list_makes")
+	l.FlushNow()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var ops []string
+	for _, e := range rec.entries {
+		ops = append(ops, e.Operation)
+		if err := e.Check(); err != nil {
+			t.Errorf("line %s was written: %v", e.RequestID, err)
+		}
+	}
+	want := []string{"list_makes", long, "unknown", "unknown", "unknown", "unknown", "unknown", "unknown", "unknown"}
+	if !slices.Equal(ops, want) || l.Dropped() != 2 {
+		t.Errorf("operations written %q, %d dropped; want %q and 2", ops, l.Dropped(), want)
+	}
+	if got := rec.calls[requestlog.TokenPeriod{TokenID: "t", Period: "2026-04"}]; got != 11 {
+		t.Errorf("calls %d, want 11", got)
 	}
 }
 

@@ -176,28 +176,92 @@ func TestConditionalRequests(t *testing.T) {
 		t.Fatalf("after version %d: ETag %q (was %q), quota used %d, want 3", ws.srv.CatalogVersion(), newTag, tag, used(renewed))
 	}
 
-	// If-None-Match: * is a 304 when there is a record, the 404 otherwise.
+	// Spend the quota: a current tag is refused like any call.
 	car := "/v1/cars/" + ws.cat.Cars[0].UUID.String()
-	get(car, tok, http.StatusNotModified, "If-None-Match", "*")
-	get("/v1/cars/"+uuid.NewSHA1(uuid.NameSpaceURL, []byte("none")).String(), tok, http.StatusNotFound, "If-None-Match", "*")
-
-	// Spend the quota: a 304 is still answered, and free.
 	get(car, tok, http.StatusOK)
 	last := get("/v1/cars/makes", tok, http.StatusOK)
 	if used(last) != 5 {
 		t.Fatalf("quota used %d, want 5", used(last))
 	}
 	get("/v1/cars/makes", tok, http.StatusTooManyRequests)
-	if fresh := get("/v1/cars/makes", tok, http.StatusNotModified, "If-None-Match", last.Header.Get("ETag")); used(fresh) != 5 {
-		t.Fatalf("a 304 past the quota: used %d", used(fresh))
+	if spent := get("/v1/cars/makes", tok, http.StatusTooManyRequests, "If-None-Match", last.Header.Get("ETag")); used(spent) != 5 {
+		t.Fatalf("a revalidation past the quota: used %d", used(spent))
 	}
+}
+
+// TestConditionalRevealsNothingFree repeats the attack on free 304s: a 304
+// may only confirm a tag the client got with a 200. If-None-Match: * is
+// answered as if absent (a count through Link, or whether a uuid exists,
+// is worth what a 200 charges); a 304 carries no Link; a spent quota is a
+// 429 whatever If-None-Match says.
+func TestConditionalRevealsNothingFree(t *testing.T) {
+	ws := newWebServer(t, nil)
+	tok := ws.tokens["tiny"] // 5 calls a month
+	const list = "/v1/cars?make=Toyota&per_page=1"
+	car := "/v1/cars/" + ws.cat.Cars[0].UUID.String()
+	none := "/v1/cars/" + uuid.NewSHA1(uuid.NameSpaceURL, []byte("none")).String()
+	used := 0
+	send := func(method, path string, want, charge int, header ...string) *http.Response {
+		t.Helper()
+		resp, body := ws.do(t, method, path, tok, header...)
+		used += charge
+		if resp.StatusCode != want || resp.Header.Get("X-Quota-Used") != strconv.Itoa(used) {
+			t.Fatalf("%s %s %v: %d, X-Quota-Used %s; want %d and %d\n%s", method, path, header, resp.StatusCode, resp.Header.Get("X-Quota-Used"), want, used, body)
+		}
+		if resp.StatusCode != http.StatusOK && resp.Header.Get("Link") != "" {
+			t.Fatalf("%s %s %v: a %d with Link %q", method, path, header, resp.StatusCode, resp.Header.Get("Link"))
+		}
+		return resp
+	}
+
+	// * is no condition: the full answer, charged, with the tag a later
+	// revalidation may send.
+	star := send(http.MethodGet, list, http.StatusOK, 1, "If-None-Match", "*")
+	if !strings.Contains(star.Header.Get("Link"), `rel="last"`) || !tagPattern.MatchString(star.Header.Get("ETag")) {
+		t.Fatalf("a 200 to *: Link %q, ETag %q", star.Header.Get("Link"), star.Header.Get("ETag"))
+	}
+	tag := star.Header.Get("ETag")
+	send(http.MethodGet, none, http.StatusNotFound, 0, "If-None-Match", "*")
+	head := send(http.MethodHead, car, http.StatusOK, 1, "If-None-Match", "*").Header.Get("ETag")
+	// The tag it got revalidates for free, GET or HEAD, alone or in a list,
+	// and the 304 shows no page links.
+	send(http.MethodGet, list, http.StatusNotModified, 0, "If-None-Match", tag)
+	send(http.MethodGet, list, http.StatusNotModified, 0, "If-None-Match", `"v0-0000000000000000", `+tag+", *")
+	send(http.MethodHead, car, http.StatusNotModified, 0, "If-None-Match", head)
+	// A stale or foreign tag is no condition either.
+	send(http.MethodGet, "/v1/cars/makes", http.StatusOK, 1, "If-None-Match", `"v1-0123456789abcdef"`)
+	// If-Modified-Since is not supported: no condition.
+	since := time.Now().UTC().Format(http.TimeFormat)
+	send(http.MethodGet, "/v1/boats/makes", http.StatusOK, 1, "If-Modified-Since", since)
+	last := send(http.MethodGet, car, http.StatusOK, 1, "If-None-Match", tag)
+	if used != 5 {
+		t.Fatalf("quota used %d, want 5", used)
+	}
+
+	// The quota is spent: no condition gets an answer past the 429.
+	for _, tc := range []struct{ method, path, inm string }{
+		{http.MethodGet, list, "*"},
+		{http.MethodGet, list, tag},
+		{http.MethodHead, car, head},
+		{http.MethodGet, list, `"v1-0123456789abcdef", W/` + tag},
+		{http.MethodGet, car, "*"},
+		{http.MethodGet, car, last.Header.Get("ETag")},
+		{http.MethodGet, none, "*"},
+		{http.MethodGet, "/v1/boats?year=2020&per_page=1", "*"},
+	} {
+		resp := send(tc.method, tc.path, http.StatusTooManyRequests, 0, "If-None-Match", tc.inm)
+		if resp.Header.Get("ETag") != "" {
+			t.Errorf("%s %s with %s: a 429 with ETag %q", tc.method, tc.path, tc.inm, resp.Header.Get("ETag"))
+		}
+	}
+	send(http.MethodGet, car, http.StatusTooManyRequests, 0, "If-Modified-Since", since)
 }
 
 // TestLinkHeaderAbsolute: pagination links are absolute, from
 // dashboard.public_url when set, else from the request.
 func TestLinkHeaderAbsolute(t *testing.T) {
 	const list = "/v1/cars?make=Toyota&per_page=2"
-	ws := newWebServer(t, nil)
+	ws := newWebServer(t, func(c *config.Config) { c.Server.TrustedProxies = config.DefaultTrustedProxies })
 	host := strings.TrimPrefix(ws.url, "http://")
 	for proto, want := range map[string]string{"": "http://" + host, "https": "https://" + host} {
 		resp, _ := ws.do(t, http.MethodGet, list, ws.tokens["big"], "X-Forwarded-Proto", proto)

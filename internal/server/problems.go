@@ -16,9 +16,26 @@ import (
 )
 
 // plainPaths refuses a path that is not plain text before any handler sees
-// it: PostgreSQL refuses what SQLite keeps.
+// it (PostgreSQL refuses what SQLite keeps), and answers the request
+// targets ServeMux would in text: CONNECT and *.
 func plainPaths(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodConnect:
+			edge.MarkUnmatched(r)
+			w.Header()["Allow"] = []string{""} // the target is no resource of ours
+			edge.WriteCode(w, r, edge.CodeMethodNotAllowed, "", "vds is not a proxy: it answers no CONNECT.")
+			return
+		case r.RequestURI == "*" && r.Method == http.MethodOptions:
+			edge.MarkUnmatched(r)
+			w.Header().Set("Allow", serverMethods)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		case r.RequestURI == "*":
+			edge.MarkUnmatched(r)
+			edge.WriteCode(w, r, edge.CodeInvalidRequest, "", "The request target * is for OPTIONS only: send a path.")
+			return
+		}
 		if err := textcheck.Line(r.URL.Path); err != nil {
 			edge.WriteCode(w, r, vehicle.CodeInvalidParameter, "path",
 				fmt.Sprintf("The path %s has %v: send a path of plain text.", vehicle.Echo(r.URL.Path), err))
@@ -27,6 +44,9 @@ func plainPaths(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// serverMethods are the methods some path of the server answers.
+const serverMethods = "GET, HEAD, POST, OPTIONS"
 
 // fallback, mounted at "/", answers what no pattern matched: 405 with Allow
 // when the path is served for GET, else 404, instead of ServeMux's text.
@@ -73,13 +93,19 @@ var cannedError = regexp.MustCompile(`^HTTP/1\.1 ([0-9]{3}) [^\r\n]*\r\nContent-
 // maxCanned is longer than any canned response; longer writes are not one.
 const maxCanned = 512
 
+// expectationFailed matches the empty 417 net/http answers an Expect other
+// than 100-continue with, before any handler (no handler sends a 417).
+var expectationFailed = regexp.MustCompile(`^HTTP/1\.1 (417) (Expectation Failed)\r\nConnection: close\r\nDate: [^\r\n]*\r\nContent-Length: 0\r\n\r\n$`)
+
 func (c *problemConn) Write(b []byte) (int, error) {
 	if len(b) > maxCanned || !bytes.HasPrefix(b, []byte("HTTP/1.1 ")) {
 		return c.Conn.Write(b)
 	}
 	m := cannedError.FindSubmatch(b)
 	if m == nil {
-		return c.Conn.Write(b)
+		if m = expectationFailed.FindSubmatch(b); m == nil {
+			return c.Conn.Write(b)
+		}
 	}
 	status, _ := strconv.Atoi(string(m[1]))
 	id := edge.NewRequestID()
@@ -101,7 +127,9 @@ func cannedProblem(status int, text, requestID string) []byte {
 	detail += ": check the request line (method, a path with valid %-escapes and no spaces, HTTP/1.1) and the headers."
 	switch status {
 	case http.StatusRequestHeaderFieldsTooLarge:
-		code, detail = edge.CodeHeadersTooLarge, "The request headers are larger than the server accepts: send fewer or shorter headers."
+		code, detail = edge.CodeHeadersTooLarge, "The request line and headers are over 16 KiB: send fewer or shorter headers."
+	case http.StatusExpectationFailed:
+		code, detail = edge.CodeExpectationFailed, "The request's Expect header asks for something other than 100-continue: send none, or Expect: 100-continue."
 	case http.StatusNotImplemented:
 		code, detail = edge.CodeNotImplemented, "The request uses a transfer encoding the server does not support: send the body with Content-Length or chunked."
 	case http.StatusHTTPVersionNotSupported:

@@ -3,18 +3,22 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
+	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/requestlog"
 	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/store"
 )
 
 // TestRequestLog: REST and MCP requests of an account are logged with
@@ -23,26 +27,9 @@ import (
 // call counts toward its token's month.
 func TestRequestLog(t *testing.T) {
 	ctx := context.Background()
-	st := openStore(t)
-	cfg := &config.Config{Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"], "pro": config.DefaultPlans["pro"]}}
-	cfg.Server.AuthCacheTTL = time.Second
-	acc := access.New(st, cfg.Plan, cfg.PlanNames())
-	secrets := map[string]string{}
-	for _, email := range []string{"me@example.com", "other@example.com"} {
-		a, err := acc.CreateAccount(ctx, email, "pro")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, secrets[email], err = acc.CreateToken(ctx, a.ID, "t"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	me, other := secrets["me@example.com"], secrets["other@example.com"]
-	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := srv.Handler()
+	st, h, newAccount := logServer(t)
+	_, me := newAccount("me@example.com", "pro")
+	_, other := newAccount("other@example.com", "pro")
 	const missing = "/v1/cars/00000000-0000-4000-8000-000000000000"
 	steps := []struct {
 		token, method, path, body string
@@ -125,5 +112,94 @@ func TestRequestLog(t *testing.T) {
 	// last read counts once it has answered.
 	if err != nil || calls[tok.ID] != 11 {
 		t.Errorf("calls this month = %v %v, want 11", calls, err)
+	}
+}
+
+// TestRequestLogHostileText: tool names a client makes up (1 MB, a NUL, an
+// escape sequence, a bidi override, a plain unknown one) are logged as "unknown", so the log
+// holds a few bytes a line and a full page stays small; the log's reader
+// is rate limited like any route.
+func TestRequestLogHostileText(t *testing.T) {
+	ctx := context.Background()
+	st, h, newAccount := logServer(t)
+	a, secret := newAccount("hostile@example.com", "pro")
+	names := []string{strings.Repeat("x", 1_000_000), "list_makes\x00", "\x1b[2J\x1b]52;c;cHduZWQ=\x07list_makes", "list\u202emakes", "no_such_tool", "list_makes"}
+	for _, name := range names {
+		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+			"params": map[string]any{"name": name, "arguments": map[string]any{"type": "car"}}})
+		if w := serve(h, secret, "POST", "/mcp", string(body)); w.Code != http.StatusOK {
+			t.Fatalf("tools/call %.20q: %d %s", name, w.Code, w.Body)
+		}
+	}
+	w := serve(h, secret, "GET", "/v1/me/requests?per_page=100", "")
+	var page struct{ Data []httpapi.RequestLine }
+	if err := json.Unmarshal(w.Body.Bytes(), &page); err != nil || w.Code != http.StatusOK {
+		t.Fatalf("GET /v1/me/requests: %d %.200s", w.Code, w.Body)
+	}
+	var ops []string
+	for _, l := range page.Data {
+		ops = append(ops, l.Operation)
+	}
+	if want := []string{"list_makes", "unknown", "unknown", "unknown", "unknown", "unknown"}; !slices.Equal(ops, want) {
+		t.Errorf("operations logged %q, want %q", ops, want)
+	}
+	if w.Body.Len() > 2000 {
+		t.Errorf("the page of 6 lines is %d bytes", w.Body.Len())
+	}
+
+	// A page of 100 lines whose every field is as long as a line takes
+	// stays under 64 KiB.
+	long := strings.Repeat("{$}/", requestlog.MaxText/4)
+	tok, err := st.TokenByHash(ctx, hash(secret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var full []requestlog.Entry
+	for i := range 100 {
+		full = append(full, requestlog.Entry{AccountID: a.ID, TokenID: tok.ID, At: time.Now(), Channel: requestlog.MCP,
+			Operation: long, Status: 599, Duration: time.Hour, RequestID: fmt.Sprintf("%0*d", requestlog.MaxText, i)})
+	}
+	if err := st.AddRequests(ctx, full, nil, requestlog.Keep); err != nil {
+		t.Fatal(err)
+	}
+	if w := serve(h, secret, "GET", "/v1/me/requests?per_page=100", ""); w.Code != http.StatusOK || w.Body.Len() > 64<<10 ||
+		!strings.Contains(w.Body.String(), long) {
+		t.Errorf("a full page: %d, %d bytes; want at most %d", w.Code, w.Body.Len(), 64<<10)
+	}
+
+	// A free account reads its log 10 times a minute, like any route.
+	_, freeSecret := newAccount("free@example.com", "free")
+	codes := map[int]int{}
+	for range 12 {
+		codes[serve(h, freeSecret, "GET", "/v1/me/requests", "").Code]++
+	}
+	if codes[http.StatusTooManyRequests] == 0 || codes[http.StatusOK] > 10 {
+		t.Errorf("12 reads on the free plan: %v, want at most 10 answered and the rest 429", codes)
+	}
+}
+
+// logServer is a server on an empty store with the free and pro plans, and
+// a function that makes an account with a token.
+func logServer(t *testing.T) (store.Store, http.Handler, func(email, plan string) (account.Account, string)) {
+	ctx := context.Background()
+	st := openStore(t)
+	cfg := &config.Config{Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"], "pro": config.DefaultPlans["pro"]}}
+	cfg.Server.AuthCacheTTL = time.Second
+	acc := access.New(st, cfg.Plan, cfg.PlanNames())
+	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, srv.Handler(), func(email, plan string) (account.Account, string) {
+		t.Helper()
+		a, err := acc.CreateAccount(ctx, email, plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, secret, err := acc.CreateToken(ctx, a.ID, "t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a, secret
 	}
 }

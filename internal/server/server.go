@@ -145,7 +145,11 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	mux.HandleFunc("GET /healthz", healthz)
 	mux.HandleFunc("GET /readyz", s.ready)
 	mux.Handle("/", fallback(mux))
-	obs := edge.Observer{Log: log, Access: s.access, Metrics: s.metrics, Requests: s.requests}
+	proxies, err := config.ParseProxies(cfg.Server.TrustedProxies)
+	if err != nil {
+		return nil, fmt.Errorf("server.trusted_proxies: %w", err)
+	}
+	obs := edge.Observer{Log: log, Access: s.access, Metrics: s.metrics, Requests: s.requests, TrustedProxies: proxies}
 	s.handler = edge.Observe(obs, edge.Gzip(plainPaths(mux)))
 	mcpMux := http.NewServeMux()
 	mcpMux.Handle("/mcp", mcp)
@@ -249,9 +253,11 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 			ReadTimeout:       sc.ReadTimeout,
 			WriteTimeout:      sc.WriteTimeout,
 			IdleTimeout:       sc.IdleTimeout,
-			MaxHeaderBytes:    16 << 10,
+			MaxHeaderBytes:    maxHeaderBytes,
 			ConnState:         yieldWhenIdle,
-			ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+			// OPTIONS * goes through the edge: logged, with a request id.
+			DisableGeneralOptionsHandler: true,
+			ErrorLog:                     slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		}
 	}
 	type served struct {
@@ -319,6 +325,12 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 	}
 	return nil
 }
+
+// MaxHead is the most a request line and headers may take together
+// (docs/api.md): net/http reads MaxHeaderBytes plus 4 KiB of slack.
+const MaxHead = 16 << 10
+
+const maxHeaderBytes = MaxHead - 4<<10
 
 // sweepEvery bounds the session tables' size; expired sessions are refused anyway.
 const sweepEvery = 10 * time.Minute

@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +20,8 @@ import (
 	"github.com/vds-dev/vds/internal/access/accesstest"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/store/storetest"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 	"github.com/vds-dev/vds/internal/vpic"
 	"github.com/vds-dev/vds/internal/vpic/vpictest"
@@ -26,8 +32,12 @@ import (
 // account is on a plan of quota monthly calls.
 func offlineServer(t *testing.T, mode string, quota int) (http.Handler, string) {
 	t.Helper()
+	return offlineServerOn(t, openStore(t), mode, quota)
+}
+
+func offlineServerOn(t *testing.T, st store.Store, mode string, quota int) (http.Handler, string) {
+	t.Helper()
 	ctx := context.Background()
-	st := openStore(t)
 	cfg := &config.Config{Plans: map[string]config.PlanLimits{"small": {APIAccess: true, RatePerMinute: 100, MonthlyQuota: quota}}}
 	cfg.Upstream = config.Upstream{VPICURL: "http://127.0.0.1:1", NHTSAURL: "http://127.0.0.1:1", Timeout: time.Second, CacheTTL: time.Hour}
 	cfg.VIN.Decoder = mode
@@ -99,7 +109,8 @@ func TestOfflineVINDecoding(t *testing.T) {
 }
 
 // A batch answers one entry per VIN in order and charges only the VINs it
-// decodes, once each; when the quota runs out part-way the rest say so.
+// decodes, once each; when the quota runs out part-way the rest say so, and
+// a VIN that costs nothing never holds a unit (red-team R7).
 // In auto mode the snapshot is loaded before the first request, so none
 // goes to NHTSA (unreachable here).
 func TestVINBatch(t *testing.T) {
@@ -126,11 +137,14 @@ func TestVINBatch(t *testing.T) {
 		t.Errorf("X-Quota-Used %s after two distinct decoded VINs, want 2", used)
 	}
 
-	w = get(t, h, token, batch(ford("000003"), ford("000004"), ford("000005"), ford("000006")), &body)
-	if w.Code != http.StatusOK || len(body.Data) != 4 {
+	// An undecodable VIN costs nothing, so it never holds a unit: the last
+	// one goes to the decodable VIN after it.
+	w = get(t, h, token, batch(ford("000003"), ford("000004"), "ZZZZZZZZZZZZZZZZZ", ford("000005"), ford("000006")), &body)
+	if w.Code != http.StatusOK || len(body.Data) != 5 {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
-	if body.Data[2].Model != "F-150" || body.Data[3].Error == nil || body.Data[3].Error.Code != "quota_exceeded" || body.Data[3].VIN != ford("000006") {
+	if d := body.Data; d[2].Error == nil || d[2].Error.Code != "vin_not_decodable" || d[3].Model != "F-150" ||
+		d[4].Error == nil || d[4].Error.Code != "quota_exceeded" || d[4].VIN != ford("000006") {
 		t.Errorf("the quota ran out after 3: %s", w.Body)
 	}
 	if used, left := w.Header().Get("X-Quota-Used"), w.Header().Get("X-Quota-Remaining"); used != "5" || left != "0" {
@@ -145,4 +159,56 @@ func TestVINBatch(t *testing.T) {
 	if w = get(t, h, token, batch("1FTMW1T88"), &body); w.Code != http.StatusOK || body.Data[0].Error == nil || body.Data[0].Error.Code != "invalid_vin" {
 		t.Errorf("a batch of invalid VINs: status %d: %s", w.Code, w.Body)
 	}
+}
+
+// TestVINBatchRace: batches that each hold an undecodable VIN and a
+// decodable one race for the last units on a real server. Exactly the
+// quota is decoded and charged: no unit is lost to a VIN that cost nothing,
+// and none is spent twice.
+func TestVINBatchRace(t *testing.T) {
+	storetest.Backends(t, func(t *testing.T, st store.Store) {
+		const quota, batches = 4, 16
+		h, token := offlineServerOn(t, st, "offline", quota)
+		ts := httptest.NewServer(h)
+		defer ts.Close()
+		var decoded, refused atomic.Int64
+		var wg sync.WaitGroup
+		for i := range batches {
+			wg.Go(func() {
+				q := url.Values{"vin": {"ZZZZZZZZZZZZZZZZZ", fmt.Sprintf("%s%06d", upstreamtest.KnownVIN[:11], i), "1FTMW1T88"}}
+				resp, err := http.DefaultClient.Do(newRequest(t, http.MethodGet, ts.URL+"/v1/vins?"+q.Encode(), token, ""))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				defer resp.Body.Close()
+				var body struct {
+					Code string
+					Data []vinReport
+				}
+				if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+					t.Error(err)
+					return
+				}
+				switch {
+				case resp.StatusCode == http.StatusTooManyRequests && body.Code == "quota_exceeded":
+					refused.Add(1)
+				case resp.StatusCode != http.StatusOK || len(body.Data) != 3 || body.Data[0].Error == nil || body.Data[0].Error.Code != "vin_not_decodable":
+					t.Errorf("batch %d: %d %+v", i, resp.StatusCode, body)
+				case body.Data[1].Error == nil:
+					decoded.Add(1)
+				case body.Data[1].Error.Code == "quota_exceeded":
+					refused.Add(1)
+				default:
+					t.Errorf("batch %d: %+v", i, body.Data[1])
+				}
+			})
+		}
+		wg.Wait()
+		var me struct{}
+		w := get(t, h, token, "/v1/me", &me)
+		if decoded.Load() != quota || refused.Load() != batches-quota || w.Header().Get("X-Quota-Used") != strconv.Itoa(quota) {
+			t.Fatalf("%d batches on a quota of %d: %d decoded, %d refused, X-Quota-Used %s", batches, quota, decoded.Load(), refused.Load(), w.Header().Get("X-Quota-Used"))
+		}
+	})
 }

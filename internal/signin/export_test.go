@@ -4,8 +4,8 @@ import "time"
 
 // SetSignUpLimits lowers the sign-up limits, so a test need not create a
 // hundred accounts (each with a deliberately slow password hash).
-func SetSignUpLimits(s *Service, perAddress, total int) {
-	s.signUpLimits.perAddress, s.signUpLimits.total = perAddress, total
+func SetSignUpLimits(s *Service, perAddress, perNetwork, total int) {
+	s.signUpLimits.perAddress, s.signUpLimits.perNetwork, s.signUpLimits.total = perAddress, perNetwork, total
 }
 
 // SetClock makes the service read the time from now.

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -22,13 +23,13 @@ type Service struct {
 	st           store.Store
 	acc          *access.Service
 	now          func() time.Time
-	signUpLimits struct{ perAddress, total int }
+	signUpLimits struct{ perAddress, perNetwork, total int }
 }
 
 // New returns a Service on st that creates accounts through acc.
 func New(st store.Store, acc *access.Service) *Service {
 	s := &Service{st: st, acc: acc, now: account.Now}
-	s.signUpLimits.perAddress, s.signUpLimits.total = MaxSignUpsPerAddress, MaxSignUps
+	s.signUpLimits.perAddress, s.signUpLimits.perNetwork, s.signUpLimits.total = MaxSignUpsPerAddress, MaxSignUpsPerNetwork, MaxSignUps
 	return s
 }
 
@@ -39,10 +40,13 @@ const (
 	SignInWindow     = 15 * time.Minute
 )
 
-// Sign-up throttle per client address and in all, per clock hour; taken emails count.
+// Sign-up throttle per clock hour; taken emails count. An address is an
+// IPv4 address or an IPv6 /64, a network an IPv4 /24 or an IPv6 /48. The
+// total is a last resort, high enough that no one network can reach it.
 const (
 	MaxSignUpsPerAddress = 5
-	MaxSignUps           = 100
+	MaxSignUpsPerNetwork = 20
+	MaxSignUps           = 1000
 	SignUpWindow         = time.Hour
 )
 
@@ -76,8 +80,9 @@ func throttleKey(email string) string {
 	return "email:" + hex.EncodeToString(sum[:])
 }
 
-// SignUp creates a free account with a password, or a *ThrottledError past the limits.
-func (s *Service) SignUp(ctx context.Context, email, password, client string) (account.Account, error) {
+// SignUp creates a free account with a password, or a *ThrottledError past
+// the limits; client is the client's address (the zero Addr if unknown).
+func (s *Service) SignUp(ctx context.Context, email, password string, client netip.Addr) (account.Account, error) {
 	if _, err := account.NormalizeEmail(email); err != nil {
 		return account.Account{}, err
 	}
@@ -99,16 +104,20 @@ func (s *Service) SignUp(ctx context.Context, email, password, client string) (a
 	return a, nil
 }
 
-func (s *Service) throttleSignUp(ctx context.Context, client string) error {
+// throttleSignUp counts the attempt against its address, then its network,
+// then the total, stopping at the first that is full: a refused attempt
+// takes nothing from the wider counts.
+func (s *Service) throttleSignUp(ctx context.Context, client netip.Addr) error {
 	now := s.now()
 	start := now.Truncate(SignUpWindow)
 	window := strconv.FormatInt(start.Unix(), 10)
-	sum := sha256.Sum256([]byte(client))
+	addr, network := signUpKeys(client)
 	for _, c := range []struct {
 		key   string
 		limit int
 	}{
-		{"signup:addr:" + hex.EncodeToString(sum[:]) + ":" + window, s.signUpLimits.perAddress},
+		{"signup:addr:" + addr + ":" + window, s.signUpLimits.perAddress},
+		{"signup:net:" + network + ":" + window, s.signUpLimits.perNetwork},
 		{"signup:all:" + window, s.signUpLimits.total},
 	} {
 		n, err := s.st.RecordFailedSignIn(ctx, c.key, now, SignUpWindow)
@@ -120,6 +129,23 @@ func (s *Service) throttleSignUp(ctx context.Context, client string) error {
 		}
 	}
 	return nil
+}
+
+// signUpKeys are the hashed address and network of client: the table holds no addresses.
+func signUpKeys(client netip.Addr) (addr, network string) {
+	a, n := 32, 24
+	if client = client.Unmap(); client.Is6() {
+		a, n = 64, 48
+	}
+	hash := func(bits int) string {
+		p, err := client.Prefix(bits)
+		if err != nil {
+			return "unknown"
+		}
+		sum := sha256.Sum256([]byte(p.String()))
+		return hex.EncodeToString(sum[:16])
+	}
+	return hash(a), hash(n)
 }
 
 // SetPassword sets an account's dashboard password and ends all its sessions.

@@ -3,7 +3,9 @@ package signin_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +18,8 @@ import (
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/storetest"
 )
+
+var ann = netip.MustParseAddr("192.0.2.1")
 
 func newService(st store.Store) (*signin.Service, *access.Service) {
 	cfg := &config.Config{Plans: maps.Clone(config.DefaultPlans)}
@@ -66,14 +70,14 @@ func TestSignUpAndSignIn(t *testing.T) {
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, acc := newService(st)
-		a, err := svc.SignUp(ctx, "Ann@Example.com", "correct horse battery", "192.0.2.1")
+		a, err := svc.SignUp(ctx, "Ann@Example.com", "correct horse battery", ann)
 		if err != nil || a.Plan != signin.FreePlan || a.Email != "ann@example.com" {
 			t.Fatalf("SignUp = %+v, %v", a, err)
 		}
-		if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", "192.0.2.1"); !errors.Is(err, store.ErrConflict) {
+		if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", ann); !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("second sign-up: %v, want ErrConflict", err)
 		}
-		if _, err := svc.SignUp(ctx, "bob@example.com", "short", "192.0.2.1"); !errors.Is(err, signin.ErrWeakPassword) {
+		if _, err := svc.SignUp(ctx, "bob@example.com", "short", ann); !errors.Is(err, signin.ErrWeakPassword) {
 			t.Fatalf("weak password: %v, want ErrWeakPassword", err)
 		}
 		got, err := svc.SignIn(ctx, " ANN@example.com ", "correct horse battery")
@@ -98,7 +102,7 @@ func TestSignInThrottle(t *testing.T) {
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, _ := newService(st)
-		if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", "192.0.2.1"); err != nil {
+		if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", ann); err != nil {
 			t.Fatal(err)
 		}
 		// A success clears the count, so a user who mistypes now and then is
@@ -141,7 +145,7 @@ func TestSignInConcurrentGuesses(t *testing.T) {
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, _ := newService(st)
-		if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", "192.0.2.1"); err != nil {
+		if _, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", ann); err != nil {
 			t.Fatal(err)
 		}
 		var mu sync.Mutex
@@ -171,7 +175,7 @@ func TestSessionLifecycle(t *testing.T) {
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, _ := newService(st)
-		a, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", "192.0.2.1")
+		a, err := svc.SignUp(ctx, "ann@example.com", "correct horse battery", ann)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,44 +229,50 @@ func TestSessionLifecycle(t *testing.T) {
 	})
 }
 
+// TestSignUpThrottle: an address, its network and everyone have their own
+// count per clock hour, and an attempt refused by a narrower count takes
+// nothing from the wider ones, so one network cannot close sign-up.
 func TestSignUpThrottle(t *testing.T) {
 	t.Parallel()
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		ctx := context.Background()
 		svc, acc := newService(st)
-		signin.SetSignUpLimits(svc, 2, 3)
+		signin.SetSignUpLimits(svc, 2, 3, 6)
 		now := time.Date(2026, 11, 21, 10, 30, 0, 0, time.UTC)
 		signin.SetClock(svc, func() time.Time { return now })
-		signUp := func(email, client string) error {
-			_, err := svc.SignUp(ctx, email, "correct horse battery", client)
-			return err
-		}
-		throttled := func(err error, want time.Duration) bool {
+		for i, step := range []struct {
+			client string
+			ok     bool
+		}{
+			{"192.0.2.1", true}, {"192.0.2.1", true},
+			{"192.0.2.1", false},                                 // the address is full
+			{"192.0.2.200", true}, {"::ffff:192.0.2.201", false}, // the /24 is full
+			{"2001:db8:1:1::1", true}, {"2001:db8:1:1::2", true},
+			{"2001:db8:1:1:ffff::9", false}, // the same /64 is one address
+			{"2001:db8:1:2::1", true},
+			{"2001:db8:1:3::1", false}, // the /48 is full
+			{"198.51.100.7", false},    // 6 admitted in all
+		} {
+			email := fmt.Sprintf("u%d@example.com", i)
+			_, err := svc.SignUp(ctx, email, "correct horse battery", netip.MustParseAddr(step.client))
 			var te *signin.ThrottledError
-			return errors.As(err, &te) && errors.Is(err, signin.ErrTooManySignUps) && te.RetryAfter == want
-		}
-		for _, email := range []string{"a1@example.com", "a2@example.com"} {
-			if err := signUp(email, "192.0.2.1"); err != nil {
-				t.Fatal(err)
+			switch {
+			case step.ok && err != nil:
+				t.Fatalf("sign-up %d from %s: %v", i, step.client, err)
+			case !step.ok && !(errors.As(err, &te) && errors.Is(err, signin.ErrTooManySignUps) && te.RetryAfter == 30*time.Minute):
+				t.Fatalf("sign-up %d from %s: %v, want a ThrottledError retrying in 30m", i, step.client, err)
+			case !step.ok:
+				if _, err := acc.Account(ctx, email); !errors.Is(err, store.ErrNotFound) {
+					t.Fatalf("the throttled sign-up %d made an account: %v", i, err)
+				}
 			}
 		}
-		if err := signUp("a3@example.com", "192.0.2.1"); !throttled(err, 30*time.Minute) {
-			t.Fatalf("a third sign-up from one address: %v, want a ThrottledError retrying in 30m", err)
-		}
-		if _, err := acc.Account(ctx, "a3@example.com"); !errors.Is(err, store.ErrNotFound) {
-			t.Fatalf("the throttled sign-up made an account: %v", err)
-		}
-		// Another address has its own count, but all addresses share the total.
-		if err := signUp("b1@example.com", "198.51.100.7"); err != nil {
-			t.Fatal(err)
-		}
-		if err := signUp("b2@example.com", "198.51.100.7"); !throttled(err, 30*time.Minute) {
-			t.Fatalf("a fourth sign-up in all: %v, want a ThrottledError", err)
-		}
-		// The next hour starts both counts over.
+		// The next hour starts every count over; an unknown address has a count of its own.
 		now = now.Add(30 * time.Minute)
-		if err := signUp("a3@example.com", "192.0.2.1"); err != nil {
-			t.Fatalf("in the next hour: %v", err)
+		for i, client := range []netip.Addr{netip.MustParseAddr("192.0.2.1"), {}} {
+			if _, err := svc.SignUp(ctx, fmt.Sprintf("next-%d@example.com", i), "correct horse battery", client); err != nil {
+				t.Fatalf("in the next hour, from %v: %v", client, err)
+			}
 		}
 	})
 }

@@ -1,5 +1,6 @@
-// Package textcheck refuses invalid UTF-8 and control characters at every
-// boundary, so both stores see the same strings (PostgreSQL rejects NUL).
+// Package textcheck refuses invalid UTF-8, control characters and bidi
+// overrides at every boundary, so both stores see the same strings
+// (PostgreSQL rejects NUL) and no text reorders what is printed after it.
 package textcheck
 
 import (
@@ -17,6 +18,9 @@ type Error struct {
 func (e *Error) Error() string {
 	if e.Rune == utf8.RuneError {
 		return fmt.Sprintf("invalid UTF-8 at byte %d", e.Offset)
+	}
+	if bidiControl(e.Rune) {
+		return fmt.Sprintf("bidi control character %U at byte %d", e.Rune, e.Offset)
 	}
 	return fmt.Sprintf("control character %U at byte %d", e.Rune, e.Offset)
 }
@@ -43,9 +47,14 @@ func check(s string, multiline bool) error {
 				return &Error{Offset: i, Rune: utf8.RuneError}
 			}
 		case multiline && (r == '\n' || r == '\r' || r == '\t'):
-		case unicode.IsControl(r):
+		case unicode.IsControl(r), bidiControl(r):
 			return &Error{Offset: i, Rune: r}
 		}
 	}
 	return nil
+}
+
+// bidiControl: the embeddings, overrides and isolates.
+func bidiControl(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }

@@ -24,6 +24,9 @@ func TestLine(t *testing.T) {
 		{"c1\u0085", 2, 0x85},
 		{"bad\xffutf8", 3, utf8.RuneError},
 		{"cut\xe6\x97", 3, utf8.RuneError},
+		{"Toy\u202Eota", 3, 0x202E},
+		{"a\u2066b", 1, 0x2066},
+		{"Hebrew mark \u200F stays", -1, 0},
 	} {
 		err := Line(tc.in)
 		if tc.wantOffset < 0 {
@@ -53,6 +56,9 @@ func TestMultiline(t *testing.T) {
 		t.Errorf("message = %q", got)
 	}
 	if got := Line("x\xff").Error(); got != "invalid UTF-8 at byte 1" {
+		t.Errorf("message = %q", got)
+	}
+	if got := Multiline("x\u202E").Error(); got != "bidi control character U+202E at byte 1" {
 		t.Errorf("message = %q", got)
 	}
 }

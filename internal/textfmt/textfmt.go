@@ -1,5 +1,5 @@
 // Package textfmt holds text helpers shared by layers that must not import
-// each other: digit grouping and typo distance.
+// each other: digit grouping, typo distance and escaping for terminals.
 package textfmt
 
 import (

@@ -1,6 +1,7 @@
 package textfmt
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 )
@@ -42,5 +43,51 @@ func TestClosest(t *testing.T) {
 		if got := Closest(s, names); got != want {
 			t.Errorf("Closest(%q) = %q, want %q", s, got, want)
 		}
+	}
+}
+
+func TestPrintable(t *testing.T) {
+	for in, want := range map[string]string{
+		"Toyota Camry":                     "Toyota Camry",
+		"Citroën 2CV":                      "Citroën 2CV",
+		"\x1b[2Jclear":                     `\x1b[2Jclear`,
+		"\x1b]52;c;cHduZWQ=\x07title":      `\x1b]52;c;cHduZWQ=\x07title`,
+		"a\x00b\x7fc":                      `a\x00b\x7fc`,
+		"line\r\x1b[Kfake\nnext\ttab":      `line\r\x1b[Kfake\nnext\ttab`,
+		"c1 \u009b31m csi":                 `c1 \u009b31m csi`,
+		"bidi \u202egnp.exe \u2066x\u2069": `bidi \u202egnp.exe \u2066x\u2069`,
+		"bad \xff\xfe utf-8":               `bad \xff\xfe utf-8`,
+	} {
+		if got := Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+		if got := Printable(Printable(in)); got != want {
+			t.Errorf("Printable is not idempotent on %q: %q", in, got)
+		}
+	}
+	if got := PrintableLines("a\tb\nc\x1b[0m\r"); got != "a\tb\nc\\x1b[0m\\r" {
+		t.Errorf("PrintableLines = %q", got)
+	}
+	if n := testing.AllocsPerRun(100, func() { Printable("GET /v1/cars/{uuid}") }); n != 0 {
+		t.Errorf("Printable of plain text allocates %v times", n)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	in := []byte("{\"op\":\"a\\u001b\x7f\u009b\u202eb\xff ok é\"}")
+	want := `{"op":"a\u001b\u007f\u009b\u202eb\ufffd ok é"}`
+	if got := string(JSON(in)); got != want {
+		t.Errorf("JSON = %s, want %s", got, want)
+	}
+	var a, b map[string]string
+	if err := json.Unmarshal(in, &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(JSON(in), &b); err != nil || a["op"] != b["op"] {
+		t.Errorf("the escaped JSON reads %q (%v), want %q", b["op"], err, a["op"])
+	}
+	plain := []byte(`{"op":"GET /v1/me"}`)
+	if got := JSON(plain); &got[0] != &plain[0] {
+		t.Error("JSON copied text it had nothing to escape in")
 	}
 }

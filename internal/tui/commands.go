@@ -24,6 +24,7 @@ func fetchMakes(ctx context.Context, c Client, id pageID, kind client.Kind) tea.
 		if err != nil {
 			return fail(id, "load "+kindName(kind)+" makes", err)
 		}
+		printable(&makes)
 		return makesMsg{addr: addr{id}, makes: makes}
 	}
 }
@@ -34,6 +35,7 @@ func fetchModels(ctx context.Context, c Client, id pageID, kind client.Kind, mk 
 		if err != nil {
 			return fail(id, "load "+mk+" models", err)
 		}
+		printable(&models)
 		return modelsMsg{addr: addr{id}, models: models}
 	}
 }
@@ -42,6 +44,7 @@ func fillPage[T any](msg *recordsMsg, p *client.Page[T], err error, wrap func(*T
 	if err != nil {
 		return err
 	}
+	printable(p)
 	for i := range p.Data {
 		msg.rows = append(msg.rows, wrap(&p.Data[i]))
 	}
@@ -96,6 +99,10 @@ func fetchRecord(ctx context.Context, c Client, id pageID, kind client.Kind, uui
 		if err != nil {
 			return fail(id, "load "+kindName(kind)+" "+uuid, err)
 		}
+		printable(rec.car)
+		printable(rec.moto)
+		printable(rec.boat)
+		printable(rec.tire)
 		return recordMsg{addr: addr{id}, rec: rec}
 	}
 }
@@ -108,12 +115,14 @@ func fetchTires(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
 			if err != nil {
 				return fail(id, "load tire fitments", err)
 			}
+			printable(t)
 			return reportMsg[tireReport]{addr: addr{id}, report: tireReport{title: rec.title(), match: t.Match, fitments: t.Fitments}}
 		case client.KindTireSize:
 			g, err := c.TireGeometry(ctx, rec.uuid())
 			if err != nil {
 				return fail(id, "load tire geometry", err)
 			}
+			printable(g)
 			return reportMsg[tireReport]{addr: addr{id}, report: tireReport{title: rec.title(), fitments: []client.FitmentGeometry{*g}}}
 		}
 		return fail(id, "load tires", fmt.Errorf("a %s has no tire fitments", kindName(rec.kind)))
@@ -128,6 +137,7 @@ func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd 
 			if err != nil {
 				return fail(id, "load recalls", err)
 			}
+			printable(r)
 			return reportMsg[recallReport]{addr: addr{id}, report: recallReport{
 				title: rec.title(), coverage: r.Coverage, recalls: r.Recalls, ratings: r.Ratings,
 				stale: r.Stale, fetchedAt: r.FetchedAt,
@@ -137,6 +147,7 @@ func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd 
 			if err != nil {
 				return fail(id, "load recalls", err)
 			}
+			printable(r)
 			return reportMsg[recallReport]{addr: addr{id}, report: recallReport{
 				title: rec.title(), coverage: r.Coverage, note: r.Note, recalls: r.Recalls,
 				stale: r.Stale, fetchedAt: r.FetchedAt,
@@ -152,6 +163,7 @@ func fetchVIN(ctx context.Context, c Client, id pageID, vin string) tea.Cmd {
 		if err != nil {
 			return fail(id, "decode "+vin, err)
 		}
+		printable(rep)
 		return vinMsg{addr: addr{id}, report: rep}
 	}
 }
@@ -162,6 +174,7 @@ func fetchGarage(ctx context.Context, c Client, id pageID) tea.Cmd {
 		if err != nil {
 			return fail(id, "load garage", err)
 		}
+		printable(&lists)
 		return garageMsg{addr: addr{id}, lists: lists}
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +21,8 @@ type fakeClient struct {
 	mu    sync.Mutex
 	calls []string
 	errs  map[string]error
+	// motoMake replaces Yamaha, the one motorcycle make.
+	motoMake string
 }
 
 var _ Client = (*fakeClient)(nil)
@@ -74,7 +77,7 @@ func (f *fakeClient) Makes(_ context.Context, kind client.Kind, _ ...client.Call
 	case client.KindTireSize:
 		return []client.MakeCount{{Name: "Toyota", Count: 1}}, nil
 	}
-	return []client.MakeCount{{Name: "Yamaha", Count: 1234}}, nil
+	return []client.MakeCount{{Name: cmp.Or(f.motoMake, "Yamaha"), Count: 1234}}, nil
 }
 
 func (f *fakeClient) Models(_ context.Context, kind client.Kind, mk string, _ ...client.CallOption) ([]client.ModelRange, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 type state int
@@ -209,7 +210,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if e, ok := msg.(errMsg); ok {
-			m.status, m.statusErr = e.err.Error(), true
+			m.status, m.statusErr = textfmt.Printable(e.err.Error()), true
 		} else if p == m.top() && m.statusErr {
 			m.status, m.statusErr = "", false
 		}

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/vds-dev/vds/client"
 )
 
 // These tests run the whole program through teatest: real key messages, the
@@ -187,5 +188,47 @@ func TestRunStopsWithContext(t *testing.T) {
 	err := Run(ctx, newFake(), strings.NewReader(""), &out)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run = %v, want an error wrapping context.Canceled", err)
+	}
+}
+
+// TestTeaEscapesServerText: a make name and an error detail from the server
+// that hold a title escape, a clipboard write (OSC 52) and a bidi override
+// are shown escaped, never written to the terminal raw.
+func TestTeaEscapesServerText(t *testing.T) {
+	fc := newFake()
+	fc.motoMake = "Yama\x1b]0;pwned\x07ha\u202e"
+	tm := startTUI(t, fc)
+	waitOutput(t, tm, "Cars")
+	waitRaw := func(want string) {
+		t.Helper()
+		var seen []byte
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			seen = b
+			return bytes.Contains(b, []byte(want))
+		}, teatest.WithDuration(waitFor), teatest.WithCheckInterval(5*time.Millisecond))
+		for _, raw := range []string{"\x1b]0;", "\x1b]52;", "\x07", "\u202e"} {
+			if bytes.Contains(seen, []byte(raw)) {
+				t.Errorf("the terminal got %q raw", raw)
+			}
+		}
+	}
+	press(tm, tea.KeyDown)
+	press(tm, tea.KeyEnter)
+	waitRaw(`Yama\x1b]0;pwned\x07ha\u202e`)
+	fc.setErr("Makes", &client.APIError{Status: 503, Code: client.CodeUpstreamUnavailable, Detail: "gone\x1b]52;c;cHduZWQ=\x07"})
+	press(tm, tea.KeyEsc)
+	press(tm, tea.KeyUp)
+	press(tm, tea.KeyEnter)
+	waitRaw(`gone\x1b]52;c;cHduZWQ=\x07`)
+	quit(t, tm)
+}
+
+// TestPrintable: every string of a nested answer is escaped in place,
+// behind pointers and in slices.
+func TestPrintable(t *testing.T) {
+	r := &client.CarRecalls{Coverage: "US\x1b[2J", Recalls: []client.Recall{{CampaignNumber: "19V\u202e1", Summary: ptr("a\x07b")}}}
+	printable(r)
+	if r.Coverage != `US\x1b[2J` || r.Recalls[0].CampaignNumber != `19V\u202e1` || *r.Recalls[0].Summary != `a\x07b` {
+		t.Errorf("after printable: %+v, summary %q", r, *r.Recalls[0].Summary)
 	}
 }

@@ -19,6 +19,7 @@
 package vpic
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -84,58 +85,107 @@ var elementCodes = map[string]uint8{
 	"FuelTypePrimary": elFuelType, "PlantCity": elPlantCity, "PlantState": elPlantState, "PlantCountry": elPlantCountry,
 }
 
+// MaxSnapshotBytes caps a snapshot file, or what a .gz unpacks to: the
+// one vds is tested with unpacks to 74.5 MB.
+const MaxSnapshotBytes = 256 << 20
+
+var sqliteMagic = []byte("SQLite format 3\x00")
+
 // Open loads the snapshot at path, a vPIC SQLite file or its .gz.
 func Open(ctx context.Context, path string) (*Snapshot, error) {
+	s, _, err := open(ctx, path)
+	return s, err
+}
+
+// open also returns the sha256 of the file at path, hashed as it is read.
+// Errors name path, never the temporary file a .gz unpacks to.
+func open(ctx context.Context, path string) (*Snapshot, []byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	db := path
 	if strings.HasSuffix(path, ".gz") {
-		tmp, err := gunzip(path)
+		tmp, err := gunzip(io.TeeReader(f, h), path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer os.Remove(tmp)
-		path = tmp
+		db = tmp
+	} else if err := checkDB(f, h, path); err != nil {
+		return nil, nil, err
 	}
-	db, err := openDB(path)
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	conn, err := sql.Open("sqlite", "file:"+db+"?mode=ro&immutable=1") // immutable: no -wal lookup, no writes beside it
 	if err != nil {
-		return nil, err
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	defer db.Close()
+	defer conn.Close()
 	s := &Snapshot{}
-	if err := s.readMeta(ctx, db); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := s.readMeta(ctx, conn); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := s.load(ctx, db); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if err := s.load(ctx, conn); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return s, nil
+	return s, h.Sum(nil), nil
 }
 
-// openDB opens a snapshot read-only; immutable keeps SQLite from looking
-// for a -wal file or writing beside it.
-func openDB(path string) (*sql.DB, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, err
+func checkDB(f *os.File, h io.Writer, path string) error {
+	if st, err := f.Stat(); err != nil {
+		return err
+	} else if st.Size() > MaxSnapshotBytes {
+		return fmt.Errorf("%s: %d bytes, over the %d-byte limit of a vPIC snapshot", path, st.Size(), MaxSnapshotBytes)
 	}
-	return sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	return checkMagic(io.TeeReader(f, h), path)
 }
 
-func gunzip(path string) (string, error) {
-	in, err := os.Open(path)
+func checkMagic(r io.Reader, path string) error {
+	magic := make([]byte, len(sqliteMagic))
+	if _, err := io.ReadFull(r, magic); err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if !bytes.Equal(magic, sqliteMagic) {
+		return fmt.Errorf("%s: %w: not an SQLite database", path, ErrNotVPIC)
+	}
+	return nil
+}
+
+// gunzip unpacks r, the .gz at path, to a temporary file: an SQLite file
+// by its first bytes, within MaxSnapshotBytes.
+func gunzip(r io.Reader, path string) (string, error) {
+	zr, err := gzip.NewReader(r)
 	if err != nil {
+		return "", fmt.Errorf("%s: not a gzip file (%w)", path, err)
+	}
+	if err := checkMagic(zr, path); err != nil {
 		return "", err
-	}
-	defer in.Close()
-	zr, err := gzip.NewReader(in)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	out, err := os.CreateTemp("", "vpic-*.db")
 	if err != nil {
 		return "", err
 	}
-	if _, err := io.Copy(out, zr); err != nil {
+	fail := func(err error) (string, error) {
 		out.Close()
 		os.Remove(out.Name())
-		return "", fmt.Errorf("%s: %w", path, err)
+		return "", err
+	}
+	if _, err := out.Write(sqliteMagic); err != nil {
+		return fail(err)
+	}
+	left := int64(MaxSnapshotBytes - len(sqliteMagic))
+	n, err := io.Copy(out, io.LimitReader(zr, left+1))
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fail(fmt.Errorf("%s: the gzip data is cut short (%w)", path, err))
+	case err != nil:
+		return fail(fmt.Errorf("%s: %w", path, err))
+	case n > left:
+		return fail(fmt.Errorf("%s: unpacks to more than %d bytes, the limit of a vPIC snapshot", path, MaxSnapshotBytes))
 	}
 	return out.Name(), out.Close()
 }
@@ -361,18 +411,12 @@ func each(ctx context.Context, db *sql.DB, q string, fn func(*sql.Rows) error) e
 // Import checks the snapshot at path (.db or .db.gz) and stores the
 // decoder's tables as the snapshot every replica decodes from.
 func Import(ctx context.Context, st store.VPICStore, path string, now time.Time) (store.VPICSnapshot, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return store.VPICSnapshot{}, err
-	}
-	sum := sha256.Sum256(raw)
-	raw = nil
-	snap, err := Open(ctx, path)
+	snap, sum, err := open(ctx, path)
 	if err != nil {
 		return store.VPICSnapshot{}, err
 	}
 	meta := snap.Meta
-	meta.SHA256 = hex.EncodeToString(sum[:])
+	meta.SHA256 = hex.EncodeToString(sum)
 	meta.ImportedAt = now
 	return st.PutVPICSnapshot(ctx, meta, snap.marshal())
 }

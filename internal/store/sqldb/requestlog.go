@@ -13,10 +13,16 @@ import (
 )
 
 // AddRequests writes a batch of the request log in one transaction, then
-// drops each account's lines past the newest keep.
+// drops each account's lines past the newest keep. A line that is not
+// plain text fails the batch on both backends, as a NUL does on PostgreSQL.
 func (s *DB) AddRequests(ctx context.Context, entries []requestlog.Entry, calls map[requestlog.TokenPeriod]int64, keep int) error {
 	if len(entries) == 0 && len(calls) == 0 {
 		return nil
+	}
+	for i, e := range entries {
+		if err := e.Check(); err != nil {
+			return fmt.Errorf("add request log: line %d of %d: %w", i+1, len(entries), err)
+		}
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		// A request may end after its account was deleted: its line goes too.

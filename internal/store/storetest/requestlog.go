@@ -3,9 +3,13 @@ package storetest
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/requestlog"
 	"github.com/vds-dev/vds/internal/store"
 )
@@ -81,5 +85,72 @@ func testRequestLog(t *testing.T, s store.Store) {
 	}
 	if counts, err := s.TokenCalls(ctx, a.ID, "2026-03"); err != nil || counts[tok.ID] != 9 {
 		t.Fatalf("TokenCalls after the split batch = %v %v, want %s: 9", counts, err, tok.ID)
+	}
+}
+
+// poisoning hands the store a NUL in the operation of the lines named
+// "poison", as a request would have before the log checked its text.
+type poisoning struct{ store.Store }
+
+func (p poisoning) AddRequests(ctx context.Context, entries []requestlog.Entry, calls map[requestlog.TokenPeriod]int64, keep int) error {
+	out := slices.Clone(entries)
+	for i := range out {
+		if out[i].Operation == "poison" {
+			out[i].Operation = "list_makes\x00"
+		}
+	}
+	return p.Store.AddRequests(ctx, out, calls, keep)
+}
+
+// testRequestLogRefusedLine: a batch holding a line that is not plain text
+// fails whole, on both backends; the writer then loses only that line, not
+// the other accounts' lines in the same write, nor a count.
+func testRequestLogRefusedLine(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	victim, attacker := newAccount(t, s, "victim@example.com"), newAccount(t, s, "attacker@example.com")
+	toks := map[string]string{}
+	for _, a := range []account.Account{victim, attacker} {
+		tok, _ := newToken(a.ID, "t")
+		must(t, s.CreateToken(ctx, tok, 50), "CreateToken")
+		toks[a.ID] = tok.ID
+	}
+	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	nul := requestlog.Entry{AccountID: attacker.ID, TokenID: toks[attacker.ID], At: at, Channel: "mcp", Operation: "a\x00b", Status: 404, RequestID: "nul"}
+	ok := nul
+	ok.AccountID, ok.TokenID, ok.Operation, ok.RequestID = victim.ID, toks[victim.ID], "list_makes", "ok"
+	if err := s.AddRequests(ctx, []requestlog.Entry{ok, nul}, nil, requestlog.Keep); err == nil || !strings.Contains(err.Error(), "line 2 of 2: operation") {
+		t.Fatalf("AddRequests of a NUL line: %v, want the batch refused naming the line", err)
+	}
+
+	l := requestlog.New(poisoning{s}, slog.New(slog.DiscardHandler))
+	defer l.Close()
+	const n = 300 // more than one transaction's lines
+	for i := range n {
+		for _, a := range []account.Account{victim, attacker} {
+			op := "list_makes"
+			if a.ID == attacker.ID && i%100 == 7 {
+				op = "poison"
+			}
+			l.Add(requestlog.Record{At: at.Add(time.Duration(i) * time.Millisecond), AccountID: a.ID, TokenID: toks[a.ID],
+				Channel: requestlog.MCP, Operation: op, Status: 200, RequestID: fmt.Sprintf("%s-%d", a.Email[:1], i)})
+		}
+	}
+	l.Flush(ctx)
+	for _, c := range []struct {
+		a    account.Account
+		want int
+	}{{victim, n}, {attacker, n - 3}} {
+		lines, total, err := s.Requests(ctx, c.a.ID, requestlog.Filter{Limit: requestlog.Keep})
+		must(t, err, "Requests")
+		if total != c.want || len(lines) != c.want || slices.ContainsFunc(lines, func(e requestlog.Entry) bool { return e.Check() != nil }) {
+			t.Errorf("%s: %d lines kept, want %d", c.a.Email, total, c.want)
+		}
+		calls, err := s.TokenCalls(ctx, c.a.ID, "2026-05")
+		if err != nil || calls[toks[c.a.ID]] != n {
+			t.Errorf("%s: calls %v %v, want %d", c.a.Email, calls, err, n)
+		}
+	}
+	if l.Failed() != 3 {
+		t.Errorf("%d lines lost, want the 3 poisoned", l.Failed())
 	}
 }

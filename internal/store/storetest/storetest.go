@@ -42,6 +42,7 @@ func Run(t *testing.T, open Opener) {
 		{"Usage", testUsage},
 		{"TouchTokens", testTouchTokens},
 		{"RequestLog", testRequestLog},
+		{"RequestLogRefusedLine", testRequestLogRefusedLine},
 		{"LeaseUsage", testLeaseUsage},
 		{"Cache", testCache},
 		{"EnrichCars", testEnrichCars},
