@@ -51,9 +51,10 @@ to (piped, one "car UUID" or "tire UUID" row each). This costs one call.
 
 --links also fetches the linked records and lists them (the first ` + strconv.Itoa(maxLinked) + ` of
 each kind): cars with what tells them apart (model, trim, body, engine,
-drive, transmission, combined MPG), fitments with their sizes. It costs one more call per
-record listed, so up to ` + strconv.Itoa(1+2*maxLinked) + ` calls in all. --json prints the
-server's decode, which names the linked records by uuid, and fetches none.
+drive, transmission, combined MPG), fitments with their sizes. It costs
+one more call per record listed, so up to ` + strconv.Itoa(1+2*maxLinked) + ` calls in all. --json
+prints the server's decode, which names the linked records by uuid, and
+fetches none.
 
 Given several VINs, or "-" to read them from stdin (one or more per line),
 vds decodes them in batches of 50 and prints one row per VIN in input
