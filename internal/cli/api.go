@@ -36,8 +36,10 @@ PATH is below /v1, with or without the /v1 and the leading slash: "cars",
 "/cars" and "/v1/cars" are the same request. Query parameters go in PATH;
 quote it for the shell. Every API path is under /v1 (docs/api.md).
 
+A charged path costs one call (GET /v1/me and /v1/me/requests are free).
 --paginate follows the Link header's rel="next" to the last reachable page
-and prints one JSON array joining the pages' data arrays. --jq EXPR (-q)
+and prints one JSON array joining the pages' data arrays: it costs one
+call per page, up to 40. --jq EXPR (-q)
 filters the output with a jq expression: strings print as plain text,
 other values as one line of JSON each. -i prints the status line and the
 headers first. An error answer exits as the other client commands do (3
@@ -55,7 +57,7 @@ problem document too.`,
 		}),
 	})
 	fl := cmd.Flags()
-	fl.BoolVar(&opts.Paginate, "paginate", false, "follow the Link rel=\"next\" pages and print their data arrays joined in one array")
+	fl.BoolVar(&opts.Paginate, "paginate", false, "follow the Link rel=\"next\" pages and print their data arrays joined in one array (one call per page)")
 	fl.BoolVarP(&opts.Include, "include", "i", false, "print the status line and the response headers before the body")
 	// The global --jq, with gh api's -q as well.
 	fl.StringVarP(&f.jqExpr, "jq", "q", "", "filter the output with a jq expression")

@@ -240,14 +240,24 @@ func TestClientCommandsRun(t *testing.T) {
 		{name: "vin tty", s: tty, args: []string{"vin", upstreamtest.KnownVIN},
 			want: []string{`^Make {2,}Ford$`, `^Model {2,}F-150$`, `^Year {2,}2021$`, `^Check digit {2,}8 \(valid\)$`,
 				`^WMI {2,}1FT \(North America, United States\)$`,
-				`^Catalog cars \([1-9][0-9]*\)\nUUID {2,}YEAR {2,}MAKE {2,}MODEL {2,}TRIM\n` + uuidRE + ` {2,}2021 {2,}Ford {2,}F-150 `,
-				`^Tire fitments \([1-9][0-9]*\)\nUUID {2,}YEAR {2,}MAKE {2,}MODEL {2,}TRIM {2,}SIZE\n`},
-			not: []string{"\x1b"}},
+				`^Linked records: [1-9][0-9]* catalog cars? and [1-9][0-9]* tire fitments? of this make, model and year; --links lists them \([0-9]+ more calls?\)$`},
+			not: []string{"\x1b", `UUID`}},
 		{name: "vin piped", s: piped, args: []string{"vin", strings.ToLower(upstreamtest.KnownVIN)},
-			want: []string{`\AVIN\t1FTMW1T88MFA00001\n`, `^car\t` + uuidRE + `\t2021\tFord\tF-150\t`, `^tire\t` + uuidRE + `\t2021\tFord\tF-150\t[^\t]+\t[^\t]+$`},
-			not:  []string{`Catalog cars`}},
-		{name: "vin no links", s: piped, args: []string{"vin", upstreamtest.KnownVIN, "--no-links"},
-			not: []string{`^car\t`, `^tire\t`}},
+			want: []string{`\AVIN\t1FTMW1T88MFA00001\n`, `^car\t` + uuidRE + `$`, `^tire\t` + uuidRE + `$`},
+			not:  []string{`Linked records`}},
+		{name: "vin links tty", s: tty, args: []string{"vin", upstreamtest.KnownVIN, "--links"},
+			want: []string{`^Catalog cars \([1-9][0-9]*\)\nUUID {2,}MODEL {2,}TRIM {2,}BODY {2,}ENGINE {2,}DRIVE {2,}TRANSMISSION {2,}MPG\n` +
+				uuidRE + ` {2,}F-150 {2,}[^ ].* {2,}Pickup {2,}[0-9.]+L [0-9]+-cyl[^\n]* {2,}[0-9A-Z]+WD {2,}[^ -].* {2,}[0-9.]+\n`,
+				`^Tire fitments \([1-9][0-9]*\)\nUUID {2,}MODEL {2,}TRIM {2,}SIZE {2,}REAR\n` + uuidRE + ` {2,}F-150 {2,}[^ ]+ {2,}[0-9]{3}/`},
+			not: []string{"\x1b", `Linked records`}},
+		{name: "vin links piped", s: piped, args: []string{"vin", upstreamtest.KnownVIN, "--links"},
+			want: []string{`^car\t` + uuidRE + `\tF-150(\t[^\t]+){6}$`, `^tire\t` + uuidRE + `\tF-150(\t[^\t]+){3}$`}},
+		{name: "vin no links deprecated", s: piped, args: []string{"vin", upstreamtest.KnownVIN, "--no-links"},
+			want: []string{`^car\t` + uuidRE + `$`}},
+		{name: "vin links json", s: piped, args: []string{"vin", upstreamtest.KnownVIN, "--links", "--json"}, wantExitCode: ExitUsage,
+			wantErr: []string{`--links lists the linked records of one VIN`}},
+		{name: "vin links batch", s: piped, args: []string{"vin", upstreamtest.KnownVIN, upstreamtest.KnownVIN, "--links"}, wantExitCode: ExitUsage,
+			wantErr: []string{`not with several VINs`}},
 		{name: "vin batch piped", s: piped, args: []string{"vin", upstreamtest.KnownVIN, "ZZZZZZZZZZZZZZZZZ", "ABC"},
 			want:    []string{`\A1FTMW1T88MFA00001\t2021\tFord\tF-150\tSuperCrew-SSV\tPickup\t\nZZZZZZZZZZZZZZZZZ(\t){6}vin_not_decodable\nABC(\t){6}invalid_vin\n\z`},
 			wantErr: []string{`\A2 of 3 VINs were not decoded \(not charged\)\n\z`}},
@@ -666,8 +676,8 @@ func TestNewCmdArgs(t *testing.T) {
 	})
 	t.Run("vin", func(t *testing.T) {
 		var got *vinOptions
-		if err := runParsed(t, newVINCmd(testFactory(), func(o *vinOptions) error { got = o; return nil }), " 1ftmw1t88mfa00001 ", "-", "--no-links", "--csv"); err != nil ||
-			!reflect.DeepEqual(*got, vinOptions{VINs: []string{"1ftmw1t88mfa00001", "-"}, NoLinks: true, CSV: true}) {
+		if err := runParsed(t, newVINCmd(testFactory(), func(o *vinOptions) error { got = o; return nil }), " 1ftmw1t88mfa00001 ", "-", "--csv"); err != nil ||
+			!reflect.DeepEqual(*got, vinOptions{VINs: []string{"1ftmw1t88mfa00001", "-"}, CSV: true}) {
 			t.Fatalf("got %+v, %v", got, err)
 		}
 	})

@@ -121,6 +121,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			"addtokens":    cmdAddTokens,
 			"plantlog":     cmdPlantLog,
 			"helpexamples": cmdHelpExamples,
+			"spent":        cmdSpent,
 		},
 		RequireExplicitExec: true,
 	}
@@ -380,6 +381,34 @@ func cmdCapture(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("%s has no match of %q with a group", args[0], args[1])
 	}
 	ts.Setenv(args[2], m[1])
+}
+
+// spent FROM TO N [FILE REGEXP] fails unless the quota used in file TO
+// (the output of vds api me --jq .data.quota.used) is that in FROM plus N,
+// plus one per line of FILE matching REGEXP (one call per record listed).
+func cmdSpent(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || (len(args) != 3 && len(args) != 5) {
+		ts.Fatalf("usage: spent FROM TO N [FILE REGEXP]")
+	}
+	used := func(file string) int {
+		n, err := strconv.Atoi(strings.TrimSpace(ts.ReadFile(file)))
+		ts.Check(err)
+		return n
+	}
+	want, err := strconv.Atoi(args[2])
+	ts.Check(err)
+	if len(args) == 5 {
+		re, err := regexp.Compile(args[4])
+		ts.Check(err)
+		for line := range strings.SplitSeq(ts.ReadFile(args[3]), "\n") {
+			if re.MatchString(line) {
+				want++
+			}
+		}
+	}
+	if got := used(args[1]) - used(args[0]); got != want {
+		ts.Fatalf("spent %d quota units, want %d", got, want)
+	}
 }
 
 // mode FILE PERM fails unless FILE's permission bits are PERM (octal).

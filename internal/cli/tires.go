@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -9,7 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/textfmt"
+	"github.com/vds-dev/vds/internal/vehicle"
 )
 
 type tiresOptions struct {
@@ -60,7 +63,9 @@ diameter), else "outside ±3%"; rear alternates say "OK rear".
 
 UUID is a tire fitment's (as vds search tire or vds vin list) or a car's
 (its fitments of the same make and model, the car's year preferred).
---make and --model (and --year) select up to 10 fitments instead.`,
+--make and --model (and --year) select up to 10 fitments instead. Either
+way it costs one call: the geometry of listed fitments is computed here,
+by the server's code.`,
 		Example: `  vds tires --make Ford --model F-150 --year 2021
   vds tires c43fb9e6-bb47-57ba-b444-5873c637607c --json
   vds tires a80b48b2-b909-5d42-9c53-0af15fe3ba82 --jq '.[].alternates[] | select(.within_window) | .size'`,
@@ -112,19 +117,41 @@ func tiresRun(ctx context.Context, f *Factory, opts *tiresOptions) error {
 		if err != nil {
 			return err
 		}
-		ids := make([]string, len(p.Data))
-		for i, r := range p.Data {
-			ids[i] = r.UUID
+		for _, r := range p.Data {
+			g, err := localGeometry(r)
+			if err != nil {
+				return err
+			}
+			out.Fitments = append(out.Fitments, g)
 		}
-		if out.Fitments, err = fetchLinked(ctx, ids, c.TireGeometry); err != nil {
-			return err
-		}
-		if p.Meta.Total > len(ids) {
-			fmt.Fprintf(f.IO.ErrOut, "note: showing %d of %d fitments; narrow with --year\n", len(ids), p.Meta.Total)
+		if p.Meta.Total > len(p.Data) {
+			fmt.Fprintf(f.IO.ErrOut, "note: showing %d of %d fitments; narrow with --year\n", len(p.Data), p.Meta.Total)
 		}
 	}
 	printCarMatch(f.IO, out)
 	return f.show(out.Fitments, nil, func() error { return printTires(f.IO, out) })
+}
+
+// localGeometry is what /v1/tire-sizes/{uuid}/geometry answers for a
+// listed fitment, computed here by the server's code: one call lists ten
+// fitments, where fetching their geometry would cost ten more.
+func localGeometry(f client.TireFitment) (client.FitmentGeometry, error) {
+	var rec catalog.TireFitment
+	var g client.FitmentGeometry
+	if err := convertJSON(f, &rec); err != nil {
+		return g, err
+	}
+	return g, convertJSON(vehicle.GeometryOf(&rec), &g)
+}
+
+// convertJSON copies a wire value between the client's and the server's
+// types, which share their JSON.
+func convertJSON(from, to any) error {
+	b, err := json.Marshal(from)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, to)
 }
 
 // printCarMatch says on stderr which fitments a car uuid found, so that

@@ -16,21 +16,24 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// maxLinked bounds the linked records of each kind vds vin fetches, each a
-// charged call; --json lists them all by uuid.
+// maxLinked bounds the linked records of each kind vds vin --links fetches,
+// each a charged call.
 const maxLinked = 20
 
 type vinOptions struct {
 	// VINs as given; "-" reads them from stdin.
-	VINs    []string
-	NoLinks bool
-	CSV     bool
+	VINs  []string
+	Links bool
+	CSV   bool
+	// noLinks is the old --no-links, now the default.
+	noLinks bool
 }
 
-// vinOutput is the decode with the linked records the table shows; --json
+// vinOutput is the decode with the linked records --links fetched; --json
 // prints the decode alone, the API's data.
 type vinOutput struct {
 	*client.VINReport
+	Fetched         bool
 	LinkedCars      []client.Car
 	LinkedTireSizes []client.TireFitment
 }
@@ -39,14 +42,19 @@ func newVINCmd(f *Factory, runF func(*vinOptions) error) *cobra.Command {
 	opts := &vinOptions{}
 	cmd := clientCmd(f, &cobra.Command{
 		Use:   "vin VIN... | -",
-		Short: "Decode VINs and show the catalog cars and tire fitments they link to",
+		Short: "Decode VINs and name the catalog cars and tire fitments they link to",
 		Long: `Decode a 17-character VIN: the server's local checks (check digit, model
 year candidates, manufacturer region and country), its decode with NHTSA
-vPIC's rules (from the server's vPIC snapshot, or live vPIC), and the
-catalog cars and tire fitments of the same make, model and year, which
-are fetched and listed (the first ` + strconv.Itoa(maxLinked) + ` of each; --no-links skips them,
-each costs one call). --json prints the server's decode, which names the
-linked records by uuid, and fetches none.
+vPIC's rules (from the server's vPIC snapshot, or live vPIC), and how many
+catalog cars and tire fitments of the same make, model and year it links
+to (piped, one "car UUID" or "tire UUID" row each). This costs one call.
+
+--links also fetches the linked records and lists them (the first ` + strconv.Itoa(maxLinked) + ` of
+each kind): cars with what tells them apart (model, trim, body, engine,
+drive, transmission, combined MPG), fitments with their sizes. It costs
+one more call per record listed, so up to ` + strconv.Itoa(1+2*maxLinked) + ` calls in all. --json
+prints the server's decode, which names the linked records by uuid, and
+fetches none.
 
 Given several VINs, or "-" to read them from stdin (one or more per line),
 vds decodes them in batches of 50 and prints one row per VIN in input
@@ -58,6 +66,7 @@ when there is more than one batch.
 A single malformed VIN is refused before it reaches the server (exit 2); a
 single well-formed VIN whose manufacturer nobody knows exits 1.`,
 		Example: `  vds vin 1FTMW1T88MFA00001
+  vds vin 1FTMW1T88MFA00001 --links
   vds vin 1FTMW1T88MFA00001 | awk -F'\t' '$1 == "car" {print $2}'
   vds vin 1FTMW1T88MFA00001 5UXWX7C5XBA000000
   echo 1FTMW1T88MFA00001 | vds vin --csv - > decoded.csv`,
@@ -70,10 +79,20 @@ single well-formed VIN whose manufacturer nobody knows exits 1.`,
 				}
 				opts.VINs = append(opts.VINs, strings.TrimSpace(a))
 			}
+			if opts.noLinks {
+				fmt.Fprintln(f.IO.ErrOut, "note: --no-links is the default now; --links fetches the linked records")
+			}
+			if opts.Links && (len(opts.VINs) > 1 || opts.VINs[0] == "-" || opts.CSV || f.JSON) {
+				return usageErrorf(errors.New("--links lists the linked records of one VIN, in a table: not with several VINs, -, --csv or --json"))
+			}
 			return nil
 		}),
 	})
-	cmd.Flags().BoolVar(&opts.NoLinks, "no-links", false, "do not fetch the linked catalog records")
+	cmd.Flags().BoolVar(&opts.Links, "links", false, "also fetch and list the linked catalog records (one call each, up to "+strconv.Itoa(2*maxLinked)+")")
+	// Links used to be fetched unless --no-links; it is kept so scripts run,
+	// with a note on stderr (cobra's deprecation notice goes to stdout).
+	cmd.Flags().BoolVar(&opts.noLinks, "no-links", false, "")
+	_ = cmd.Flags().MarkHidden("no-links")
 	cmd.Flags().BoolVar(&opts.CSV, "csv", false, "print one CSV row per VIN (vin, year, make, model, trim, body, error)")
 	return cmd
 }
@@ -97,8 +116,8 @@ func vinRun(ctx context.Context, f *Factory, opts *vinOptions) error {
 		// The API's data: the linked records are in links, by uuid.
 		return f.writeJSON(rep)
 	}
-	out := vinOutput{VINReport: rep, LinkedCars: []client.Car{}, LinkedTireSizes: []client.TireFitment{}}
-	if !opts.NoLinks {
+	out := vinOutput{VINReport: rep, Fetched: opts.Links}
+	if opts.Links {
 		if out.LinkedCars, err = fetchLinked(ctx, rep.Links.Cars, c.GetCar); err != nil {
 			return err
 		}
@@ -301,20 +320,59 @@ func printVIN(s *IOStreams, out vinOutput) error {
 	if err := t.flush(); err != nil {
 		return err
 	}
+	if !out.Fetched {
+		return printLinkIDs(s, r.Links)
+	}
 	// Piped, every linked record is a row whose first field says its kind,
 	// so `awk '$1 == "car"'` picks them out of the key-value rows above.
-	cars := s.newTable("UUID", "YEAR", "MAKE", "MODEL", "TRIM")
+	// The year and make are the decode's; what sets the records apart follows.
+	cars := s.newTable("UUID", "MODEL", "TRIM", "BODY", "ENGINE", "DRIVE", "TRANSMISSION", "MPG")
 	for _, car := range out.LinkedCars {
-		cars.row(linkCells(s, "car", car.UUID, strconv.Itoa(car.Year), car.Make, car.Model, dashIfEmpty(car.Trim))...)
+		cars.row(linkCells(s, "car", car.UUID, car.Model, dashIfEmpty(car.Trim), dashIfEmpty(car.Body), dashIfEmpty(car.Engine),
+			dashIfEmpty(car.DriveType), dashIfEmpty(car.Transmission), optFloat(car.MPGCombined, 1))...)
 	}
-	if err := flushSection(s, fmt.Sprintf("Catalog cars (%d)", len(r.Links.Cars)), cars); err != nil {
+	if err := flushSection(s, linkedTitle("Catalog cars", len(out.LinkedCars), len(r.Links.Cars)), cars); err != nil {
 		return err
 	}
-	tires := s.newTable("UUID", "YEAR", "MAKE", "MODEL", "TRIM", "SIZE")
+	tires := s.newTable("UUID", "MODEL", "TRIM", "SIZE", "REAR")
 	for _, ts := range out.LinkedTireSizes {
-		tires.row(linkCells(s, "tire", ts.UUID, strconv.Itoa(ts.Year), ts.Make, ts.Model, dashIfEmpty(ts.Trim), ts.TireSize)...)
+		tires.row(linkCells(s, "tire", ts.UUID, ts.Model, dashIfEmpty(ts.Trim),
+			client.RatedSize(ts.TireSize, ts.LoadIndex, ts.SpeedRating), rearSize(&ts))...)
 	}
-	return flushSection(s, fmt.Sprintf("Tire fitments (%d)", len(r.Links.TireSizes)), tires)
+	return flushSection(s, linkedTitle("Tire fitments", len(out.LinkedTireSizes), len(r.Links.TireSizes)), tires)
+}
+
+// linkedTitle is "Catalog cars (20)", or "(20 of 26)" past maxLinked.
+func linkedTitle(what string, shown, linked int) string {
+	if shown < linked {
+		return fmt.Sprintf("%s (%d of %d)", what, shown, linked)
+	}
+	return fmt.Sprintf("%s (%d)", what, linked)
+}
+
+// printLinkIDs says what the decode links to without fetching it: piped,
+// a "car UUID" or "tire UUID" row each; on a terminal, the counts and how
+// to list them.
+func printLinkIDs(s *IOStreams, l client.VINLinks) error {
+	if !s.OutTTY {
+		t := s.newTable()
+		for _, id := range l.Cars {
+			t.row("car", id)
+		}
+		for _, id := range l.TireSizes {
+			t.row("tire", id)
+		}
+		return t.flush()
+	}
+	n := min(len(l.Cars), maxLinked) + min(len(l.TireSizes), maxLinked)
+	text := "none in the catalog of this make, model and year"
+	if n > 0 {
+		text = fmt.Sprintf("%s and %s of this make, model and year; --links lists them (%s)",
+			plural(len(l.Cars), "catalog car", "catalog cars"), plural(len(l.TireSizes), "tire fitment", "tire fitments"),
+			plural(n, "more call", "more calls"))
+	}
+	_, err := fmt.Fprintf(s.Out, "\n%s %s\n", s.colorize(colorBold, "Linked records:"), text)
+	return err
 }
 
 // linkCells prefixes a row with its kind when piped.

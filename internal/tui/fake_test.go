@@ -23,6 +23,8 @@ type fakeClient struct {
 	errs  map[string]error
 	// motoMake replaces Yamaha, the one motorcycle make.
 	motoMake string
+	// vinCars, when set, are the cars the VIN links to instead of Camry #1.
+	vinCars []string
 }
 
 var _ Client = (*fakeClient)(nil)
@@ -268,6 +270,10 @@ func (f *fakeClient) DecodeVIN(_ context.Context, vin string, _ ...client.CallOp
 	if !strings.EqualFold(vin, fakeVIN) {
 		return nil, &client.APIError{Status: 400, Code: client.CodeInvalidVIN, Detail: "the check digit does not match"}
 	}
+	cars := f.vinCars
+	if cars == nil {
+		cars = []string{fakeUUID(1)}
+	}
 	return &client.VINReport{
 		VIN: fakeVIN, Make: ptr("Toyota"), Model: ptr("Camry"), Year: ptr(2019), Trim: ptr("LE"),
 		BodyClass: ptr("Sedan/Saloon"), VehicleType: ptr("PASSENGER CAR"), Manufacturer: ptr("TOYOTA MOTOR MANUFACTURING, KENTUCKY, INC."),
@@ -275,7 +281,7 @@ func (f *fakeClient) DecodeVIN(_ context.Context, vin string, _ ...client.CallOp
 		Plant:      client.VINPlant{City: ptr("Georgetown"), State: ptr("Kentucky"), Country: ptr("United States")},
 		CheckDigit: client.CheckDigit{Expected: "5", Found: "5", Valid: true},
 		WMI:        client.WMI{Code: "4T1", Region: "North America", Country: "United States"},
-		Links:      client.VINLinks{Cars: []string{fakeUUID(1)}, TireSizes: []string{tireFitID}},
+		Links:      client.VINLinks{Cars: cars, TireSizes: []string{tireFitID}},
 		Source:     "NHTSA vPIC",
 	}, nil
 }

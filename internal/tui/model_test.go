@@ -367,6 +367,33 @@ func TestUpdateVIN(t *testing.T) {
 	assertView(t, m, "225/50R17", "✓ in window")
 }
 
+// TestVINCalls: one user action, one call. A decode is DecodeVIN alone,
+// however many records it links to; moving over the links costs nothing,
+// opening one fetches that record, and going back fetches nothing.
+func TestVINCalls(t *testing.T) {
+	fc := newFake()
+	for i := 1; i <= camryRecords; i++ {
+		fc.vinCars = append(fc.vinCars, fakeUUID(i))
+	}
+	m := drive(t, newTest(t, fc, 100, 40), runes("v"))
+	step := func(want []string, msgs ...tea.Msg) {
+		t.Helper()
+		before := len(fc.called())
+		m = drive(t, m, msgs...)
+		if got := fc.called()[before:]; !slices.Equal(got, want) {
+			t.Errorf("calls %q, want %q", got, want)
+		}
+	}
+	step([]string{"DecodeVIN" + fakeVIN}, append(typed(fakeVIN), enter)...)
+	assertView(t, m, "12 cars · 1 tire fitment")
+	step(nil, down, down, tea.KeyMsg{Type: tea.KeyUp}, tea.KeyMsg{Type: tea.KeyUp})
+	step([]string{"GetCar" + fakeUUID(1)}, enter)
+	assertState(t, m, stateRecord)
+	step(nil, esc)
+	assertState(t, m, stateVIN)
+	step([]string{"GetCar" + fakeUUID(2)}, down, enter)
+}
+
 func TestUpdateVINTyping(t *testing.T) {
 	t.Parallel()
 	m := drive(t, newTest(t, newFake(), 100, 40), runes("v"))

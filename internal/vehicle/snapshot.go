@@ -72,7 +72,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		s.families = map[string][]int32{}
 		for i := range s.tires.recs {
 			f := &s.tires.recs[i]
-			s.geometry[i] = fitmentGeometry(f)
+			s.geometry[i] = GeometryOf(f)
 			key := familyKey(f.Make, f.Model)
 			s.families[key] = append(s.families[key], int32(i))
 		}

@@ -96,9 +96,9 @@ func sizeGeometry(size string) (SizeGeometry, tire.Geometry, bool) {
 	}, g, true
 }
 
-// fitmentGeometry computes a fitment's geometry, rounding last; rear
+// GeometryOf computes a fitment's geometry, rounding last; rear
 // alternates compare with the rear size.
-func fitmentGeometry(f *catalog.TireFitment) FitmentGeometry {
+func GeometryOf(f *catalog.TireFitment) FitmentGeometry {
 	fg := FitmentGeometry{Fitment: *f, WindowPct: tire.FitmentWindowPct, RearAlternates: []AlternateGeometry{}}
 	var oem tire.Geometry
 	var oemOK bool
