@@ -1,6 +1,7 @@
 package apidocs
 
 import (
+	"encoding/json"
 	"html/template"
 	"maps"
 	"net/url"
@@ -18,6 +19,20 @@ type reference struct {
 	Intro          []template.HTML
 	Schemes        []scheme
 	Groups         []group
+	Objects        []objectView
+}
+
+// objectView is a component schema with its fields.
+type objectView struct {
+	Name, Anchor string
+	Description  template.HTML
+	Type         template.HTML
+	Fields       []fieldView
+}
+
+type fieldView struct {
+	Name, Unit, Example string
+	Type, Description   template.HTML
 }
 
 type scheme struct {
@@ -60,6 +75,7 @@ type responseView struct {
 	Status, Schema, Media string
 	Description           template.HTML
 	Codes                 []string
+	SchemaAnchor          string
 }
 
 func buildReference(d *document) reference {
@@ -88,7 +104,59 @@ func buildReference(d *document) reference {
 		}
 		ref.Groups = append(ref.Groups, group{Name: title, Anchor: "tag-" + slug(title), Ops: byTag[name]})
 	}
+	for _, name := range slices.Sorted(maps.Keys(d.Components.Schemas)) {
+		ref.Objects = append(ref.Objects, buildObject(d, name))
+	}
 	return ref
+}
+
+func schemaAnchor(name string) string { return "schema-" + name }
+
+func buildObject(d *document, name string) objectView {
+	s := d.Components.Schemas[name]
+	o := objectView{Name: name, Anchor: schemaAnchor(name), Description: inline(s.Description)}
+	if len(s.Properties) == 0 {
+		o.Type = d.linkTypes(typeText(s))
+	}
+	for _, f := range s.Properties {
+		o.Fields = append(o.Fields, fieldView{
+			Name: f.Name, Type: d.linkTypes(typeText(f.Schema)), Unit: f.Schema.Unit,
+			Description: inline(fieldDescription(f.Schema)), Example: example(f.Schema),
+		})
+	}
+	return o
+}
+
+// fieldDescription is a field's description with its fixed values.
+func fieldDescription(s jsonSchema) string {
+	if len(s.Enum) == 0 {
+		return s.Description
+	}
+	return strings.TrimSpace(s.Description + " One of: " + strings.Join(texts(s.Enum), ", ") + ".")
+}
+
+// example is a field's first example, as JSON.
+func example(s jsonSchema) string {
+	if len(s.Examples) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(s.Examples[0])
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+var typeWord = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*\b`)
+
+// linkTypes renders a type text as HTML, each component name a link to it.
+func (d *document) linkTypes(t string) template.HTML {
+	return template.HTML(typeWord.ReplaceAllStringFunc(template.HTMLEscapeString(t), func(w string) string {
+		if _, ok := d.Components.Schemas[w]; !ok {
+			return w
+		}
+		return `<a href="#` + schemaAnchor(w) + `"><code>` + w + `</code></a>`
+	}))
 }
 
 func buildOp(d *document, e endpoint) opView {
@@ -116,6 +184,9 @@ func buildOp(d *document, e endpoint) opView {
 		rv := responseView{Status: status, Description: inline(r.Description)}
 		for _, mt := range slices.Sorted(maps.Keys(r.Content)) {
 			rv.Media, rv.Schema = mt, schemaName(r.Content[mt].Schema)
+			if _, ok := d.Components.Schemas[rv.Schema]; ok {
+				rv.SchemaAnchor = schemaAnchor(rv.Schema)
+			}
 			rv.Codes = append(rv.Codes, problemCodes(r.Content[mt].Schema)...)
 		}
 		v.Responses = append(v.Responses, rv)
