@@ -3,6 +3,7 @@ package apidocs_test
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -32,7 +33,7 @@ func serve(t *testing.T, publicURL string) (string, *openapi3.T) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	apidocs.New(raw, mcptools.Tools(mcptools.Deps{}), publicURL).Mount(mux)
+	apidocs.New(raw, httpapi.Samples(), mcptools.Tools(mcptools.Deps{}), publicURL).Mount(mux)
 	// The test client is a proxy on this host.
 	srv := httptest.NewServer(edge.Observe(edge.Observer{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}, mux))
 	t.Cleanup(srv.Close)
@@ -364,6 +365,56 @@ func TestReferenceRendersEveryField(t *testing.T) {
 	for _, want := range []string{"mpg_city", "MPGe", "USD", "g/mi"} {
 		if !strings.Contains(body, want) || !strings.Contains(llms, want) {
 			t.Errorf("/docs or /llms.txt never says %q", want)
+		}
+	}
+}
+
+// TestReferenceShowsSamples: every operation but the document itself shows
+// a sample response that is JSON, and fields take examples from them.
+func TestReferenceShowsSamples(t *testing.T) {
+	base, doc := serve(t, "")
+	_, body := get(t, base+"/docs")
+	root, err := html.Parse(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples := map[string]string{}
+	examples := map[string]string{}
+	walk(root, func(n *html.Node) {
+		if n.Type != html.ElementNode {
+			return
+		}
+		if n.Data == "pre" && attr(n, "class") == "sample" {
+			samples[attr(n.Parent, "aria-labelledby")] = textOf(n)
+		}
+		if n.Data == "tr" && strings.HasPrefix(attr(n.Parent.Parent.Parent.Parent, "aria-labelledby"), "schema-Car") {
+			var cells []string
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode {
+					cells = append(cells, textOf(c))
+				}
+			}
+			examples[cells[0]] = cells[len(cells)-1]
+		}
+	})
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.OperationID == "getOpenAPI" {
+				continue
+			}
+			s, ok := samples[op.OperationID]
+			if !ok {
+				t.Errorf("%s has no sample response", op.OperationID)
+				continue
+			}
+			if !json.Valid([]byte(s)) {
+				t.Errorf("%s: the sample is not JSON:\n%s", op.OperationID, s)
+			}
+		}
+	}
+	for _, field := range []string{"uuid", "make", "mpg_city", "annual_fuel_cost", "co2_gpm"} {
+		if examples[field] == "" {
+			t.Errorf("Car.%s has no example", field)
 		}
 	}
 }

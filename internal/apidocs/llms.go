@@ -64,7 +64,7 @@ func llmsText(d *document, tools []mcptools.Tool) string {
 				kind += "; unit " + f.Schema.Unit
 			}
 			fmt.Fprintf(&b, "- `%s` (%s): %s", f.Name, kind, oneLine(fieldDescription(f.Schema)))
-			if ex := example(f.Schema); ex != "" {
+			if ex := d.example(name, f); ex != "" {
 				b.WriteString(" Example: `" + ex + "`.")
 			}
 			b.WriteString("\n")

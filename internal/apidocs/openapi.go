@@ -34,6 +34,8 @@ type document struct {
 			Description string `json:"description"`
 		} `json:"securitySchemes"`
 	} `json:"components"`
+	// fieldExamples are the samples' values by schema and field.
+	fieldExamples map[string]map[string]any
 }
 
 type operation struct {

@@ -1,6 +1,7 @@
 package apidocs
 
 import (
+	"bytes"
 	"encoding/json"
 	"html/template"
 	"maps"
@@ -54,6 +55,12 @@ type opView struct {
 	Body                          *bodyView
 	Responses                     []responseView
 	Curl                          string
+	Sample                        *sampleView
+}
+
+type sampleView struct {
+	Request, Body string
+	Items, Shown  int
 }
 
 type paramView struct {
@@ -78,7 +85,7 @@ type responseView struct {
 	SchemaAnchor          string
 }
 
-func buildReference(d *document) reference {
+func buildReference(d *document, samples []sample) reference {
 	ref := reference{Title: d.Info.Title, Version: d.Info.Version, Intro: paragraphs(d.Info.Description)}
 	for name, s := range d.Components.SecuritySchemes {
 		ref.Schemes = append(ref.Schemes, scheme{Name: name, Kind: s.Type + " " + s.Scheme, Description: inline(s.Description)})
@@ -90,7 +97,9 @@ func buildReference(d *document) reference {
 		if len(e.Op.Tags) > 0 {
 			tag = e.Op.Tags[0]
 		}
-		byTag[tag] = append(byTag[tag], buildOp(d, e))
+		op := buildOp(d, e)
+		op.Sample = sampleFor(e.Op.ID, samples)
+		byTag[tag] = append(byTag[tag], op)
 	}
 	for _, t := range d.Tags {
 		ref.Groups = append(ref.Groups, group{Name: t.Name, Anchor: "tag-" + slug(t.Name), Description: inline(t.Description), Ops: byTag[t.Name]})
@@ -121,7 +130,7 @@ func buildObject(d *document, name string) objectView {
 	for _, f := range s.Properties {
 		o.Fields = append(o.Fields, fieldView{
 			Name: f.Name, Type: d.linkTypes(typeText(f.Schema)), Unit: f.Schema.Unit,
-			Description: inline(fieldDescription(f.Schema)), Example: example(f.Schema),
+			Description: inline(fieldDescription(f.Schema)), Example: d.example(name, f),
 		})
 	}
 	return o
@@ -135,16 +144,37 @@ func fieldDescription(s jsonSchema) string {
 	return strings.TrimSpace(s.Description + " One of: " + strings.Join(texts(s.Enum), ", ") + ".")
 }
 
-// example is a field's first example, as JSON.
-func example(s jsonSchema) string {
-	if len(s.Examples) == 0 {
-		return ""
+// example is a field's first example in the document, else the first
+// value the samples give it.
+func (d *document) example(schema string, f property) string {
+	if len(f.Schema.Examples) > 0 {
+		return exampleText(f.Schema.Examples[0])
 	}
-	b, err := json.Marshal(s.Examples[0])
-	if err != nil {
-		return ""
+	if v, ok := d.fieldExamples[schema][f.Name]; ok {
+		return exampleText(v)
 	}
-	return string(b)
+	return ""
+}
+
+// sampleFor is the operation's successful sample, indented.
+func sampleFor(op string, samples []sample) *sampleView {
+	for _, s := range samples {
+		if s.Operation != op || s.Status != 200 {
+			continue
+		}
+		var b bytes.Buffer
+		if json.Indent(&b, s.Body, "", "  ") != nil {
+			return nil
+		}
+		v := &sampleView{Request: s.Request, Body: b.String(), Items: s.Items}
+		if s.Items > 0 {
+			var list struct{ Data []json.RawMessage }
+			_ = json.Unmarshal(s.Body, &list)
+			v.Shown = len(list.Data)
+		}
+		return v
+	}
+	return nil
 }
 
 var typeWord = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*\b`)
