@@ -27,8 +27,9 @@ func parseSamples(b []byte) ([]sample, error) {
 // the samples give it that is not null or empty.
 func (d *document) examples(samples []sample) map[string]map[string]any {
 	out := map[string]map[string]any{}
+	eps := d.endpoints()
 	for _, s := range samples {
-		for _, e := range d.endpoints() {
+		for _, e := range eps {
 			if e.Op.ID != s.Operation {
 				continue
 			}
