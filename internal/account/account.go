@@ -22,12 +22,12 @@ import (
 
 // Plan is a named set of limits. Plans come from configuration.
 type Plan struct {
-	Name string `json:"name"`
+	Name string `json:"name" jsonschema:"The plan's name, e.g. free or developer."`
 	// RatePerMinute is the per-minute request limit; 0 means unlimited.
-	RatePerMinute int `json:"rate_per_minute"`
+	RatePerMinute int `json:"rate_per_minute" jsonschema:"Requests allowed per minute; 0 is unlimited." unit:"requests/min"`
 	// MonthlyQuota is the charged calls per calendar month (UTC); 0 means unlimited.
-	MonthlyQuota int  `json:"monthly_quota"`
-	APIAccess    bool `json:"api_access"`
+	MonthlyQuota int  `json:"monthly_quota" jsonschema:"Charged calls allowed per calendar month (UTC); 0 is unlimited." unit:"calls"`
+	APIAccess    bool `json:"api_access" jsonschema:"True when the plan may call the API and MCP tools."`
 }
 
 // Account is a customer of the API.
@@ -81,10 +81,10 @@ type List struct {
 // ListItem points at a catalog record. It stays when the record leaves the
 // catalog, so a re-ingest never drops what a user saved.
 type ListItem struct {
-	Kind    catalog.Kind `json:"type"`
-	UUID    uuid.UUID    `json:"uuid"`
-	Note    string       `json:"note"`
-	AddedAt time.Time    `json:"added_at"`
+	Kind    catalog.Kind `json:"type" jsonschema:"The record's kind: car, motorcycle, boat or tire_size."`
+	UUID    uuid.UUID    `json:"uuid" jsonschema:"The record's uuid."`
+	Note    string       `json:"note" jsonschema:"The user's note; may be empty."`
+	AddedAt time.Time    `json:"added_at" jsonschema:"When the record was saved (UTC)."`
 	// Missing is computed when the list is read, never stored.
 	Missing bool `json:"missing" jsonschema:"True when the record has left the catalog; record is then null."`
 }

@@ -29,21 +29,26 @@ type Handler struct {
 	csp string
 }
 
-// New renders the reference and llms.txt. It panics when the built-in
+// New renders the reference and llms.txt; samples are httpapi.Samples(). It panics when the built-in
 // document does not parse, which every test run would catch.
-func New(openapi []byte, tools []mcptools.Tool, publicURL string) *Handler {
-	h, err := build(openapi, tools, publicURL)
+func New(openapi, samples []byte, tools []mcptools.Tool, publicURL string) *Handler {
+	h, err := build(openapi, samples, tools, publicURL)
 	if err != nil {
 		panic(err)
 	}
 	return h
 }
 
-func build(openapi []byte, tools []mcptools.Tool, publicURL string) (*Handler, error) {
+func build(openapi, samplesJSON []byte, tools []mcptools.Tool, publicURL string) (*Handler, error) {
 	d, err := parseDocument(openapi)
 	if err != nil {
 		return nil, err
 	}
+	samples, err := parseSamples(samplesJSON)
+	if err != nil {
+		return nil, err
+	}
+	d.fieldExamples = d.examples(samples)
 	css, err := files.ReadFile("templates/docs.css")
 	if err != nil {
 		return nil, err
@@ -57,7 +62,7 @@ func build(openapi []byte, tools []mcptools.Tool, publicURL string) (*Handler, e
 		reference
 		CSS    template.CSS
 		Origin string
-	}{buildReference(d), template.CSS(css), originMark})
+	}{buildReference(d, samples), template.CSS(css), originMark})
 	if err != nil {
 		return nil, fmt.Errorf("apidocs: render /docs: %w", err)
 	}

@@ -3,6 +3,7 @@ package apidocs_test
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -32,7 +33,7 @@ func serve(t *testing.T, publicURL string) (string, *openapi3.T) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	apidocs.New(raw, mcptools.Tools(mcptools.Deps{}), publicURL).Mount(mux)
+	apidocs.New(raw, httpapi.Samples(), mcptools.Tools(mcptools.Deps{}), publicURL).Mount(mux)
 	// The test client is a proxy on this host.
 	srv := httptest.NewServer(edge.Observe(edge.Observer{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}, mux))
 	t.Cleanup(srv.Close)
@@ -261,7 +262,7 @@ func TestLLMsTxt(t *testing.T) {
 			sections = append(sections, h)
 		}
 	}
-	if !slices.Equal(sections, []string{"Docs", "REST endpoints", "MCP tools", "Optional"}) {
+	if !slices.Equal(sections, []string{"Docs", "REST endpoints", "Objects", "MCP tools", "Optional"}) {
 		t.Errorf("sections %q", sections)
 	}
 	for _, link := range []string{"/docs)", "/v1/openapi.json)", "/mcp)"} {
@@ -291,6 +292,132 @@ func TestLLMsTxt(t *testing.T) {
 			if !strings.Contains(rest, "\n  - `"+a.Name+"` (") {
 				t.Errorf("MCP tool %s: argument %s is not listed", tool.Def.Name, a.Name)
 			}
+		}
+	}
+}
+
+// TestReferenceRendersEveryField: /docs has a table for every component
+// schema with a row per field giving its type, its unit when it has one and
+// its description; /llms.txt lists the same fields.
+func TestReferenceRendersEveryField(t *testing.T) {
+	base, doc := serve(t, "")
+	_, body := get(t, base+"/docs")
+	_, llms := get(t, base+"/llms.txt")
+	root, err := html.Parse(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	articles := map[string]*html.Node{}
+	walk(root, func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "h3" && strings.HasPrefix(attr(n, "id"), "schema-") {
+			articles[strings.TrimPrefix(attr(n, "id"), "schema-")] = n.Parent
+		}
+	})
+	schemas := doc.Components.Schemas
+	if len(schemas) < 20 {
+		t.Fatalf("only %d schemas in the document", len(schemas))
+	}
+	units := 0
+	for name, ref := range schemas {
+		art := articles[name]
+		if art == nil {
+			t.Errorf("/docs has no section for schema %s", name)
+			continue
+		}
+		rows := map[string][]string{}
+		walk(art, func(n *html.Node) {
+			if n.Type != html.ElementNode || n.Data != "tr" {
+				return
+			}
+			var cells []string
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode {
+					cells = append(cells, strings.Join(strings.Fields(textOf(c)), " "))
+				}
+			}
+			rows[cells[0]] = cells
+		})
+		_, rest, ok := strings.Cut(llms, "\n### "+name+"\n")
+		if !ok {
+			t.Errorf("/llms.txt has no section for schema %s", name)
+		}
+		llmsSection, _, _ := strings.Cut(rest, "\n### ")
+		for field, p := range ref.Value.Properties {
+			cells := rows[field]
+			if len(cells) != 5 {
+				t.Errorf("%s.%s: row %q, want field, type, unit, description, example", name, field, cells)
+				continue
+			}
+			desc := strings.Join(strings.Fields(p.Value.Description), " ")
+			if cells[1] == "" || !strings.Contains(cells[3], strings.ReplaceAll(desc, "`", "")) {
+				t.Errorf("%s.%s: type %q, description %q; want the document's %q", name, field, cells[1], cells[3], desc)
+			}
+			if unit, _ := p.Value.Extensions["x-unit"].(string); unit != cells[2] {
+				t.Errorf("%s.%s: unit %q, want %q", name, field, cells[2], unit)
+			} else if unit != "" {
+				units++
+			}
+			if !strings.Contains(llmsSection, "- `"+field+"` (") {
+				t.Errorf("/llms.txt: %s.%s is not listed", name, field)
+			}
+		}
+	}
+	if units < 20 {
+		t.Errorf("only %d fields with a unit rendered", units)
+	}
+	for _, want := range []string{"mpg_city", "MPGe", "USD", "g/mi"} {
+		if !strings.Contains(body, want) || !strings.Contains(llms, want) {
+			t.Errorf("/docs or /llms.txt never says %q", want)
+		}
+	}
+}
+
+// TestReferenceShowsSamples: every operation but the document itself shows
+// a sample response that is JSON, and fields take examples from them.
+func TestReferenceShowsSamples(t *testing.T) {
+	base, doc := serve(t, "")
+	_, body := get(t, base+"/docs")
+	root, err := html.Parse(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples := map[string]string{}
+	examples := map[string]string{}
+	walk(root, func(n *html.Node) {
+		if n.Type != html.ElementNode {
+			return
+		}
+		if n.Data == "pre" && attr(n, "class") == "sample" {
+			samples[attr(n.Parent, "aria-labelledby")] = textOf(n)
+		}
+		if n.Data == "tr" && strings.HasPrefix(attr(n.Parent.Parent.Parent.Parent, "aria-labelledby"), "schema-Car") {
+			var cells []string
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode {
+					cells = append(cells, textOf(c))
+				}
+			}
+			examples[cells[0]] = cells[len(cells)-1]
+		}
+	})
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.OperationID == "getOpenAPI" {
+				continue
+			}
+			s, ok := samples[op.OperationID]
+			if !ok {
+				t.Errorf("%s has no sample response", op.OperationID)
+				continue
+			}
+			if !json.Valid([]byte(s)) {
+				t.Errorf("%s: the sample is not JSON:\n%s", op.OperationID, s)
+			}
+		}
+	}
+	for _, field := range []string{"uuid", "make", "mpg_city", "annual_fuel_cost", "co2_gpm"} {
+		if examples[field] == "" {
+			t.Errorf("Car.%s has no example", field)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package apidocs
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/vds-dev/vds/internal/mcptools"
@@ -43,6 +45,30 @@ func llmsText(d *document, tools []mcptools.Tool) string {
 			b.WriteString(" Public: no token.")
 		}
 		b.WriteString("\n")
+	}
+
+	b.WriteString("\n## Objects\n\n")
+	b.WriteString("The objects the responses carry. Every field is always present; an absent value is null.\n")
+	for _, name := range slices.Sorted(maps.Keys(d.Components.Schemas)) {
+		o := d.Components.Schemas[name]
+		fmt.Fprintf(&b, "\n### %s\n\n", name)
+		if o.Description != "" {
+			b.WriteString(oneLine(o.Description) + "\n\n")
+		}
+		if len(o.Properties) == 0 {
+			b.WriteString("Type: " + typeText(o) + ".\n")
+		}
+		for _, f := range o.Properties {
+			kind := typeText(f.Schema)
+			if f.Schema.Unit != "" {
+				kind += "; unit " + f.Schema.Unit
+			}
+			fmt.Fprintf(&b, "- `%s` (%s): %s", f.Name, kind, oneLine(fieldDescription(f.Schema)))
+			if ex := d.example(name, f); ex != "" {
+				b.WriteString(" Example: `" + ex + "`.")
+			}
+			b.WriteString("\n")
+		}
 	}
 
 	b.WriteString("\n## MCP tools\n\n")

@@ -1,6 +1,7 @@
 package apidocs
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -25,13 +26,16 @@ type document struct {
 	} `json:"tags"`
 	Paths      map[string]map[string]operation `json:"paths"`
 	Components struct {
-		Responses       map[string]response `json:"responses"`
+		Schemas         map[string]jsonSchema `json:"schemas"`
+		Responses       map[string]response   `json:"responses"`
 		SecuritySchemes map[string]struct {
 			Type        string `json:"type"`
 			Scheme      string `json:"scheme"`
 			Description string `json:"description"`
 		} `json:"securitySchemes"`
 	} `json:"components"`
+	// fieldExamples are the samples' values by schema and field.
+	fieldExamples map[string]map[string]any
 }
 
 type operation struct {
@@ -70,17 +74,56 @@ type mediaType struct {
 }
 
 type jsonSchema struct {
-	Ref        string                `json:"$ref"`
-	Type       any                   `json:"type"`
-	Format     string                `json:"format"`
-	Enum       []any                 `json:"enum"`
-	Examples   []any                 `json:"examples"`
-	Default    any                   `json:"default"`
-	Minimum    *float64              `json:"minimum"`
-	Maximum    *float64              `json:"maximum"`
-	Items      *jsonSchema           `json:"items"`
-	AllOf      []jsonSchema          `json:"allOf"`
-	Properties map[string]jsonSchema `json:"properties"`
+	Ref         string       `json:"$ref"`
+	Type        any          `json:"type"`
+	Format      string       `json:"format"`
+	Description string       `json:"description"`
+	Unit        string       `json:"x-unit"`
+	Enum        []any        `json:"enum"`
+	Examples    []any        `json:"examples"`
+	Default     any          `json:"default"`
+	Minimum     *float64     `json:"minimum"`
+	Maximum     *float64     `json:"maximum"`
+	Items       *jsonSchema  `json:"items"`
+	AllOf       []jsonSchema `json:"allOf"`
+	AnyOf       []jsonSchema `json:"anyOf"`
+	Properties  properties   `json:"properties"`
+}
+
+// properties are a schema's properties in the document's order.
+type properties []property
+
+type property struct {
+	Name   string
+	Schema jsonSchema
+}
+
+func (ps properties) get(name string) jsonSchema {
+	for _, p := range ps {
+		if p.Name == name {
+			return p.Schema
+		}
+	}
+	return jsonSchema{}
+}
+
+func (ps *properties) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil { // {
+		return err
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var s jsonSchema
+		if err := dec.Decode(&s); err != nil {
+			return err
+		}
+		*ps = append(*ps, property{Name: fmt.Sprint(key), Schema: s})
+	}
+	return nil
 }
 
 func parseDocument(b []byte) (*document, error) {
@@ -149,14 +192,20 @@ func typeName(s jsonSchema) string {
 	case string:
 		return t
 	case []any:
-		parts := make([]string, len(t))
-		for i, p := range t {
-			parts[i] = fmt.Sprint(p)
-		}
+		// "number or null": the type first.
+		parts := texts(t)
+		slices.SortStableFunc(parts, func(a, b string) int { return boolInt(a == "null") - boolInt(b == "null") })
 		return strings.Join(parts, " or ")
 	}
 	if name := schemaName(s); name != "" {
 		return name
+	}
+	if len(s.AnyOf) > 0 {
+		parts := make([]string, len(s.AnyOf))
+		for i, a := range s.AnyOf {
+			parts[i] = typeText(a)
+		}
+		return strings.Join(parts, " or ")
 	}
 	return "any"
 }
@@ -184,7 +233,7 @@ func schemaName(s jsonSchema) string {
 func problemCodes(s jsonSchema) []string {
 	var out []string
 	for _, sub := range s.AllOf {
-		for _, v := range sub.Properties["code"].Enum {
+		for _, v := range sub.Properties.get("code").Enum {
 			out = append(out, fmt.Sprint(v))
 		}
 	}
@@ -206,4 +255,11 @@ func texts(vals []any) []string {
 		out[i] = text(v)
 	}
 	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -1,6 +1,8 @@
 package apidocs
 
 import (
+	"bytes"
+	"encoding/json"
 	"html/template"
 	"maps"
 	"net/url"
@@ -18,6 +20,20 @@ type reference struct {
 	Intro          []template.HTML
 	Schemes        []scheme
 	Groups         []group
+	Objects        []objectView
+}
+
+// objectView is a component schema with its fields.
+type objectView struct {
+	Name, Anchor string
+	Description  template.HTML
+	Type         template.HTML
+	Fields       []fieldView
+}
+
+type fieldView struct {
+	Name, Unit, Example string
+	Type, Description   template.HTML
 }
 
 type scheme struct {
@@ -39,6 +55,12 @@ type opView struct {
 	Body                          *bodyView
 	Responses                     []responseView
 	Curl                          string
+	Sample                        *sampleView
+}
+
+type sampleView struct {
+	Request, Body string
+	Items, Shown  int
 }
 
 type paramView struct {
@@ -60,9 +82,10 @@ type responseView struct {
 	Status, Schema, Media string
 	Description           template.HTML
 	Codes                 []string
+	SchemaAnchor          string
 }
 
-func buildReference(d *document) reference {
+func buildReference(d *document, samples []sample) reference {
 	ref := reference{Title: d.Info.Title, Version: d.Info.Version, Intro: paragraphs(d.Info.Description)}
 	for name, s := range d.Components.SecuritySchemes {
 		ref.Schemes = append(ref.Schemes, scheme{Name: name, Kind: s.Type + " " + s.Scheme, Description: inline(s.Description)})
@@ -74,7 +97,9 @@ func buildReference(d *document) reference {
 		if len(e.Op.Tags) > 0 {
 			tag = e.Op.Tags[0]
 		}
-		byTag[tag] = append(byTag[tag], buildOp(d, e))
+		op := buildOp(d, e)
+		op.Sample = sampleFor(e.Op.ID, samples)
+		byTag[tag] = append(byTag[tag], op)
 	}
 	for _, t := range d.Tags {
 		ref.Groups = append(ref.Groups, group{Name: t.Name, Anchor: "tag-" + slug(t.Name), Description: inline(t.Description), Ops: byTag[t.Name]})
@@ -88,7 +113,80 @@ func buildReference(d *document) reference {
 		}
 		ref.Groups = append(ref.Groups, group{Name: title, Anchor: "tag-" + slug(title), Ops: byTag[name]})
 	}
+	for _, name := range slices.Sorted(maps.Keys(d.Components.Schemas)) {
+		ref.Objects = append(ref.Objects, buildObject(d, name))
+	}
 	return ref
+}
+
+func schemaAnchor(name string) string { return "schema-" + name }
+
+func buildObject(d *document, name string) objectView {
+	s := d.Components.Schemas[name]
+	o := objectView{Name: name, Anchor: schemaAnchor(name), Description: inline(s.Description)}
+	if len(s.Properties) == 0 {
+		o.Type = d.linkTypes(typeText(s))
+	}
+	for _, f := range s.Properties {
+		o.Fields = append(o.Fields, fieldView{
+			Name: f.Name, Type: d.linkTypes(typeText(f.Schema)), Unit: f.Schema.Unit,
+			Description: inline(fieldDescription(f.Schema)), Example: d.example(name, f),
+		})
+	}
+	return o
+}
+
+// fieldDescription is a field's description with its fixed values.
+func fieldDescription(s jsonSchema) string {
+	if len(s.Enum) == 0 {
+		return s.Description
+	}
+	return strings.TrimSpace(s.Description + " One of: " + strings.Join(texts(s.Enum), ", ") + ".")
+}
+
+// example is a field's first example in the document, else the first
+// value the samples give it.
+func (d *document) example(schema string, f property) string {
+	if len(f.Schema.Examples) > 0 {
+		return exampleText(f.Schema.Examples[0])
+	}
+	if v, ok := d.fieldExamples[schema][f.Name]; ok {
+		return exampleText(v)
+	}
+	return ""
+}
+
+// sampleFor is the operation's successful sample, indented.
+func sampleFor(op string, samples []sample) *sampleView {
+	for _, s := range samples {
+		if s.Operation != op || s.Status != 200 {
+			continue
+		}
+		var b bytes.Buffer
+		if json.Indent(&b, s.Body, "", "  ") != nil {
+			return nil
+		}
+		v := &sampleView{Request: s.Request, Body: b.String(), Items: s.Items}
+		if s.Items > 0 {
+			var list struct{ Data []json.RawMessage }
+			_ = json.Unmarshal(s.Body, &list)
+			v.Shown = len(list.Data)
+		}
+		return v
+	}
+	return nil
+}
+
+var typeWord = regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*\b`)
+
+// linkTypes renders a type text as HTML, each component name a link to it.
+func (d *document) linkTypes(t string) template.HTML {
+	return template.HTML(typeWord.ReplaceAllStringFunc(template.HTMLEscapeString(t), func(w string) string {
+		if _, ok := d.Components.Schemas[w]; !ok {
+			return w
+		}
+		return `<a href="#` + schemaAnchor(w) + `"><code>` + w + `</code></a>`
+	}))
 }
 
 func buildOp(d *document, e endpoint) opView {
@@ -116,6 +214,9 @@ func buildOp(d *document, e endpoint) opView {
 		rv := responseView{Status: status, Description: inline(r.Description)}
 		for _, mt := range slices.Sorted(maps.Keys(r.Content)) {
 			rv.Media, rv.Schema = mt, schemaName(r.Content[mt].Schema)
+			if _, ok := d.Components.Schemas[rv.Schema]; ok {
+				rv.SchemaAnchor = schemaAnchor(rv.Schema)
+			}
 			rv.Codes = append(rv.Codes, problemCodes(r.Content[mt].Schema)...)
 		}
 		v.Responses = append(v.Responses, rv)

@@ -41,29 +41,29 @@ func ParseKind(s string) (Kind, error) {
 // FuelEconomy holds a car's EPA identity and figures.
 type FuelEconomy struct {
 	EPAID         *int     `json:"epa_id" jsonschema:"The EPA vehicle id (fueleconomy.gov) the figures come from; null when none matched."`
-	MPGCity       *float64 `json:"mpg_city"`
-	MPGHighway    *float64 `json:"mpg_highway"`
-	MPGCombined   *float64 `json:"mpg_combined"`
-	EPARangeMiles *int     `json:"epa_range_miles"`
+	MPGCity       *float64 `json:"mpg_city" jsonschema:"EPA city fuel economy, in miles per US gallon; MPGe (miles per gallon-equivalent) for electric and fuel-cell cars, the gasoline figure for plug-in hybrids. Null without an EPA match." unit:"mpg"`
+	MPGHighway    *float64 `json:"mpg_highway" jsonschema:"EPA highway fuel economy, in miles per US gallon; MPGe for electric and fuel-cell cars, the gasoline figure for plug-in hybrids. Null without an EPA match." unit:"mpg"`
+	MPGCombined   *float64 `json:"mpg_combined" jsonschema:"EPA combined (55% city, 45% highway) fuel economy, in miles per US gallon; MPGe for electric and fuel-cell cars, the gasoline figure for plug-in hybrids. Null without an EPA match." unit:"mpg"`
+	EPARangeMiles *int     `json:"epa_range_miles" jsonschema:"EPA driving range on a full charge of an electric car, or the total range of a plug-in hybrid; null for other cars and without an EPA match." unit:"mi"`
 	// EPAElectricRangeMiles is a plug-in hybrid's range on electricity alone.
-	EPAElectricRangeMiles *int     `json:"epa_electric_range_miles" jsonschema:"A plug-in hybrid's EPA range on electricity alone; null for other cars."`
-	AnnualFuelCost        *int     `json:"annual_fuel_cost"`
-	CO2GPM                *float64 `json:"co2_gpm"`
+	EPAElectricRangeMiles *int     `json:"epa_electric_range_miles" jsonschema:"A plug-in hybrid's EPA range on electricity alone; null for other cars." unit:"mi"`
+	AnnualFuelCost        *int     `json:"annual_fuel_cost" jsonschema:"EPA's estimated yearly fuel (or electricity) cost in US dollars, for 15,000 miles at 55% city driving and EPA's fuel prices of the data's year; null without an EPA match." unit:"USD"`
+	CO2GPM                *float64 `json:"co2_gpm" jsonschema:"EPA tailpipe CO2 emissions in grams per mile (0 for electric and fuel-cell cars); null without an EPA match." unit:"g/mi"`
 }
 
 // Car is a passenger car or light truck.
 type Car struct {
-	UUID          uuid.UUID `json:"uuid"`
-	Make          string    `json:"make"`
-	Model         string    `json:"model"`
-	Year          int       `json:"year"`
-	Trim          string    `json:"trim"`
-	Body          string    `json:"body"`
-	FuelType      string    `json:"fuel_type"`
-	DriveType     string    `json:"drive_type"`
-	Transmission  string    `json:"transmission"`
-	DisplacementL *float64  `json:"displacement_l"`
-	Cylinders     *int      `json:"cylinders"`
+	UUID          uuid.UUID `json:"uuid" jsonschema:"The record's stable id (a UUIDv5 of its kind and natural key): the same record keeps it across imports."`
+	Make          string    `json:"make" jsonschema:"Manufacturer, in the catalog's spelling."`
+	Model         string    `json:"model" jsonschema:"Model name, in the catalog's spelling."`
+	Year          int       `json:"year" jsonschema:"Model year."`
+	Trim          string    `json:"trim" jsonschema:"Trim or variant name, e.g. LE or Pickup 2WD; empty when the source gives none."`
+	Body          string    `json:"body" jsonschema:"Body type: Sedan, Coupe, Hatchback, Wagon, Convertible, SUV, Pickup, Minivan or Van."`
+	FuelType      string    `json:"fuel_type" jsonschema:"Fuel type, spelled out with the short code in parentheses where there is one, e.g. GASOLINE or BATTERY ELECTRIC VEHICLE (BEV)."`
+	DriveType     string    `json:"drive_type" jsonschema:"Drivetrain: FWD, RWD, AWD or 4WD."`
+	Transmission  string    `json:"transmission" jsonschema:"Transmission in EPA's style, e.g. Automatic (S8) or Manual 6-spd; empty when unknown."`
+	DisplacementL *float64  `json:"displacement_l" jsonschema:"Engine displacement in litres; null for electric and fuel-cell cars." unit:"L"`
+	Cylinders     *int      `json:"cylinders" jsonschema:"Number of engine cylinders; null for electric and fuel-cell cars and rotary engines."`
 	Engine        string    `json:"engine" jsonschema:"Derived from fuel type, displacement and cylinders, e.g. \"2.5L 4-cyl hybrid\"."`
 	FuelEconomy
 	Electrified bool `json:"electrified" jsonschema:"True for BEV, PHEV, HEV and FCEV: the ev_only set."`
@@ -76,15 +76,15 @@ func (Car) SchemaDescription() string {
 // Motorcycle is a record of the motorcycle dataset, which also holds ATVs,
 // UTVs, snowmobiles, scooters, personal watercraft and golf carts.
 type Motorcycle struct {
-	UUID           uuid.UUID `json:"uuid"`
-	Make           string    `json:"make"`
-	Model          string    `json:"model"`
-	Year           int       `json:"year"`
-	MotorcycleType string    `json:"motorcycle_type"`
+	UUID           uuid.UUID `json:"uuid" jsonschema:"The record's stable id (a UUIDv5 of its kind and natural key): the same record keeps it across imports."`
+	Make           string    `json:"make" jsonschema:"Manufacturer, in the catalog's spelling."`
+	Model          string    `json:"model" jsonschema:"Model name, in the catalog's spelling."`
+	Year           int       `json:"year" jsonschema:"Model year."`
+	MotorcycleType string    `json:"motorcycle_type" jsonschema:"Riding type, e.g. Street Motorcycle, Dual Sport Motorcycle, UTV / SXS or Snowmobile."`
 	VehicleType    string    `json:"vehicle_type" jsonschema:"Broad class: Motorcycle or ATV/UTV."`
-	DisplacementCC *int      `json:"displacement_cc"`
-	EngineType     string    `json:"engine_type"`
-	PowerHP        *float64  `json:"power_hp"`
+	DisplacementCC *int      `json:"displacement_cc" jsonschema:"Engine displacement in cubic centimetres; null for electric vehicles." unit:"cc"`
+	EngineType     string    `json:"engine_type" jsonschema:"Engine layout and cycle, e.g. Parallel twin four-stroke, or Electric; empty when unknown."`
+	PowerHP        *float64  `json:"power_hp" jsonschema:"Peak engine power in horsepower; null when unknown." unit:"hp"`
 }
 
 func (Motorcycle) SchemaDescription() string {
@@ -93,18 +93,18 @@ func (Motorcycle) SchemaDescription() string {
 
 // Boat is a power boat.
 type Boat struct {
-	UUID         uuid.UUID `json:"uuid"`
-	Make         string    `json:"make"`
-	Model        string    `json:"model"`
-	Year         int       `json:"year"`
+	UUID         uuid.UUID `json:"uuid" jsonschema:"The record's stable id (a UUIDv5 of its kind and natural key): the same record keeps it across imports."`
+	Make         string    `json:"make" jsonschema:"Manufacturer, in the catalog's spelling."`
+	Model        string    `json:"model" jsonschema:"Model name, in the catalog's spelling."`
+	Year         int       `json:"year" jsonschema:"Model year."`
 	ModelType    string    `json:"model_type" jsonschema:"Vessel category, e.g. Center Console."`
-	LengthFt     float64   `json:"length_ft"`
-	BeamFt       float64   `json:"beam_ft"`
-	DryWeightLbs int       `json:"dry_weight_lbs"`
-	EngineCount  int       `json:"engine_count"`
-	HP           int       `json:"hp"`
+	LengthFt     float64   `json:"length_ft" jsonschema:"Overall length in feet." unit:"ft"`
+	BeamFt       float64   `json:"beam_ft" jsonschema:"Beam (greatest width) in feet." unit:"ft"`
+	DryWeightLbs int       `json:"dry_weight_lbs" jsonschema:"Weight without fuel, water or gear, in pounds." unit:"lb"`
+	EngineCount  int       `json:"engine_count" jsonschema:"Number of engines."`
+	HP           int       `json:"hp" jsonschema:"Total rated horsepower of all engines." unit:"hp"`
 	HullType     string    `json:"hull_type" jsonschema:"Hull material, e.g. Fiberglass."`
-	FuelType     string    `json:"fuel_type"`
+	FuelType     string    `json:"fuel_type" jsonschema:"Fuel type: Gas, Diesel or Electric."`
 }
 
 func (Boat) SchemaDescription() string { return "A power boat." }
@@ -112,11 +112,11 @@ func (Boat) SchemaDescription() string { return "A power boat." }
 // TireFitment maps a vehicle to its OEM tire sizes and the alternate sizes
 // that fit, every size in tire.Canonical form.
 type TireFitment struct {
-	UUID            uuid.UUID `json:"uuid"`
-	Make            string    `json:"make"`
-	Model           string    `json:"model"`
-	Year            int       `json:"year"`
-	Trim            string    `json:"trim"`
+	UUID            uuid.UUID `json:"uuid" jsonschema:"The record's stable id (a UUIDv5 of its kind and natural key): the same record keeps it across imports."`
+	Make            string    `json:"make" jsonschema:"Make of the vehicle the fitment is for."`
+	Model           string    `json:"model" jsonschema:"Model of the vehicle the fitment is for."`
+	Year            int       `json:"year" jsonschema:"Model year of the vehicle the fitment is for."`
+	Trim            string    `json:"trim" jsonschema:"Trim or variant the fitment is for, e.g. SE; empty when it fits every trim."`
 	TireSize        string    `json:"tire_size" jsonschema:"OEM size alone, e.g. 225/45R17, 245/35ZR19, LT285/70R17 or 35x12.50R17LT (front size when staggered)."`
 	LoadIndex       *int      `json:"load_index" jsonschema:"Load index of the OEM tire (front when staggered), e.g. 109; null when unknown."`
 	SpeedRating     *string   `json:"speed_rating" jsonschema:"Speed rating of the OEM tire (front when staggered), e.g. V; null when unknown."`

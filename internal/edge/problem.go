@@ -17,13 +17,13 @@ import (
 
 // Problem is an RFC 9457 problem document with vds's extensions.
 type Problem struct {
-	Type      string `json:"type"`
-	Title     string `json:"title"`
-	Status    int    `json:"status"`
-	Detail    string `json:"detail"`
-	Instance  string `json:"instance"`
+	Type      string `json:"type" jsonschema:"A URI naming the problem type: urn:vds:problem: followed by code."`
+	Title     string `json:"title" jsonschema:"A short summary of the problem type."`
+	Status    int    `json:"status" jsonschema:"The HTTP status."`
+	Detail    string `json:"detail" jsonschema:"What went wrong with this request, and what to do."`
+	Instance  string `json:"instance" jsonschema:"The request path the problem is about."`
 	Code      string `json:"code" jsonschema:"Stable snake_case error code."`
-	RequestID string `json:"request_id"`
+	RequestID string `json:"request_id" jsonschema:"The request's id, also in X-Request-Id; quote it when reporting a problem."`
 	// The extensions below appear where they apply (docs/api.md#errors).
 	Param          string   `json:"param,omitempty" jsonschema:"The offending query parameter, for 400s about one."`
 	Accepted       []string `json:"accepted,omitempty" jsonschema:"The accepted parameters, for unknown_parameter."`

@@ -55,9 +55,9 @@ var changelogJSON []byte
 
 // ChangelogEntry is one release of the API.
 type ChangelogEntry struct {
-	Version string   `json:"version"`
-	Date    string   `json:"date"`
-	Changes []string `json:"changes"`
+	Version string   `json:"version" jsonschema:"The API version, semver."`
+	Date    string   `json:"date" jsonschema:"The release date, YYYY-MM-DD."`
+	Changes []string `json:"changes" jsonschema:"What changed, one sentence each."`
 }
 
 var changelog = func() []ChangelogEntry {

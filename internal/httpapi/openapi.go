@@ -501,8 +501,8 @@ func problemContent(status int, codes []string) schema {
 		"allOf": []any{
 			schema{"$ref": "#/components/schemas/Problem"},
 			schema{"properties": schema{
-				"status": schema{"const": status},
-				"code":   schema{"enum": anys(codes...)},
+				"status": schema{"const": status, "description": "The HTTP status."},
+				"code":   schema{"enum": anys(codes...), "description": "The codes this status comes with here."},
 			}},
 		},
 	}}}

@@ -289,17 +289,17 @@ func TestOpenAPIFieldTypes(t *testing.T) {
 		schema, field string
 		want          string
 	}{
-		{"Car", "uuid", `{"format":"uuid","type":"string"}`},
-		{"Car", "year", `{"type":"integer"}`},
-		{"Car", "mpg_city", `{"type":["null","number"]}`},
-		{"Car", "epa_range_miles", `{"type":["null","integer"]}`},
+		{"Car", "uuid", `{"description":"The record's stable id (a UUIDv5 of its kind and natural key): the same record keeps it across imports.","format":"uuid","type":"string"}`},
+		{"Car", "year", `{"description":"Model year.","type":"integer"}`},
+		{"Car", "mpg_city", `{"description":"EPA city fuel economy, in miles per US gallon; MPGe (miles per gallon-equivalent) for electric and fuel-cell cars, the gasoline figure for plug-in hybrids. Null without an EPA match.","type":["null","number"],"x-unit":"mpg"}`},
+		{"Car", "epa_range_miles", `{"description":"EPA driving range on a full charge of an electric car, or the total range of a plug-in hybrid; null for other cars and without an EPA match.","type":["null","integer"],"x-unit":"mi"}`},
 		{"TireFitment", "alternate_sizes", `{"description":"Sizes whose diameter is within ±3% of tire_size (the front size when staggered).","items":{"type":"string"},"type":"array"}`},
 		{"TireFitment", "rear_alternate_sizes", `{"description":"Sizes whose diameter is within ±3% of rear_tire_size; empty when not staggered.","items":{"type":"string"},"type":"array"}`},
 		{"TireFitment", "load_index", `{"description":"Load index of the OEM tire (front when staggered), e.g. 109; null when unknown.","type":["null","integer"]}`},
 		{"TireFitment", "speed_rating", `{"description":"Speed rating of the OEM tire (front when staggered), e.g. V; null when unknown.","type":["null","string"]}`},
 		{"Meta", "truncated", `{"description":"True when more than 400 records match: narrow the query to see the rest.","type":"boolean"}`},
-		{"MeAccount", "created_at", `{"format":"date-time","type":"string"}`},
-		{"ListItem", "type", `{"enum":["car","motorcycle","boat","tire_size"],"type":"string"}`},
+		{"MeAccount", "created_at", `{"description":"When the account was created (UTC).","format":"date-time","type":"string"}`},
+		{"ListItem", "type", `{"description":"The record's kind: car, motorcycle, boat or tire_size.","enum":["car","motorcycle","boat","tire_size"],"type":"string"}`},
 		{"ListItem", "record", `{"anyOf":[{"$ref":"#/components/schemas/RecordRef"},{"type":"null"}],"description":"A summary of the saved record; null when it is missing."}`},
 		{"FitmentGeometry", "rear", `{"anyOf":[{"$ref":"#/components/schemas/SizeGeometry"},{"type":"null"}],"description":"Geometry of the rear size of a staggered fitment; null otherwise."}`},
 		{"Problem", "accepted", `{"description":"The accepted parameters, for unknown_parameter.","items":{"type":"string"},"type":"array"}`},
@@ -808,5 +808,41 @@ func TestServedDocumentServers(t *testing.T) {
 				t.Errorf("/v1/cars/makes without a token: status %d, want 401", resp.StatusCode)
 			}
 		})
+	}
+}
+
+// TestOpenAPIEveryFieldIsDescribed walks every schema of the document, in
+// components and inline in operations, and fails on a property without a
+// description: the reference renders each field with it.
+func TestOpenAPIEveryFieldIsDescribed(t *testing.T) {
+	var missing []string
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		switch v := v.(type) {
+		case map[string]any:
+			if props, ok := v["properties"].(map[string]any); ok {
+				for name, p := range props {
+					if d, _ := p.(map[string]any)["description"].(string); strings.TrimSpace(d) == "" {
+						missing = append(missing, path+".properties."+name)
+					}
+				}
+			}
+			for k, sub := range v {
+				walk(sub, path+"."+k)
+			}
+		case []any:
+			for i, sub := range v {
+				walk(sub, path+"["+strconv.Itoa(i)+"]")
+			}
+		}
+	}
+	doc := rawDoc(t)
+	walk(doc, "")
+	if n := len(at(t, doc, "components", "schemas").(map[string]any)); n < 20 {
+		t.Fatalf("only %d component schemas: the walk would prove little", n)
+	}
+	slices.Sort(missing)
+	for _, m := range missing {
+		t.Errorf("%s has no description", m)
 	}
 }

@@ -22,7 +22,7 @@ type RequestLine struct {
 	// Operation is the route pattern or the MCP tool.
 	Operation  string  `json:"operation" jsonschema:"The route of a REST request (GET /v1/cars/{uuid}); the tool of an MCP tools/call (unknown for a tool that does not exist), or its JSON-RPC method (initialize, tools/list). At most 128 characters of printable ASCII other than quotes, backslash, <, > and &."`
 	Status     int     `json:"status" jsonschema:"The HTTP status; for a tool call, the status of its REST twin's answer (a tool error not_found is 404)."`
-	DurationMS float64 `json:"duration_ms" jsonschema:"Time spent answering, in milliseconds."`
+	DurationMS float64 `json:"duration_ms" jsonschema:"Time spent answering, in milliseconds." unit:"ms"`
 	RequestID  string  `json:"request_id" jsonschema:"The X-Request-Id of the answer, which its problem document carries too."`
 	// TokenPrefix names the token used.
 	TokenPrefix string `json:"token_prefix" jsonschema:"The public prefix of the token used (empty once the token is deleted)."`

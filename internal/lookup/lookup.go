@@ -104,30 +104,30 @@ func upstreamError(name string, err error) *vehicle.Error {
 
 // CarRecalls is the answer of /v1/cars/{uuid}/recalls.
 type CarRecalls struct {
-	Car       vehicle.CarRef    `json:"car"`
-	Coverage  string            `json:"coverage"`
-	Recalls   []upstream.Recall `json:"recalls"`
-	Ratings   []upstream.Rating `json:"ratings"`
-	Stale     bool              `json:"stale"`
-	FetchedAt time.Time         `json:"fetched_at"`
+	Car       vehicle.CarRef    `json:"car" jsonschema:"The car the recalls and ratings are for."`
+	Coverage  string            `json:"coverage" jsonschema:"Where the data comes from and applies: US (NHTSA)."`
+	Recalls   []upstream.Recall `json:"recalls" jsonschema:"NHTSA recall campaigns for the car's make, model and year; empty when there are none."`
+	Ratings   []upstream.Rating `json:"ratings" jsonschema:"NCAP crash-test ratings of each variant NHTSA rated; empty when none was rated."`
+	Stale     bool              `json:"stale" jsonschema:"True when NHTSA failed and an expired cached answer is served (with a Warning header)."`
+	FetchedAt time.Time         `json:"fetched_at" jsonschema:"When the answer was fetched from NHTSA (UTC)."`
 }
 
 // MotorcycleRef identifies a motorcycle-dataset record.
 type MotorcycleRef struct {
-	UUID  uuid.UUID `json:"uuid"`
-	Make  string    `json:"make"`
-	Model string    `json:"model"`
-	Year  int       `json:"year"`
+	UUID  uuid.UUID `json:"uuid" jsonschema:"The record's uuid."`
+	Make  string    `json:"make" jsonschema:"Its make."`
+	Model string    `json:"model" jsonschema:"Its model."`
+	Year  int       `json:"year" jsonschema:"Its model year."`
 }
 
 // MotorcycleRecalls is the answer of /v1/motorcycles/{uuid}/recalls.
 type MotorcycleRecalls struct {
-	Motorcycle MotorcycleRef     `json:"motorcycle"`
-	Coverage   string            `json:"coverage"`
-	Note       string            `json:"note"`
-	Recalls    []upstream.Recall `json:"recalls"`
-	Stale      bool              `json:"stale"`
-	FetchedAt  time.Time         `json:"fetched_at"`
+	Motorcycle MotorcycleRef     `json:"motorcycle" jsonschema:"The record the recalls are for."`
+	Coverage   string            `json:"coverage" jsonschema:"Where the data comes from and applies: US (NHTSA)."`
+	Note       string            `json:"note" jsonschema:"How to read an empty list: matched by NHTSA's naming, not a guarantee."`
+	Recalls    []upstream.Recall `json:"recalls" jsonschema:"NHTSA recall campaigns for the make, model and year; empty when none was found."`
+	Stale      bool              `json:"stale" jsonschema:"True when NHTSA failed and an expired cached answer is served (with a Warning header)."`
+	FetchedAt  time.Time         `json:"fetched_at" jsonschema:"When the answer was fetched from NHTSA (UTC)."`
 }
 
 // MotorcycleNote qualifies an empty motorcycle recall list.

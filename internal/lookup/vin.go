@@ -17,9 +17,9 @@ import (
 
 // WMI is what the VIN's first three characters say.
 type WMI struct {
-	Code    string `json:"code"`
-	Region  string `json:"region"`
-	Country string `json:"country"`
+	Code    string `json:"code" jsonschema:"The world manufacturer identifier: the VIN's first three characters."`
+	Region  string `json:"region" jsonschema:"The region position 1 assigns, e.g. North America."`
+	Country string `json:"country" jsonschema:"The country positions 1-2 assign, e.g. United States."`
 }
 
 // Checks is what vds computes from a VIN without asking anyone; a report
@@ -47,36 +47,36 @@ func (e *VINError) Unwrap() error { return e.Err }
 
 // VINReport is the answer of a VIN decode; body_class is vPIC's wording.
 type VINReport struct {
-	VIN string `json:"vin"`
+	VIN string `json:"vin" jsonschema:"The VIN as decoded, upper-cased."`
 	// Make is vPIC's make in the catalog's spelling when the catalog has it.
-	Make  *string `json:"make"`
-	Model *string `json:"model"`
+	Make  *string `json:"make" jsonschema:"vPIC's make, in the catalog's spelling when the catalog has it; null when not decoded."`
+	Model *string `json:"model" jsonschema:"vPIC's model; null when not decoded."`
 	Year  *int    `json:"year" jsonschema:"The model year vPIC decodes (position 10, disambiguated by position 7 and the manufacturer's schemas)."`
-	Trim  *string `json:"trim"`
+	Trim  *string `json:"trim" jsonschema:"vPIC's trim; null when vPIC gives none."`
 	// Series is vPIC's series (F-150's "XLT" may be a trim or a series, by maker).
-	Series    *string `json:"series"`
+	Series    *string `json:"series" jsonschema:"vPIC's series (a maker may put XLT in the series rather than the trim); null when none."`
 	Body      *string `json:"body" jsonschema:"Body type in the catalog's vocabulary (Sedan, Coupe, Hatchback, Wagon, Convertible, SUV, Pickup, Minivan, Van); null when vPIC's body class has no counterpart."`
 	BodyClass *string `json:"body_class" jsonschema:"vPIC's body class, as vPIC words it."`
-	Doors     *int    `json:"doors"`
+	Doors     *int    `json:"doors" jsonschema:"Number of doors; null when vPIC gives none."`
 	// VehicleType is vPIC's (PASSENGER CAR, TRUCK, MOTORCYCLE ...).
-	VehicleType  *string         `json:"vehicle_type"`
-	Manufacturer *string         `json:"manufacturer"`
-	Engine       upstream.Engine `json:"engine"`
-	Plant        upstream.Plant  `json:"plant"`
+	VehicleType  *string         `json:"vehicle_type" jsonschema:"vPIC's vehicle type, e.g. PASSENGER CAR, TRUCK, MULTIPURPOSE PASSENGER VEHICLE (MPV) or MOTORCYCLE; null when unknown."`
+	Manufacturer *string         `json:"manufacturer" jsonschema:"vPIC's manufacturer name, e.g. FORD MOTOR COMPANY, USA; null when unknown."`
+	Engine       upstream.Engine `json:"engine" jsonschema:"The engine as vPIC decodes it."`
+	Plant        upstream.Plant  `json:"plant" jsonschema:"The assembly plant as vPIC decodes it."`
 	// Computed locally, before and whatever the decoder says.
-	CheckDigit          vin.CheckDigit `json:"check_digit"`
-	ModelYearCandidates []int          `json:"model_year_candidates"`
-	WMI                 WMI            `json:"wmi"`
+	CheckDigit          vin.CheckDigit `json:"check_digit" jsonschema:"The check digit (position 9) verdict, computed locally."`
+	ModelYearCandidates []int          `json:"model_year_candidates" jsonschema:"The model years position 10 can mean, computed locally."`
+	WMI                 WMI            `json:"wmi" jsonschema:"The manufacturer code with its region and country, computed locally."`
 	// vPIC's own error codes and text, passed through.
-	ErrorCodes []string `json:"error_codes"`
-	ErrorText  *string  `json:"error_text"`
+	ErrorCodes []string `json:"error_codes" jsonschema:"vPIC's error codes, passed through: 0 is a clean decode, 1 a check-digit error; never empty."`
+	ErrorText  *string  `json:"error_text" jsonschema:"vPIC's error text, passed through; null when none."`
 	// Links are the catalog cars and tire fitments of the same make, model
 	// and year, for follow-up spec, recall and geometry calls.
-	Links vehicle.Links `json:"links"`
+	Links vehicle.Links `json:"links" jsonschema:"Catalog records of the decoded make, model and year, for follow-up spec, recall and geometry calls."`
 	// Source names the decoder: "vPIC snapshot 2026-02-17" or "NHTSA vPIC".
 	Source    string    `json:"source" jsonschema:"Where the answer came from: the imported vPIC snapshot (named by the date of its NHTSA data) or live NHTSA vPIC."`
-	Stale     bool      `json:"stale"`
-	FetchedAt time.Time `json:"fetched_at"`
+	Stale     bool      `json:"stale" jsonschema:"True when the live decoder failed and an expired cached answer is served (with a Warning header)."`
+	FetchedAt time.Time `json:"fetched_at" jsonschema:"When the decode was made or fetched (UTC)."`
 }
 
 // bodies maps vPIC's body classes onto the catalog's body types.
@@ -188,7 +188,7 @@ type VINEntry struct {
 // VINFailure is the JSON of a batch entry without a report.
 type VINFailure struct {
 	VIN   string     `json:"vin" jsonschema:"The VIN as sent, trimmed and upper-cased."`
-	Error EntryError `json:"error"`
+	Error EntryError `json:"error" jsonschema:"Why the VIN has no report."`
 }
 
 // SchemaDescription describes VINFailure in the API's schemas.
@@ -200,7 +200,7 @@ func (VINFailure) SchemaDescription() string {
 // EntryError says why a batch entry has no report.
 type EntryError struct {
 	Code   string `json:"code" jsonschema:"The problem code the single-VIN endpoint would answer with."`
-	Detail string `json:"detail"`
+	Detail string `json:"detail" jsonschema:"A human-readable explanation."`
 }
 
 // MarshalJSON writes the report, or the VINFailure.

@@ -138,7 +138,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		RequestLog: s.requests})
 	mux := http.NewServeMux()
 	api.Mount(mux)
-	apidocs.New(api.OpenAPI(), mcptools.Tools(mcptools.Deps{}), cfg.Dashboard.PublicURL).Mount(mux)
+	apidocs.New(api.OpenAPI(), httpapi.Samples(), mcptools.Tools(mcptools.Deps{}), cfg.Dashboard.PublicURL).Mount(mux)
 	mux.Handle("/mcp", mcp)
 	mux.Handle(dashboard.Prefix, dash)
 	mux.HandleFunc("GET /{$}", dashboard.RedirectRoot)

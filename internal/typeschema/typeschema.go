@@ -51,7 +51,40 @@ func forType(t reflect.Type, known map[reflect.Type]*jsonschema.Schema) (*jsonsc
 	if d, ok := reflect.Zero(t).Interface().(Described); ok {
 		s.Description = d.SchemaDescription()
 	}
+	units(s, t)
 	return s, nil
+}
+
+// UnitKey is the schema extension that carries a field's unit, from its
+// `unit` struct tag (e.g. unit:"mi").
+const UnitKey = "x-unit"
+
+// units copies the unit tags of struct t's fields, and of the structs
+// inlined in s, into s's properties.
+func units(s *jsonschema.Schema, t reflect.Type) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+		t = t.Elem()
+		if s.Items != nil {
+			s = s.Items
+		}
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	for _, f := range reflect.VisibleFields(t) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" {
+			name = f.Name
+		}
+		p := s.Properties[name]
+		if f.Anonymous || p == nil {
+			continue
+		}
+		if u := f.Tag.Get("unit"); u != "" {
+			p.Extra = map[string]any{UnitKey: u}
+		}
+		units(p, f.Type)
+	}
 }
 
 // NotNull drops the "null" jsonschema-go allows for a slice (a nil slice
@@ -66,6 +99,14 @@ func NotNull(s *jsonschema.Schema) {
 // Envelope is the schema of a response body: {"data": data}, or the page
 // {"data": data, "meta": meta} when meta is not nil.
 func Envelope(data, meta *jsonschema.Schema) *jsonschema.Schema {
+	if data.Description == "" && data.Type == "array" {
+		data.Description = "The answer: the list."
+	} else if data.Description == "" {
+		data.Description = "The answer: the object."
+	}
+	if meta != nil && meta.Description == "" {
+		meta.Description = "Where this page lies in the whole list."
+	}
 	s := &jsonschema.Schema{
 		Type:                 "object",
 		Properties:           map[string]*jsonschema.Schema{"data": data},

@@ -175,11 +175,41 @@ func TestComponentsRefuse(t *testing.T) {
 func TestEnvelope(t *testing.T) {
 	t.Parallel()
 	data := &jsonschema.Schema{Type: "string"}
-	if got, want := marshal(t, Envelope(data, nil)), canon(t, `{"type":"object","required":["data"],"additionalProperties":false,"properties":{"data":{"type":"string"}}}`); got != want {
+	if got, want := marshal(t, Envelope(data, nil)), canon(t, `{"type":"object","required":["data"],"additionalProperties":false,"properties":{"data":{"type":"string","description":"The answer: the object."}}}`); got != want {
 		t.Errorf("object = %s, want %s", got, want)
 	}
 	page := Envelope(data, &jsonschema.Schema{Type: "object"})
 	if !slices.Equal(page.Required, []string{"data", "meta"}) || page.Properties["meta"] == nil {
 		t.Errorf("page = %s", marshal(t, page))
+	}
+}
+
+type measured struct {
+	Len   float64   `json:"len" unit:"ft"`
+	Parts []measure `json:"parts"`
+	Plain int       `json:"plain"`
+}
+
+type measure struct {
+	Mass *float64 `json:"mass" unit:"lb"`
+}
+
+func TestUnitTagsBecomeExtensions(t *testing.T) {
+	s := For[measured]()
+	if got := s.Properties["len"].Extra[UnitKey]; got != "ft" {
+		t.Errorf("len unit = %v, want ft", got)
+	}
+	if got := s.Properties["parts"].Items.Properties["mass"].Extra[UnitKey]; got != "lb" {
+		t.Errorf("inlined parts[].mass unit = %v, want lb", got)
+	}
+	if s.Properties["plain"].Extra != nil {
+		t.Errorf("plain has extensions %v, want none", s.Properties["plain"].Extra)
+	}
+	c := NewComponents()
+	if _, err := c.Ref(reflect.TypeFor[measured]()); err != nil {
+		t.Fatal(err)
+	}
+	if got := marshal(t, c.Schemas()["measure"].Properties["mass"]); !strings.Contains(got, `"x-unit":"lb"`) {
+		t.Errorf("component measure.mass = %s, want x-unit lb", got)
 	}
 }

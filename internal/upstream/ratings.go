@@ -18,12 +18,12 @@ const variantConcurrency = 4
 
 // Rating is the NCAP rating of one variant NHTSA rated separately; stars 1-5, nil when not rated.
 type Rating struct {
-	VehicleID   int     `json:"vehicle_id"`
-	Description *string `json:"description"`
-	Overall     *int    `json:"overall"`
-	Front       *int    `json:"front"`
-	Side        *int    `json:"side"`
-	Rollover    *int    `json:"rollover"`
+	VehicleID   int     `json:"vehicle_id" jsonschema:"NHTSA's id of the rated variant."`
+	Description *string `json:"description" jsonschema:"NHTSA's name of the variant, e.g. 2021 Toyota Camry 4 DR FWD; null when none."`
+	Overall     *int    `json:"overall" jsonschema:"Overall rating, 1 to 5 stars; null when not rated." unit:"stars"`
+	Front       *int    `json:"front" jsonschema:"Frontal crash rating, 1 to 5 stars; null when not rated." unit:"stars"`
+	Side        *int    `json:"side" jsonschema:"Side crash rating, 1 to 5 stars; null when not rated." unit:"stars"`
+	Rollover    *int    `json:"rollover" jsonschema:"Rollover rating, 1 to 5 stars; null when not rated." unit:"stars"`
 }
 
 // SafetyRatings walks NHTSA's variants of a make, model and year, then each

@@ -9,17 +9,17 @@ import (
 
 // Recall is one NHTSA safety recall campaign affecting a vehicle.
 type Recall struct {
-	CampaignNumber string  `json:"campaign_number"`
-	Manufacturer   *string `json:"manufacturer"`
-	Component      *string `json:"component"`
-	Summary        *string `json:"summary"`
-	Consequence    *string `json:"consequence"`
-	Remedy         *string `json:"remedy"`
-	Notes          *string `json:"notes"`
-	ReportDate     *string `json:"report_date"`
-	ParkIt         bool    `json:"park_it"`
-	ParkOutside    bool    `json:"park_outside"`
-	OTAUpdate      bool    `json:"ota_update"`
+	CampaignNumber string  `json:"campaign_number" jsonschema:"NHTSA's campaign number, e.g. 21V123000."`
+	Manufacturer   *string `json:"manufacturer" jsonschema:"The manufacturer that filed the recall."`
+	Component      *string `json:"component" jsonschema:"The affected component, in NHTSA's words."`
+	Summary        *string `json:"summary" jsonschema:"What is wrong."`
+	Consequence    *string `json:"consequence" jsonschema:"What can happen if it is not fixed."`
+	Remedy         *string `json:"remedy" jsonschema:"What the manufacturer will do."`
+	Notes          *string `json:"notes" jsonschema:"NHTSA's notes to owners."`
+	ReportDate     *string `json:"report_date" jsonschema:"When NHTSA received the recall report, YYYY-MM-DD; null when unknown."`
+	ParkIt         bool    `json:"park_it" jsonschema:"True when NHTSA advises not to drive the vehicle until repaired."`
+	ParkOutside    bool    `json:"park_outside" jsonschema:"True when NHTSA advises parking outside, away from buildings, until repaired."`
+	OTAUpdate      bool    `json:"ota_update" jsonschema:"True when the remedy is an over-the-air software update."`
 }
 
 // Recalls lists NHTSA's recalls of a make, model and year; never nil.

@@ -29,17 +29,17 @@ type VINResult struct {
 
 // Engine is the engine part of a VINResult.
 type Engine struct {
-	Cylinders     *int     `json:"cylinders"`
-	DisplacementL *float64 `json:"displacement_l"`
-	FuelType      *string  `json:"fuel_type"`
-	PowerHP       *float64 `json:"power_hp"`
+	Cylinders     *int     `json:"cylinders" jsonschema:"Number of cylinders; null when unknown."`
+	DisplacementL *float64 `json:"displacement_l" jsonschema:"Displacement in litres; null when unknown." unit:"L"`
+	FuelType      *string  `json:"fuel_type" jsonschema:"vPIC's primary fuel type, e.g. Gasoline or Electric; null when unknown."`
+	PowerHP       *float64 `json:"power_hp" jsonschema:"Engine power in horsepower; null when unknown." unit:"hp"`
 }
 
 // Plant is where the vehicle was assembled.
 type Plant struct {
-	City    *string `json:"city"`
-	State   *string `json:"state"`
-	Country *string `json:"country"`
+	City    *string `json:"city" jsonschema:"Plant city; null when unknown."`
+	State   *string `json:"state" jsonschema:"Plant state or province; null when unknown."`
+	Country *string `json:"country" jsonschema:"Plant country; null when unknown."`
 }
 
 // Identified reports whether vPIC knew the manufacturer; it answers 200 either way.

@@ -10,8 +10,8 @@ import (
 // Links are the catalog records a decoded VIN points at: cars and tire
 // fitments of the same make, model and year.
 type Links struct {
-	Cars      []uuid.UUID `json:"cars"`
-	TireSizes []uuid.UUID `json:"tire_sizes"`
+	Cars      []uuid.UUID `json:"cars" jsonschema:"Uuids of catalog cars of the decoded make, model and year (GET /v1/cars/{uuid})."`
+	TireSizes []uuid.UUID `json:"tire_sizes" jsonschema:"Uuids of tire fitments of the decoded make, model and year (GET /v1/tire-sizes/{uuid})."`
 }
 
 // CanonicalMake returns the catalog's spelling of a make ("TOYOTA" and

@@ -69,11 +69,11 @@ func (t *table[T]) records(pos []int32) any {
 
 // Meta is the pagination metadata of a list response.
 type Meta struct {
-	Page    int `json:"page"`
-	PerPage int `json:"per_page"`
+	Page    int `json:"page" jsonschema:"This page's number, from 1."`
+	PerPage int `json:"per_page" jsonschema:"Records per page, as requested."`
 	Total   int `json:"total" jsonschema:"All matches, including those paging cannot reach."`
 	// TotalPages is ceil(Total/PerPage).
-	TotalPages int  `json:"total_pages"`
+	TotalPages int  `json:"total_pages" jsonschema:"Pages the matches fill: ceil(total / per_page)."`
 	MaxPage    int  `json:"max_page" jsonschema:"The last page that can be requested: min(total_pages, 40)."`
 	Truncated  bool `json:"truncated" jsonschema:"True when more than 400 records match: narrow the query to see the rest."`
 }

@@ -7,16 +7,16 @@ import (
 
 // MakeCount is one make of a kind with its record count.
 type MakeCount struct {
-	Name  string `json:"name"`
-	Count int    `json:"count"`
+	Name  string `json:"name" jsonschema:"The make, in the catalog's spelling."`
+	Count int    `json:"count" jsonschema:"Records of this make."`
 }
 
 // ModelRange is one model of a make with its record count and year range.
 type ModelRange struct {
-	Name    string `json:"name"`
-	Count   int    `json:"count"`
-	YearMin int    `json:"year_min"`
-	YearMax int    `json:"year_max"`
+	Name    string `json:"name" jsonschema:"The model, in the catalog's spelling."`
+	Count   int    `json:"count" jsonschema:"Records of this model."`
+	YearMin int    `json:"year_min" jsonschema:"The earliest model year of its records."`
+	YearMax int    `json:"year_max" jsonschema:"The latest model year of its records."`
 }
 
 // YearCount is one model year of a make and model with its record count.
@@ -27,15 +27,15 @@ type YearCount struct {
 
 // NameCount is a body or hull type with its record count.
 type NameCount struct {
-	Name  string `json:"name"`
-	Count int    `json:"count"`
+	Name  string `json:"name" jsonschema:"The type's name, as the type filter accepts it."`
+	Count int    `json:"count" jsonschema:"Records of this type; may be 0."`
 }
 
 // TypeCount is a motorcycle riding type with its vehicle class and record count.
 type TypeCount struct {
-	Name        string `json:"name"`
-	VehicleType string `json:"vehicle_type"`
-	Count       int    `json:"count"`
+	Name        string `json:"name" jsonschema:"The riding type, as motorcycle_type accepts it."`
+	VehicleType string `json:"vehicle_type" jsonschema:"Its broad class: Motorcycle or ATV/UTV."`
+	Count       int    `json:"count" jsonschema:"Records of this type; may be 0."`
 }
 
 // spelling names a case-insensitive group by its most frequent spelling,

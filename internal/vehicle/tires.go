@@ -10,45 +10,45 @@ import (
 
 // SizeGeometry is the rounded geometry of one tire size.
 type SizeGeometry struct {
-	Size            string  `json:"size"`
-	WidthMM         float64 `json:"width_mm"`
-	WidthIn         float64 `json:"width_in"`
-	SidewallMM      float64 `json:"sidewall_mm"`
-	SidewallIn      float64 `json:"sidewall_in"`
-	DiameterIn      float64 `json:"diameter_in"`
-	DiameterMM      float64 `json:"diameter_mm"`
-	CircumferenceIn float64 `json:"circumference_in"`
-	CircumferenceMM float64 `json:"circumference_mm"`
-	RevsPerMile     float64 `json:"revs_per_mile"`
+	Size            string  `json:"size" jsonschema:"The tire size, in canonical form, e.g. 225/45R17."`
+	WidthMM         float64 `json:"width_mm" jsonschema:"Section width in millimetres." unit:"mm"`
+	WidthIn         float64 `json:"width_in" jsonschema:"Section width in inches." unit:"in"`
+	SidewallMM      float64 `json:"sidewall_mm" jsonschema:"Sidewall height in millimetres." unit:"mm"`
+	SidewallIn      float64 `json:"sidewall_in" jsonschema:"Sidewall height in inches." unit:"in"`
+	DiameterIn      float64 `json:"diameter_in" jsonschema:"Overall diameter in inches." unit:"in"`
+	DiameterMM      float64 `json:"diameter_mm" jsonschema:"Overall diameter in millimetres." unit:"mm"`
+	CircumferenceIn float64 `json:"circumference_in" jsonschema:"Circumference in inches." unit:"in"`
+	CircumferenceMM float64 `json:"circumference_mm" jsonschema:"Circumference in millimetres." unit:"mm"`
+	RevsPerMile     float64 `json:"revs_per_mile" jsonschema:"Revolutions per mile of the unloaded tire." unit:"rev/mi"`
 }
 
 // AlternateGeometry compares an alternate size's diameter with the OEM size's.
 type AlternateGeometry struct {
 	SizeGeometry
-	DiameterDiffIn  float64 `json:"diameter_diff_in"`
-	DiameterDiffPct float64 `json:"diameter_diff_pct"`
+	DiameterDiffIn  float64 `json:"diameter_diff_in" jsonschema:"Diameter of this size minus the OEM size's, in inches." unit:"in"`
+	DiameterDiffPct float64 `json:"diameter_diff_pct" jsonschema:"Diameter difference from the OEM size, in percent of the OEM diameter." unit:"%"`
 	// WithinWindow is judged on the unrounded difference.
 	WithinWindow bool `json:"within_window" jsonschema:"True when the diameter difference is within ±window_pct percent."`
 }
 
 // FitmentGeometry is the geometry of a fitment's sizes.
 type FitmentGeometry struct {
-	Fitment    catalog.TireFitment `json:"fitment"`
-	OEM        SizeGeometry        `json:"oem"`
+	Fitment    catalog.TireFitment `json:"fitment" jsonschema:"The tire fitment."`
+	OEM        SizeGeometry        `json:"oem" jsonschema:"Geometry of the OEM size (the front size when staggered)."`
 	Rear       *SizeGeometry       `json:"rear" jsonschema:"Geometry of the rear size of a staggered fitment; null otherwise."`
 	Alternates []AlternateGeometry `json:"alternates" jsonschema:"The alternate sizes, compared with the OEM (front) size."`
 	// RearAlternates is empty, never nil, when the fitment is not staggered.
 	RearAlternates []AlternateGeometry `json:"rear_alternates" jsonschema:"The rear alternate sizes, compared with the rear size; empty when not staggered."`
-	WindowPct      float64             `json:"window_pct" jsonschema:"The accepted fitment window, ± percent of the OEM diameter."`
+	WindowPct      float64             `json:"window_pct" jsonschema:"The accepted fitment window, ± percent of the OEM diameter." unit:"%"`
 }
 
 // CarRef identifies the car a tire lookup was made for.
 type CarRef struct {
-	UUID  uuid.UUID `json:"uuid"`
-	Make  string    `json:"make"`
-	Model string    `json:"model"`
-	Year  int       `json:"year"`
-	Trim  string    `json:"trim"`
+	UUID  uuid.UUID `json:"uuid" jsonschema:"The car's uuid."`
+	Make  string    `json:"make" jsonschema:"The car's make."`
+	Model string    `json:"model" jsonschema:"The car's model."`
+	Year  int       `json:"year" jsonschema:"The car's model year."`
+	Trim  string    `json:"trim" jsonschema:"The car's trim; empty when it has none."`
 }
 
 // Tire match kinds: which fitments a lookup returned.
@@ -60,9 +60,9 @@ const (
 
 // CarTires is the answer of /cars/{uuid}/tire-sizes.
 type CarTires struct {
-	Car      CarRef            `json:"car"`
+	Car      CarRef            `json:"car" jsonschema:"The car the fitments were looked up for."`
 	Match    string            `json:"match" jsonschema:"exact_year, nearest_year or none."`
-	Fitments []FitmentGeometry `json:"fitments"`
+	Fitments []FitmentGeometry `json:"fitments" jsonschema:"The matched fitments with their geometry; empty when match is none."`
 }
 
 func (CarTires) SchemaDescription() string { return "The tire fitments matched to a car." }

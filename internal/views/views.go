@@ -23,42 +23,42 @@ func Unavailable(what string) *vehicle.Error {
 // Me is the body of /v1/me (inside the data envelope) and of the
 // account_usage tool. Limits of 0 (unlimited) are null.
 type Me struct {
-	Account   MeAccount    `json:"account"`
-	Plan      account.Plan `json:"plan"`
-	RateLimit RateWindow   `json:"rate_limit"`
-	Quota     QuotaWindow  `json:"quota"`
-	Token     MeToken      `json:"token"`
+	Account   MeAccount    `json:"account" jsonschema:"The caller's account."`
+	Plan      account.Plan `json:"plan" jsonschema:"The account's plan and its limits (0 is unlimited)."`
+	RateLimit RateWindow   `json:"rate_limit" jsonschema:"The per-minute rate window."`
+	Quota     QuotaWindow  `json:"quota" jsonschema:"The monthly quota window."`
+	Token     MeToken      `json:"token" jsonschema:"The token this request used."`
 }
 
 func (Me) SchemaDescription() string { return "The caller's account, plan, limits and usage." }
 
 // MeAccount identifies the account.
 type MeAccount struct {
-	ID        string    `json:"id"`
-	Email     string    `json:"email"`
-	CreatedAt time.Time `json:"created_at"`
+	ID        string    `json:"id" jsonschema:"The account's id."`
+	Email     string    `json:"email" jsonschema:"The account's email address."`
+	CreatedAt time.Time `json:"created_at" jsonschema:"When the account was created (UTC)."`
 }
 
 // MeToken identifies the token the request used.
 type MeToken struct {
-	ID     string   `json:"id"`
-	Scopes []string `json:"scopes"`
+	ID     string   `json:"id" jsonschema:"The token's id."`
+	Scopes []string `json:"scopes" jsonschema:"The token's abilities, e.g. api:read."`
 }
 
 // RateWindow is the per-minute window.
 type RateWindow struct {
-	Limit     *int      `json:"limit"`
-	Remaining *int      `json:"remaining"`
-	Reset     time.Time `json:"reset"`
+	Limit     *int      `json:"limit" jsonschema:"Requests allowed per minute; null when unlimited." unit:"requests/min"`
+	Remaining *int      `json:"remaining" jsonschema:"Requests left in the current minute; null when unlimited." unit:"requests"`
+	Reset     time.Time `json:"reset" jsonschema:"When the next request of the window frees up (UTC)."`
 }
 
 // QuotaWindow is the calendar month (UTC).
 type QuotaWindow struct {
-	Period    string    `json:"period"`
-	Limit     *int      `json:"limit"`
-	Used      int64     `json:"used"`
-	Remaining *int64    `json:"remaining"`
-	Reset     time.Time `json:"reset"`
+	Period    string    `json:"period" jsonschema:"The calendar month (UTC) counted, e.g. 2026-03."`
+	Limit     *int      `json:"limit" jsonschema:"Charged calls allowed this month; null when unlimited." unit:"calls"`
+	Used      int64     `json:"used" jsonschema:"Charged calls used this month, REST and MCP together." unit:"calls"`
+	Remaining *int64    `json:"remaining" jsonschema:"Charged calls left this month; null when unlimited." unit:"calls"`
+	Reset     time.Time `json:"reset" jsonschema:"When the month ends and the quota resets (UTC)."`
 }
 
 // NewMe describes the principal's account, plan and limit windows.
@@ -83,11 +83,11 @@ func NewMe(p access.Principal, st limits.State) Me {
 
 // List is a saved list as the API shows it.
 type List struct {
-	ID        string     `json:"id"`
-	Name      string     `json:"name"`
-	IsDefault bool       `json:"is_default"`
-	CreatedAt time.Time  `json:"created_at"`
-	Items     []ListItem `json:"items"`
+	ID        string     `json:"id" jsonschema:"The list's id."`
+	Name      string     `json:"name" jsonschema:"The list's name."`
+	IsDefault bool       `json:"is_default" jsonschema:"True for the default list, My garage."`
+	CreatedAt time.Time  `json:"created_at" jsonschema:"When the list was created (UTC)."`
+	Items     []ListItem `json:"items" jsonschema:"The saved records, oldest first."`
 }
 
 // ListItem is a saved record with a summary of it.
@@ -98,9 +98,9 @@ type ListItem struct {
 
 // RecordRef summarises a catalog record.
 type RecordRef struct {
-	Make  string `json:"make"`
-	Model string `json:"model"`
-	Year  int    `json:"year"`
+	Make  string `json:"make" jsonschema:"The record's make."`
+	Model string `json:"model" jsonschema:"The record's model."`
+	Year  int    `json:"year" jsonschema:"The record's model year."`
 }
 
 // NewLists summarises each item's record from the catalog, or marks it

@@ -40,11 +40,11 @@ type Decoded struct {
 
 // CheckDigit is the verdict on position 9.
 type CheckDigit struct {
-	Expected string `json:"expected"`
-	Found    string `json:"found"`
-	Valid    bool   `json:"valid"`
+	Expected string `json:"expected" jsonschema:"The check digit computed from the other 16 characters."`
+	Found    string `json:"found" jsonschema:"The VIN's position 9."`
+	Valid    bool   `json:"valid" jsonschema:"True when found equals expected."`
 	// Advisory: the check digit is mandatory only in North America (49 CFR 565).
-	Advisory bool `json:"advisory"`
+	Advisory bool `json:"advisory" jsonschema:"True when the check digit is not mandatory for this manufacturer's region (outside North America), so a mismatch is a warning only."`
 }
 
 // Normalize trims white space and upper-cases ASCII letters only, so look-alikes never pass.
