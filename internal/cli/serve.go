@@ -7,6 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/internal/access"
@@ -154,7 +158,7 @@ func demoBanner(w io.Writer, cfg *config.Config, lns server.Listeners, demo demo
 	if demo.passwordSet {
 		password = "set; to change it"
 	}
-	cmd := "vds accounts set-password " + DemoEmail
+	cmd := runnable(os.Args[0]) + " accounts set-password " + DemoEmail
 	if cfg.Database.URL != config.DefaultDatabaseURL() {
 		cmd += " (with this server's --database or VDS_DATABASE_URL)"
 	}
@@ -165,6 +169,25 @@ func demoBanner(w io.Writer, cfg *config.Config, lns server.Listeners, demo demo
 		"  Account    %s (%s plan)\n"+
 		"  Password   %s:\n"+
 		"               %s\n", base, base, mcp, DemoEmail, demo.plan, password, cmd)
+}
+
+// runnable is how a shell here runs the vds that was started as arg0: its
+// name when PATH finds this binary, else the path (bin/vds after make run).
+func runnable(arg0 string) string {
+	if !strings.ContainsRune(arg0, filepath.Separator) {
+		return arg0
+	}
+	name := filepath.Base(arg0)
+	found, err := exec.LookPath(name)
+	if err != nil {
+		return arg0
+	}
+	a, errA := os.Stat(arg0)
+	b, errB := os.Stat(found)
+	if errA == nil && errB == nil && os.SameFile(a, b) {
+		return name
+	}
+	return arg0
 }
 
 func loopback(a net.Addr) bool {
