@@ -55,3 +55,17 @@ func TestRunnable(t *testing.T) {
 		}
 	}
 }
+
+// TestLogFormat: auto is text on a terminal and JSON lines otherwise; a
+// format given is kept.
+func TestLogFormat(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		tty    bool
+		want   string
+	}{{"auto", true, "text"}, {"auto", false, "json"}, {"json", true, "json"}, {"text", false, "text"}} {
+		if got := logFormat(c.format, c.tty); got != c.want {
+			t.Errorf("logFormat(%q, tty %v) = %q, want %q", c.format, c.tty, got, c.want)
+		}
+	}
+}
