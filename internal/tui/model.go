@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"errors"
+	"net/url"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -110,7 +112,11 @@ type Model struct {
 	help      help.Model
 	status    string
 	statusErr bool
-	quitting  bool
+	// retry refetches what the error in the status line failed to load.
+	retry        tea.Cmd
+	retryPage    pageID
+	retryLoading string
+	quitting     bool
 }
 
 // Option configures New.
@@ -168,7 +174,7 @@ func (m Model) state() state { return m.top().state() }
 
 // Update implements tea.Model: global keys and size here, the rest to its page.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmd := m.update(msg)
+	cmd := retryable(m.update(msg))
 	m.layout()
 	// The spinner stops itself once nothing loads.
 	if !m.spinning && m.loading() != "" {
@@ -210,9 +216,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if e, ok := msg.(errMsg); ok {
-			m.status, m.statusErr = textfmt.Printable(e.err.Error()), true
+			m.status, m.statusErr = textfmt.Printable(e.what+": "+errText(e.err)), true
+			m.retry, m.retryPage, m.retryLoading = e.retry, p.base().id, p.base().loading
 		} else if p == m.top() && m.statusErr {
-			m.status, m.statusErr = "", false
+			m.clearStatus()
 		}
 		return p.update(&m.common, msg)
 	}
@@ -234,6 +241,13 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		m.quitting = true
 		return tea.Quit
+	case m.retry != nil && key.Matches(msg, k.Retry):
+		retry := m.retry
+		if p := m.find(m.retryPage); p != nil {
+			p.base().loading = m.retryLoading
+		}
+		m.clearStatus()
+		return retry
 	case key.Matches(msg, k.Back):
 		m.pop()
 		return nil
@@ -256,7 +270,7 @@ func (m *Model) push(p page) tea.Cmd {
 	m.nextID++
 	p.base().id = m.nextID
 	m.stack = append(m.stack, p)
-	m.status, m.statusErr = "", false
+	m.clearStatus()
 	m.layout()
 	return p.init(&m.common)
 }
@@ -264,8 +278,44 @@ func (m *Model) push(p page) tea.Cmd {
 func (m *Model) pop() {
 	if len(m.stack) > 1 {
 		m.stack = m.stack[:len(m.stack)-1]
-		m.status, m.statusErr = "", false
+		m.clearStatus()
 	}
+}
+
+func (m *Model) clearStatus() {
+	m.status, m.statusErr, m.retry = "", false, nil
+}
+
+// retryable gives a failed fetch's errMsg the fetch itself, for the r key.
+func retryable(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case errMsg:
+			msg.retry = cmd
+			return msg
+		case tea.BatchMsg:
+			for i := range msg {
+				msg[i] = retryable(msg[i])
+			}
+			return msg
+		default:
+			return msg
+		}
+	}
+}
+
+// errText says an unreachable server in a few words instead of the dial error.
+func errText(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) && !errors.Is(err, context.Canceled) {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			return "can't reach " + u.Scheme + "://" + u.Host
+		}
+	}
+	return err.Error()
 }
 
 func (m *Model) find(id pageID) page {
@@ -295,7 +345,7 @@ func (m *Model) layout() {
 }
 
 func (m *Model) bodyHeight() int {
-	return max(1, m.height-2-lipgloss.Height(m.helpView()))
+	return max(1, m.height-1-lipgloss.Height(m.statusView())-lipgloss.Height(m.helpView()))
 }
 
 func (m *Model) helpKeys() helpKeys {
@@ -370,10 +420,9 @@ func (m Model) View() string {
 	}
 	c := m.common
 	c.spin = m.spinner.View()
-	helpView := m.helpView()
-	bodyH := max(1, m.height-2-lipgloss.Height(helpView))
+	bodyH := m.bodyHeight()
 	body := lipgloss.NewStyle().Height(bodyH).MaxHeight(bodyH).Render(m.top().view(&c))
-	out := strings.Join([]string{m.headerView(), body, m.statusView(), helpView}, "\n")
+	out := strings.Join([]string{m.headerView(), body, m.statusView(), m.helpView()}, "\n")
 	// The clamp guarantees the frame fits, whatever a page renders.
 	return lipgloss.NewStyle().MaxWidth(m.width).MaxHeight(m.height).Render(out)
 }
@@ -399,12 +448,19 @@ func (m Model) headerView() string {
 	return brand
 }
 
+// statusView wraps an error over up to three lines rather than cut it.
 func (m Model) statusView() string {
+	return lipgloss.NewStyle().Width(m.width).MaxHeight(3).Render(m.statusLine())
+}
+
+func (m Model) statusLine() string {
 	st := m.styles
 	switch {
 	case m.top().base().loading != "":
 		// Only the screen in view: a loading page below is not shown.
 		return m.spinner.View() + st.StatusInfo.Render(" Loading "+m.top().base().loading+"…")
+	case m.statusErr && m.retry != nil:
+		return st.StatusError.Render("✗ " + m.status + " · r retry")
 	case m.statusErr:
 		return st.StatusError.Render("✗ " + m.status)
 	default:
