@@ -255,11 +255,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.help.ShowAll = !m.help.ShowAll
 		return nil
 	case key.Matches(msg, k.VIN):
-		if m.state() != stateVIN {
+		if m.state() != stateVIN && !m.popTo(stateVIN) {
 			return m.push(newVINPage(&m.common))
 		}
 	case key.Matches(msg, k.Garage):
-		if m.state() != stateGarage {
+		if m.state() != stateGarage && !m.popTo(stateGarage) {
 			return m.push(newGaragePage(&m.common))
 		}
 	}
@@ -280,6 +280,19 @@ func (m *Model) pop() {
 		m.stack = m.stack[:len(m.stack)-1]
 		m.clearStatus()
 	}
+}
+
+// popTo goes back to an open page of state s, so v and g do not stack
+// VIN and garage screens without end.
+func (m *Model) popTo(s state) bool {
+	for i := len(m.stack) - 1; i > 0; i-- {
+		if m.stack[i].state() == s {
+			m.stack = m.stack[:i+1]
+			m.clearStatus()
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Model) clearStatus() {
@@ -427,7 +440,11 @@ func (m Model) View() string {
 	return lipgloss.NewStyle().MaxWidth(m.width).MaxHeight(m.height).Render(out)
 }
 
-// headerView drops the oldest crumbs first when too wide: the newest say where the user is.
+// maxCrumbs caps the breadcrumb; the middle crumbs go first.
+const maxCrumbs = 4
+
+// headerView keeps the first crumb (the record type) and the newest ones
+// (where the user is), eliding the middle when there are many or too wide.
 func (m Model) headerView() string {
 	st := m.styles
 	sep := st.CrumbSep.Render(" › ")
@@ -435,17 +452,20 @@ func (m Model) headerView() string {
 	for _, p := range m.stack[1:] {
 		crumbs = append(crumbs, st.Crumb.Render(p.crumb()))
 	}
-	brand := st.Brand.Render("vds")
-	for i := 0; i <= len(crumbs); i++ {
-		parts := append([]string{brand}, crumbs[i:]...)
-		if i > 0 {
-			parts = append([]string{brand, st.CrumbSep.Render("…")}, crumbs[i:]...)
+	brand, ell := st.Brand.Render("vds"), st.CrumbSep.Render("…")
+	if s := strings.Join(append([]string{brand}, crumbs...), sep); len(crumbs) <= maxCrumbs && lipgloss.Width(s) <= m.width {
+		return st.Header.Render(s)
+	}
+	for keep := min(len(crumbs)-1, maxCrumbs-1); keep >= 1; keep-- {
+		parts := append([]string{brand, crumbs[0], ell}, crumbs[len(crumbs)-keep:]...)
+		if keep == len(crumbs)-1 {
+			parts = append([]string{brand}, crumbs...)
 		}
-		if s := strings.Join(parts, sep); lipgloss.Width(s) <= m.width || i == len(crumbs) {
+		if s := strings.Join(parts, sep); lipgloss.Width(s) <= m.width {
 			return st.Header.Render(s)
 		}
 	}
-	return brand
+	return st.Header.Render(strings.Join([]string{brand, ell, crumbs[len(crumbs)-1]}, sep))
 }
 
 // statusView wraps an error over up to three lines rather than cut it.

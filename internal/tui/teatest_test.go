@@ -280,3 +280,41 @@ func TestTeaLongError(t *testing.T) {
 		t.Errorf("the error is cut:\n%s", frame)
 	}
 }
+
+// TestTeaBreadcrumb: at 80×24 a deep stack keeps the record type and the
+// newest crumbs, eliding the middle, and g goes back to the open garage
+// instead of stacking another.
+func TestTeaBreadcrumb(t *testing.T) {
+	tm := teatest.NewTestModel(t, New(newFake(), WithRenderer(plainRenderer())), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "Cars")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Toyota")
+	tm.Type("/toy")
+	waitOutput(t, tm, "Filter: toy", "2 filtered")
+	press(tm, tea.KeyEnter)
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Camry")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "2021 Toyota Camry XLE")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Transmission")
+	tm.Type("r")
+	waitOutput(t, tm, "PARK OUTSIDE")
+	tm.Type("g")
+	waitOutput(t, tm, "daily driver")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Transmission")
+	tm.Type("r")
+	waitOutput(t, tm, "PARK OUTSIDE")
+	tm.Type("g")
+	waitOutput(t, tm, "daily driver")
+	m := quit(t, tm)
+	if len(m.stack) != 7 {
+		t.Errorf("stack of %d pages after g went back to the garage, want 7", len(m.stack))
+	}
+	m.quitting = false
+	header := strings.Split(ansi.Strip(m.View()), "\n")[0]
+	if !strings.HasPrefix(header, "vds › Cars › … › ") || !strings.HasSuffix(strings.TrimSpace(header), "› Recalls › Garage") {
+		t.Errorf("header %q, want the type, an ellipsis and the newest crumbs", header)
+	}
+}
