@@ -14,6 +14,7 @@ IMAGE_CONTEXT ?= bin/image
 .PHONY: build run image test lint bench vpic-compare release-check clean
 
 build: ## build bin/vds with version information
+	@echo 'building bin/vds (a first build fetches and compiles every dependency: 2-3 minutes; then seconds)'
 	CGO_ENABLED=0 go build -trimpath -ldflags '$(LDFLAGS)' -o bin/vds ./cmd/vds
 
 run: build ## serve the demo catalog on 127.0.0.1:8080 with a demo account and token

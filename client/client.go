@@ -133,7 +133,13 @@ func (c *Client) call(ctx context.Context, path string, query url.Values, opts [
 		return nil, info, fmt.Errorf("vds: GET %s: %w", path, err)
 	}
 	if !resp.IsSuccess() {
-		return resp.Body(), info, newAPIError(resp.StatusCode(), resp.Header(), resp.Body(), time.Now())
+		e := newAPIError(resp.StatusCode(), resp.Header(), resp.Body(), time.Now())
+		if r := resp.RawResponse.Request; r != nil {
+			u := *r.URL
+			u.RawQuery = ""
+			e.URL = u.String()
+		}
+		return resp.Body(), info, e
 	}
 	return resp.Body(), info, nil
 }

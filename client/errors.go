@@ -57,6 +57,8 @@ type APIError struct {
 	Reset      time.Time
 	RetryAfter time.Duration
 	Rate       RateInfo
+	// URL is the request's URL without its query.
+	URL string
 }
 
 // Error includes the request id, so a pasted message finds the server's log line.

@@ -126,6 +126,7 @@ func TestAPIErrorFromProblem(t *testing.T) {
 			if !errors.As(err, &got) {
 				t.Fatalf("err = %T %v, want *APIError", err, err)
 			}
+			tt.want.URL = f.srv.URL + "/v1/cars"
 			if !reflect.DeepEqual(*got, tt.want) {
 				t.Errorf("APIError =\n%+v\nwant\n%+v", *got, tt.want)
 			}

@@ -39,8 +39,19 @@ type composeFile struct {
 // replicas, each step waiting for the one before; every vds service runs a
 // real vds command on the image `make image` builds, with one database URL.
 func TestCompose(t *testing.T) {
-	// Variables take their defaults, as with none set: ${VAR:-default}.
-	file := regexp.MustCompile(`\$\{\w+:-([^}]*)\}`).ReplaceAll(readFile(t, "compose.yaml"), []byte("$1"))
+	raw := readFile(t, "compose.yaml")
+	// The database password has no default: compose refuses to start
+	// without one, rather than run with a guessable password.
+	required := regexp.MustCompile(`\$\{POSTGRES_PASSWORD:\?[^}]+\}`)
+	if n := len(required.FindAll(raw, -1)); n != 2 || bytes.Contains(raw, []byte("${POSTGRES_PASSWORD:-")) || bytes.Contains(raw, []byte("${POSTGRES_PASSWORD}")) {
+		t.Errorf("POSTGRES_PASSWORD is required in %d places, want the postgres service and the database URL, with no default", n)
+	}
+	raw = required.ReplaceAll(raw, []byte("secret"))
+	// Other variables take their defaults, as with none set: ${VAR:-default}.
+	file := regexp.MustCompile(`\$\{\w+:-([^}]*)\}`).ReplaceAll(raw, []byte("$1"))
+	if m := regexp.MustCompile(`\$\{[^}]*\}`).Find(file); m != nil {
+		t.Errorf("compose.yaml: %s has neither a default nor a required message", m)
+	}
 	var c composeFile
 	if err := yaml.Unmarshal(file, &c); err != nil {
 		t.Fatalf("compose.yaml: %v", err)

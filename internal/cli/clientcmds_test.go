@@ -412,7 +412,7 @@ func TestClientErrorExitCodes(t *testing.T) {
 
 	t.Run("unknown token", func(t *testing.T) {
 		r := vds(t, piped, "whoami", "--url", ts.URL, "--token", "vds_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
-		check(t, r, ExitAuth, nil, nil, []string{`\Avds: The bearer token is unknown or revoked\. \(request id [0-9a-f]+\)\n\z`})
+		check(t, r, ExitAuth, nil, nil, []string{`\Avds: the bearer token is unknown or revoked; run vds login with a working token \(vds auth status shows the one in use\) \(request id [0-9a-f]+\)\n\z`})
 	})
 	t.Run("plan without API access", func(t *testing.T) {
 		check(t, ts.as(t, "noapi", piped, "makes", "car"), ExitAuth, nil, nil, []string{`request id`})
@@ -426,7 +426,7 @@ func TestClientErrorExitCodes(t *testing.T) {
 		// The sliding window frees the unit a minute after that call, a
 		// longer wait than the client sits out, so the 429 comes back at once.
 		check(t, ts.as(t, "tiny", piped, "makes", "car"), ExitRateLimited, nil, nil,
-			[]string{`\Avds: .* Retry after (1m0s|[0-9]+s)\. \(request id [0-9a-f]+\)\n\z`})
+			[]string{`\Avds: rate limit of 1 requests per minute exceeded; retry in [0-9]+ s \(request id [0-9a-f]+\)\n\z`})
 	})
 	t.Run("upstream down", func(t *testing.T) {
 		ts.nhtsa.SetMode(upstreamtest.Fail, 0)
@@ -436,7 +436,7 @@ func TestClientErrorExitCodes(t *testing.T) {
 	})
 	t.Run("server unreachable", func(t *testing.T) {
 		r := vds(t, piped, "whoami", "--url", closed.URL, "--token", "vds_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
-		check(t, r, ExitServer, nil, nil, []string{`\Avds: cannot reach the server: GET ` + regexp.QuoteMeta(closed.URL) + `/v1/me: .*refused`})
+		check(t, r, ExitServer, nil, nil, []string{`\Avds: cannot reach the server: GET ` + regexp.QuoteMeta(closed.URL) + `/v1/me: .*refused \(is vds serve running there\?\)\n\z`})
 	})
 	t.Run("bad URL", func(t *testing.T) {
 		check(t, vds(t, piped, "whoami", "--url", "ftp://example.com"), ExitUsage, nil, nil, []string{`want http://HOST`})

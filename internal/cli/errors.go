@@ -184,27 +184,40 @@ func loginRefused(serverURL string, err error) error {
 }
 
 // errorMessage is what Main prints after "vds: ". API errors show the
-// server's explanation and the request id to quote, not the status line
-// the SDK's Error() leads with.
+// server's explanation, a next step and the request id to quote, not the
+// status line the SDK's Error() leads with.
 func errorMessage(err error) string {
 	var apiErr *client.APIError
 	if errors.As(err, &apiErr) {
-		msg := apiErr.Detail
-		if msg == "" {
-			msg = fmt.Sprintf("%d %s", apiErr.Status, apiErr.Title)
-		}
-		if apiErr.Status == http.StatusTooManyRequests && apiErr.RetryAfter > 0 {
-			msg += fmt.Sprintf(" Retry after %s.", apiErr.RetryAfter)
-		}
-		if apiErr.RequestID != "" {
-			msg += " (request id " + apiErr.RequestID + ")"
-		}
-		return msg
+		return apiMessage(apiErr)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) && !errors.Is(err, context.Canceled) {
-		return fmt.Sprintf("cannot reach the server: %s %s: %v", strings.ToUpper(ue.Op), ue.URL, ue.Err)
+		return fmt.Sprintf("cannot reach the server: %s %s: %v (is vds serve running there?)", strings.ToUpper(ue.Op), ue.URL, ue.Err)
 	}
 	// The SDK prefixes its own errors with "vds: ", as Main does.
 	return strings.TrimPrefix(err.Error(), "vds: ")
+}
+
+func apiMessage(e *client.APIError) string {
+	if e.Code == "" {
+		// No problem document: a proxy, or not a vds server at all.
+		return fmt.Sprintf("HTTP %d from %s: is this a vds server?", e.Status, e.URL)
+	}
+	msg := e.Detail
+	switch {
+	case msg == "":
+		msg = fmt.Sprintf("%d %s", e.Status, e.Title)
+	case e.Status == http.StatusUnauthorized:
+		msg = strings.ToLower(msg[:1]) + strings.TrimSuffix(msg[1:], ".") +
+			"; run vds login with a working token (vds auth status shows the one in use)"
+	}
+	// The server's limit details already say when to retry.
+	if e.Status == http.StatusTooManyRequests && e.Detail == "" && e.RetryAfter > 0 {
+		msg += fmt.Sprintf("; retry after %s", e.RetryAfter)
+	}
+	if e.RequestID != "" {
+		msg += " (request id " + e.RequestID + ")"
+	}
+	return msg
 }

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -23,18 +26,20 @@ func newHealthcheckCmd(f *Factory, runF func(*healthcheckOptions) error) *cobra.
 	cmd := &cobra.Command{
 		Use:   "healthcheck [--url URL] [--timeout 5s]",
 		Short: "Exit 0 when a vds server answers its health check",
-		Long: `GET a vds server's /healthz and exit 0 on a 200; otherwise (another
-status, no answer within --timeout) print why and exit 1. It is the
+		Long: `GET a vds server's /healthz and exit 0 on a 200 with vds's answer;
+otherwise (another status or answer, none within --timeout) print why and
+exit 1. It is the
 HEALTHCHECK of the container image, which has no shell and no curl, and
 exits 0 or 1 only, as container health checks expect (2 for a bad flag).
 
 Without --url it asks /healthz on the port of server.addr (--addr of
 vds serve, VDS_SERVER_ADDR), on loopback when the server listens on all
 interfaces, so it follows the address the server was given the same way.
---url http://HOST:PORT/readyz checks the database as well.`,
+--url asks /readyz below the URL given, which checks the database as well,
+unless the URL already ends in /healthz or /readyz.`,
 		Example: `  vds healthcheck
   VDS_SERVER_ADDR=0.0.0.0:9090 vds healthcheck
-  vds healthcheck --url http://10.0.0.5:8080/readyz --timeout 2s`,
+  vds healthcheck --url http://10.0.0.5:8080 --timeout 2s`,
 		Args: noArgs,
 		RunE: runCmd(f, opts, runF, healthcheckRun, func([]string) error {
 			if opts.Timeout <= 0 {
@@ -46,13 +51,13 @@ interfaces, so it follows the address the server was given the same way.
 			return nil
 		}),
 	}
-	cmd.Flags().StringVar(&opts.URL, "url", "", "the URL to GET (default /healthz of server.addr)")
+	cmd.Flags().StringVar(&opts.URL, "url", "", "the server to check: its /readyz (default /healthz of server.addr)")
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 5*time.Second, "how long to wait for the answer")
 	return cmd
 }
 
 func healthcheckRun(ctx context.Context, f *Factory, opts *healthcheckOptions) error {
-	target := opts.URL
+	target := readyURL(opts.URL)
 	if target == "" {
 		var err error
 		if target, err = healthURL(f.Config().Server.Addr); err != nil {
@@ -67,12 +72,28 @@ func healthcheckRun(ctx context.Context, f *Factory, opts *healthcheckOptions) e
 	if err != nil {
 		return &codedError{code: ExitError, err: err}
 	}
-	resp.Body.Close()
+	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return &codedError{code: ExitError, err: fmt.Errorf("unhealthy: GET %s answered %s, want 200", target, resp.Status)}
 	}
+	// Any web server answers 200 somewhere; vds says {"status": "ok"} at
+	// /healthz and {"status": "ready"} at /readyz.
+	var body struct{ Status string }
+	if json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&body) != nil || (body.Status != "ok" && body.Status != "ready") {
+		return &codedError{code: ExitError, err: fmt.Errorf("unhealthy: GET %s answered %s without vds's health answer: is this a vds server?", target, resp.Status)}
+	}
 	_, err = fmt.Fprintf(f.IO.Out, "healthy: GET %s answered %s\n", target, resp.Status)
 	return err
+}
+
+// readyURL is raw's /readyz, or raw when it names /healthz or /readyz.
+func readyURL(raw string) string {
+	u, err := url.Parse(raw)
+	if raw == "" || err != nil || strings.HasSuffix(u.Path, "/healthz") || strings.HasSuffix(u.Path, "/readyz") {
+		return raw
+	}
+	u.Path = strings.TrimRight(u.Path, "/") + "/readyz"
+	return u.String()
 }
 
 // healthURL is the /healthz of a server listening on addr; a server on all

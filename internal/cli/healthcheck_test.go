@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -43,7 +44,8 @@ func TestHealthcheck(t *testing.T) {
 	var status atomic.Int32
 	status.Store(http.StatusOK)
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/healthz" {
+		answer := map[string]string{"/healthz": `{"status":"ok"}`, "/readyz": `{"status":"ready"}`, "/": "<html>sign in</html>", "/web/healthz": "<html>hi</html>"}[r.URL.Path]
+		if answer == "" {
 			http.NotFound(w, r)
 			return
 		}
@@ -51,13 +53,18 @@ func TestHealthcheck(t *testing.T) {
 			time.Sleep(500 * time.Millisecond)
 		}
 		w.WriteHeader(int(status.Load()))
+		_, _ = io.WriteString(w, answer)
 	}))
 	t.Cleanup(hs.Close)
 	t.Setenv("VDS_SERVER_ADDR", hs.Listener.Addr().String())
 
 	check(t, vds(t, piped, "healthcheck"), ExitOK, []string{`\Ahealthy: GET ` + regexp.QuoteMeta(hs.URL) + `/healthz answered 200 OK\n\z`}, nil, nil)
+	// An origin is asked its /readyz; the page at / proves nothing.
+	check(t, vds(t, piped, "healthcheck", "--url", hs.URL+"/"), ExitOK, []string{`\Ahealthy: GET ` + regexp.QuoteMeta(hs.URL) + `/readyz answered 200 OK\n\z`}, nil, nil)
+	check(t, vds(t, piped, "healthcheck", "--url", hs.URL+"/web/healthz"), ExitError, nil, nil,
+		[]string{`\Avds: unhealthy: GET ` + regexp.QuoteMeta(hs.URL) + `/web/healthz answered 200 OK without vds's health answer: is this a vds server\?\n\z`})
 	check(t, vds(t, piped, "healthcheck", "--url", hs.URL+"/nope"), ExitError, nil, nil,
-		[]string{`\Avds: unhealthy: GET ` + regexp.QuoteMeta(hs.URL) + `/nope answered 404 Not Found, want 200\n\z`})
+		[]string{`\Avds: unhealthy: GET ` + regexp.QuoteMeta(hs.URL) + `/nope/readyz answered 404 Not Found, want 200\n\z`})
 	check(t, vds(t, piped, "healthcheck", "--url", hs.URL+"/healthz?slow=1", "--timeout", "50ms"), ExitError, nil, nil,
 		[]string{`\Avds: cannot reach the server: GET ` + regexp.QuoteMeta(hs.URL) + `/healthz\?slow=1: .*Timeout exceeded`})
 	status.Store(http.StatusServiceUnavailable)

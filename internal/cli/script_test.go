@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -80,6 +81,16 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 	// minute to load under the race detector, per vds command.
 	vpicSubset := vpictest.Subset(t, "1FT", "5UX")
 	epaZip, epa2015 := fixture.EPAZip(t), fixture.EPA2015(t)
+	// A web server that is not vds, at $NOTVDS_URL: a page at / and an
+	// HTML 404 elsewhere, as python3 -m http.server answers.
+	notVDS := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		if r.URL.Path != "/" {
+			w.WriteHeader(http.StatusNotFound)
+		}
+		fmt.Fprint(w, "<!DOCTYPE HTML>\n<html><head><title>Error response</title></head></html>\n")
+	}))
+	t.Cleanup(notVDS.Close)
 	return testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
@@ -93,6 +104,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			env.Setenv("EPA_ZIP", epaZip)
 			env.Setenv("EPA_2015_CSV", epa2015)
 			env.Setenv("NHTSA_URL", nhtsa.URL)
+			env.Setenv("NOTVDS_URL", notVDS.URL)
 			env.Setenv("KNOWN_VIN", upstreamtest.KnownVIN)
 			env.Setenv("VPIC_SNAPSHOT", vpicSubset)
 			if setup != nil {

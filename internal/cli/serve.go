@@ -7,6 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/internal/access"
@@ -38,7 +42,8 @@ addresses never serve them.
 The catalog is answered from memory; a new catalog version published by
 vds ingest (on this or any replica) is picked up within server.catalog_poll.
 SIGINT or SIGTERM shuts down gracefully: requests in flight finish and usage
-counts are written before exit. Logs are JSON lines on stderr.
+counts are written before exit. Logs go to stderr: key=value text on a
+terminal, JSON lines otherwise (--log-format, config log.format).
 
 --demo gets a newcomer a working API in one command: on an empty database it
 ingests the demo catalog; it creates the account demo@vds.local on the
@@ -58,8 +63,23 @@ password.`,
 	_ = f.v.BindPFlag("server.mcp_addr", cmd.Flags().Lookup("mcp-addr"))
 	cmd.Flags().String("admin-addr", "", "serve /metrics and /debug/pprof/ on this private address (config server.admin_addr)")
 	_ = f.v.BindPFlag("server.admin_addr", cmd.Flags().Lookup("admin-addr"))
+	cmd.Flags().String("log-format", "", "log lines as text or json (default text on a terminal, else json; config log.format)")
+	_ = f.v.BindPFlag("log.format", cmd.Flags().Lookup("log-format"))
+	_ = cmd.RegisterFlagCompletionFunc("log-format", cobra.FixedCompletions([]string{"text", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	cmd.Flags().BoolVar(&opts.Demo, "demo", false, "load the demo catalog and a demo account with a stored token")
 	return cmd
+}
+
+// logFormat resolves log.format auto: text for a person at a terminal,
+// JSON lines for a collector.
+func logFormat(format string, tty bool) string {
+	switch {
+	case format != "auto":
+		return format
+	case tty:
+		return "text"
+	}
+	return "json"
 }
 
 func newLogger(c *config.Config, f *Factory) *slog.Logger {
@@ -91,6 +111,7 @@ func logLevel(c *config.Config) slog.Level {
 
 func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
 	cfg := f.Config()
+	cfg.Log.Format = logFormat(cfg.Log.Format, f.IO.ErrTTY)
 	log := newLogger(cfg, f)
 	st, err := f.Store(ctx)
 	if err != nil {
@@ -154,7 +175,7 @@ func demoBanner(w io.Writer, cfg *config.Config, lns server.Listeners, demo demo
 	if demo.passwordSet {
 		password = "set; to change it"
 	}
-	cmd := "vds accounts set-password " + DemoEmail
+	cmd := runnable(os.Args[0]) + " accounts set-password " + DemoEmail
 	if cfg.Database.URL != config.DefaultDatabaseURL() {
 		cmd += " (with this server's --database or VDS_DATABASE_URL)"
 	}
@@ -165,6 +186,25 @@ func demoBanner(w io.Writer, cfg *config.Config, lns server.Listeners, demo demo
 		"  Account    %s (%s plan)\n"+
 		"  Password   %s:\n"+
 		"               %s\n", base, base, mcp, DemoEmail, demo.plan, password, cmd)
+}
+
+// runnable is how a shell here runs the vds that was started as arg0: its
+// name when PATH finds this binary, else the path (bin/vds after make run).
+func runnable(arg0 string) string {
+	if !strings.ContainsRune(arg0, filepath.Separator) {
+		return arg0
+	}
+	name := filepath.Base(arg0)
+	found, err := exec.LookPath(name)
+	if err != nil {
+		return arg0
+	}
+	a, errA := os.Stat(arg0)
+	b, errB := os.Stat(found)
+	if errA == nil && errB == nil && os.SameFile(a, b) {
+		return name
+	}
+	return arg0
 }
 
 func loopback(a net.Addr) bool {

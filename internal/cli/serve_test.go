@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -28,6 +30,42 @@ func TestNewAccessLog(t *testing.T) {
 		al.Close()
 		if !regexp.MustCompile(c.want).Match(out.Bytes()) {
 			t.Errorf("level %s, format %s: %q, want %s", c.level, c.format, out.String(), c.want)
+		}
+	}
+}
+
+// TestRunnable: the banner names vds as the shell can run it: bare when
+// PATH finds this very binary, else by the path it was started with.
+func TestRunnable(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin", "vds")
+	other := filepath.Join(dir, "other", "vds")
+	for _, p := range []string{bin, other} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", filepath.Dir(other))
+	for arg0, want := range map[string]string{"vds": "vds", bin: bin, other: "vds"} {
+		if got := runnable(arg0); got != want {
+			t.Errorf("runnable(%q) = %q, want %q", arg0, got, want)
+		}
+	}
+}
+
+// TestLogFormat: auto is text on a terminal and JSON lines otherwise; a
+// format given is kept.
+func TestLogFormat(t *testing.T) {
+	for _, c := range []struct {
+		format string
+		tty    bool
+		want   string
+	}{{"auto", true, "text"}, {"auto", false, "json"}, {"json", true, "json"}, {"text", false, "text"}} {
+		if got := logFormat(c.format, c.tty); got != c.want {
+			t.Errorf("logFormat(%q, tty %v) = %q, want %q", c.format, c.tty, got, c.want)
 		}
 	}
 }

@@ -116,7 +116,8 @@ func (d Dashboard) CookieMode() string {
 
 // Log configures logging.
 type Log struct {
-	Level  string `mapstructure:"level"`
+	Level string `mapstructure:"level"`
+	// Format is text, json, or auto: text on a terminal, else json.
 	Format string `mapstructure:"format"`
 }
 
@@ -164,7 +165,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("dashboard.secure_cookies", SecureCookiesAuto)
 	v.SetDefault("dashboard.public_url", "")
 	v.SetDefault("log.level", "info")
-	v.SetDefault("log.format", "json")
+	v.SetDefault("log.format", "auto")
 	for name, p := range DefaultPlans {
 		v.SetDefault("plans."+name+".rate_per_minute", p.RatePerMinute)
 		v.SetDefault("plans."+name+".monthly_quota", p.MonthlyQuota)
@@ -301,8 +302,8 @@ func (c *Config) Validate() error {
 	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
 		errs = append(errs, fmt.Errorf("log.level: %q is not one of debug, info, warn, error", c.Log.Level))
 	}
-	if c.Log.Format != "text" && c.Log.Format != "json" {
-		errs = append(errs, fmt.Errorf("log.format: %q is not text or json", c.Log.Format))
+	if !slices.Contains([]string{"auto", "text", "json"}, c.Log.Format) {
+		errs = append(errs, fmt.Errorf("log.format: %q is not text, json or auto", c.Log.Format))
 	}
 	for name, p := range c.Plans {
 		if !planName.MatchString(name) {

@@ -41,9 +41,11 @@ type Instance struct {
 func Path(dir string) string { return filepath.Join(dir, "credentials") }
 
 // NormalizeURL checks that raw is an http(s) server root and spells it one
-// way: lower-case scheme and host, no default port, no trailing slash.
+// way: lower-case scheme and host, no default port, no trailing slash, and
+// no trailing /v1 (the REST API's URL names its server too).
 func NormalizeURL(raw string) (string, error) {
 	s := strings.TrimRight(strings.TrimSpace(raw), "/")
+	s = strings.TrimRight(strings.TrimSuffix(s, "/v1"), "/")
 	u, err := url.Parse(s) // lower-cases the scheme
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
 		return "", fmt.Errorf("server URL %q: want http://HOST[:PORT] or https://HOST[:PORT]", raw)

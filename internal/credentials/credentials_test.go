@@ -22,12 +22,16 @@ func TestNormalizeURL(t *testing.T) {
 		"http://[::1]:80/":              "http://[::1]",
 		"http://[::1]:8080":             "http://[::1]:8080",
 		"https://vds.example.com:8443/": "https://vds.example.com:8443",
+		"http://127.0.0.1:8080/v1":      "http://127.0.0.1:8080",
+		"http://127.0.0.1:8080/v1/":     "http://127.0.0.1:8080",
+		"https://example.com/vds/v1":    "https://example.com/vds",
+		"https://example.com/v12":       "https://example.com/v12",
 	} {
 		if got, err := NormalizeURL(raw); err != nil || got != want {
 			t.Errorf("NormalizeURL(%q) = %q, %v; want %q", raw, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "vds.example.com", "ftp://vds.example.com", "http://", "http://ann:pw@vds.example.com", "http://h?x=1", "http://h/#frag", "http://h:bad"} {
+	for _, bad := range []string{"", "vds.example.com", "ftp://vds.example.com", "http://", "http://ann:pw@vds.example.com", "http://h?x=1", "http://h/#frag", "http://h:bad", "http:///v1"} {
 		if got, err := NormalizeURL(bad); err == nil || !strings.Contains(err.Error(), "want http://HOST[:PORT]") {
 			t.Errorf("NormalizeURL(%q) = %q, %v; want an error", bad, got, err)
 		}

@@ -15,7 +15,7 @@ import (
 const perPage = 10
 
 func fail(id pageID, what string, err error) tea.Msg {
-	return errMsg{addr: addr{id}, err: fmt.Errorf("%s: %w", what, err)}
+	return errMsg{addr: addr{id}, what: what, err: err}
 }
 
 func fetchMakes(ctx context.Context, c Client, id pageID, kind client.Kind) tea.Cmd {

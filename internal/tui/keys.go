@@ -11,6 +11,7 @@ type KeyMap struct {
 	Help      key.Binding
 	VIN       key.Binding
 	Garage    key.Binding
+	Retry     key.Binding
 
 	// Lists.
 	Up     key.Binding
@@ -44,6 +45,7 @@ func DefaultKeyMap() *KeyMap {
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		VIN:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "VIN")),
 		Garage:    key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "garage")),
+		Retry:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry")),
 		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Select:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/vds-dev/vds/client"
 )
 
@@ -16,7 +17,11 @@ type addressed interface{ target() pageID }
 // errMsg is a failed fetch: status line, and the page stops loading.
 type errMsg struct {
 	addr
-	err error
+	// what failed: "load car makes".
+	what string
+	err  error
+	// retry is the fetch that failed, for the r key.
+	retry tea.Cmd
 }
 
 type makesMsg struct {

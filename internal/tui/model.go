@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"errors"
+	"net/url"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -110,7 +112,11 @@ type Model struct {
 	help      help.Model
 	status    string
 	statusErr bool
-	quitting  bool
+	// retry refetches what the error in the status line failed to load.
+	retry        tea.Cmd
+	retryPage    pageID
+	retryLoading string
+	quitting     bool
 }
 
 // Option configures New.
@@ -168,7 +174,7 @@ func (m Model) state() state { return m.top().state() }
 
 // Update implements tea.Model: global keys and size here, the rest to its page.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmd := m.update(msg)
+	cmd := retryable(m.update(msg))
 	m.layout()
 	// The spinner stops itself once nothing loads.
 	if !m.spinning && m.loading() != "" {
@@ -210,9 +216,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		if e, ok := msg.(errMsg); ok {
-			m.status, m.statusErr = textfmt.Printable(e.err.Error()), true
+			m.status, m.statusErr = textfmt.Printable(e.what+": "+errText(e.err)), true
+			m.retry, m.retryPage, m.retryLoading = e.retry, p.base().id, p.base().loading
 		} else if p == m.top() && m.statusErr {
-			m.status, m.statusErr = "", false
+			m.clearStatus()
 		}
 		return p.update(&m.common, msg)
 	}
@@ -234,6 +241,13 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		m.quitting = true
 		return tea.Quit
+	case m.retry != nil && key.Matches(msg, k.Retry):
+		retry := m.retry
+		if p := m.find(m.retryPage); p != nil {
+			p.base().loading = m.retryLoading
+		}
+		m.clearStatus()
+		return retry
 	case key.Matches(msg, k.Back):
 		m.pop()
 		return nil
@@ -241,11 +255,11 @@ func (m *Model) key(msg tea.KeyMsg) tea.Cmd {
 		m.help.ShowAll = !m.help.ShowAll
 		return nil
 	case key.Matches(msg, k.VIN):
-		if m.state() != stateVIN {
+		if m.state() != stateVIN && !m.popTo(stateVIN) {
 			return m.push(newVINPage(&m.common))
 		}
 	case key.Matches(msg, k.Garage):
-		if m.state() != stateGarage {
+		if m.state() != stateGarage && !m.popTo(stateGarage) {
 			return m.push(newGaragePage(&m.common))
 		}
 	}
@@ -256,7 +270,7 @@ func (m *Model) push(p page) tea.Cmd {
 	m.nextID++
 	p.base().id = m.nextID
 	m.stack = append(m.stack, p)
-	m.status, m.statusErr = "", false
+	m.clearStatus()
 	m.layout()
 	return p.init(&m.common)
 }
@@ -264,8 +278,57 @@ func (m *Model) push(p page) tea.Cmd {
 func (m *Model) pop() {
 	if len(m.stack) > 1 {
 		m.stack = m.stack[:len(m.stack)-1]
-		m.status, m.statusErr = "", false
+		m.clearStatus()
 	}
+}
+
+// popTo goes back to an open page of state s, so v and g do not stack
+// VIN and garage screens without end.
+func (m *Model) popTo(s state) bool {
+	for i := len(m.stack) - 1; i > 0; i-- {
+		if m.stack[i].state() == s {
+			m.stack = m.stack[:i+1]
+			m.clearStatus()
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) clearStatus() {
+	m.status, m.statusErr, m.retry = "", false, nil
+}
+
+// retryable gives a failed fetch's errMsg the fetch itself, for the r key.
+func retryable(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case errMsg:
+			msg.retry = cmd
+			return msg
+		case tea.BatchMsg:
+			for i := range msg {
+				msg[i] = retryable(msg[i])
+			}
+			return msg
+		default:
+			return msg
+		}
+	}
+}
+
+// errText says an unreachable server in a few words instead of the dial error.
+func errText(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) && !errors.Is(err, context.Canceled) {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			return "can't reach " + u.Scheme + "://" + u.Host
+		}
+	}
+	return err.Error()
 }
 
 func (m *Model) find(id pageID) page {
@@ -295,7 +358,7 @@ func (m *Model) layout() {
 }
 
 func (m *Model) bodyHeight() int {
-	return max(1, m.height-2-lipgloss.Height(m.helpView()))
+	return max(1, m.height-1-lipgloss.Height(m.statusView())-lipgloss.Height(m.helpView()))
 }
 
 func (m *Model) helpKeys() helpKeys {
@@ -370,15 +433,18 @@ func (m Model) View() string {
 	}
 	c := m.common
 	c.spin = m.spinner.View()
-	helpView := m.helpView()
-	bodyH := max(1, m.height-2-lipgloss.Height(helpView))
+	bodyH := m.bodyHeight()
 	body := lipgloss.NewStyle().Height(bodyH).MaxHeight(bodyH).Render(m.top().view(&c))
-	out := strings.Join([]string{m.headerView(), body, m.statusView(), helpView}, "\n")
+	out := strings.Join([]string{m.headerView(), body, m.statusView(), m.helpView()}, "\n")
 	// The clamp guarantees the frame fits, whatever a page renders.
 	return lipgloss.NewStyle().MaxWidth(m.width).MaxHeight(m.height).Render(out)
 }
 
-// headerView drops the oldest crumbs first when too wide: the newest say where the user is.
+// maxCrumbs caps the breadcrumb; the middle crumbs go first.
+const maxCrumbs = 4
+
+// headerView keeps the first crumb (the record type) and the newest ones
+// (where the user is), eliding the middle when there are many or too wide.
 func (m Model) headerView() string {
 	st := m.styles
 	sep := st.CrumbSep.Render(" › ")
@@ -386,25 +452,35 @@ func (m Model) headerView() string {
 	for _, p := range m.stack[1:] {
 		crumbs = append(crumbs, st.Crumb.Render(p.crumb()))
 	}
-	brand := st.Brand.Render("vds")
-	for i := 0; i <= len(crumbs); i++ {
-		parts := append([]string{brand}, crumbs[i:]...)
-		if i > 0 {
-			parts = append([]string{brand, st.CrumbSep.Render("…")}, crumbs[i:]...)
+	brand, ell := st.Brand.Render("vds"), st.CrumbSep.Render("…")
+	if s := strings.Join(append([]string{brand}, crumbs...), sep); len(crumbs) <= maxCrumbs && lipgloss.Width(s) <= m.width {
+		return st.Header.Render(s)
+	}
+	for keep := min(len(crumbs)-1, maxCrumbs-1); keep >= 1; keep-- {
+		parts := append([]string{brand, crumbs[0], ell}, crumbs[len(crumbs)-keep:]...)
+		if keep == len(crumbs)-1 {
+			parts = append([]string{brand}, crumbs...)
 		}
-		if s := strings.Join(parts, sep); lipgloss.Width(s) <= m.width || i == len(crumbs) {
+		if s := strings.Join(parts, sep); lipgloss.Width(s) <= m.width {
 			return st.Header.Render(s)
 		}
 	}
-	return brand
+	return st.Header.Render(strings.Join([]string{brand, ell, crumbs[len(crumbs)-1]}, sep))
 }
 
+// statusView wraps an error over up to three lines rather than cut it.
 func (m Model) statusView() string {
+	return lipgloss.NewStyle().Width(m.width).MaxHeight(3).Render(m.statusLine())
+}
+
+func (m Model) statusLine() string {
 	st := m.styles
 	switch {
 	case m.top().base().loading != "":
 		// Only the screen in view: a loading page below is not shown.
 		return m.spinner.View() + st.StatusInfo.Render(" Loading "+m.top().base().loading+"…")
+	case m.statusErr && m.retry != nil:
+		return st.StatusError.Render("✗ " + m.status + " · r retry")
 	case m.statusErr:
 		return st.StatusError.Render("✗ " + m.status)
 	default:

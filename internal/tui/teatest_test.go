@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -230,5 +231,98 @@ func TestPrintable(t *testing.T) {
 	printable(r)
 	if r.Coverage != `US\x1b[2J` || r.Recalls[0].CampaignNumber != `19V\u202e1` || *r.Recalls[0].Summary != `a\x07b` {
 		t.Errorf("after printable: %+v, summary %q", r, *r.Recalls[0].Summary)
+	}
+}
+
+// finalFrame quits and renders the final model's last frame, checking it
+// fits a w×h terminal.
+func finalFrame(t *testing.T, tm *teatest.TestModel, w, h int) string {
+	t.Helper()
+	m := quit(t, tm)
+	m.quitting = false
+	v := ansi.Strip(m.View())
+	lines := strings.Split(v, "\n")
+	if len(lines) > h {
+		t.Errorf("%d lines in a %d-line terminal", len(lines), h)
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Errorf("line %d is %d wide in a %d-column terminal: %q", i, lw, w, l)
+		}
+	}
+	return v
+}
+
+// TestTeaServerDown: at 80×24 an unreachable server reads "can't reach
+// URL · r retry", not the dial error, and r fetches again.
+func TestTeaServerDown(t *testing.T) {
+	fc := newFake()
+	fc.setErr("Makes", &url.Error{Op: "Get", URL: "http://127.0.0.1:8080/v1/cars/makes", Err: errors.New("dial tcp 127.0.0.1:8080: connect: connection refused")})
+	tm := teatest.NewTestModel(t, New(fc, WithRenderer(plainRenderer())), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "Cars")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "✗ load car makes: can't reach http://127.0.0.1:8080 · r retry")
+	fc.setErr("Makes", nil)
+	tm.Type("r")
+	waitOutput(t, tm, "Toyota")
+	frame := finalFrame(t, tm, 80, 24)
+	if !strings.Contains(frame, "Toyota") || strings.Contains(frame, "✗") || strings.Contains(frame, "dial tcp") {
+		t.Errorf("final frame after the retry:\n%s", frame)
+	}
+	if n := strings.Count(strings.Join(fc.called(), " "), "Makes"); n != 2 {
+		t.Errorf("Makes called %d times, want 2 (the retry)", n)
+	}
+}
+
+// TestTeaLongError: an error longer than the terminal is wrapped, not cut.
+func TestTeaLongError(t *testing.T) {
+	fc := newFake()
+	fc.setErr("Makes", errors.New("vds: 503 upstream_unavailable: NHTSA is unavailable and nothing usable is cached; retry later. (request id 0123456789abcdef)"))
+	tm := teatest.NewTestModel(t, New(fc, WithRenderer(plainRenderer())), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "Cars")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "r retry")
+	frame := strings.Join(strings.Fields(finalFrame(t, tm, 80, 24)), " ")
+	if !strings.Contains(frame, "retry later. (request id 0123456789abcdef) · r retry") {
+		t.Errorf("the error is cut:\n%s", frame)
+	}
+}
+
+// TestTeaBreadcrumb: at 80×24 a deep stack keeps the record type and the
+// newest crumbs, eliding the middle, and g goes back to the open garage
+// instead of stacking another.
+func TestTeaBreadcrumb(t *testing.T) {
+	tm := teatest.NewTestModel(t, New(newFake(), WithRenderer(plainRenderer())), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "Cars")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Toyota")
+	tm.Type("/toy")
+	waitOutput(t, tm, "Filter: toy", "2 filtered")
+	press(tm, tea.KeyEnter)
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Camry")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "2021 Toyota Camry XLE")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Transmission")
+	// Recalls, the garage, a saved car, its recalls; then g again.
+	for i := range 2 {
+		if i > 0 {
+			press(tm, tea.KeyEnter)
+			waitOutput(t, tm, "Transmission")
+		}
+		tm.Type("r")
+		waitOutput(t, tm, "PARK OUTSIDE")
+		tm.Type("g")
+		waitOutput(t, tm, "daily driver")
+	}
+	m := quit(t, tm)
+	if len(m.stack) != 7 {
+		t.Errorf("stack of %d pages after g went back to the garage, want 7", len(m.stack))
+	}
+	m.quitting = false
+	header := strings.Split(ansi.Strip(m.View()), "\n")[0]
+	if !strings.HasPrefix(header, "vds › Cars › … › ") || !strings.HasSuffix(strings.TrimSpace(header), "› Recalls › Garage") {
+		t.Errorf("header %q, want the type, an ellipsis and the newest crumbs", header)
 	}
 }
