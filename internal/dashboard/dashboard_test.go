@@ -424,8 +424,15 @@ func TestConnectPage(t *testing.T) {
 	base := e.start()
 	b := newBrowser(t, base)
 	b.signUp("conn@example.com", password)
-	b.get("/dashboard/connect").want(t, http.StatusOK, "").
-		contains(t, base+"/v1", base+"/mcp", "Authorization: Bearer $VDS_TOKEN", `&#34;mcpServers&#34;`, `data-copy="c-mcp"`)
+	conn := b.get("/dashboard/connect").want(t, http.StatusOK, "").
+		contains(t, base+"/v1", base+"/mcp", "Authorization: Bearer $VDS_TOKEN", `&#34;mcpServers&#34;`, `data-copy="c-mcp"`).
+		lacks(t, "needs the token")
+	// The reference links work without a token or a session.
+	anon := newBrowser(t, base)
+	for _, path := range []string{"/docs", "/llms.txt", "/v1/openapi.json"} {
+		conn.contains(t, `href="`+base+path+`"`)
+		anon.get(path).want(t, http.StatusOK, "")
+	}
 	// Behind a TLS proxy the page shows https URLs. (Cookies are then
 	// Secure, which this plain-HTTP test client would not send back, so
 	// the cookies are left plain here.)
