@@ -52,6 +52,11 @@ type RequestLine struct {
 	DurationMS  float64   `json:"duration_ms"`
 	RequestID   string    `json:"request_id"`
 	TokenPrefix string    `json:"token_prefix"`
+	// Query is the query string, secrets redacted; Code and Detail are the
+	// failed request's problem.
+	Query  string `json:"query"`
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
 }
 
 // RequestPage is one page of the request log.

@@ -78,7 +78,7 @@ func TestEndpoints(t *testing.T) {
 					t.Fatalf("data = %+v", p.Data)
 				}
 				want := Meta{Page: 2, PerPage: 2, Total: 9, TotalPages: 5, MaxPage: 5}
-				if p.Meta != want {
+				if !reflect.DeepEqual(p.Meta, want) {
 					t.Errorf("meta = %+v, want %+v", p.Meta, want)
 				}
 				if p.RequestID != testRequestID || p.StatusCode != 200 || p.Attempts != 1 || p.Rate.QuotaRemaining != 983 {

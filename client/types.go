@@ -119,6 +119,15 @@ type Meta struct {
 	TotalPages int  `json:"total_pages"`
 	MaxPage    int  `json:"max_page"`
 	Truncated  bool `json:"truncated"`
+	// Suggestions is set on an empty page whose make or model no record has.
+	Suggestions []Suggestion `json:"suggestions,omitempty"`
+}
+
+// Suggestion is a make or model no record has, with the closest known names.
+type Suggestion struct {
+	Param string   `json:"param"`
+	Value string   `json:"value"`
+	Names []string `json:"names"`
 }
 
 // MakeCount is one make with its record count.

@@ -128,10 +128,14 @@ func printRequests(f *Factory, newestFirst []client.RequestLine) error {
 	if len(newestFirst) == 0 {
 		return nil
 	}
-	t := f.IO.newTable("TIME", "CHANNEL", "OPERATION", "STATUS", "DURATION", "REQUEST ID", "TOKEN")
+	t := f.IO.newTable("TIME", "CHANNEL", "OPERATION", "STATUS", "DURATION", "REQUEST ID", "TOKEN", "QUERY", "PROBLEM")
 	for _, l := range slices.Backward(newestFirst) {
+		problem := l.Code
+		if l.Detail != "" {
+			problem += ": " + l.Detail
+		}
 		t.row(formatTime(l.At), l.Channel, l.Operation, strconv.Itoa(l.Status),
-			strconv.FormatFloat(l.DurationMS, 'f', 1, 64)+" ms", l.RequestID, l.TokenPrefix+"...")
+			strconv.FormatFloat(l.DurationMS, 'f', 1, 64)+" ms", l.RequestID, l.TokenPrefix+"...", dashIfEmpty(l.Query), dashIfEmpty(problem))
 	}
 	return t.flush()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 // ----- makes -----
@@ -316,6 +317,9 @@ func searchRun(ctx context.Context, f *Factory, opts *searchOptions) error {
 	default:
 		return fmt.Errorf("search: unexpected query %T", opts.Query)
 	}
+	for _, sg := range meta.Suggestions {
+		fmt.Fprintln(f.IO.ErrOut, textfmt.Printable(suggestionNote(sg)))
+	}
 	if f.JSON {
 		return f.writeJSON(page)
 	}
@@ -330,6 +334,18 @@ func searchRun(ctx context.Context, f *Factory, opts *searchOptions) error {
 		return err
 	}
 	return printPageFooter(f.IO, meta, next)
+}
+
+// suggestionNote reads a make or model no record has: "no Toyta; did you mean Toyota?".
+func suggestionNote(s client.Suggestion) string {
+	switch len(s.Names) {
+	case 0:
+		return fmt.Sprintf("no %s %s in the catalog", s.Param, s.Value)
+	case 1:
+		return fmt.Sprintf("no %s; did you mean %s?", s.Value, s.Names[0])
+	}
+	last := len(s.Names) - 1
+	return fmt.Sprintf("no %s; did you mean %s or %s?", s.Value, strings.Join(s.Names[:last], ", "), s.Names[last])
 }
 
 // printPageFooter says where the page sits in the results, on a terminal.

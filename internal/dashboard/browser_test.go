@@ -358,7 +358,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("unknown car: %d %v", status, problem)
 	}
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`nav a[href="/dashboard/requests"]`)))
-	if got := b.text("main tbody tr th"); got != "GET /v1/cars/{uuid}" {
+	if got := b.text("main tbody tr th code"); got != "GET /v1/cars/{uuid}" {
 		t.Fatalf("newest request on the page = %q", got)
 	}
 	if got := b.text("main tbody"); !strings.Contains(got, "search_vehicles") || !strings.Contains(got, "MCP") {
@@ -367,7 +367,8 @@ func TestBrowser(t *testing.T) {
 	b.shot("requests", true)
 	b.do(chromedp.SendKeys(chromedp.CSS("#request_id"), rid), chromedp.SetValue(chromedp.CSS("#status"), "4xx"))
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`form[action="/dashboard/requests"] button[type=submit]`)))
-	if got := b.text("main tbody"); !strings.Contains(got, rid) || !strings.Contains(got, "404") || strings.Contains(got, "search_vehicles") {
+	if got := b.text("main tbody"); !strings.Contains(got, rid) || !strings.Contains(got, "404") || !strings.Contains(got, "not_found") ||
+		strings.Contains(got, "search_vehicles") {
 		t.Fatalf("searching request id %s: %q", rid, got)
 	}
 	b.shot("requests-search", false)

@@ -17,6 +17,7 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/lists"
+	"github.com/vds-dev/vds/internal/requestlog"
 	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/store"
 )
@@ -424,8 +425,15 @@ func TestConnectPage(t *testing.T) {
 	base := e.start()
 	b := newBrowser(t, base)
 	b.signUp("conn@example.com", password)
-	b.get("/dashboard/connect").want(t, http.StatusOK, "").
-		contains(t, base+"/v1", base+"/mcp", "Authorization: Bearer $VDS_TOKEN", `&#34;mcpServers&#34;`, `data-copy="c-mcp"`)
+	conn := b.get("/dashboard/connect").want(t, http.StatusOK, "").
+		contains(t, base+"/v1", base+"/mcp", "Authorization: Bearer $VDS_TOKEN", `&#34;mcpServers&#34;`, `data-copy="c-mcp"`).
+		lacks(t, "needs the token")
+	// The reference links work without a token or a session.
+	anon := newBrowser(t, base)
+	for _, path := range []string{"/docs", "/llms.txt", "/v1/openapi.json"} {
+		conn.contains(t, `href="`+base+path+`"`)
+		anon.get(path).want(t, http.StatusOK, "")
+	}
 	// Behind a TLS proxy the page shows https URLs. (Cookies are then
 	// Secure, which this plain-HTTP test client would not send back, so
 	// the cookies are left plain here.)
@@ -632,4 +640,49 @@ func TestRequestsPageRateLimited(t *testing.T) {
 	if code, _ := api(t, base, secret, "/v1/me/requests"); code != http.StatusTooManyRequests {
 		t.Fatalf("an API read after it: %d, want 429", code)
 	}
+}
+
+// TestRequestsPageExplainsFailures: a failed call shows its query (secrets
+// redacted), its problem's code and detail and the dashboard's time format;
+// the log pages past the newest 100.
+func TestRequestsPageExplainsFailures(t *testing.T) {
+	e := newEnv(t, nil)
+	base, b := e.signedUp("debug@example.com")
+	ctx := context.Background()
+	a, _ := e.acc.Account(ctx, "debug@example.com")
+	tok, secret, err := e.acc.CreateToken(ctx, a.ID, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := api(t, base, secret, "/v1/cars?make=Toyota&body=Truk"); code != http.StatusBadRequest {
+		t.Fatalf("body=Truk: %d", code)
+	}
+	if code, _ := api(t, base, secret, "/v1/cars?make=Ford&api_key=hunter2"); code != http.StatusBadRequest {
+		t.Fatalf("api_key: %d", code)
+	}
+	p := b.get("/dashboard/requests?status=4xx").want(t, http.StatusOK, "").
+		contains(t, `<code class="query">?make=Toyota&amp;body=Truk</code>`, `<code>invalid_parameter</code>`,
+			"body `Truk` is not a value of body for cars (did you mean",
+			`?make=Ford&amp;api_key=REDACTED`, `<code>unknown_parameter</code>`, `class="status s4xx"`, " UTC</time>").
+		lacks(t, "hunter2", "Older")
+	if !regexp.MustCompile(`<time datetime="[0-9T:-]+Z">\d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d UTC</time>`).MatchString(p.body) {
+		t.Errorf("times are not in the dashboard's format:\n%s", mainOf(p.body))
+	}
+
+	// 150 more lines: the newest 100, then the rest on an older page.
+	at := time.Now().Add(-time.Hour)
+	lines := make([]requestlog.Entry, 150)
+	for i := range lines {
+		lines[i] = requestlog.Entry{AccountID: a.ID, TokenID: tok.ID, At: at.Add(time.Duration(i) * time.Second), Channel: "rest",
+			Operation: "GET /v1/cars/makes", Status: 200, Duration: 300 * time.Microsecond, RequestID: fmt.Sprintf("planted%03d", i)}
+	}
+	if err := e.st.AddRequests(ctx, lines, nil, requestlog.Keep); err != nil {
+		t.Fatal(err)
+	}
+	p = b.get("/dashboard/requests?status=2xx").want(t, http.StatusOK, "").
+		contains(t, "Requests 1 to 100 of 150 matching", "planted149", "0.3 ms", `href="/dashboard/requests?page=2&amp;status=2xx"`).
+		lacks(t, "planted049", "Newer")
+	p = b.get("/dashboard/requests?page=2&status=2xx").want(t, http.StatusOK, "").
+		contains(t, "Requests 101 to 150 of 150 matching", "planted000", "planted049", `href="/dashboard/requests?page=1&amp;status=2xx"`).
+		lacks(t, "planted050", "Older")
 }

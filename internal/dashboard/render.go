@@ -78,9 +78,13 @@ func mustParsePages() *pageSet {
 			}
 			return "/dashboard/static/" + name + "?v=" + a.version
 		},
-		"date":      func(t time.Time) string { return t.UTC().Format("2 Jan 2006") },
-		"datetime":  func(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 UTC") },
-		"iso":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"date":        func(t time.Time) string { return t.UTC().Format("2 Jan 2006") },
+		"datetime":    func(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04 UTC") },
+		"datetimesec": func(t time.Time) string { return t.UTC().Format("2 Jan 2006 15:04:05 UTC") },
+		"iso":         func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"ms": func(d time.Duration) string {
+			return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + " ms"
+		},
 		"ago":       func(t time.Time) string { return ago(t, time.Now()) },
 		"num":       formatNum,
 		"kindLabel": kindLabel,

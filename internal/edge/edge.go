@@ -23,9 +23,10 @@ type (
 type request struct {
 	id  string
 	log *slog.Logger
-	// accountID, code and unmatched are filled in while it is served.
+	// accountID, code, detail and unmatched are filled in while it is served.
 	accountID string
 	code      string
+	detail    string
 	unmatched bool
 	// operation and opStatus are what an MCP request did (SetOperation);
 	// unlisted keeps it out of the request log.

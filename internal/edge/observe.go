@@ -121,7 +121,7 @@ func Observe(o Observer, next http.Handler) http.Handler {
 					route: route, code: st.code, accountID: st.accountID, status: rec.status, bytes: rec.bytes, elapsed: end.Sub(start)})
 			}
 			if o.Requests != nil && st.hasPrincipal {
-				o.Requests.Add(logRecord(st, route, rec.status, end, end.Sub(start)))
+				o.Requests.Add(logRecord(st, route, r.URL.RawQuery, rec.status, end, end.Sub(start)))
 			}
 		}()
 		next.ServeHTTP(rec, r)
@@ -130,7 +130,7 @@ func Observe(o Observer, next http.Handler) http.Handler {
 
 const mcpRoute = "/mcp"
 
-func logRecord(st *request, route string, status int, end time.Time, elapsed time.Duration) requestlog.Record {
+func logRecord(st *request, route, query string, status int, end time.Time, elapsed time.Duration) requestlog.Record {
 	ch, op := requestlog.REST, route
 	if route == mcpRoute {
 		ch = requestlog.MCP
@@ -144,8 +144,15 @@ func logRecord(st *request, route string, status int, end time.Time, elapsed tim
 	if status == 0 {
 		status = http.StatusOK
 	}
-	return requestlog.Record{At: end, AccountID: st.principal.Account.ID, TokenID: st.principal.TokenID, Channel: ch,
+	rec := requestlog.Record{At: end, AccountID: st.principal.Account.ID, TokenID: st.principal.TokenID, Channel: ch,
 		Operation: op, RequestID: st.id, Status: status, Duration: elapsed, Unlisted: st.unlisted}
+	if query != "" {
+		rec.Query = requestlog.Fit(redactQuery(query), requestlog.QueryAllows)
+	}
+	if st.code != "" {
+		rec.Code, rec.Detail = requestlog.Fit(st.code, ""), requestlog.Fit(st.detail, "")
+	}
+	return rec
 }
 
 var gzipPool = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}

@@ -147,7 +147,7 @@ func (p *Problem) WithStatus(status int) *Problem {
 // WriteProblem writes p, logging server-side failures.
 func WriteProblem(w http.ResponseWriter, r *http.Request, p *Problem) {
 	if st := requestFrom(r.Context()); st != nil {
-		st.code = p.Code
+		st.code, st.detail = p.Code, p.Detail
 	}
 	if p.Status >= 500 {
 		Logger(r.Context()).Error("request failed", "code", p.Code, "detail", p.Detail)

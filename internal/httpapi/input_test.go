@@ -1,7 +1,9 @@
 package httpapi_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -23,7 +25,8 @@ type problemBody struct {
 }
 
 // getRaw sends path exactly as written (no client-side re-encoding) with
-// dev's token and returns the response and its decoded problem, if any.
+// dev's token and returns the response, its body left readable, and its
+// decoded problem, if any.
 func (f *fixture) getRaw(t *testing.T, path string) (*http.Response, problemBody) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, f.url+"/", nil)
@@ -42,6 +45,7 @@ func (f *fixture) getRaw(t *testing.T, path string) (*http.Response, problemBody
 	if err != nil {
 		t.Fatal(err)
 	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
 	var p problemBody
 	if resp.StatusCode != http.StatusOK {
 		if ct := resp.Header.Get("Content-Type"); ct != "application/problem+json" {
@@ -142,5 +146,35 @@ func TestUnknownFilterValueProblem(t *testing.T) {
 			(tc.suggestion != "" && p.Suggestion != tc.suggestion) || !strings.Contains(p.Detail, "did you mean "+p.Suggestion+"?") {
 			t.Errorf("GET %s: %d %+v, want 400 invalid_parameter on %s with accepted values %q", tc.path, resp.StatusCode, p, tc.param, tc.accepted)
 		}
+	}
+}
+
+// TestUnknownNameSuggestions: make and model take any name, so a typo is
+// an empty 200 page whose meta names the closest known names.
+func TestUnknownNameSuggestions(t *testing.T) {
+	f := newFixture(t)
+	get := func(path string) (int, map[string]any) {
+		t.Helper()
+		resp, _ := f.getRaw(t, path)
+		var body map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+			t.Fatalf("GET %s: %v", path, err)
+		}
+		return resp.StatusCode, body
+	}
+	for path, want := range map[string]string{
+		"/v1/cars?make=Toyta":                        `[{"names":["Toyota"],"param":"make","value":"Toyta"}]`,
+		"/v1/cars?make=toyota&model=Camri":           `[{"names":["Camry"],"param":"model","value":"Camri"}]`,
+		"/v1/tire-sizes?make=%3Cb%3EToyta%3C%2Fb%3E": `[{"names":[],"param":"make","value":"\u003cb\u003eToyta\u003c/b\u003e"}]`,
+	} {
+		status, body := get(path)
+		meta, _ := body["meta"].(map[string]any)
+		got, _ := json.Marshal(meta["suggestions"])
+		if status != http.StatusOK || len(body["data"].([]any)) != 0 || meta["total"] != 0.0 || string(got) != want {
+			t.Errorf("GET %s: %d %v, want 200, no data and suggestions %s", path, status, body, want)
+		}
+	}
+	if _, body := get("/v1/cars?make=Toyota"); strings.Contains(fmt.Sprint(body["meta"]), "suggestions") {
+		t.Errorf("a page with matches has suggestions: %v", body["meta"])
 	}
 }

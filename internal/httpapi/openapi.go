@@ -266,8 +266,11 @@ var examples = map[catalog.Kind][2]string{
 	catalog.KindBoat: {"Yamaha", "AR190"}, catalog.KindTireSize: {"Toyota", "Camry"},
 }
 
-// exactText is how every string filter matches.
-const exactText = " Matches exactly but case-insensitively; any other value is refused (invalid_parameter with accepted_values and a suggestion)."
+// exactText is how every closed filter matches; nameText how make and model do.
+const (
+	exactText = " Matches exactly but case-insensitively; any other value is refused (invalid_parameter with accepted_values and a suggestion)."
+	nameText  = " Matches exactly but case-insensitively. A name no record has is not refused: the page is empty and meta.suggestions names the closest known ones."
+)
 
 // queryParam documents a query parameter of kind's list endpoint ("" for
 // others). String filters list their vocabulary as examples, not enum: the
@@ -287,11 +290,11 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 			desc: "A VIN to decode; repeat the parameter for each (vin=...&vin=..., at most 50). Invalid VINs get a per-entry invalid_vin."}, true
 	case "make":
 		if kind == "" {
-			return str("The make whose models to list, as /makes returns it."+exactText, "Toyota")
+			return str("The make whose models to list, as /makes returns it. Matches exactly but case-insensitively; an unknown make gives an empty list.", "Toyota")
 		}
-		return str("Manufacturer."+exactText, examples[kind][0])
+		return str("Manufacturer."+nameText, examples[kind][0])
 	case "model":
-		return str("Model."+exactText, examples[kind][1])
+		return str("Model."+nameText, examples[kind][1])
 	case "year":
 		return paramDoc{schema: yearSchema(), desc: "Exact model year."}, true
 	case "year_min":

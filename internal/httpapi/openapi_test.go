@@ -520,6 +520,7 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 			"/v1/cars?ev_only=1&per_page=10&page=40",
 			"/v1/cars?q=" + q(strings.ToLower(car.Model)),
 			"/v1/cars?make=NoSuchMake",
+			"/v1/cars?make=Toyota&model=Camri",
 		},
 		"GET /v1/cars/makes":      {"/v1/cars/makes"},
 		"GET /v1/cars/models":     {"/v1/cars/models?make=" + q(car.Make), "/v1/cars/models?make=NoSuchMake"},

@@ -26,6 +26,9 @@ type RequestLine struct {
 	RequestID  string  `json:"request_id" jsonschema:"The X-Request-Id of the answer, which its problem document carries too."`
 	// TokenPrefix names the token used.
 	TokenPrefix string `json:"token_prefix" jsonschema:"The public prefix of the token used (empty once the token is deleted)."`
+	Query       string `json:"query" jsonschema:"The query string as sent (empty for none), the values of parameters named like a secret (token, key, password...) or holding a vds token replaced by REDACTED. Cut to 128 characters (ending ...); bytes other than printable ASCII, quotes, backslash, < and > show as ?."`
+	Code        string `json:"code" jsonschema:"The code of the problem a failed request answered (invalid_parameter), or empty."`
+	Detail      string `json:"detail" jsonschema:"The detail of that problem, or empty: cut to 128 characters (ending ...), double quotes shown as backticks and other bytes outside printable ASCII (or quotes, backslash, <, >, &) as ?."`
 }
 
 func (RequestLine) SchemaDescription() string {
@@ -71,7 +74,8 @@ func (h *Handler) requests(w http.ResponseWriter, r *http.Request) {
 // NewRequestLine is the API's form of a stored log line.
 func NewRequestLine(e requestlog.Entry) RequestLine {
 	return RequestLine{At: e.At.UTC(), Channel: e.Channel, Operation: e.Operation, Status: e.Status,
-		DurationMS: float64(e.Duration.Microseconds()) / 1000, RequestID: e.RequestID, TokenPrefix: e.TokenPrefix}
+		DurationMS: float64(e.Duration.Microseconds()) / 1000, RequestID: e.RequestID, TokenPrefix: e.TokenPrefix,
+		Query: e.Query, Code: e.Code, Detail: e.Detail}
 }
 
 func requestFilter(q url.Values) (requestlog.Filter, int, int, error) {

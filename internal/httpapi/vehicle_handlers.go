@@ -57,6 +57,14 @@ func writeRawList(w http.ResponseWriter, raw []json.RawMessage, m vehicle.Meta) 
 	b = strconv.AppendInt(b, int64(m.MaxPage), 10)
 	b = append(b, `,"truncated":`...)
 	b = strconv.AppendBool(b, m.Truncated)
+	if len(m.Suggestions) > 0 {
+		// Only an empty page carries them: encoding here costs the hot path nothing.
+		enc, err := json.Marshal(m.Suggestions)
+		if err != nil {
+			panic("httpapi: encode suggestions: " + err.Error())
+		}
+		b = append(append(b, `,"suggestions":`...), enc...)
+	}
 	b = append(b, "}}\n"...)
 	buf.Write(b)
 	edge.Send(w, http.StatusOK, "application/json", buf.Bytes())

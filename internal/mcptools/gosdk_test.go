@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -66,6 +67,8 @@ func TestOfficialSDKClient(t *testing.T) {
 	}{
 		{"search_vehicles", map[string]any{"type": "car", "make": car.Make, "model": car.Model}, "/v1/cars?make=" + car.Make + "&model=" + car.Model},
 		{"get_vehicle", map[string]any{"type": "car", "uuid": car.UUID.String()}, "/v1/cars/" + car.UUID.String()},
+		// A mistyped make: no records, and the suggestions REST gives.
+		{"search_vehicles", map[string]any{"type": "car", "make": "Toyta"}, "/v1/cars?make=Toyta"},
 	} {
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tc.tool, Arguments: tc.args})
 		if err != nil {
@@ -81,6 +84,9 @@ func TestOfficialSDKClient(t *testing.T) {
 		}
 		if got, want := decode(t, b), decode(t, body); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: structured content differs from REST\n tool: %s\n rest: %s", tc.tool, b, body)
+		}
+		if strings.Contains(tc.path, "Toyta") && !strings.Contains(string(b), `"suggestions":[{"names":["Toyota"],"param":"make","value":"Toyta"}]`) {
+			t.Errorf("search_vehicles make=Toyta: %s lacks the suggestion", b)
 		}
 	}
 

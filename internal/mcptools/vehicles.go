@@ -21,8 +21,8 @@ type vehicleTools struct {
 // parameters of GET /v1/{type}, validated alike by vehicle.Service.Search.
 type SearchVehiclesInput struct {
 	Type    string `json:"type" jsonschema:"Which records to search: car, motorcycle (also ATVs, UTVs, snowmobiles, scooters, personal watercraft, golf carts), boat (power boats) or tire_size (tire fitments: a vehicle with its OEM and alternate tire sizes)."`
-	Make    string `json:"make,omitempty" jsonschema:"Manufacturer, matched exactly but case-insensitively, e.g. Toyota. list_makes gives the catalog's spellings."`
-	Model   string `json:"model,omitempty" jsonschema:"Model, matched exactly but case-insensitively, e.g. Camry. list_models gives the models of a make."`
+	Make    string `json:"make,omitempty" jsonschema:"Manufacturer, matched exactly but case-insensitively, e.g. Toyota. list_makes gives the catalog's spellings; a make no record has gives no records and meta.suggestions."`
+	Model   string `json:"model,omitempty" jsonschema:"Model, matched exactly but case-insensitively, e.g. Camry. list_models gives the models of a make; a model no record has gives no records and meta.suggestions."`
 	Year    *int   `json:"year,omitempty" jsonschema:"Model year."`
 	YearMin *int   `json:"year_min,omitempty" jsonschema:"First model year of a window; give year_max too. On its own a window narrows the query only when it spans at most 10 years (year_max - year_min <= 9)."`
 	YearMax *int   `json:"year_max,omitempty" jsonschema:"Last model year of a window; give year_min too."`
@@ -59,8 +59,9 @@ func (v vehicleTools) searchVehicles() Tool {
 			"model, q, a filter of that type, year, or year_min with year_max at most 10 years apart; broader queries are " +
 			"refused with what to add. Filters of another type are refused too (body is for cars only). Results come in a " +
 			"stable order (make, model, year descending) 10 per page, up to page 40. Returns " +
-			"{\"data\": [records], \"meta\": {page, per_page, total, total_pages, max_page, truncated}}, the body of " +
-			"GET /v1/cars, /v1/motorcycles, /v1/boats or /v1/tire-sizes with the same parameters.",
+			"{\"data\": [records], \"meta\": {page, per_page, total, total_pages, max_page, truncated, suggestions?}}, the body of " +
+			"GET /v1/cars, /v1/motorcycles, /v1/boats or /v1/tire-sizes with the same parameters. A make or model no record has " +
+			"is not refused: no records come back, and meta.suggestions lists [{param, value, names}], the closest known names.",
 		in: inputSchema[SearchVehiclesInput](map[string]prop{
 			"type":     kindProp,
 			"year":     yearProp,
@@ -91,7 +92,7 @@ func (v vehicleTools) searchVehicles() Tool {
 			"The matching records of the page, each in the shape of its type (titled car, motorcycle, boat or tire_size).", true),
 		charged: true,
 		rest:    "GET /v1/cars, /v1/motorcycles, /v1/boats, /v1/tire-sizes",
-		output:  "`{\"data\": [record, ...], \"meta\": {page, per_page, total, total_pages, max_page, truncated}}`",
+		output:  "`{\"data\": [record, ...], \"meta\": {page, per_page, total, total_pages, max_page, truncated, suggestions?}}`",
 		handler: typed("search_vehicles", v.search),
 	})
 }

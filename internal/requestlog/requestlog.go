@@ -51,6 +51,8 @@ type Record struct {
 	RequestID          string
 	Status             int
 	Duration           time.Duration
+	// Query, Code and Detail are as in Entry, made to Fit by the caller.
+	Query, Code, Detail string
 	// Unlisted requests count toward the token's calls but are not logged
 	// (reading the log itself, which a follower polls).
 	Unlisted bool
@@ -110,7 +112,8 @@ func (l *lines) appendEntries(out []Entry) []Entry {
 	for _, part := range [][]Record{l.recs[l.oldest:], l.recs[:l.oldest]} {
 		for _, r := range part {
 			out = append(out, Entry{AccountID: r.AccountID, TokenID: r.TokenID, At: r.At,
-				Channel: r.Channel, Operation: r.Operation, Status: r.Status, Duration: r.Duration, RequestID: r.RequestID})
+				Channel: r.Channel, Operation: r.Operation, Status: r.Status, Duration: r.Duration, RequestID: r.RequestID,
+				Query: r.Query, Code: r.Code, Detail: r.Detail})
 		}
 	}
 	return out
@@ -143,7 +146,8 @@ func (w *Log) Add(r Record) {
 	if Plain(r.Operation) != nil {
 		r.Operation = Unknown
 	}
-	if checkFields(r.AccountID, r.TokenID, r.Channel, r.Operation, r.RequestID) != nil {
+	if checkFields(r.AccountID, r.TokenID, r.Channel, r.Operation, r.RequestID, r.Code, r.Detail) != nil ||
+		plainBut(r.Query, QueryAllows) != nil {
 		w.dropped.Add(1)
 		return
 	}

@@ -396,3 +396,30 @@ func testCloseWritesWhatIsHeld(t *testing.T) {
 		t.Fatalf("calls a %d, b %d; want 1500 and 4", a, b)
 	}
 }
+
+// TestFit: any text becomes a field a store takes, and plain text stays.
+func TestFit(t *testing.T) {
+	long := strings.Repeat("a", 200)
+	for _, tc := range []struct{ in, allow, want string }{
+		{"make=Toyota", "", "make=Toyota"},
+		{"make=Toyota&body=Truk", requestlog.QueryAllows, "make=Toyota&body=Truk"},
+		{"make=Toyota&body=Truk", "", "make=Toyota?body=Truk"},
+		{`body "Truk" is <b>`, "", "body `Truk` is ?b?"},
+		{"\x1b[31mé", "", "?[31m??"},
+		{long, "", long[:requestlog.MaxText-3] + "..."},
+	} {
+		got := requestlog.Fit(tc.in, tc.allow)
+		if got != tc.want {
+			t.Errorf("Fit(%q, %q) = %q, want %q", tc.in, tc.allow, got, tc.want)
+		}
+		if err := (requestlog.Entry{Detail: got}).Check(); tc.allow == "" && err != nil {
+			t.Errorf("Fit(%q) = %q, which Check refuses: %v", tc.in, got, err)
+		}
+	}
+	if err := (requestlog.Entry{Query: "a=1&b=2"}).Check(); err != nil {
+		t.Errorf("a query with & is refused: %v", err)
+	}
+	if err := (requestlog.Entry{Detail: "a&b"}).Check(); err == nil {
+		t.Error("a detail with & is taken")
+	}
+}

@@ -20,6 +20,9 @@ type Entry struct {
 	Status    int
 	Duration  time.Duration
 	RequestID string
+	// Query is the query string with secrets redacted; Code and Detail are
+	// those of the problem a failed request answered. Each is Fit.
+	Query, Code, Detail string
 }
 
 // MaxText bounds each text field of a line, in bytes: an operation is a
@@ -35,27 +38,65 @@ const Unknown = "unknown"
 // backslash, <, > or &), so no NUL, control character, escape sequence or
 // bidi override reaches a store or a reader's terminal, and a line's size
 // on the wire is bounded.
-func Plain(s string) error {
+func Plain(s string) error { return plainBut(s, "") }
+
+// QueryAllows is the byte a query field may hold beyond Plain.
+const QueryAllows = "&"
+
+func plainBut(s, allow string) error {
 	if len(s) > MaxText {
 		return fmt.Errorf("%d bytes, more than %d", len(s), MaxText)
 	}
 	for i := range len(s) {
-		if c := s[i]; c < ' ' || c > '~' || strings.IndexByte(`"'\<>&`, c) >= 0 {
-			return fmt.Errorf("byte %#02x at %d is not plain ASCII", c, i)
+		if !plainByte(s[i], allow) {
+			return fmt.Errorf("byte %#02x at %d is not plain ASCII", s[i], i)
 		}
 	}
 	return nil
 }
 
-// Check is nil when every text field of e is Plain; a store refuses a
-// batch holding a line that is not.
-func (e Entry) Check() error {
-	return checkFields(e.AccountID, e.TokenID, e.Channel, e.Operation, e.RequestID)
+func plainByte(c byte, allow string) bool {
+	return c >= ' ' && c <= '~' && (strings.IndexByte(`"'\<>&`, c) < 0 || strings.IndexByte(allow, c) >= 0)
 }
 
-func checkFields(accountID, tokenID, channel, operation, requestID string) error {
+// Fit makes s storable as a text field allowing the bytes of allow beyond
+// Plain: a double quote becomes a backtick (details quote the values
+// sent), any other byte Plain refuses '?', and s is cut to MaxText bytes
+// ending in "...". A plain s is returned as it is.
+func Fit(s, allow string) string {
+	if plainBut(s, allow) == nil {
+		return s
+	}
+	b := []byte(s[:min(len(s), MaxText)])
+	for i, c := range b {
+		switch {
+		case c == '"':
+			b[i] = '`'
+		case !plainByte(c, allow):
+			b[i] = '?'
+		}
+	}
+	if len(s) > MaxText {
+		copy(b[MaxText-3:], "...")
+	}
+	return string(b)
+}
+
+// Check is nil when every text field of e is Plain (Query may hold '&'); a
+// store refuses a batch holding a line that is not.
+func (e Entry) Check() error {
+	if err := checkFields(e.AccountID, e.TokenID, e.Channel, e.Operation, e.RequestID, e.Code, e.Detail); err != nil {
+		return err
+	}
+	if err := plainBut(e.Query, QueryAllows); err != nil {
+		return fmt.Errorf("query: %w", err)
+	}
+	return nil
+}
+
+func checkFields(accountID, tokenID, channel, operation, requestID, code, detail string) error {
 	for _, f := range [...]struct{ name, v string }{{"account id", accountID}, {"token id", tokenID},
-		{"channel", channel}, {"operation", operation}, {"request id", requestID}} {
+		{"channel", channel}, {"operation", operation}, {"request id", requestID}, {"code", code}, {"detail", detail}} {
 		if err := Plain(f.v); err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}

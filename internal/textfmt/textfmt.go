@@ -3,6 +3,7 @@
 package textfmt
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -27,17 +28,29 @@ func Thousands(n int64) string {
 // Closest returns the candidate within edit distance 2 of s, case folded, or
 // ""; ties go to the earlier one, and values over 32 bytes are not compared.
 func Closest(s string, candidates []string) string {
+	if c := ClosestN(s, candidates, 1); len(c) > 0 {
+		return c[0]
+	}
+	return ""
+}
+
+// ClosestN is Closest for up to n candidates, closest first.
+func ClosestN(s string, candidates []string, n int) []string {
 	if len(s) > 32 {
-		return ""
+		return nil
 	}
 	ls := strings.ToLower(s)
-	best, bestD := "", 3
+	var byDist [3][]string
 	for _, c := range candidates {
-		if d := EditDistance(ls, c); d < bestD {
-			best, bestD = c, d
+		if len(c)-len(s) > 2 || len(s)-len(c) > 2 {
+			continue
+		}
+		if d := EditDistance(ls, strings.ToLower(c)); d < len(byDist) {
+			byDist[d] = append(byDist[d], c)
 		}
 	}
-	return best
+	out := slices.Concat(byDist[:]...)
+	return out[:min(n, len(out))]
 }
 
 // EditDistance is the optimal string alignment distance: Levenshtein plus adjacent swaps.

@@ -3,6 +3,7 @@ package textfmt
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -43,6 +44,27 @@ func TestClosest(t *testing.T) {
 		if got := Closest(s, names); got != want {
 			t.Errorf("Closest(%q) = %q, want %q", s, got, want)
 		}
+	}
+}
+
+func TestClosestN(t *testing.T) {
+	makes := []string{"Toyota", "Honda", "Tesla", "Ford", "Ferrari"}
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want []string
+	}{
+		{"Toyta", 3, []string{"Toyota"}}, {"toyota", 3, []string{"Toyota"}},
+		{"Frd", 3, []string{"Ford"}}, {"Fod", 3, []string{"Ford"}}, {"Tesl", 1, []string{"Tesla"}},
+		{"Zzzzz", 3, nil}, {"Fxrd", 3, []string{"Ford"}},
+	} {
+		if got := ClosestN(tc.s, makes, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("ClosestN(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+	// Closest first, then catalog order.
+	if got := ClosestN("Fords", []string{"Fordo", "Ford", "Forde"}, 2); !slices.Equal(got, []string{"Fordo", "Ford"}) {
+		t.Errorf("ClosestN ranks %q", got)
 	}
 }
 

@@ -3,6 +3,7 @@ package vehicle_test
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -363,7 +364,8 @@ func TestPaginationMeta(t *testing.T) {
 			vehicle.Meta{Page: toyotaPages, PerPage: 10, Total: toyotas, TotalPages: toyotaPages, MaxPage: toyotaPages}, toyotas - (toyotaPages-1)*10},
 		{"page past max_page", demoSvc, []string{"make", "Toyota", "page", fmt.Sprint(toyotaPages + 1)},
 			vehicle.Meta{Page: toyotaPages + 1, PerPage: 10, Total: toyotas, TotalPages: toyotaPages, MaxPage: toyotaPages}, 0},
-		{"no matches", demoSvc, []string{"make", "Trabant", "page", "3"}, vehicle.Meta{Page: 3, PerPage: 10}, 0},
+		{"no matches", demoSvc, []string{"make", "Trabant", "page", "3"}, vehicle.Meta{Page: 3, PerPage: 10,
+			Suggestions: []vehicle.Suggestion{{Param: "make", Value: "Trabant", Names: []string{}}}}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -371,7 +373,7 @@ func TestPaginationMeta(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Meta != tt.wantMeta {
+			if !reflect.DeepEqual(res.Meta, tt.wantMeta) {
 				t.Errorf("meta = %+v, want %+v", res.Meta, tt.wantMeta)
 			}
 			data := res.Records().([]catalog.Car)
@@ -464,5 +466,38 @@ func TestSearchScaling(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			checkSearch(t, svc, catalog.KindCar, tt.params, filterRecs(cars, carRec, tt.pred))
 		})
+	}
+}
+
+// TestSearchSuggestions: a make or model no record has is not refused (the
+// filters take any name) but the empty page names the closest known ones.
+func TestSearchSuggestions(t *testing.T) {
+	svc := demoService(t)
+	for _, tc := range []struct {
+		kind catalog.Kind
+		kv   []string
+		want []vehicle.Suggestion
+	}{
+		{catalog.KindCar, []string{"make", "Toyta"}, []vehicle.Suggestion{{Param: "make", Value: "Toyta", Names: []string{"Toyota"}}}},
+		{catalog.KindCar, []string{"make", " toyta ", "model", "Camry"}, []vehicle.Suggestion{{Param: "make", Value: "toyta", Names: []string{"Toyota"}}}},
+		{catalog.KindCar, []string{"make", "Toyota", "model", "Camri"}, []vehicle.Suggestion{{Param: "model", Value: "Camri", Names: []string{"Camry"}}}},
+		{catalog.KindCar, []string{"model", "Camri"}, []vehicle.Suggestion{{Param: "model", Value: "Camri", Names: []string{"Camry", "Camaro"}}}},
+		{catalog.KindCar, []string{"make", "Qwxzv"}, []vehicle.Suggestion{{Param: "make", Value: "Qwxzv", Names: []string{}}}},
+		// Known names that match nothing together suggest nothing.
+		{catalog.KindCar, []string{"make", "Toyota", "year", "1901"}, nil},
+		{catalog.KindCar, []string{"make", "Toyota", "model", "CB500F"}, []vehicle.Suggestion{{Param: "model", Value: "CB500F", Names: []string{}}}},
+		{catalog.KindMotorcycle, []string{"make", "Hodna"}, []vehicle.Suggestion{{Param: "make", Value: "Hodna", Names: []string{"Honda"}}}},
+	} {
+		p, err := find(svc, tc.kind, tc.kv)
+		if err != nil {
+			t.Fatalf("%s %v: %v", tc.kind, tc.kv, err)
+		}
+		if p.Meta.Total != 0 || !reflect.DeepEqual(p.Meta.Suggestions, tc.want) {
+			t.Errorf("%s %v: total %d, suggestions %+v; want 0, %+v", tc.kind, tc.kv, p.Meta.Total, p.Meta.Suggestions, tc.want)
+		}
+	}
+	// A page that matches carries none.
+	if p, err := find(svc, catalog.KindCar, []string{"make", "toyota"}); err != nil || p.Meta.Total == 0 || p.Meta.Suggestions != nil {
+		t.Errorf("make=toyota: %+v, %v", p.Meta, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 // Service answers catalog queries. Each call loads the snapshot once, so it
@@ -76,7 +77,24 @@ type Meta struct {
 	TotalPages int  `json:"total_pages" jsonschema:"Pages the matches fill: ceil(total / per_page)."`
 	MaxPage    int  `json:"max_page" jsonschema:"The last page that can be requested: min(total_pages, 40)."`
 	Truncated  bool `json:"truncated" jsonschema:"True when more than 400 records match: narrow the query to see the rest."`
+	// Suggestions is set only on an empty search whose make or model no
+	// record has: those filters take any name, so a typo is not refused.
+	Suggestions []Suggestion `json:"suggestions,omitempty" jsonschema:"Present only when nothing matched because no record has the make or model sent: the known names closest to it."`
 }
+
+// Suggestion answers a make or model that no record has.
+type Suggestion struct {
+	Param string   `json:"param" jsonschema:"The parameter: make or model."`
+	Value string   `json:"value" jsonschema:"The value sent, cut to 40 bytes."`
+	Names []string `json:"names" jsonschema:"Up to 3 known names within two edits of value, closest first; empty when none is that close."`
+}
+
+func (Suggestion) SchemaDescription() string {
+	return "A make or model no record has, with the known names closest to it."
+}
+
+// maxSuggestions bounds Suggestion.Names.
+const maxSuggestions = 3
 
 func (Meta) SchemaDescription() string { return "Pagination metadata of a list response." }
 
@@ -102,24 +120,82 @@ func (s *Service) Search(in Query) (Page, error) {
 	}
 	switch in.Kind {
 	case catalog.KindCar:
-		return searchTable(snap.cars, &q), nil
+		return searchTable(snap.cars, &q, &in), nil
 	case catalog.KindMotorcycle:
-		return searchTable(snap.motos, &q), nil
+		return searchTable(snap.motos, &q, &in), nil
 	case catalog.KindBoat:
-		return searchTable(snap.boats, &q), nil
+		return searchTable(snap.boats, &q, &in), nil
 	default:
-		return searchTable(snap.tires, &q), nil
+		return searchTable(snap.tires, &q, &in), nil
 	}
 }
 
-func searchTable[T any](t *table[T], q *query) Page {
+func searchTable[T any](t *table[T], q *query, in *Query) Page {
 	total, page := t.idx.match(q, (q.page-1)*q.perPage, q.perPage)
 	pos := slices.Clone(page.positions())
 	raw := make([]json.RawMessage, len(pos))
 	for k, p := range pos {
 		raw[k] = t.raw[p]
 	}
-	return Page{Raw: raw, Meta: newMeta(q.page, q.perPage, total), src: t, pos: pos}
+	meta := newMeta(q.page, q.perPage, total)
+	if total == 0 {
+		meta.Suggestions = t.suggest(q, in)
+	}
+	return Page{Raw: raw, Meta: meta, src: t, pos: pos}
+}
+
+// suggest names the closest known makes for a make no record has, else the
+// closest models (of the make, when one is given) for such a model.
+func (t *table[T]) suggest(q *query, in *Query) []Suggestion {
+	one := func(param, value string, known []string) []Suggestion {
+		value = Clip(strings.TrimSpace(value))
+		names := textfmt.ClosestN(value, known, maxSuggestions)
+		return []Suggestion{{Param: param, Value: value, Names: append([]string{}, names...)}}
+	}
+	if q.make != "" {
+		if t.idx.makes[q.make] == nil {
+			known := make([]string, len(t.makes))
+			for i, m := range t.makes {
+				known[i] = m.Name
+			}
+			return one("make", in.Make, known)
+		}
+		if q.model != "" && !t.hasModel(q.make, q.model) {
+			return one("model", in.Model, modelNames(t.models[q.make]))
+		}
+		return nil
+	}
+	if q.model == "" {
+		return nil
+	}
+	var known []string
+	seen := map[string]bool{}
+	for _, m := range t.makes {
+		lmake := strings.ToLower(m.Name)
+		if t.hasModel(lmake, q.model) {
+			return nil
+		}
+		for _, name := range modelNames(t.models[lmake]) {
+			if !seen[name] {
+				seen[name] = true
+				known = append(known, name)
+			}
+		}
+	}
+	return one("model", in.Model, known)
+}
+
+func (t *table[T]) hasModel(lmake, lmodel string) bool {
+	_, ok := t.idx.makes[lmake].models[lmodel]
+	return ok
+}
+
+func modelNames(models []ModelRange) []string {
+	out := make([]string, len(models))
+	for i, m := range models {
+		out[i] = m.Name
+	}
+	return out
 }
 
 // ParseUUID takes only the 36-character form, in either case, so that each

@@ -71,24 +71,28 @@ func (s *DB) AddRequests(ctx context.Context, entries []requestlog.Entry, calls 
 	})
 }
 
-// requestRowsPerInsert is how many lines one INSERT writes: 8 parameters
-// each, well inside SQLite's and PostgreSQL's limits.
-const requestRowsPerInsert = 200
+// requestRowsPerInsert is how many lines one INSERT writes: requestCols
+// parameters each, well inside SQLite's and PostgreSQL's limits.
+const (
+	requestRowsPerInsert = 200
+	requestCols          = 11
+)
 
 // insertRequests writes lines with multi-row INSERTs. SQLite gets
-// anonymous ? parameters: looking up 1,600 $N by name costs more than the
+// anonymous ? parameters: looking up 2,200 $N by name costs more than the
 // insert.
 func (s *DB) insertRequests(ctx context.Context, tx *sql.Tx, rows []requestlog.Entry) error {
 	anonymous := s.d.Name == "sqlite"
 	var q strings.Builder
-	q.WriteString(`INSERT INTO request_log (account_id, token_id, at, channel, operation, status, duration_us, request_id) VALUES `)
-	args := make([]any, 0, 8*len(rows))
+	q.WriteString(`INSERT INTO request_log (account_id, token_id, at, channel, operation, status, duration_us, request_id,
+		query, code, detail) VALUES `)
+	args := make([]any, 0, requestCols*len(rows))
 	for i, e := range rows {
 		if i > 0 {
 			q.WriteByte(',')
 		}
 		q.WriteByte('(')
-		for j := range 8 {
+		for j := range requestCols {
 			if j > 0 {
 				q.WriteByte(',')
 			}
@@ -96,11 +100,12 @@ func (s *DB) insertRequests(ctx context.Context, tx *sql.Tx, rows []requestlog.E
 				q.WriteByte('?')
 			} else {
 				q.WriteByte('$')
-				q.WriteString(strconv.Itoa(8*i + j + 1))
+				q.WriteString(strconv.Itoa(requestCols*i + j + 1))
 			}
 		}
 		q.WriteByte(')')
-		args = append(args, e.AccountID, e.TokenID, e.At.UTC(), e.Channel, e.Operation, e.Status, e.Duration.Microseconds(), e.RequestID)
+		args = append(args, e.AccountID, e.TokenID, e.At.UTC(), e.Channel, e.Operation, e.Status, e.Duration.Microseconds(), e.RequestID,
+			e.Query, e.Code, e.Detail)
 	}
 	if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
 		return fmt.Errorf("add request log: %w", err)
@@ -130,11 +135,12 @@ func (s *DB) Requests(ctx context.Context, accountID string, f requestlog.Filter
 		var e requestlog.Entry
 		var us int64
 		var prefix sql.NullString
-		err := r.Scan(&e.AccountID, &e.TokenID, &prefix, &e.At, &e.Channel, &e.Operation, &e.Status, &us, &e.RequestID)
+		err := r.Scan(&e.AccountID, &e.TokenID, &prefix, &e.At, &e.Channel, &e.Operation, &e.Status, &us, &e.RequestID,
+			&e.Query, &e.Code, &e.Detail)
 		e.TokenPrefix, e.Duration = prefix.String, time.Duration(us)*time.Microsecond
 		return e, err
-	}, `SELECT r.account_id, r.token_id, t.prefix, r.at, r.channel, r.operation, r.status, r.duration_us, r.request_id
-		FROM request_log r LEFT JOIN tokens t ON t.id = r.token_id`+where+
+	}, `SELECT r.account_id, r.token_id, t.prefix, r.at, r.channel, r.operation, r.status, r.duration_us, r.request_id,
+		r.query, r.code, r.detail FROM request_log r LEFT JOIN tokens t ON t.id = r.token_id`+where+
 		` ORDER BY r.id DESC LIMIT $`+strconv.Itoa(n+1)+` OFFSET $`+strconv.Itoa(n+2), args...)
 	return out, total, err
 }
