@@ -176,6 +176,9 @@ func TestDocsDescribeEveryOperation(t *testing.T) {
 				}
 				for _, mt := range r.Value.Content {
 					for _, sub := range mt.Schema.Value.AllOf {
+						if sub.Ref != "" {
+							continue // Problem itself: its code lists every code
+						}
 						for _, code := range sub.Value.Properties["code"].Value.Enum {
 							if !strings.Contains(section, code.(string)) {
 								t.Errorf("%s: response %s: error code %s is missing", name, status, code)

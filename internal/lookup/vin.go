@@ -203,6 +203,11 @@ type EntryError struct {
 	Detail string `json:"detail"`
 }
 
+func (EntryError) SchemaEnums() map[string][]string {
+	return map[string][]string{"code": {CodeInvalidVIN, CodeVINNotDecodable, CodeUpstreamError, CodeUpstreamUnavailable,
+		limits.CodeQuotaExceeded, limits.CodeRateLimited}}
+}
+
 // MarshalJSON writes the report, or the VINFailure.
 func (e VINEntry) MarshalJSON() ([]byte, error) {
 	if e.Report != nil {
