@@ -17,9 +17,9 @@ import (
 
 // WMI is what the VIN's first three characters say.
 type WMI struct {
-	Code    string `json:"code"`
-	Region  string `json:"region"`
-	Country string `json:"country"`
+	Code    string  `json:"code"`
+	Region  *string `json:"region" jsonschema:"The region of the WMI's first character; null when no region is assigned it."`
+	Country *string `json:"country" jsonschema:"The country the WMI's first two characters are assigned; null when none is."`
 }
 
 // Checks is what vds computes from a VIN without asking anyone; a report
@@ -32,7 +32,15 @@ type Checks struct {
 
 func checksOf(local vin.Decoded) Checks {
 	return Checks{CheckDigit: local.CheckDigit, ModelYearCandidates: local.ModelYears,
-		WMI: WMI{Code: local.WMI, Region: local.Region, Country: local.Country}}
+		WMI: WMI{Code: local.WMI, Region: known(local.Region), Country: known(local.Country)}}
+}
+
+// known is s, or nil for "" (unknown).
+func known(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // VINError is a well-formed VIN that could not be decoded: Err says why
