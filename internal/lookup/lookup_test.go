@@ -69,3 +69,17 @@ func TestUnknownWMIIsNull(t *testing.T) {
 		}
 	}
 }
+
+// TestVehicleTypeSpelling: live vPIC, the snapshot and vPIC's padded
+// spellings of a vehicle type give one spelling.
+func TestVehicleTypeSpelling(t *testing.T) {
+	for in, want := range map[string]string{"TRUCK": "TRUCK", "Truck": "TRUCK", "Truck ": "TRUCK",
+		"Multipurpose Passenger Vehicle (MPV)": "MULTIPURPOSE PASSENGER VEHICLE (MPV)"} {
+		if got := vehicleType(&in); got == nil || *got != want {
+			t.Errorf("vehicleType(%q) = %v, want %q", in, got, want)
+		}
+	}
+	if vehicleType(nil) != nil || vehicleType(new(string)) != nil {
+		t.Error("an absent or empty vehicle type is not null")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -33,6 +34,16 @@ type Checks struct {
 func checksOf(local vin.Decoded) Checks {
 	return Checks{CheckDigit: local.CheckDigit, ModelYearCandidates: local.ModelYears,
 		WMI: WMI{Code: local.WMI, Region: known(local.Region), Country: known(local.Country)}}
+}
+
+// vehicleType spells vPIC's vehicle type as its live decode does ("TRUCK"),
+// whether it came from there, from the snapshot ("Truck") or with vPIC's
+// trailing spaces.
+func vehicleType(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	return known(strings.ToUpper(strings.TrimSpace(*s)))
 }
 
 // known is s, or nil for "" (unknown).
@@ -66,7 +77,8 @@ type VINReport struct {
 	Body      *string `json:"body" jsonschema:"Body type in the catalog's vocabulary (Sedan, Coupe, Hatchback, Wagon, Convertible, SUV, Pickup, Minivan, Van); null when vPIC's body class has no counterpart."`
 	BodyClass *string `json:"body_class" jsonschema:"vPIC's body class, as vPIC words it."`
 	Doors     *int    `json:"doors"`
-	// VehicleType is vPIC's (PASSENGER CAR, TRUCK, MOTORCYCLE ...).
+	// VehicleType is vPIC's, as its VIN decode spells it whatever the
+	// source: upper case, trimmed (PASSENGER CAR, TRUCK, MOTORCYCLE ...).
 	VehicleType  *string         `json:"vehicle_type"`
 	Manufacturer *string         `json:"manufacturer"`
 	Engine       upstream.Engine `json:"engine"`
@@ -146,7 +158,7 @@ func (s *Service) decodeValid(ctx context.Context, local vin.Decoded) (VINReport
 	r := VINReport{
 		VIN: local.VIN, Make: res.Make, Model: res.Model, Year: res.ModelYear, Trim: res.Trim, Series: res.Series,
 		Body: bodyOf(res.BodyClass), BodyClass: res.BodyClass, Doors: res.Doors,
-		VehicleType: res.VehicleType, Manufacturer: res.Manufacturer, Engine: res.Engine, Plant: res.Plant,
+		VehicleType: vehicleType(res.VehicleType), Manufacturer: res.Manufacturer, Engine: res.Engine, Plant: res.Plant,
 		CheckDigit: checks.CheckDigit, ModelYearCandidates: checks.ModelYearCandidates, WMI: checks.WMI,
 		ErrorCodes: res.ErrorCodes, ErrorText: res.ErrorText,
 		Links:  vehicle.Links{Cars: []uuid.UUID{}, TireSizes: []uuid.UUID{}},
