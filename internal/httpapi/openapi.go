@@ -329,8 +329,8 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 			return str("Body type, one of "+oneOfText(catalog.Bodies)+"."+exactText, catalog.Bodies...)
 		case "fuel_type":
 			return str("Fuel type, one of "+oneOfText(catalog.CarFuels)+"."+exactText+
-				" The short codes BEV, PHEV, HEV, FFV, FCEV, GAS, DIESEL, CNG and LPG are accepted too.",
-				append(slices.Clone(catalog.CarFuels), "BEV", "PHEV", "HEV")...)
+				" The short codes "+oneOfText(vehicle.CarFuelCodes())+" are accepted too, in any case.",
+				slices.Concat(catalog.CarFuels, vehicle.CarFuelCodes())...)
 		case "drive_type":
 			return str("Drivetrain, one of "+oneOfText(catalog.Drives)+"."+exactText, catalog.Drives...)
 		case "ev_only":

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -967,5 +968,23 @@ func TestServedDocumentServers(t *testing.T) {
 				t.Errorf("/v1/cars/makes without a token: status %d, want 401", resp.StatusCode)
 			}
 		})
+	}
+}
+
+// TestCarFuelCodesListedOnce: the OpenAPI document and docs/api.md list the
+// short fuel codes the service accepts (the README's MCP table is generated
+// from the same list).
+func TestCarFuelCodesListedOnce(t *testing.T) {
+	codes := vehicle.CarFuelCodes()
+	p := loadDoc(t).Paths.Value("/v1/cars").Get.Parameters.GetByInAndName("query", "fuel_type")
+	if !strings.Contains(p.Description, "short codes "+strings.Join(codes, ", ")+" are accepted") {
+		t.Errorf("OpenAPI fuel_type does not list the codes %v: %s", codes, p.Description)
+	}
+	api, err := os.ReadFile(filepath.Join("..", "..", "docs", "api.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "the short codes `" + strings.Join(codes, "`, `") + "`."; !strings.Contains(string(api), want) {
+		t.Errorf("docs/api.md does not list the short fuel codes as %s", want)
 	}
 }
