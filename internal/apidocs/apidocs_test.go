@@ -153,6 +153,9 @@ func TestDocsDescribeEveryOperation(t *testing.T) {
 	ops := 0
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
+			if method == http.MethodHead {
+				continue
+			}
 			ops++
 			name := method + " " + path
 			art := ids[op.OperationID]
@@ -178,6 +181,9 @@ func TestDocsDescribeEveryOperation(t *testing.T) {
 				}
 				for _, mt := range r.Value.Content {
 					for _, sub := range mt.Schema.Value.AllOf {
+						if sub.Ref != "" {
+							continue // Problem itself: its code lists every code
+						}
 						for _, code := range sub.Value.Properties["code"].Value.Enum {
 							if !strings.Contains(section, code.(string)) {
 								t.Errorf("%s: response %s: error code %s is missing", name, status, code)
@@ -272,6 +278,9 @@ func TestLLMsTxt(t *testing.T) {
 	}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
+			if method == http.MethodHead {
+				continue
+			}
 			if !strings.Contains(body, "- ["+method+" "+path+"]("+base+"/docs#"+op.OperationID+"): "+op.Summary) {
 				t.Errorf("no entry for %s %s", method, path)
 			}
@@ -401,8 +410,8 @@ func TestReferenceShowsSamples(t *testing.T) {
 		}
 	})
 	for _, item := range doc.Paths.Map() {
-		for _, op := range item.Operations() {
-			if op.OperationID == "getOpenAPI" {
+		for method, op := range item.Operations() {
+			if op.OperationID == "getOpenAPI" || method == http.MethodHead {
 				continue
 			}
 			s, ok := samples[op.OperationID]

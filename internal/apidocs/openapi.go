@@ -142,10 +142,15 @@ type endpoint struct {
 	Op           operation
 }
 
+// endpoints lists the operations but the HEAD twin of each GET, which the
+// document declares for validators and the reference need not repeat.
 func (d *document) endpoints() []endpoint {
 	var out []endpoint
 	for _, path := range slices.Sorted(maps.Keys(d.Paths)) {
 		for _, method := range slices.Sorted(maps.Keys(d.Paths[path])) {
+			if method == "head" {
+				continue
+			}
 			out = append(out, endpoint{Method: strings.ToUpper(method), Path: path, Op: d.Paths[path][method]})
 		}
 	}

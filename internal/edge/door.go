@@ -80,9 +80,9 @@ func Refuse(w http.ResponseWriter, r *http.Request, err error) {
 	p := NewProblem(r, refusal.Reason, refusal.Error())
 	p.RetryAfter = retry
 	if refusal.Reason == limits.CodeQuotaExceeded {
-		p.Limit, p.Reset = "monthly_quota", refusal.State.QuotaReset.Format(time.RFC3339)
+		p.Limit, p.Reset = LimitQuota, refusal.State.QuotaReset.Format(time.RFC3339)
 	} else {
-		p.Limit, p.Reset = "rate_per_minute", refusal.State.RateReset.Format(time.RFC3339)
+		p.Limit, p.Reset = LimitRate, refusal.State.RateReset.Format(time.RFC3339)
 	}
 	WriteProblem(w, r, p)
 }

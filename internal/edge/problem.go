@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -41,6 +43,17 @@ type Problem struct {
 // SchemaDescription describes Problem in the OpenAPI document.
 func (Problem) SchemaDescription() string {
 	return "An RFC 9457 problem document with vds's extensions code and request_id."
+}
+
+// The limits a 429 names in limit.
+const (
+	LimitRate  = "rate_per_minute"
+	LimitQuota = "monthly_quota"
+)
+
+// SchemaEnums: code is one of the API's codes, limit one of the limits.
+func (Problem) SchemaEnums() map[string][]string {
+	return map[string][]string{"code": slices.Sorted(maps.Keys(APICodes())), "limit": {LimitRate, LimitQuota}}
 }
 
 // Codes the edge sends itself; services define theirs as Code* constants.

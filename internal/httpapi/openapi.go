@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"reflect"
@@ -18,6 +19,7 @@ import (
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/typeschema"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/vin"
 )
 
 // The OpenAPI document is built from the route table, the table below and
@@ -51,11 +53,10 @@ type opDoc struct {
 	query, required []string
 	// params describes query parameters of its own (else queryParam does).
 	params map[string]paramDoc
-	// codes400 are the problem codes of its 400s (every endpoint rejects
-	// unknown parameters); notFound adds a 404, also other statuses.
-	codes400 []string
-	notFound bool
-	also     []int
+	// own400 are the 400 codes its handler adds to those of every route
+	// and of its path parameters (badRequestCodes); also adds statuses.
+	own400 []string
+	also   []int
 	// upstream marks answers from NHTSA through the cache, whose 200 may
 	// carry a Warning header when served stale.
 	upstream bool
@@ -68,41 +69,49 @@ var (
 	typeTire       = reflect.TypeFor[catalog.TireFitment]()
 )
 
-// The 400 codes of each family of endpoints, as the handlers produce them.
-var (
-	// noParamCodes: endpoints without parameters refuse any (noParams).
-	noParamCodes = []string{vehicle.CodeUnknownParameter}
-	// recordCodes: a uuid path parameter, and no query parameters.
-	recordCodes = []string{vehicle.CodeUnknownParameter, vehicle.CodeInvalidUUID}
-	// listCodes: vehicle.Service.Search.
-	listCodes = []string{vehicle.CodeInvalidParameter, vehicle.CodeUnknownParameter, vehicle.CodeQueryTooBroad}
-	// modelsCodes: vehicle.Service.Models; a repeated make is invalid_parameter.
-	modelsCodes = []string{vehicle.CodeInvalidParameter, vehicle.CodeUnknownParameter, vehicle.CodeMissingParameter}
-)
+// everyRoute400 are the 400 codes any route sends: the server refuses a
+// path or query that is not plain text (invalid_parameter), and every
+// route an unknown (unknown_parameter) or repeated (invalid_parameter) one.
+var everyRoute400 = []string{vehicle.CodeInvalidParameter, vehicle.CodeUnknownParameter}
+
+// badRequestCodes are the 400 codes of the route at path whose handler
+// adds own; the corpus of TestEveryResponseMatchesDocument sends each.
+func badRequestCodes(path string, own []string) ([]string, error) {
+	codes := slices.Concat(everyRoute400, own)
+	for _, name := range pathParams(path) {
+		pd, ok := pathParam(name)
+		if !ok {
+			return nil, fmt.Errorf("path parameter %q has no description in pathParam", name)
+		}
+		codes = append(codes, pd.code)
+	}
+	slices.Sort(codes)
+	return slices.Compact(codes), nil
+}
 
 func kindOps(ops map[string]opDoc, kind catalog.Kind, path, tag, noun, plural, opName string, rec reflect.Type) {
 	ops["GET "+path] = opDoc{
 		id: "list" + opName + "s", tag: tag, summary: "Search " + plural,
 		desc: "Returns a page of " + plural + " matching every given filter. The request must narrow the dataset " +
 			"(see the narrowing rule in the API description); unknown parameters are rejected with the list of accepted ones.",
-		shape: pageOf, data: rec, kind: kind, codes400: listCodes,
+		shape: pageOf, data: rec, kind: kind, own400: []string{vehicle.CodeQueryTooBroad},
 	}
 	ops["GET "+path+"/makes"] = opDoc{
 		id: "list" + opName + "Makes", tag: tag, summary: "List the makes of " + plural,
 		desc:  "Every make of " + plural + " with its record count, sorted by name; the first step of the make → model → records drill-down.",
-		shape: arrayOf, data: reflect.TypeFor[vehicle.MakeCount](), codes400: noParamCodes,
+		shape: arrayOf, data: reflect.TypeFor[vehicle.MakeCount](),
 	}
 	ops["GET "+path+"/models"] = opDoc{
 		id: "list" + opName + "Models", tag: tag, summary: "List the models of one make of " + plural,
 		desc: "The models of the make given (matched case-insensitively) with their record count and year range. " +
 			"A make the catalog does not have gives an empty list; a request without make is a 400 missing_parameter.",
 		shape: arrayOf, data: reflect.TypeFor[vehicle.ModelRange](), query: []string{"make"}, required: []string{"make"},
-		codes400: modelsCodes,
+		own400: []string{vehicle.CodeMissingParameter},
 	}
 	ops["GET "+path+"/{uuid}"] = opDoc{
 		id: "get" + opName, tag: tag, summary: "Get one " + noun,
 		desc:  "One " + noun + " by its uuid. A uuid that is not in the catalog is a 404 not_found.",
-		shape: objectOf, data: rec, codes400: recordCodes, notFound: true,
+		shape: objectOf, data: rec,
 	}
 }
 
@@ -117,7 +126,7 @@ func operations() map[string]opDoc {
 	ops["GET /v1/cars/body-types"] = opDoc{
 		id: "listCarBodyTypes", tag: "Cars", summary: "List car body types",
 		desc:  "Every body type with its record count: the known types first, zero counts included, then any other.",
-		shape: arrayOf, data: reflect.TypeFor[vehicle.NameCount](), codes400: noParamCodes,
+		shape: arrayOf, data: reflect.TypeFor[vehicle.NameCount](),
 	}
 	ops["GET /v1/cars/{uuid}/tire-sizes"] = opDoc{
 		id: "getCarTireSizes", tag: "Cars", summary: "Tire fitments of a car",
@@ -125,7 +134,7 @@ func operations() map[string]opDoc {
 			"gets a combustion, hybrid or range-extender sibling's) with their geometry: the car's model year " +
 			"(match exact_year), else the nearest year(s) at most two model years away (nearest_year); match none with " +
 			"an empty list when no fitment qualifies, rather than another generation's sizes.",
-		shape: objectOf, data: reflect.TypeFor[vehicle.CarTires](), codes400: recordCodes, notFound: true,
+		shape: objectOf, data: reflect.TypeFor[vehicle.CarTires](),
 	}
 	ops["GET /v1/cars/{uuid}/recalls"] = opDoc{
 		id: "getCarRecalls", tag: "Cars", summary: "Recalls and crash ratings of a car",
@@ -133,7 +142,7 @@ func operations() map[string]opDoc {
 			"front, side, rollover; null when NHTSA has no rating) of each variant. Coverage: US (NHTSA). Cached 24 hours; " +
 			"when NHTSA fails and an expired answer is cached, it is served with stale true and a Warning header, " +
 			"otherwise the answer is a 502 upstream_error or 503 upstream_unavailable (not charged).",
-		shape: objectOf, data: reflect.TypeFor[lookup.CarRecalls](), codes400: recordCodes, notFound: true,
+		shape: objectOf, data: reflect.TypeFor[lookup.CarRecalls](),
 		also: []int{http.StatusBadGateway}, upstream: true,
 	}
 	ops["GET /v1/motorcycles/{uuid}/recalls"] = opDoc{
@@ -141,7 +150,7 @@ func operations() map[string]opDoc {
 		desc: "NHTSA's recall campaigns for the motorcycle's make, model and year. An empty list means no match was " +
 			"found under NHTSA's naming, not a guarantee that there are none. Coverage: US (NHTSA). Cached 24 hours, " +
 			"served stale when NHTSA fails, as for cars.",
-		shape: objectOf, data: reflect.TypeFor[lookup.MotorcycleRecalls](), codes400: recordCodes, notFound: true,
+		shape: objectOf, data: reflect.TypeFor[lookup.MotorcycleRecalls](),
 		also: []int{http.StatusBadGateway}, upstream: true,
 	}
 	ops["GET /v1/vin/{vin}"] = opDoc{
@@ -155,7 +164,7 @@ func operations() map[string]opDoc {
 			"uuids of catalog cars and tire fitments of the same make, model and year. A VIN whose manufacturer nobody " +
 			"knows is a 422 vin_not_decodable; it and a failed upstream (502, 503) still carry the local checks " +
 			"(check_digit, wmi, model_year_candidates) in the problem document. Failures are not charged.",
-		shape: objectOf, data: reflect.TypeFor[lookup.VINReport](), codes400: []string{vehicle.CodeUnknownParameter, lookup.CodeInvalidVIN},
+		shape: objectOf, data: reflect.TypeFor[lookup.VINReport](),
 		also: []int{http.StatusUnprocessableEntity, http.StatusBadGateway}, upstream: true,
 	}
 	ops["GET /v1/vins"] = opDoc{
@@ -169,31 +178,31 @@ func operations() map[string]opDoc {
 			"quota_exceeded (not decoded, not charged); when it is out before the first, the answer is a 429.",
 		shape: arrayOf, data: reflect.TypeFor[lookup.VINReport](), alt: reflect.TypeFor[lookup.VINFailure](),
 		query: []string{"vin"}, required: []string{"vin"},
-		codes400: []string{vehicle.CodeUnknownParameter, vehicle.CodeMissingParameter, vehicle.CodeInvalidParameter},
+		own400:   []string{vehicle.CodeMissingParameter},
 		upstream: true,
 	}
 	ops["GET /v1/motorcycles/types"] = opDoc{
 		id: "listMotorcycleTypes", tag: "Motorcycles", summary: "List motorcycle riding types",
 		desc:  "All riding types with their vehicle class and record count (which may be 0).",
-		shape: arrayOf, data: reflect.TypeFor[vehicle.TypeCount](), codes400: noParamCodes,
+		shape: arrayOf, data: reflect.TypeFor[vehicle.TypeCount](),
 	}
 	ops["GET /v1/boats/hull-types"] = opDoc{
 		id: "listBoatHullTypes", tag: "Boats", summary: "List boat hull types",
 		desc:  "Every hull material with its vessel count: the known types first, zero counts included, then any other.",
-		shape: arrayOf, data: reflect.TypeFor[vehicle.NameCount](), codes400: noParamCodes,
+		shape: arrayOf, data: reflect.TypeFor[vehicle.NameCount](),
 	}
 	ops["GET /v1/tire-sizes/{uuid}/geometry"] = opDoc{
 		id: "getTireFitmentGeometry", tag: "Tire sizes", summary: "Tire geometry of a fitment",
 		desc: "Width, sidewall, overall diameter, circumference and revolutions per mile of the OEM size (and the rear " +
 			"size of a staggered fitment), and of each alternate size with its diameter difference versus OEM. " +
 			"within_window is true when the difference is within ±window_pct percent (3).",
-		shape: objectOf, data: reflect.TypeFor[vehicle.FitmentGeometry](), codes400: recordCodes, notFound: true,
+		shape: objectOf, data: reflect.TypeFor[vehicle.FitmentGeometry](),
 	}
 	ops["GET /v1/me"] = opDoc{
 		id: "getMe", tag: "Account", summary: "Plan and quota usage",
 		desc: "The authenticated account, its plan, the per-minute rate limit and the monthly quota (calendar month, UTC) " +
 			"with current usage, and the token used. Limits of unlimited plans are null. Not charged.",
-		shape: objectOf, data: reflect.TypeFor[Me](), codes400: noParamCodes,
+		shape: objectOf, data: reflect.TypeFor[Me](),
 	}
 	ops["GET /v1/me/requests"] = opDoc{
 		id: "listMyRequests", tag: "Account", summary: "The request log",
@@ -203,7 +212,7 @@ func operations() map[string]opDoc {
 			"take a moment to appear; reading the log is not itself logged. Not charged.",
 		shape: pageOf, data: reflect.TypeFor[RequestLine](), query: requestParams,
 		params: map[string]paramDoc{
-			"status": {schema: schema{"type": "string", "pattern": "^([1-5][0-9][0-9]|[1-5]xx)$", "examples": anys("404", "4xx")},
+			"status": {schema: schema{"type": "string", "pattern": statusFilter, "examples": anys("404", "4xx")},
 				desc: "Only requests with this status (404) or in this class (4xx)."},
 			"request_id": {schema: schema{"type": "string", "examples": anys("5f0c2a9e41d8b7c3e6a1f024")},
 				desc: "Only the request with this id (the X-Request-Id header, and request_id of a problem document)."},
@@ -211,18 +220,17 @@ func operations() map[string]opDoc {
 				desc: "Lines per page. Out of range is a 400, not a clamp."},
 			"page": {schema: schema{"type": "integer", "minimum": 1, "default": 1}, desc: "Page number; pages past the last are empty."},
 		},
-		codes400: []string{vehicle.CodeInvalidParameter, vehicle.CodeUnknownParameter},
 	}
 	ops["GET /v1/lists"] = opDoc{
 		id: "getLists", tag: "Account", summary: "Saved vehicle lists",
 		desc: "The authenticated user's curated lists (the dashboard's garage). An item whose record has left the " +
 			"catalog stays, with missing true and record null.",
-		shape: arrayOf, data: reflect.TypeFor[List](), codes400: noParamCodes,
+		shape: arrayOf, data: reflect.TypeFor[List](),
 	}
 	changelog := opDoc{
 		tag: "About", summary: "API changelog",
 		desc:  "The releases of the API, newest first. Also served at /changelog. Not charged.",
-		shape: arrayOf, data: reflect.TypeFor[ChangelogEntry](), codes400: noParamCodes,
+		shape: arrayOf, data: reflect.TypeFor[ChangelogEntry](),
 	}
 	changelog.id = "getChangelog"
 	ops["GET /v1/changelog"] = changelog
@@ -231,7 +239,7 @@ func operations() map[string]opDoc {
 	ops["GET /v1/openapi.json"] = opDoc{
 		id: "getOpenAPI", tag: "About", summary: "This OpenAPI document",
 		desc:  "The OpenAPI 3.1 description of the API, as JSON. Not charged.",
-		shape: rawDocument, codes400: noParamCodes,
+		shape: rawDocument,
 	}
 	return ops
 }
@@ -239,6 +247,12 @@ func operations() map[string]opDoc {
 type paramDoc struct {
 	schema schema
 	desc   string
+	// emptyOK: an empty value is accepted (an optional parameter's counts
+	// as absent; an empty vin is a per-entry invalid_vin).
+	emptyOK bool
+	// code is a path parameter's 400 code; notFound adds a 404 (a record).
+	code     string
+	notFound bool
 }
 
 // yearSchema bounds a model year as the service does.
@@ -287,7 +301,7 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 	case "vin":
 		return paramDoc{schema: schema{"type": "array", "items": schema{"type": "string"}, "minItems": 1, "maxItems": lookup.MaxBatch,
 			"examples": []any{[]any{"1FTMW1T88MFA00001", "5YJ3E1EA7KF000001"}}},
-			desc: "A VIN to decode; repeat the parameter for each (vin=...&vin=..., at most 50). Invalid VINs get a per-entry invalid_vin."}, true
+			desc: "A VIN to decode; repeat the parameter for each (vin=...&vin=..., at most 50). Invalid VINs, empty ones included, get a per-entry invalid_vin.", emptyOK: true}, true
 	case "make":
 		if kind == "" {
 			return str("The make whose models to list, as /makes returns it. Matches exactly but case-insensitively; an unknown make gives an empty list.", "Toyota")
@@ -318,8 +332,8 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 			return str("Body type, one of "+oneOfText(catalog.Bodies)+"."+exactText, catalog.Bodies...)
 		case "fuel_type":
 			return str("Fuel type, one of "+oneOfText(catalog.CarFuels)+"."+exactText+
-				" The short codes BEV, PHEV, HEV, FFV, FCEV, GAS, DIESEL, CNG and LPG are accepted too.",
-				append(slices.Clone(catalog.CarFuels), "BEV", "PHEV", "HEV")...)
+				" The short codes "+oneOfText(vehicle.CarFuelCodes())+" are accepted too, in any case.",
+				slices.Concat(catalog.CarFuels, vehicle.CarFuelCodes())...)
 		case "drive_type":
 			return str("Drivetrain, one of "+oneOfText(catalog.Drives)+"."+exactText, catalog.Drives...)
 		case "ev_only":
@@ -368,13 +382,15 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 
 func pathParam(name string) (paramDoc, bool) {
 	if name == "vin" {
-		return paramDoc{schema: schema{"type": "string", "examples": []any{"1FTMW1T88MFA00001"}},
-			desc: "A 17-character VIN; letters I, O and Q are never valid. Case-insensitive."}, true
+		return paramDoc{schema: schema{"type": "string", "minLength": vin.Length, "maxLength": vin.Length, "pattern": "^[A-HJ-NPR-Za-hj-npr-z0-9]{17}$",
+			"examples": []any{"1FTMW1T88MFA00001"}},
+			desc: "A 17-character VIN; letters I, O and Q are never valid. Case-insensitive.", code: lookup.CodeInvalidVIN}, true
 	}
 	if name == "uuid" {
 		return paramDoc{schema: schema{"type": "string", "format": "uuid"},
 			desc: "Record uuid in its canonical 36-character form (either case). Any other value with a digit in it is a 400 invalid_uuid; " +
-				"a word without digits (types, Toyota) is a path the API does not have, a 404 not_found."}, true
+				"a word without digits (types, Toyota) is a path the API does not have, a 404 not_found.",
+			code: vehicle.CodeInvalidUUID, notFound: true}, true
 	}
 	return paramDoc{}, false
 }
@@ -403,11 +419,9 @@ func orderParams(names []string) []string {
 // Names of the shared response components by status; apitest's unrouted
 // map names them too.
 var responseNames = map[int]string{
-	http.StatusBadRequest:          "BadRequest",
 	http.StatusUnauthorized:        "Unauthorized",
 	http.StatusForbidden:           "Forbidden",
 	http.StatusNotFound:            "NotFound",
-	http.StatusMethodNotAllowed:    "MethodNotAllowed",
 	http.StatusUnprocessableEntity: "UnprocessableEntity",
 	http.StatusTooManyRequests:     "TooManyRequests",
 	http.StatusInternalServerError: "InternalError",
@@ -446,7 +460,6 @@ func headerComponents() schema {
 		"Link":                  text(`RFC 8288 links to the first, prev, next and last pages, as absolute URLs, e.g. <https://vds.example.com/v1/cars?make=Toyota&page=2>; rel="next". Absent when nothing matches.`, false),
 		"Retry-After":           integer("Seconds to wait before retrying.", true),
 		"WWW-Authenticate":      text(`Bearer realm="vds", error="invalid_token"`, true),
-		"Allow":                 text("The methods the API answers: GET, HEAD.", true),
 		"Warning":               text(`110 vds "Response is Stale": NHTSA failed and an expired cached answer is served; the body says "stale": true.`, false),
 
 		"ETag": schema{"description": `Strong validator of this answer: "v<catalog version>-<16 hex digits>". Send it back in If-None-Match to get a 304 that the monthly quota does not count.`,
@@ -462,8 +475,6 @@ func headersFor(status int, page, limited bool) schema {
 	switch status {
 	case http.StatusUnauthorized:
 		names = append(names, "WWW-Authenticate")
-	case http.StatusMethodNotAllowed:
-		names = append(names, "Allow")
 	case http.StatusForbidden:
 		// Refused at authentication, before the limiter.
 	case http.StatusTooManyRequests:
@@ -489,7 +500,6 @@ var responseText = map[int]string{
 	http.StatusUnauthorized:        "The bearer token is missing, malformed, unknown or revoked.",
 	http.StatusForbidden:           "The plan has no API access, the account is suspended, or the token lacks api:read.",
 	http.StatusNotFound:            "No record with that uuid (or, outside the operations listed, no such endpoint).",
-	http.StatusMethodNotAllowed:    "The API is read-only: only GET and HEAD are answered.",
 	http.StatusUnprocessableEntity: "A well-formed VIN whose manufacturer is unknown.",
 	http.StatusTooManyRequests:     "The per-minute rate limit (rate_limited) or the monthly quota (quota_exceeded) is exhausted; limit says which, reset when it resets, retry_after and Retry-After how many seconds to wait.",
 	http.StatusInternalServerError: "The server failed; the request id identifies the failure in its logs.",
@@ -562,6 +572,10 @@ const apiDescription = `Read-only vehicle data: cars (with EPA fuel economy), mo
 // on a route, description or list parameter that has no counterpart.
 func BuildOpenAPI(routes []Route) ([]byte, error) {
 	ops := operations()
+	responses, err := responseComponents()
+	if err != nil {
+		return nil, fmt.Errorf("openapi: %w", err)
+	}
 	c := typeschema.NewComponents()
 	paths := map[string]schema{}
 	seen := map[string]bool{}
@@ -591,6 +605,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 			paths[path] = schema{}
 		}
 		paths[path]["get"] = op
+		paths[path]["head"] = headOperation(op, responses)
 	}
 	for pattern := range ops {
 		if !seen[pattern] {
@@ -599,10 +614,6 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 	}
 	// Problem is only referred to from the shared responses, so register it here.
 	if _, err := c.Ref(reflect.TypeFor[edge.Problem]()); err != nil {
-		errs = append(errs, err)
-	}
-	responses, err := responseComponents()
-	if err != nil {
 		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -620,6 +631,8 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 		OpenAPI: "3.1.0",
 		Info: schema{
 			"title": "vds API", "version": "1.3.0", "description": apiDescription,
+			"contact": schema{"name": "vds", "url": "https://github.com/vds-dev/vds"},
+			"license": schema{"name": "Proprietary"},
 		},
 		// Paths carry /v1, so the server is the origin, served as the client
 		// sees it in place of "/" (splitServers).
@@ -630,6 +643,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 			{"name": "Motorcycles", "description": "Motorcycles, ATVs, UTVs, snowmobiles, scooters, personal watercraft and golf carts."},
 			{"name": "Boats", "description": "Power boats."},
 			{"name": "Tire sizes", "description": "Tire fitments: a vehicle's OEM size and alternate sizes, with geometry."},
+			{"name": "VIN", "description": "VIN decoding: local checks, then vPIC's rules, with links to catalog records."},
 			{"name": "Account", "description": "The caller's plan, quota and saved lists."},
 			{"name": "About", "description": "The changelog and this document."},
 		},
@@ -660,9 +674,34 @@ func splitServers(doc []byte) ([2][]byte, error) {
 	return [2][]byte{slices.Concat(before, []byte(open)), slices.Concat([]byte(closing), after)}, nil
 }
 
+// headOperation is get's HEAD twin: the same statuses and headers, no body.
+func headOperation(get schema, components schema) schema {
+	head := maps.Clone(get)
+	id := get["operationId"].(string)
+	head["operationId"] = "head" + strings.ToUpper(id[:1]) + id[1:]
+	head["summary"] = get["summary"].(string) + " (headers only)"
+	head["description"] = "Answers as GET does, with the same status and headers but no body."
+	responses := schema{}
+	for status, r := range get["responses"].(schema) {
+		resp := r.(schema)
+		if ref, ok := resp["$ref"].(string); ok {
+			resp = components[strings.TrimPrefix(ref, "#/components/responses/")].(schema)
+		}
+		responses[status] = schema{"description": resp["description"], "headers": resp["headers"]}
+	}
+	head["responses"] = responses
+	return head
+}
+
 func responseComponents() (schema, error) {
 	out := schema{}
 	for status, codes := range codesByStatus() {
+		if status == http.StatusMethodNotAllowed || status == http.StatusBadRequest {
+			// Each operation lists its own 400 codes; only methods without
+			// an operation get a 405, which the description and
+			// Problem.code name.
+			continue
+		}
 		name, ok := responseNames[status]
 		if !ok {
 			return nil, fmt.Errorf("status %d (codes %v) has no response component name", status, codes)
@@ -711,6 +750,9 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, rt Route) (s
 		if slices.Contains(d.required, name) {
 			p["required"] = true
 		}
+		if pd.emptyOK || !slices.Contains(d.required, name) {
+			p["allowEmptyValue"] = true
+		}
 		params = append(params, p)
 	}
 
@@ -723,7 +765,11 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, rt Route) (s
 	}
 	cacheHeaders(ok["headers"].(schema), rt.Cache)
 	byStatus := codesByStatus()
-	for _, c := range d.codes400 {
+	codes400, err := badRequestCodes(path, d.own400)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range codes400 {
 		if !slices.Contains(byStatus[http.StatusBadRequest], c) {
 			return nil, fmt.Errorf("400 code %q is not a 400 code of edge.APICodes", c)
 		}
@@ -733,7 +779,7 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, rt Route) (s
 		"400": schema{
 			"description": responseText[http.StatusBadRequest],
 			"headers":     headersFor(http.StatusBadRequest, false, !rt.Public),
-			"content":     problemContent(http.StatusBadRequest, d.codes400),
+			"content":     problemContent(http.StatusBadRequest, codes400),
 		},
 	}
 	if rt.Cache == cacheCatalog {
@@ -746,8 +792,10 @@ func buildOperation(c *typeschema.Components, path string, d opDoc, rt Route) (s
 	if rt.Public {
 		statuses = slices.Clone(publicStatuses)
 	}
-	if d.notFound {
-		statuses = append(statuses, http.StatusNotFound)
+	for _, name := range pathParams(path) {
+		if pd, _ := pathParam(name); pd.notFound {
+			statuses = append(statuses, http.StatusNotFound)
+		}
 	}
 	for _, st := range append(statuses, d.also...) {
 		name, ok := responseNames[st]

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/access/accesstest"
@@ -110,6 +112,61 @@ func TestOpenAPIDocumentValidates(t *testing.T) {
 	}
 }
 
+// TestOpenAPILint holds the document to what linters (Spectral, Redocly)
+// check: every tag used is declared and every declared tag used, every
+// component referenced, and info has contact and license.
+func TestOpenAPILint(t *testing.T) {
+	doc := rawDoc(t)
+	used := map[string]bool{}
+	for _, item := range at(t, doc, "paths").(map[string]any) {
+		for _, op := range item.(map[string]any) {
+			for _, tag := range at(t, op, "tags").([]any) {
+				used[tag.(string)] = true
+			}
+		}
+	}
+	declared := map[string]bool{}
+	for _, tag := range at(t, doc, "tags").([]any) {
+		declared[at(t, tag, "name").(string)] = true
+	}
+	if !maps.Equal(used, declared) {
+		t.Errorf("tags used %v, declared %v", slices.Sorted(maps.Keys(used)), slices.Sorted(maps.Keys(declared)))
+	}
+	refs := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if r, ok := v["$ref"].(string); ok {
+				refs[r] = true
+			}
+			for _, e := range v {
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(doc)
+	for kind, entries := range at(t, doc, "components").(map[string]any) {
+		for name := range entries.(map[string]any) {
+			if kind == "securitySchemes" {
+				continue // referred to by name in security (TestOpenAPIDocumentValidates)
+			}
+			if ref := "#/components/" + kind + "/" + name; !refs[ref] {
+				t.Errorf("%s is never referred to", ref)
+			}
+		}
+	}
+	for _, field := range []string{"contact", "license"} {
+		if at(t, doc, "info", field, "name") == "" {
+			t.Errorf("info.%s has no name", field)
+		}
+	}
+}
+
 func TestOpenAPIIsDeterministic(t *testing.T) {
 	a, b := buildDoc(t), buildDoc(t)
 	if string(a) != string(b) {
@@ -125,11 +182,25 @@ func TestOpenAPIHasEveryRoute(t *testing.T) {
 	rts := routes()
 	ids := map[string]bool{}
 	ops := 0
-	for _, item := range doc.Paths.Map() {
+	for path, item := range doc.Paths.Map() {
 		ops += len(item.Operations())
+		// HEAD is GET without a body: same parameters and statuses.
+		if item.Get == nil || item.Head == nil || len(item.Operations()) != 2 {
+			t.Errorf("%s: operations %v, want GET and HEAD", path, slices.Collect(maps.Keys(item.Operations())))
+			continue
+		}
+		if !slices.Equal(slices.Sorted(maps.Keys(item.Get.Responses.Map())), slices.Sorted(maps.Keys(item.Head.Responses.Map()))) ||
+			len(item.Get.Parameters) != len(item.Head.Parameters) || item.Get.Extensions["x-charged"] != item.Head.Extensions["x-charged"] {
+			t.Errorf("%s: HEAD differs from GET in statuses, parameters or charge", path)
+		}
+		for status, r := range item.Head.Responses.Map() {
+			if len(r.Value.Content) != 0 {
+				t.Errorf("HEAD %s: response %s has a body", path, status)
+			}
+		}
 	}
-	if ops != len(rts) {
-		t.Errorf("document has %d operations, route table %d routes", ops, len(rts))
+	if ops != 2*len(rts) {
+		t.Errorf("document has %d operations, route table %d routes (each GET and HEAD)", ops, len(rts))
 	}
 	for _, rt := range rts {
 		method, path, _ := strings.Cut(rt.Pattern, " ")
@@ -309,6 +380,21 @@ func TestOpenAPIFieldTypes(t *testing.T) {
 			t.Errorf("%s.%s = %s, want %s", c.schema, c.field, got, c.want)
 		}
 	}
+	// Fixed sets are enums.
+	for _, c := range []struct {
+		schema, field string
+		want          string
+	}{
+		{"Problem", "limit", `["rate_per_minute","monthly_quota"]`},
+		{"CarTires", "match", `["exact_year","nearest_year","none"]`},
+		{"RequestLine", "channel", `["rest","mcp"]`},
+		{"EntryError", "code", `["invalid_vin","vin_not_decodable","upstream_error","upstream_unavailable","quota_exceeded","rate_limited"]`},
+	} {
+		got, _ := json.Marshal(prop(c.schema, c.field)["enum"])
+		if string(got) != c.want {
+			t.Errorf("%s.%s enum = %s, want %s", c.schema, c.field, got, c.want)
+		}
+	}
 }
 
 // TestOpenAPIProblemResponses: every error response is a problem document
@@ -320,18 +406,15 @@ func TestOpenAPIProblemResponses(t *testing.T) {
 		"Unauthorized":        {"unauthorized"},
 		"Forbidden":           {"account_suspended", "insufficient_scope", "no_api_access"},
 		"NotFound":            {"not_found"},
-		"MethodNotAllowed":    {"method_not_allowed"},
 		"UnprocessableEntity": {"vin_not_decodable"},
 		"TooManyRequests":     {"quota_exceeded", "rate_limited"},
-		"BadRequest":          {"invalid_parameter", "invalid_uuid", "invalid_vin", "missing_parameter", "query_too_broad", "unknown_parameter"},
 		"BadGateway":          {"upstream_error"},
 		"ServiceUnavailable":  {"service_unavailable", "upstream_unavailable"},
 		"InternalError":       {"internal_error"},
 	}
 	wantHeaders := map[string][]string{
-		"Unauthorized":     {"WWW-Authenticate", "X-Request-Id"},
-		"MethodNotAllowed": {"Allow", "X-Request-Id"},
-		"TooManyRequests":  {"Retry-After", "X-RateLimit-Limit", "X-Quota-Limit", "X-Request-Id"},
+		"Unauthorized":    {"WWW-Authenticate", "X-Request-Id"},
+		"TooManyRequests": {"Retry-After", "X-RateLimit-Limit", "X-Quota-Limit", "X-Request-Id"},
 	}
 	responses := at(t, doc, "components", "responses").(map[string]any)
 	if len(responses) != len(want) {
@@ -368,7 +451,7 @@ func TestOpenAPIProblemResponses(t *testing.T) {
 		t.Errorf("Problem requires %v, want %v", req, want)
 	}
 	// Headers that must be present are required, so the validator checks them.
-	for name, required := range map[string]bool{"X-Request-Id": true, "WWW-Authenticate": true, "Retry-After": true, "Allow": true, "Link": false, "X-Quota-Limit": false} {
+	for name, required := range map[string]bool{"X-Request-Id": true, "WWW-Authenticate": true, "Retry-After": true, "Link": false, "X-Quota-Limit": false} {
 		if got := at(t, doc, "components", "headers", name, "required"); got != required {
 			t.Errorf("header %s required = %v, want %v", name, got, required)
 		}
@@ -376,14 +459,16 @@ func TestOpenAPIProblemResponses(t *testing.T) {
 	// The 400 of each family names the codes its handler can produce.
 	paths := at(t, doc, "paths").(map[string]any)
 	for path, codes := range map[string][]string{
-		"/v1/cars":             {"invalid_parameter", "unknown_parameter", "query_too_broad"},
-		"/v1/cars/models":      {"invalid_parameter", "unknown_parameter", "missing_parameter"},
-		"/v1/cars/{uuid}":      {"unknown_parameter", "invalid_uuid"},
-		"/v1/me":               {"unknown_parameter"},
-		"/v1/openapi.json":     {"unknown_parameter"},
-		"/v1/boats/{uuid}":     {"unknown_parameter", "invalid_uuid"},
-		"/v1/motorcycles":      {"invalid_parameter", "unknown_parameter", "query_too_broad"},
-		"/v1/tire-sizes/makes": {"unknown_parameter"},
+		"/v1/cars":             {"invalid_parameter", "query_too_broad", "unknown_parameter"},
+		"/v1/cars/models":      {"invalid_parameter", "missing_parameter", "unknown_parameter"},
+		"/v1/cars/{uuid}":      {"invalid_parameter", "invalid_uuid", "unknown_parameter"},
+		"/v1/me":               {"invalid_parameter", "unknown_parameter"},
+		"/v1/openapi.json":     {"invalid_parameter", "unknown_parameter"},
+		"/v1/boats/{uuid}":     {"invalid_parameter", "invalid_uuid", "unknown_parameter"},
+		"/v1/motorcycles":      {"invalid_parameter", "query_too_broad", "unknown_parameter"},
+		"/v1/tire-sizes/makes": {"invalid_parameter", "unknown_parameter"},
+		"/v1/vin/{vin}":        {"invalid_parameter", "invalid_vin", "unknown_parameter"},
+		"/v1/vins":             {"invalid_parameter", "missing_parameter", "unknown_parameter"},
 	} {
 		allOf := at(t, paths, path, "get", "responses", "400", "content", "application/problem+json", "schema", "allOf").([]any)
 		var got []string
@@ -394,8 +479,13 @@ func TestOpenAPIProblemResponses(t *testing.T) {
 			t.Errorf("%s 400 codes %v, want %v", path, got, codes)
 		}
 	}
+	// 405 answers methods without an operation, so no operation refers to
+	// it: the description says it, and Problem.code names it.
 	if !strings.Contains(at(t, doc, "info", "description").(string), "405") {
 		t.Error("the description does not document 405")
+	}
+	if !slices.Contains(at(t, doc, "components", "schemas", "Problem", "properties", "code", "enum").([]any), any("method_not_allowed")) {
+		t.Error("Problem.code does not list method_not_allowed")
 	}
 }
 
@@ -521,6 +611,7 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 			"/v1/cars?q=" + q(strings.ToLower(car.Model)),
 			"/v1/cars?make=NoSuchMake",
 			"/v1/cars?make=Toyota&model=Camri",
+			"/v1/cars?make=" + q(car.Make) + "&model=&per_page=&page=&year=", // empty values count as absent
 		},
 		"GET /v1/cars/makes":      {"/v1/cars/makes"},
 		"GET /v1/cars/models":     {"/v1/cars/models?make=" + q(car.Make), "/v1/cars/models?make=NoSuchMake"},
@@ -563,15 +654,20 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		"GET /v1/vins": {
 			"/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=ZZZZZZZZZZZZZZZZZ&vin=not-a-vin&vin=" + upstreamtest.KnownVIN,
 			"/v1/vins?vin=1FTMW1T88",
+			"/v1/vins?vin=", // one entry per parameter: an empty one is an invalid_vin entry
 		},
 		"GET /v1/cars/{uuid}/recalls":        {"/v1/cars/" + car.UUID.String() + "/recalls"},
 		"GET /v1/motorcycles/{uuid}/recalls": {"/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
 		"GET /v1/me":                         {"/v1/me"},
-		"GET /v1/me/requests":                {"/v1/me/requests", "/v1/me/requests?status=4xx&per_page=2&page=2"},
-		"GET /v1/lists":                      {"/v1/lists"},
-		"GET /v1/changelog":                  {"/v1/changelog"},
-		"GET /changelog":                     {"/changelog"},
-		"GET /v1/openapi.json":               {"/v1/openapi.json"},
+		"GET /v1/me/requests": {"/v1/me/requests", "/v1/me/requests?status=4xx&per_page=2&page=2",
+			"/v1/me/requests?status=4XX", "/v1/me/requests?status=&page=&per_page=&request_id="},
+		"GET /v1/lists":        {"/v1/lists"},
+		"GET /v1/changelog":    {"/v1/changelog"},
+		"GET /changelog":       {"/changelog"},
+		"GET /v1/openapi.json": {"/v1/openapi.json"},
+	}
+	bad := func(path string) exchange {
+		return exchange{method: http.MethodGet, path: path, token: dev, want: http.StatusBadRequest}
 	}
 	var exchanges []exchange
 	for _, rt := range routes() {
@@ -582,9 +678,29 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		for _, p := range paths {
 			exchanges = append(exchanges, exchange{method: http.MethodGet, path: p, token: dev, want: http.StatusOK})
 		}
-	}
-	bad := func(path string) exchange {
-		return exchange{method: http.MethodGet, path: path, token: dev, want: http.StatusBadRequest}
+		if len(paths) == 0 {
+			continue
+		}
+		// Every route answers HEAD, and refuses a query that is not plain
+		// text (invalid_parameter) and an unknown parameter.
+		sep := "?"
+		if strings.Contains(paths[0], "?") {
+			sep = "&"
+		}
+		exchanges = append(exchanges,
+			exchange{method: http.MethodHead, path: paths[0], token: dev, want: http.StatusOK},
+			exchange{method: http.MethodGet, path: paths[0] + sep + "x=%00", token: dev, want: http.StatusBadRequest},
+			exchange{method: http.MethodGet, path: paths[0] + sep + "zz=1", token: dev, want: http.StatusBadRequest},
+		)
+		// A record's malformed uuid; a query route without its parameters
+		// (too broad, or missing make or vin).
+		_, path, _ := strings.Cut(rt.Pattern, " ")
+		switch {
+		case strings.Contains(path, "{uuid}"):
+			exchanges = append(exchanges, bad(strings.Replace(path, "{uuid}", "12345", 1)))
+		case rt.Query && path != "/v1/me/requests":
+			exchanges = append(exchanges, bad(path))
+		}
 	}
 	exchanges = append(exchanges,
 		// 400: every code the handlers produce.
@@ -621,6 +737,8 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/vin/1FTMW1T88"),         // invalid_vin: too short
 		bad("/v1/vin/1FTMW1T88MFAOOOO1"), // invalid_vin: letter O
 		bad("/v1/vin/1FTMW1T88MFA0000%21"),
+		bad("/v1/vin/"+upstreamtest.KnownVIN+"%0A"), // invalid_parameter: a VIN read with its newline
+		bad("/v1/cars/makes?x=%00"),
 		bad("/v1/vins"),                                                       // missing_parameter
 		bad("/v1/vins?vin="+upstreamtest.KnownVIN+"&v=1"),                     // unknown_parameter
 		bad("/v1/vins?"+strings.Repeat("vin="+upstreamtest.KnownVIN+"&", 51)), // invalid_parameter: over 50
@@ -672,6 +790,8 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 	)
 
 	statuses := map[int]int{}
+	// sent400 collects the 400 codes each operation answered with.
+	sent400 := map[string][]string{}
 	run := func(exchanges []exchange) {
 		for _, ex := range exchanges {
 			req, err := http.NewRequest(ex.method, f.url+ex.path, nil)
@@ -698,6 +818,15 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 				t.Errorf("%s %s: X-Request-Id %q, want the caller's %q", ex.method, ex.path, resp.Header.Get("X-Request-Id"), id)
 			}
 			statuses[resp.StatusCode]++
+			if resp.StatusCode == http.StatusBadRequest {
+				var p struct{ Code string }
+				if err := json.Unmarshal(body, &p); err != nil {
+					t.Fatal(err)
+				}
+				if op := operationOf(t, v, req); op != "" {
+					sent400[op] = append(sent400[op], p.Code)
+				}
+			}
 		}
 	}
 	run(exchanges)
@@ -713,7 +842,38 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 			t.Errorf("no response with status %d was checked", st)
 		}
 	}
+	// The document lists exactly the 400 codes the corpus drew from each
+	// operation: none is sent undocumented (the validator checks) or
+	// documented but never sent.
+	for path, item := range v.Doc().Paths.Map() {
+		op := item.Get
+		var codes []string
+		for _, c := range op.Responses.Status(400).Value.Content.Get("application/problem+json").Schema.Value.AllOf[1].Value.Properties["code"].Value.Enum {
+			codes = append(codes, c.(string))
+		}
+		got := slices.Compact(slices.Sorted(slices.Values(sent400["GET "+path])))
+		if !slices.Equal(got, codes) {
+			t.Errorf("GET %s: documents 400 codes %v, the corpus drew %v", path, codes, got)
+		}
+	}
 	t.Logf("%d responses checked against the document: %v", len(exchanges), statuses)
+}
+
+// operationOf names the document's operation of req ("GET /v1/cars"), ""
+// for none; HEAD is GET's.
+func operationOf(t *testing.T, v *apitest.Validator, req *http.Request) string {
+	t.Helper()
+	router, err := gorillamux.NewRouter(v.Doc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := req.Clone(req.Context())
+	get.Method = http.MethodGet
+	route, _, err := router.FindRoute(get)
+	if err != nil {
+		return ""
+	}
+	return "GET " + route.Path
 }
 
 // TestServedDocumentIsTheBuiltOne: /v1/openapi.json serves the document
@@ -845,5 +1005,23 @@ func TestOpenAPIEveryFieldIsDescribed(t *testing.T) {
 	slices.Sort(missing)
 	for _, m := range missing {
 		t.Errorf("%s has no description", m)
+	}
+}
+
+// TestCarFuelCodesListedOnce: the OpenAPI document and docs/api.md list the
+// short fuel codes the service accepts (the README's MCP table is generated
+// from the same list).
+func TestCarFuelCodesListedOnce(t *testing.T) {
+	codes := vehicle.CarFuelCodes()
+	p := loadDoc(t).Paths.Value("/v1/cars").Get.Parameters.GetByInAndName("query", "fuel_type")
+	if !strings.Contains(p.Description, "short codes "+strings.Join(codes, ", ")+" are accepted") {
+		t.Errorf("OpenAPI fuel_type does not list the codes %v: %s", codes, p.Description)
+	}
+	api, err := os.ReadFile(filepath.Join("..", "..", "docs", "api.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "the short codes `" + strings.Join(codes, "`, `") + "`."; !strings.Contains(string(api), want) {
+		t.Errorf("docs/api.md does not list the short fuel codes as %s", want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +36,10 @@ func (RequestLine) SchemaDescription() string {
 	return "One request of the account's request log."
 }
 
+func (RequestLine) SchemaEnums() map[string][]string {
+	return map[string][]string{"channel": {requestlog.REST, requestlog.MCP}}
+}
+
 // Request log paging: the whole log (requestlog.Keep lines) fits in 10 pages.
 const (
 	requestsPerPage    = 50
@@ -43,6 +48,12 @@ const (
 )
 
 var requestParams = []string{"page", "per_page", "request_id", "status"}
+
+// statusFilter is the form of the status parameter, the document's pattern
+// too: a status (404) or a class (4xx, 4XX).
+const statusFilter = "^([1-5][0-9][0-9]|[1-5][xX][xX])$"
+
+var statusFilterRE = regexp.MustCompile(statusFilter)
 
 func (h *Handler) requests(w http.ResponseWriter, r *http.Request) {
 	// Reading the log is not logged: a follower would read its own polls.
@@ -103,7 +114,8 @@ func requestFilter(q url.Values) (requestlog.Filter, int, int, error) {
 	}
 	f.Offset, f.Limit = (page-1)*perPage, perPage
 	var ok bool
-	if f.StatusMin, f.StatusMax, ok = requestlog.StatusRange(q.Get("status")); !ok {
+	status := q.Get("status")
+	if f.StatusMin, f.StatusMax, ok = requestlog.StatusRange(status); !ok || (status != "" && !statusFilterRE.MatchString(status)) {
 		return f, 0, 0, invalidParam("status", "status %s is not a status: give one such as 404, or a class such as 4xx", vehicle.Echo(q.Get("status")))
 	}
 	f.RequestID = strings.TrimSpace(q.Get("request_id"))

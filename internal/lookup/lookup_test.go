@@ -1,12 +1,14 @@
 package lookup
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
 
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/vin"
 )
 
 func TestTitleCase(t *testing.T) {
@@ -47,5 +49,40 @@ func TestInvalidVINNeverReachesUpstream(t *testing.T) {
 		if vehicle.CodeOf(err) != CodeInvalidVIN {
 			t.Errorf("DecodeVIN(%q) = %v, want invalid_vin", bad, err)
 		}
+	}
+}
+
+// TestUnknownWMIIsNull: a region or country no table assigns is null, as
+// documented, not "".
+func TestUnknownWMIIsNull(t *testing.T) {
+	for _, c := range []struct {
+		vin, region, country string
+	}{
+		{"00000000000000000", "null", "null"},
+		{"A0000000000000000", `"Africa"`, "null"},
+		{"1FTMW1T88MFA00001", `"North America"`, `"United States"`},
+	} {
+		local, err := vin.Decode(c.vin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(checksOf(local).WMI)
+		if want := fmt.Sprintf(`{"code":%q,"region":%s,"country":%s}`, c.vin[:3], c.region, c.country); string(b) != want {
+			t.Errorf("%s: wmi %s, want %s", c.vin, b, want)
+		}
+	}
+}
+
+// TestVehicleTypeSpelling: live vPIC, the snapshot and vPIC's padded
+// spellings of a vehicle type give one spelling.
+func TestVehicleTypeSpelling(t *testing.T) {
+	for in, want := range map[string]string{"TRUCK": "TRUCK", "Truck": "TRUCK", "Truck ": "TRUCK",
+		"Multipurpose Passenger Vehicle (MPV)": "MULTIPURPOSE PASSENGER VEHICLE (MPV)"} {
+		if got := vehicleType(&in); got == nil || *got != want {
+			t.Errorf("vehicleType(%q) = %v, want %q", in, got, want)
+		}
+	}
+	if vehicleType(nil) != nil || vehicleType(new(string)) != nil {
+		t.Error("an absent or empty vehicle type is not null")
 	}
 }

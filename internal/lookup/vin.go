@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -17,9 +18,9 @@ import (
 
 // WMI is what the VIN's first three characters say.
 type WMI struct {
-	Code    string `json:"code" jsonschema:"The world manufacturer identifier: the VIN's first three characters."`
-	Region  string `json:"region" jsonschema:"The region position 1 assigns, e.g. North America."`
-	Country string `json:"country" jsonschema:"The country positions 1-2 assign, e.g. United States."`
+	Code    string  `json:"code" jsonschema:"The world manufacturer identifier: the VIN's first three characters."`
+	Region  *string `json:"region" jsonschema:"The region of the WMI's first character; null when no region is assigned it."`
+	Country *string `json:"country" jsonschema:"The country the WMI's first two characters are assigned; null when none is."`
 }
 
 // Checks is what vds computes from a VIN without asking anyone; a report
@@ -32,7 +33,25 @@ type Checks struct {
 
 func checksOf(local vin.Decoded) Checks {
 	return Checks{CheckDigit: local.CheckDigit, ModelYearCandidates: local.ModelYears,
-		WMI: WMI{Code: local.WMI, Region: local.Region, Country: local.Country}}
+		WMI: WMI{Code: local.WMI, Region: known(local.Region), Country: known(local.Country)}}
+}
+
+// vehicleType spells vPIC's vehicle type as its live decode does ("TRUCK"),
+// whether it came from there, from the snapshot ("Truck") or with vPIC's
+// trailing spaces.
+func vehicleType(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	return known(strings.ToUpper(strings.TrimSpace(*s)))
+}
+
+// known is s, or nil for "" (unknown).
+func known(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // VINError is a well-formed VIN that could not be decoded: Err says why
@@ -58,7 +77,8 @@ type VINReport struct {
 	Body      *string `json:"body" jsonschema:"Body type in the catalog's vocabulary (Sedan, Coupe, Hatchback, Wagon, Convertible, SUV, Pickup, Minivan, Van); null when vPIC's body class has no counterpart."`
 	BodyClass *string `json:"body_class" jsonschema:"vPIC's body class, as vPIC words it."`
 	Doors     *int    `json:"doors" jsonschema:"Number of doors; null when vPIC gives none."`
-	// VehicleType is vPIC's (PASSENGER CAR, TRUCK, MOTORCYCLE ...).
+	// VehicleType is vPIC's, as its VIN decode spells it whatever the
+	// source: upper case, trimmed (PASSENGER CAR, TRUCK, MOTORCYCLE ...).
 	VehicleType  *string         `json:"vehicle_type" jsonschema:"vPIC's vehicle type, e.g. PASSENGER CAR, TRUCK, MULTIPURPOSE PASSENGER VEHICLE (MPV) or MOTORCYCLE; null when unknown."`
 	Manufacturer *string         `json:"manufacturer" jsonschema:"vPIC's manufacturer name, e.g. FORD MOTOR COMPANY, USA; null when unknown."`
 	Engine       upstream.Engine `json:"engine" jsonschema:"The engine as vPIC decodes it."`
@@ -138,7 +158,7 @@ func (s *Service) decodeValid(ctx context.Context, local vin.Decoded) (VINReport
 	r := VINReport{
 		VIN: local.VIN, Make: res.Make, Model: res.Model, Year: res.ModelYear, Trim: res.Trim, Series: res.Series,
 		Body: bodyOf(res.BodyClass), BodyClass: res.BodyClass, Doors: res.Doors,
-		VehicleType: res.VehicleType, Manufacturer: res.Manufacturer, Engine: res.Engine, Plant: res.Plant,
+		VehicleType: vehicleType(res.VehicleType), Manufacturer: res.Manufacturer, Engine: res.Engine, Plant: res.Plant,
 		CheckDigit: checks.CheckDigit, ModelYearCandidates: checks.ModelYearCandidates, WMI: checks.WMI,
 		ErrorCodes: res.ErrorCodes, ErrorText: res.ErrorText,
 		Links:  vehicle.Links{Cars: []uuid.UUID{}, TireSizes: []uuid.UUID{}},
@@ -201,6 +221,11 @@ func (VINFailure) SchemaDescription() string {
 type EntryError struct {
 	Code   string `json:"code" jsonschema:"The problem code the single-VIN endpoint would answer with."`
 	Detail string `json:"detail" jsonschema:"A human-readable explanation."`
+}
+
+func (EntryError) SchemaEnums() map[string][]string {
+	return map[string][]string{"code": {CodeInvalidVIN, CodeVINNotDecodable, CodeUpstreamError, CodeUpstreamUnavailable,
+		limits.CodeQuotaExceeded, limits.CodeRateLimited}}
 }
 
 // MarshalJSON writes the report, or the VINFailure.

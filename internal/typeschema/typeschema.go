@@ -20,6 +20,10 @@ import (
 // Described is implemented by types whose schema carries a description.
 type Described interface{ SchemaDescription() string }
 
+// Enumerated is implemented by structs with string fields of a fixed set:
+// the values by JSON field name.
+type Enumerated interface{ SchemaEnums() map[string][]string }
+
 // typeSchemas are the types whose JSON is not what their Go shape suggests.
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[uuid.UUID](): {Type: "string", Format: "uuid"},
@@ -52,6 +56,18 @@ func forType(t reflect.Type, known map[reflect.Type]*jsonschema.Schema) (*jsonsc
 		s.Description = d.SchemaDescription()
 	}
 	units(s, t)
+	if e, ok := reflect.Zero(t).Interface().(Enumerated); ok {
+		for name, values := range e.SchemaEnums() {
+			p := s.Properties[name]
+			if p == nil || p.Type != "string" || len(values) == 0 {
+				return nil, fmt.Errorf("%v: SchemaEnums names %q, which is no string field, or gives no values", t, name)
+			}
+			p.Enum = make([]any, len(values))
+			for i, v := range values {
+				p.Enum[i] = v
+			}
+		}
+	}
 	return s, nil
 }
 

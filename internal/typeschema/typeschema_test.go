@@ -213,3 +213,27 @@ func TestUnitTagsBecomeExtensions(t *testing.T) {
 		t.Errorf("component measure.mass = %s, want x-unit lb", got)
 	}
 }
+
+type withEnum struct {
+	Mode  string `json:"mode"`
+	Count int    `json:"count"`
+}
+
+func (withEnum) SchemaEnums() map[string][]string { return map[string][]string{"mode": {"on", "off"}} }
+
+type badEnum struct {
+	Count int `json:"count"`
+}
+
+func (badEnum) SchemaEnums() map[string][]string { return map[string][]string{"count": {"1"}} }
+
+// TestSchemaEnums: a struct's fixed sets become enums of its string
+// fields; one naming a non-string field fails.
+func TestSchemaEnums(t *testing.T) {
+	if got, want := marshal(t, For[withEnum]().Properties["mode"]), canon(t, `{"type":"string","enum":["on","off"]}`); got != want {
+		t.Errorf("mode = %s, want %s", got, want)
+	}
+	if _, err := NewComponents().Ref(reflect.TypeFor[badEnum]()); err == nil || !strings.Contains(err.Error(), "no string field") {
+		t.Errorf("err = %v, want a refusal of the int field", err)
+	}
+}

@@ -67,6 +67,13 @@ type CarTires struct {
 
 func (CarTires) SchemaDescription() string { return "The tire fitments matched to a car." }
 
+var matchKinds = []string{MatchExactYear, MatchNearestYear, MatchNone}
+
+func (CarTires) SchemaEnums() map[string][]string { return map[string][]string{"match": matchKinds} }
+func (VehicleTires) SchemaEnums() map[string][]string {
+	return map[string][]string{"match": matchKinds}
+}
+
 // VehicleTires is the answer of a make/model/year tire lookup (the
 // tire_sizes_for_vehicle tool): CarTires without the car.
 type VehicleTires struct {

@@ -1,7 +1,8 @@
 // Package apitest checks responses of the vds REST API against its OpenAPI
 // document: Check for one recorded response, Transport for every response
 // of an end-to-end suite. Status, body schema and required headers are
-// checked; requests are not, so tests may send bad input on purpose.
+// checked; a request may be bad on purpose, but one the document refuses
+// must not succeed (the document would be stricter than the server).
 package apitest
 
 import (
@@ -32,7 +33,6 @@ var unrouted = map[int]string{
 	http.StatusUnauthorized:        "Unauthorized",
 	http.StatusForbidden:           "Forbidden",
 	http.StatusNotFound:            "NotFound",
-	http.StatusMethodNotAllowed:    "MethodNotAllowed",
 	http.StatusTooManyRequests:     "TooManyRequests",
 	http.StatusInternalServerError: "InternalError",
 	http.StatusServiceUnavailable:  "ServiceUnavailable",
@@ -46,6 +46,8 @@ type Validator struct {
 	// the document does not have.
 	fallback *openapi3.Operation
 	opts     *openapi3filter.Options
+	// reqOpts validate requests without touching them or their security.
+	reqOpts *openapi3filter.Options
 }
 
 // NewValidator loads and validates doc (OpenAPI 3.1 JSON) and returns a
@@ -86,6 +88,11 @@ func New(doc []byte) (*Validator, error) {
 		}
 		fallback.Responses.Set(strconv.Itoa(status), ref)
 	}
+	notAllowed, err := methodNotAllowed(d)
+	if err != nil {
+		return nil, err
+	}
+	fallback.Responses.Set(strconv.Itoa(http.StatusMethodNotAllowed), &openapi3.ResponseRef{Value: notAllowed})
 	// openapi3 has no "uuid" format of its own; with this one a record's
 	// uuid that is not a UUID fails validation instead of passing as text.
 	opts := &openapi3filter.Options{
@@ -95,7 +102,11 @@ func New(doc []byte) (*Validator, error) {
 			openapi3.WithStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562)),
 		},
 	}
-	return &Validator{doc: d, router: router, fallback: fallback, opts: opts}, nil
+	reqOpts := &openapi3filter.Options{
+		SkipSettingDefaults: true, MultiError: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
+		SchemaValidationOptions: opts.SchemaValidationOptions,
+	}
+	return &Validator{doc: d, router: router, fallback: fallback, opts: opts, reqOpts: reqOpts}, nil
 }
 
 // Doc returns the loaded document.
@@ -166,6 +177,37 @@ func (v *Validator) Validate(req *http.Request, status int, header http.Header, 
 	return openapi3filter.ValidateResponse(req.Context(), in)
 }
 
+// methodNotAllowed is the 405 a method without an operation gets, which the
+// document describes in prose only: a Problem with an Allow header.
+func methodNotAllowed(d *openapi3.T) (*openapi3.Response, error) {
+	if d.Components == nil || d.Components.Schemas["Problem"] == nil || d.Components.Headers["X-Request-Id"] == nil {
+		return nil, errors.New("apitest: the document has no Problem schema or X-Request-Id header")
+	}
+	allow := &openapi3.HeaderRef{Value: &openapi3.Header{Parameter: openapi3.Parameter{
+		Required: true, Schema: &openapi3.SchemaRef{Value: &openapi3.Schema{Type: &openapi3.Types{"string"}}},
+	}}}
+	r := openapi3.NewResponse().WithDescription("Method not allowed.").
+		WithContent(openapi3.NewContentWithSchemaRef(d.Components.Schemas["Problem"], []string{"application/problem+json"}))
+	r.Headers = openapi3.Headers{"Allow": allow, "X-Request-Id": d.Components.Headers["X-Request-Id"]}
+	return r, nil
+}
+
+// ValidateRequest is nil when the document accepts req (or req is outside
+// the REST API), else why not: no such operation, or a bad parameter.
+func (v *Validator) ValidateRequest(req *http.Request) error {
+	route, params, err := v.router.FindRoute(req)
+	switch {
+	case err == nil:
+	case errors.Is(err, routers.ErrPathNotFound) && !underAPI(req.URL.Path):
+		return nil
+	default:
+		return fmt.Errorf("no operation: %w", err)
+	}
+	return openapi3filter.ValidateRequest(req.Context(), &openapi3filter.RequestValidationInput{
+		Request: req.Clone(req.Context()), PathParams: params, Route: route, Options: v.reqOpts,
+	})
+}
+
 func underAPI(path string) bool {
 	return strings.HasPrefix(path, apiPrefix) || path == strings.TrimSuffix(apiPrefix, "/")
 }
@@ -224,5 +266,11 @@ func (tr *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	tr.v.Check(tr.t, req, resp.StatusCode, resp.Header, body)
+	if resp.StatusCode < 400 {
+		if err := tr.v.ValidateRequest(req); err != nil {
+			tr.t.Errorf("%s %s: the server answered %d, but the document refuses the request: %v",
+				req.Method, req.URL.RequestURI(), resp.StatusCode, err)
+		}
+	}
 	return resp, nil
 }
