@@ -55,7 +55,8 @@ type FuelEconomy struct {
 type Car struct {
 	UUID          uuid.UUID `json:"uuid"`
 	Make          string    `json:"make"`
-	Model         string    `json:"model"`
+	Model         string    `json:"model" jsonschema:"The catalog's canonical model name, shared with tire fitments, VIN decodes and recalls (docs/data.md, Model names)."`
+	SourceModel   string    `json:"source_model" jsonschema:"The model as the source spells it, e.g. EPA's F150 for the canonical F-150; the model itself when the source uses that."`
 	Year          int       `json:"year"`
 	Trim          string    `json:"trim"`
 	Body          string    `json:"body"`

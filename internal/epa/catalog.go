@@ -16,13 +16,14 @@ func Cars(t *Table) ([]catalog.Car, error) {
 	for i := range t.Rows {
 		r := &t.Rows[i]
 		c := catalog.Car{
-			Make: r.Make, Model: r.BaseModel, Year: r.Year, Trim: variant(r),
+			Make: r.Make, Model: r.BaseModel, SourceModel: r.BaseModel, Year: r.Year, Trim: variant(r),
 			Body: bodyOf(r, t.facts[i].bodies), FuelType: carFuel(r), DriveType: driveOf(r),
 			Transmission: r.Trany, FuelEconomy: Economy(*r),
 		}
 		if c.Model == "" {
-			c.Model = r.Model
+			c.Model, c.SourceModel = r.Model, r.Model
 		}
+		c.Model = CanonicalModel(c.Make, c.Model)
 		if c.FuelType != catalog.FuelBEV && c.FuelType != catalog.FuelFCEV {
 			if r.Displ > 0 {
 				d := r.Displ
@@ -43,6 +44,31 @@ func Cars(t *Table) ([]catalog.Car, error) {
 		return nil, &ingest.InvalidError{Problems: probs}
 	}
 	return cars, nil
+}
+
+// marketNames are the EPA baseModels spelled apart from the name the maker,
+// vPIC and tire fitments use; each is the market's spelling with its spaces
+// or hyphens changed (docs/data.md, Model names).
+var marketNames = map[[2]string]string{
+	{"Ford", "F150"}:               "F-150",
+	{"Ford", "F250"}:               "F-250",
+	{"Chevrolet", "S10 Pickup"}:    "S-10 Pickup",
+	{"Mitsubishi", "3000 GT"}:      "3000GT",
+	{"Fiat", "500 L"}:              "500L",
+	{"Fiat", "500 X"}:              "500X",
+	{"Toyota", "GR 86"}:            "GR86",
+	{"BMW", "Active E"}:            "ActiveE",
+	{"Ferrari", "F 40"}:            "F40",
+	{"Ferrari", "575 M Maranello"}: "575M Maranello",
+}
+
+// CanonicalModel is the catalog's name of an EPA model: the market's
+// spelling where EPA's differs (marketNames), else EPA's.
+func CanonicalModel(mk, model string) string {
+	if name, ok := marketNames[[2]string{mk, model}]; ok {
+		return name
+	}
+	return model
 }
 
 var sourceColumns = map[string]string{
