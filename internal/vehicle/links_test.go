@@ -2,6 +2,7 @@ package vehicle_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -46,3 +47,38 @@ func TestLinksAndCanonicalMake(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// Each join rule of docs/data.md links a decoded name to its catalog family.
+func TestLinkJoinRules(t *testing.T) {
+	car := func(mk, model string, year int, trim string) catalog.Car {
+		c := catalog.Car{Make: mk, Model: model, Year: year, Trim: trim, Body: "Sedan", FuelType: catalog.FuelGasoline, DriveType: "FWD"}
+		if errs := c.Normalize(); errs != nil {
+			t.Fatal(errs)
+		}
+		return c
+	}
+	cars := []catalog.Car{car("BMW", "3 Series", 2006, "325i"), car("Audi", "TT Coupe", 2005, ""), car("Audi", "TT Roadster", 2005, ""),
+		car("Subaru", "B9 Tribeca", 2007, ""), car("Subaru", "Tribeca", 2010, ""), car("Scion", "xD", 2012, ""),
+		car("Mercedes-Benz", "ML-Class", 2001, "ML320"), car("Volkswagen", "Golf/GTI", 2015, "Golf"), car("Toyota", "Prius", 2026, "")}
+	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: cars}, catalog.Version{}))
+	for _, tc := range []struct {
+		mk, model string
+		year      int
+		want      []int
+	}{
+		{"BMW", "325i", 2006, []int{0}}, {"Audi", "TT", 2005, []int{1, 2}}, {"Subaru", "B9 Tribeca", 2010, []int{4}},
+		{"Subaru", "B9 Tribeca", 2007, []int{3}}, {"Toyota", "Scion xD", 2012, []int{5}}, {"Mercedes-Benz", "M-Class", 2001, []int{6}},
+		{"Volkswagen", "Golf R", 2015, []int{7}}, {"Toyota", "Prius Prime (PHEV)", 2026, []int{8}}, {"BMW", "325i", 2007, nil},
+	} {
+		got := svc.Links(tc.mk, tc.model, tc.year).Cars
+		want := []uuid.UUID{}
+		for _, i := range tc.want {
+			want = append(want, cars[i].UUID)
+		}
+		slices.SortFunc(got, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
+		slices.SortFunc(want, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
+		if !slices.Equal(got, want) {
+			t.Errorf("%s %s %d links %v, want %v", tc.mk, tc.model, tc.year, got, want)
+		}
+	}
+}

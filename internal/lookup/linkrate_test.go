@@ -1,0 +1,122 @@
+package lookup_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/vds-dev/vds/internal/bench/vins"
+	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/epa"
+	"github.com/vds-dev/vds/internal/fixture"
+	"github.com/vds-dev/vds/internal/lookup"
+	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/vpic"
+	"github.com/vds-dev/vds/internal/vpic/vpictest"
+)
+
+// joined are make|model prefixes of decodes a join rule exists for.
+var joined = []string{"BMW|325i", "Audi|TT|", "Subaru|B9 Tribeca", "Toyota|Scion xD", "Mercedes-Benz|M-Class",
+	"Chrysler|Voyager", "Volkswagen|Golf|", "Dodge|Ram|", "Toyota|Prius Prime (PHEV)"}
+
+// VINs decoded offline link to the EPA catalog: of 2,000 made from the
+// test data's, those of a make and year EPA lists link at least at the
+// floor (86.1% before the join rules of docs/data.md, 92.8% with them), and
+// each name the rules exist for links.
+func TestVINLinkRateOnEPACatalog(t *testing.T) {
+	path := fixture.EPAZip(t)
+	tab, err := epa.Load(context.Background(), path, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cars, err := epa.Cars(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := vehicle.NewSnapshot(&catalog.Catalog{Cars: cars}, catalog.Version{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := vehicle.NewService(snap)
+	prefixes, err := vins.Prefixes(filepath.Join(fixture.Root(t), "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := vins.Generate(prefixes, 2000, 1)
+	wmis := map[string]bool{}
+	for _, v := range set {
+		w := v[:3]
+		if w[2] == '9' {
+			w += v[11:14]
+		}
+		wmis[w] = true
+	}
+	var ws []string
+	for w := range wmis {
+		ws = append(ws, w)
+	}
+	off, err := vpic.Open(context.Background(), vpictest.Subset(t, ws...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := lookup.New(svc, nil, "offline")
+	l.SetOffline(off)
+	makeYears := map[string]bool{}
+	for _, c := range cars {
+		makeYears[strings.ToLower(c.Make)+fmt.Sprint(c.Year)] = true
+	}
+	var rated, linked int
+	lost := map[string]int{}
+	seen := map[string]bool{}
+	for _, v := range set {
+		r, _, err := l.DecodeVIN(context.Background(), v)
+		if err != nil || r.Make == nil || r.Model == nil || r.Year == nil {
+			continue
+		}
+		if !makeYears[strings.ToLower(*r.Make)+fmt.Sprint(*r.Year)] {
+			continue
+		}
+		rated++
+		key := *r.Make + "|" + *r.Model + "|"
+		for _, n := range joined {
+			if strings.HasPrefix(key, n) {
+				seen[n] = true
+			}
+		}
+		if len(r.Links.Cars) > 0 {
+			linked++
+		} else {
+			vt := ""
+			if r.VehicleType != nil {
+				vt = *r.VehicleType
+			}
+			lost[fmt.Sprintf("%s|%s|%d|%s", *r.Make, *r.Model, *r.Year, vt)]++
+		}
+	}
+	rate := 100 * float64(linked) / float64(rated)
+	t.Logf("%d of %d VINs of a make and year EPA lists link to a car: %.1f%%", linked, rated, rate)
+	if rated < 1900 || rate < 92.5 {
+		t.Errorf("%d of %d VINs link (%.1f%%), want at least 92.5%% of at least 1,900", linked, rated, rate)
+	}
+	for _, name := range joined {
+		if !seen[name] {
+			t.Errorf("no VIN of %s in the set: the test no longer checks its rule", name)
+		}
+		for k := range lost {
+			if strings.HasPrefix(k, name) {
+				t.Errorf("%s does not link", k)
+			}
+		}
+	}
+	var keys []string
+	for k := range lost {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("lost %s ×%d", k, lost[k])
+	}
+}
