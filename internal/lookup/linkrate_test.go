@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/bench/vins"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/epa"
@@ -27,43 +28,13 @@ var joined = []string{"BMW|325i", "Audi|TT|", "Subaru|B9 Tribeca", "Toyota|Scion
 // floor (86.1% before the join rules of docs/data.md, 92.8% with them), and
 // each name the rules exist for links.
 func TestVINLinkRateOnEPACatalog(t *testing.T) {
-	path := fixture.EPAZip(t)
-	tab, err := epa.Load(context.Background(), path, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cars, err := epa.Cars(tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := vehicle.NewSnapshot(&catalog.Catalog{Cars: cars}, catalog.Version{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := vehicle.NewService(snap)
+	cars := epaCars(t)
 	prefixes, err := vins.Prefixes(filepath.Join(fixture.Root(t), "testdata"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	set := vins.Generate(prefixes, 2000, 1)
-	wmis := map[string]bool{}
-	for _, v := range set {
-		w := v[:3]
-		if w[2] == '9' {
-			w += v[11:14]
-		}
-		wmis[w] = true
-	}
-	var ws []string
-	for w := range wmis {
-		ws = append(ws, w)
-	}
-	off, err := vpic.Open(context.Background(), vpictest.Subset(t, ws...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := lookup.New(svc, nil, "offline")
-	l.SetOffline(off)
+	l := epaLookup(t, cars, set...)
 	makeYears := map[string]bool{}
 	for _, c := range cars {
 		makeYears[strings.ToLower(c.Make)+fmt.Sprint(c.Year)] = true
@@ -119,4 +90,86 @@ func TestVINLinkRateOnEPACatalog(t *testing.T) {
 	for _, k := range keys {
 		t.Logf("lost %s ×%d", k, lost[k])
 	}
+}
+
+func epaCars(t *testing.T) []catalog.Car {
+	t.Helper()
+	tab, err := epa.Load(context.Background(), fixture.EPAZip(t), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cars, err := epa.Cars(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cars
+}
+
+// epaLookup decodes offline, with the vPIC snapshot's WMIs of the VINs,
+// and links to cars.
+func epaLookup(t *testing.T, cars []catalog.Car, set ...string) *lookup.Service {
+	t.Helper()
+	snap, err := vehicle.NewSnapshot(&catalog.Catalog{Cars: cars}, catalog.Version{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wmis := map[string]bool{}
+	for _, v := range set {
+		w := v[:3]
+		if w[2] == '9' {
+			w += v[11:14]
+		}
+		wmis[w] = true
+	}
+	var ws []string
+	for w := range wmis {
+		ws = append(ws, w)
+	}
+	off, err := vpic.Open(context.Background(), vpictest.Subset(t, ws...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := lookup.New(vehicle.NewService(snap), nil, "offline")
+	l.SetOffline(off)
+	return l
+}
+
+// A VIN's linked EPA cars come best match first: the first has the body
+// and engine the VIN decodes to, and the list is ordered by its matches.
+func TestVINLinksRankOnEPACatalog(t *testing.T) {
+	cars := epaCars(t)
+	byID := map[uuid.UUID]*catalog.Car{}
+	for i := range cars {
+		byID[cars[i].UUID] = &cars[i]
+	}
+	const v = "1FTMW1T88MFA00001"
+	r, _, err := epaLookup(t, cars, v).DecodeVIN(context.Background(), v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Body == nil || r.Engine.DisplacementL == nil || r.Engine.Cylinders == nil {
+		t.Fatalf("%s decodes without body or engine: %+v", v, r)
+	}
+	if len(r.Links.Cars) < 5 || len(r.Links.CarMatches) != len(r.Links.Cars) {
+		t.Fatalf("%s links %d cars with %d matches, want several, one match each", v, len(r.Links.Cars), len(r.Links.CarMatches))
+	}
+	best := byID[r.Links.Cars[0]]
+	if best.Body != *r.Body || best.Cylinders == nil || *best.Cylinders != *r.Engine.Cylinders || best.DisplacementL == nil ||
+		*best.DisplacementL != *r.Engine.DisplacementL || r.Links.CarMatches[0].Level != "full" {
+		t.Errorf("the best of %s (%s, %.1f L, %d cylinders) is %+v, matched %+v", v, *r.Body, *r.Engine.DisplacementL,
+			*r.Engine.Cylinders, best, r.Links.CarMatches[0])
+	}
+	levels := map[string]int{}
+	for i, m := range r.Links.CarMatches {
+		levels[m.Level]++
+		if m.ID != r.Links.Cars[i] {
+			t.Fatalf("car_matches[%d] is %s, cars[%d] %s", i, m.ID, i, r.Links.Cars[i])
+		}
+		if i > 0 {
+			if prev := r.Links.CarMatches[i-1]; len(prev.Matched)-len(prev.Differs) < len(m.Matched)-len(m.Differs) {
+				t.Errorf("car_matches[%d] %+v ranks below %+v", i, m, prev)
+			}
+		}
+	}
+	t.Logf("%s links %d cars: %v", v, len(r.Links.Cars), levels)
 }

@@ -1,18 +1,40 @@
 package vehicle
 
 import (
+	"cmp"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
 )
 
 // Links are the catalog records a decoded VIN points at: cars and tire
-// fitments of the same make, model and year.
+// fitments of the same make, model and year, the cars best match first.
 type Links struct {
-	Cars      []uuid.UUID `json:"cars"`
-	TireSizes []uuid.UUID `json:"tire_sizes"`
+	Cars       []uuid.UUID `json:"cars" jsonschema:"The linked cars' ids, the best match to the decode first (as car_matches)."`
+	CarMatches []CarMatch  `json:"car_matches" jsonschema:"How well each linked car matches the decode, in the order of cars."`
+	TireSizes  []uuid.UUID `json:"tire_sizes"`
+}
+
+// CarMatch is how a linked car agrees with the decode (docs/data.md, VIN links).
+type CarMatch struct {
+	ID      uuid.UUID `json:"id" jsonschema:"The car's id."`
+	Level   string    `json:"level" jsonschema:"full: every field both the decode and the car give agrees; partial: some agree and some differ; family: none agrees, only make, model and year."`
+	Matched []string  `json:"matched" jsonschema:"The fields that agree, of body, displacement_l, cylinders, fuel_type and trim."`
+	Differs []string  `json:"differs" jsonschema:"The fields both give that disagree, of body, displacement_l, cylinders and fuel_type."`
+}
+
+// Decoded is what a VIN decode says that tells a make's cars apart; empty
+// or nil fields are unknown.
+type Decoded struct {
+	Body          string
+	DisplacementL *float64
+	Cylinders     *int
+	FuelType      string   // a catalog fuel type
+	Trims         []string // vPIC's trim and series
 }
 
 // CanonicalMake returns the catalog's spelling of a make ("TOYOTA" and
@@ -23,19 +45,83 @@ func (s *Service) CanonicalMake(mk string) (string, bool) {
 }
 
 // Links finds the cars and tire fitments of a make, model and year by the
-// first join rule that finds any (docs/data.md, VIN links).
-func (s *Service) Links(mk, model string, year int) Links {
+// first join rule that finds any (docs/data.md, VIN links), and ranks the
+// cars by how well they match d.
+func (s *Service) Links(mk, model string, year int, d Decoded) Links {
 	snap := s.Snapshot()
-	return Links{
-		Cars: linked(snap, snap.carFamilies, mk, model, func(p int32) (string, int, uuid.UUID) {
-			c := &snap.cars.recs[p]
-			return c.Model, c.Year, c.UUID
-		}, year),
-		TireSizes: linked(snap, snap.families, mk, model, func(p int32) (string, int, uuid.UUID) {
-			f := &snap.tires.recs[p]
-			return f.Model, f.Year, f.UUID
-		}, year),
+	cars := linked(snap, snap.carFamilies, mk, model, func(p int32) (string, int) {
+		c := &snap.cars.recs[p]
+		return c.Model, c.Year
+	}, year)
+	tires := linked(snap, snap.families, mk, model, func(p int32) (string, int) {
+		f := &snap.tires.recs[p]
+		return f.Model, f.Year
+	}, year)
+	l := Links{Cars: make([]uuid.UUID, len(cars)), CarMatches: make([]CarMatch, len(cars)), TireSizes: make([]uuid.UUID, len(tires))}
+	for i, p := range cars {
+		l.CarMatches[i] = d.match(&snap.cars.recs[p])
 	}
+	slices.SortStableFunc(l.CarMatches, func(a, b CarMatch) int {
+		return cmp.Or(cmp.Compare(len(b.Matched)-len(b.Differs), len(a.Matched)-len(a.Differs)), cmp.Compare(len(a.Differs), len(b.Differs)))
+	})
+	for i, m := range l.CarMatches {
+		l.Cars[i] = m.ID
+	}
+	for i, p := range tires {
+		l.TireSizes[i] = snap.tires.recs[p].UUID
+	}
+	return l
+}
+
+// match compares the fields both d and c give.
+func (d Decoded) match(c *catalog.Car) CarMatch {
+	m := CarMatch{ID: c.UUID, Matched: []string{}, Differs: []string{}}
+	add := func(field string, known, agree bool) {
+		switch {
+		case !known:
+		case agree:
+			m.Matched = append(m.Matched, field)
+		default:
+			m.Differs = append(m.Differs, field)
+		}
+	}
+	add("body", d.Body != "" && c.Body != "", d.Body == c.Body)
+	add("displacement_l", d.DisplacementL != nil && c.DisplacementL != nil,
+		d.DisplacementL != nil && c.DisplacementL != nil && math.Round(*d.DisplacementL*10) == math.Round(*c.DisplacementL*10))
+	add("cylinders", d.Cylinders != nil && c.Cylinders != nil, d.Cylinders != nil && c.Cylinders != nil && *d.Cylinders == *c.Cylinders)
+	if d.FuelType != "" && c.FuelType != "" && !slices.Contains(fuelNeutral[d.FuelType], c.FuelType) {
+		add("fuel_type", true, d.FuelType == c.FuelType)
+	}
+	if trim := words(c.Trim); slices.ContainsFunc(d.Trims, func(t string) bool { return containsWords(trim, words(t)) }) {
+		m.Matched = append(m.Matched, "trim")
+	}
+	switch {
+	case len(m.Matched) == 0:
+		m.Level = "family"
+	case len(m.Differs) == 0:
+		m.Level = "full"
+	default:
+		m.Level = "partial"
+	}
+	return m
+}
+
+// fuelNeutral are the car fuels a decoded fuel neither matches nor rules
+// out: vPIC's primary fuel of a hybrid or a bi-fuel car is gasoline.
+var fuelNeutral = map[string][]string{
+	catalog.FuelGasoline: {catalog.FuelFlex, catalog.FuelHEV, catalog.FuelPHEV, catalog.FuelCNG, catalog.FuelLPG},
+	catalog.FuelFlex:     {catalog.FuelGasoline},
+	catalog.FuelBEV:      {catalog.FuelPHEV},
+}
+
+// containsWords reports whether want, not empty, is a run of have.
+func containsWords(have, want []string) bool {
+	for i := 0; len(want) > 0 && i+len(want) <= len(have); i++ {
+		if slices.Equal(have[i:i+len(want)], want) {
+			return true
+		}
+	}
+	return false
 }
 
 // aliases are the decoded models no rule joins to the catalog's family name.
@@ -57,22 +143,17 @@ type family struct {
 }
 
 // linked returns the records of year the first rule finds, in catalog order.
-func linked(snap *Snapshot, families map[string][]int32, mk, model string, rec func(int32) (string, int, uuid.UUID), year int) []uuid.UUID {
+func linked(snap *Snapshot, families map[string][]int32, mk, model string, rec func(int32) (string, int), year int) []int32 {
 	for _, try := range candidates(snap, mk, model) {
 		fams := familiesOf(families, try[0], year, rec)
 		for _, rule := range joinRules {
 			if pos := rule(fams, try[1]); len(pos) > 0 {
 				slices.Sort(pos)
-				pos = slices.Compact(pos)
-				out := make([]uuid.UUID, len(pos))
-				for i, p := range pos {
-					_, _, out[i] = rec(p)
-				}
-				return out
+				return slices.Compact(pos)
 			}
 		}
 	}
-	return []uuid.UUID{}
+	return nil
 }
 
 // candidates are the make and model to try in turn: as decoded, then
@@ -100,7 +181,7 @@ func candidates(snap *Snapshot, mk, model string) [][2]string {
 
 // familiesOf lists the families of mk with records of year, once under
 // their name and once under each name of a "/"-joined one ("Golf/GTI").
-func familiesOf(families map[string][]int32, mk string, year int, rec func(int32) (string, int, uuid.UUID)) []family {
+func familiesOf(families map[string][]int32, mk string, year int, rec func(int32) (string, int)) []family {
 	prefix := squash(mk) + "\x00"
 	var out []family
 	for key, all := range families {
@@ -109,14 +190,14 @@ func familiesOf(families map[string][]int32, mk string, year int, rec func(int32
 		}
 		var pos []int32
 		for _, p := range all {
-			if _, y, _ := rec(p); y == year {
+			if _, y := rec(p); y == year {
 				pos = append(pos, p)
 			}
 		}
 		if len(pos) == 0 {
 			continue
 		}
-		name, _, _ := rec(pos[0])
+		name, _ := rec(pos[0])
 		out = append(out, family{words: words(name), pos: pos})
 		if strings.Contains(name, "/") {
 			for part := range strings.SplitSeq(name, "/") {
