@@ -13,11 +13,17 @@ import (
 func Cars(t *Table) ([]catalog.Car, error) {
 	cars := make([]catalog.Car, 0, len(t.Rows))
 	var probs []ingest.RecordError
+	suvs := map[[2]string]bool{}
+	for i := range t.Rows {
+		if r := &t.Rows[i]; strings.Contains(strings.ToLower(r.VClass), "sport utility") {
+			suvs[[2]string{r.Make, r.BaseModel}] = true
+		}
+	}
 	for i := range t.Rows {
 		r := &t.Rows[i]
 		c := catalog.Car{
 			Make: r.Make, Model: r.BaseModel, SourceModel: r.BaseModel, Year: r.Year, Trim: variant(r),
-			Body: bodyOf(r, t.facts[i].bodies), FuelType: carFuel(r), DriveType: driveOf(r),
+			Body: marketBody(r, &t.facts[i], suvs), FuelType: carFuel(r), DriveType: driveOf(r),
 			Transmission: r.Trany, FuelEconomy: Economy(*r),
 		}
 		if c.Model == "" {
@@ -145,6 +151,37 @@ func truckClass(vclass string) bool {
 	c := strings.ToLower(vclass)
 	return strings.Contains(c, "pickup") || strings.Contains(c, "van") || strings.Contains(c, "utility") ||
 		strings.Contains(c, "special purpose")
+}
+
+// marketBodies are families the market sells as one body that EPA's class
+// and volumes miss: crossovers it classes as cars, roadsters it classes as
+// two-seaters, and the four-door RX-8 coupe (docs/data.md, Model names).
+var marketBodies = map[[2]string]string{
+	{"BMW", "X1"}: "SUV", {"BMW", "X2"}: "SUV", {"Audi", "Q3"}: "SUV", {"Hyundai", "Venue"}: "SUV",
+	{"Nissan", "Kicks"}: "SUV", {"Nissan", "Cube"}: "SUV", {"Toyota", "C-HR"}: "SUV", {"Hyundai", "Ioniq 5"}: "SUV",
+	{"Genesis", "GV60"}: "SUV", {"Ferrari", "Purosangue"}: "SUV",
+	{"BMW", "Z4"}: "Convertible", {"Porsche", "Boxster"}: "Convertible", {"Mazda", "MX-5"}: "Convertible",
+	{"Mazda", "MX-5 Miata"}: "Convertible", {"Mercedes-Benz", "SLK-Class"}: "Convertible",
+	{"Mercedes-Benz", "SL-Class"}: "Convertible", {"Honda", "S2000"}: "Convertible", {"Saturn", "SKY"}: "Convertible",
+	{"Pontiac", "Solstice"}: "Convertible", {"Mazda", "RX-8"}: "Coupe",
+}
+
+// wagonFamilies sell a wagon beside the SUV EPA classes under their name.
+var wagonFamilies = map[[2]string]bool{{"BMW", "M"}: true, {"Volvo", "V60"}: true, {"Fiat", "500"}: true}
+
+// marketBody is the body the row's words name, else its family's market
+// body, else SUV for a station wagon of a family EPA classes as an SUV in
+// some row (a crossover's early or two-wheel-drive years), else bodyOf.
+func marketBody(r *Row, f *rowFacts, suvs map[[2]string]bool) string {
+	fam := [2]string{r.Make, r.BaseModel}
+	switch b, ok := marketBodies[fam]; {
+	case wordBodies(f.words) != 0:
+	case ok:
+		return b
+	case suvs[fam] && !wagonFamilies[fam] && strings.Contains(strings.ToLower(r.VClass), "station wagon"):
+		return "SUV"
+	}
+	return bodyOf(r, f.bodies)
 }
 
 // bodyOf picks one catalog body from what the row says (rowBodies); a car

@@ -47,3 +47,54 @@ func TestCanonicalModelsOfRealFile(t *testing.T) {
 		}
 	}
 }
+
+// The real file's bodies follow the market where EPA's class misses it:
+// each marketBodies entry sets the body of its rows, a crossover's station
+// wagon rows are SUVs, and a body word in the model text still wins.
+func TestMarketBodiesOfRealFile(t *testing.T) {
+	tab := realTable(t)
+	cars, err := Cars(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed, byFamily := 0, map[[2]string]int{}
+	for i, c := range cars {
+		r := &tab.Rows[i]
+		if c.Body != bodyOf(r, tab.facts[i].bodies) {
+			changed++
+			byFamily[[2]string{r.Make, r.BaseModel}]++
+		}
+	}
+	for fam := range marketBodies {
+		if byFamily[fam] == 0 {
+			t.Errorf("marketBodies %v changes no row", fam)
+		}
+	}
+	t.Logf("%d rows of %d families take the market's body", changed, len(byFamily))
+	if changed != 752 {
+		t.Errorf("%d rows take the market's body, want the 752 docs/data.md counts", changed)
+	}
+	// body is the bodies of the rows of EPA's make, model text and year.
+	body := func(mk, model string, year int) map[string]bool {
+		out := map[string]bool{}
+		for i, c := range cars {
+			if r := &tab.Rows[i]; r.Make == mk && r.Model == model && r.Year == year {
+				out[c.Body] = true
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		mk, model string
+		year      int
+		want      string
+	}{
+		{"Chevrolet", "Trax", 2026, "SUV"}, {"BMW", "X1 xDrive28i", 2015, "SUV"}, {"Honda", "HR-V AWD", 2018, "SUV"},
+		{"BMW", "Z4 3.0i", 2007, "Convertible"}, {"BMW", "Z4 Coupe", 2007, "Coupe"}, {"BMW", "M5 Touring", 2025, "Wagon"},
+		{"Volvo", "V60 FWD", 2016, "Wagon"}, {"Subaru", "Forester AWD", 1999, "SUV"},
+	} {
+		if got := body(tc.mk, tc.model, tc.year); len(got) != 1 || !got[tc.want] {
+			t.Errorf("%s %s %d bodies %v, want %s", tc.mk, tc.model, tc.year, got, tc.want)
+		}
+	}
+}
