@@ -46,8 +46,18 @@ type CheckDigit struct {
 
 // VINLinks are the catalog records of the decoded make, model and year.
 type VINLinks struct {
-	Cars      []string `json:"cars"`
-	TireSizes []string `json:"tire_sizes"`
+	Cars       []string   `json:"cars"`
+	CarMatches []CarMatch `json:"car_matches"`
+	TireSizes  []string   `json:"tire_sizes"`
+}
+
+// CarMatch is how a linked car agrees with the decode: Level is full,
+// partial or family; Matched and Differs name the fields.
+type CarMatch struct {
+	ID      string   `json:"id"`
+	Level   string   `json:"level"`
+	Matched []string `json:"matched"`
+	Differs []string `json:"differs"`
 }
 
 // VINReport is the answer of GET /v1/vin/{vin}: local checks, vPIC's decode

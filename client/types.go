@@ -27,6 +27,7 @@ type Car struct {
 	UUID          string   `json:"uuid"`
 	Make          string   `json:"make"`
 	Model         string   `json:"model"`
+	SourceModel   string   `json:"source_model"`
 	Year          int      `json:"year"`
 	Trim          string   `json:"trim"`
 	Body          string   `json:"body"`

@@ -3,11 +3,12 @@ package catalog
 // fieldLabels maps each record field's JSON name to a label and unit for
 // people; kinds share a name only where it means the same.
 var fieldLabels = map[string]struct{ label, unit string }{
-	"uuid":  {"UUID", ""},
-	"make":  {"Make", ""},
-	"model": {"Model", ""},
-	"year":  {"Model year", ""},
-	"trim":  {"Trim", ""},
+	"uuid":         {"UUID", ""},
+	"make":         {"Make", ""},
+	"model":        {"Model", ""},
+	"source_model": {"Model as the source names it", ""},
+	"year":         {"Model year", ""},
+	"trim":         {"Trim", ""},
 
 	"body":                     {"Body style", ""},
 	"fuel_type":                {"Fuel type", ""},

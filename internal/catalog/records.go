@@ -55,7 +55,8 @@ type FuelEconomy struct {
 type Car struct {
 	UUID          uuid.UUID `json:"uuid" jsonschema:"The record's stable id (a UUIDv5 of its kind and natural key): the same record keeps it across imports."`
 	Make          string    `json:"make" jsonschema:"Manufacturer, in the catalog's spelling."`
-	Model         string    `json:"model" jsonschema:"Model name, in the catalog's spelling."`
+	Model         string    `json:"model" jsonschema:"The catalog's canonical model name, shared with tire fitments, VIN decodes and recalls (docs/data.md, Model names)."`
+	SourceModel   string    `json:"source_model" jsonschema:"The model as the source spells it, e.g. EPA's F150 for the canonical F-150; the model itself when the source uses that."`
 	Year          int       `json:"year" jsonschema:"Model year."`
 	Trim          string    `json:"trim" jsonschema:"Trim or variant name, e.g. LE or Pickup 2WD; empty when the source gives none."`
 	Body          string    `json:"body" jsonschema:"Body type: Sedan, Coupe, Hatchback, Wagon, Convertible, SUV, Pickup, Minivan or Van."`

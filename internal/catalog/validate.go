@@ -185,6 +185,9 @@ func (c *Car) Normalize() FieldErrors {
 	var ck checker
 	ck.text("make", &c.Make, true, 60)
 	ck.text("model", &c.Model, true, 80)
+	if ck.text("source_model", &c.SourceModel, false, 80); c.SourceModel == "" {
+		c.SourceModel = c.Model
+	}
 	ck.year(c.Year, MinCarYear)
 	ck.text("trim", &c.Trim, false, 80)
 	ck.enum("body", &c.Body, Bodies)

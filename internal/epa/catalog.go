@@ -13,16 +13,23 @@ import (
 func Cars(t *Table) ([]catalog.Car, error) {
 	cars := make([]catalog.Car, 0, len(t.Rows))
 	var probs []ingest.RecordError
+	suvs := map[[2]string]bool{}
+	for i := range t.Rows {
+		if r := &t.Rows[i]; strings.Contains(strings.ToLower(r.VClass), "sport utility") {
+			suvs[[2]string{r.Make, r.BaseModel}] = true
+		}
+	}
 	for i := range t.Rows {
 		r := &t.Rows[i]
 		c := catalog.Car{
-			Make: r.Make, Model: r.BaseModel, Year: r.Year, Trim: variant(r),
-			Body: bodyOf(r, t.facts[i].bodies), FuelType: carFuel(r), DriveType: driveOf(r),
+			Make: r.Make, Model: r.BaseModel, SourceModel: r.BaseModel, Year: r.Year, Trim: variant(r),
+			Body: marketBody(r, &t.facts[i], suvs), FuelType: carFuel(r), DriveType: driveOf(r),
 			Transmission: r.Trany, FuelEconomy: Economy(*r),
 		}
 		if c.Model == "" {
-			c.Model = r.Model
+			c.Model, c.SourceModel = r.Model, r.Model
 		}
+		c.Model = CanonicalModel(c.Make, c.Model)
 		if c.FuelType != catalog.FuelBEV && c.FuelType != catalog.FuelFCEV {
 			if r.Displ > 0 {
 				d := r.Displ
@@ -43,6 +50,31 @@ func Cars(t *Table) ([]catalog.Car, error) {
 		return nil, &ingest.InvalidError{Problems: probs}
 	}
 	return cars, nil
+}
+
+// marketNames are the EPA baseModels spelled apart from the name the maker,
+// vPIC and tire fitments use; each is the market's spelling with its spaces
+// or hyphens changed (docs/data.md, Model names).
+var marketNames = map[[2]string]string{
+	{"Ford", "F150"}:               "F-150",
+	{"Ford", "F250"}:               "F-250",
+	{"Chevrolet", "S10 Pickup"}:    "S-10 Pickup",
+	{"Mitsubishi", "3000 GT"}:      "3000GT",
+	{"Fiat", "500 L"}:              "500L",
+	{"Fiat", "500 X"}:              "500X",
+	{"Toyota", "GR 86"}:            "GR86",
+	{"BMW", "Active E"}:            "ActiveE",
+	{"Ferrari", "F 40"}:            "F40",
+	{"Ferrari", "575 M Maranello"}: "575M Maranello",
+}
+
+// CanonicalModel is the catalog's name of an EPA model: the market's
+// spelling where EPA's differs (marketNames), else EPA's.
+func CanonicalModel(mk, model string) string {
+	if name, ok := marketNames[[2]string{mk, model}]; ok {
+		return name
+	}
+	return model
 }
 
 var sourceColumns = map[string]string{
@@ -119,6 +151,37 @@ func truckClass(vclass string) bool {
 	c := strings.ToLower(vclass)
 	return strings.Contains(c, "pickup") || strings.Contains(c, "van") || strings.Contains(c, "utility") ||
 		strings.Contains(c, "special purpose")
+}
+
+// marketBodies are families the market sells as one body that EPA's class
+// and volumes miss: crossovers it classes as cars, roadsters it classes as
+// two-seaters, and the four-door RX-8 coupe (docs/data.md, Model names).
+var marketBodies = map[[2]string]string{
+	{"BMW", "X1"}: "SUV", {"BMW", "X2"}: "SUV", {"Audi", "Q3"}: "SUV", {"Hyundai", "Venue"}: "SUV",
+	{"Nissan", "Kicks"}: "SUV", {"Nissan", "Cube"}: "SUV", {"Toyota", "C-HR"}: "SUV", {"Hyundai", "Ioniq 5"}: "SUV",
+	{"Genesis", "GV60"}: "SUV", {"Ferrari", "Purosangue"}: "SUV",
+	{"BMW", "Z4"}: "Convertible", {"Porsche", "Boxster"}: "Convertible", {"Mazda", "MX-5"}: "Convertible",
+	{"Mazda", "MX-5 Miata"}: "Convertible", {"Mercedes-Benz", "SLK-Class"}: "Convertible",
+	{"Mercedes-Benz", "SL-Class"}: "Convertible", {"Honda", "S2000"}: "Convertible", {"Saturn", "SKY"}: "Convertible",
+	{"Pontiac", "Solstice"}: "Convertible", {"Mazda", "RX-8"}: "Coupe",
+}
+
+// wagonFamilies sell a wagon beside the SUV EPA classes under their name.
+var wagonFamilies = map[[2]string]bool{{"BMW", "M"}: true, {"Volvo", "V60"}: true, {"Fiat", "500"}: true}
+
+// marketBody is the body the row's words name, else its family's market
+// body, else SUV for a station wagon of a family EPA classes as an SUV in
+// some row (a crossover's early or two-wheel-drive years), else bodyOf.
+func marketBody(r *Row, f *rowFacts, suvs map[[2]string]bool) string {
+	fam := [2]string{r.Make, r.BaseModel}
+	switch b, ok := marketBodies[fam]; {
+	case wordBodies(f.words) != 0:
+	case ok:
+		return b
+	case suvs[fam] && !wagonFamilies[fam] && strings.Contains(strings.ToLower(r.VClass), "station wagon"):
+		return "SUV"
+	}
+	return bodyOf(r, f.bodies)
 }
 
 // bodyOf picks one catalog body from what the row says (rowBodies); a car

@@ -173,9 +173,9 @@ var bodyWords = map[string]string{
 	"suv": "SUV",
 }
 
-// rowBodies is what a row says about its body: model text words, else its
-// class, both named, else which per-body volumes a car row lists.
-func rowBodies(r *Row, ws []string) (m bodyMask, named bool) {
+// wordBodies are the bodies a row's model text words name.
+func wordBodies(ws []string) bodyMask {
+	var m bodyMask
 	for i, w := range ws {
 		if b, ok := bodyWords[w]; ok {
 			m |= bodyBit(b)
@@ -192,7 +192,13 @@ func rowBodies(r *Row, ws []string) (m bodyMask, named bool) {
 			}
 		}
 	}
-	if m != 0 {
+	return m
+}
+
+// rowBodies is what a row says about its body: model text words, else its
+// class, both named, else which per-body volumes a car row lists.
+func rowBodies(r *Row, ws []string) (m bodyMask, named bool) {
+	if m := wordBodies(ws); m != 0 {
 		return m, true
 	}
 	class := strings.ToLower(r.VClass)

@@ -10,6 +10,7 @@ import (
 type carInput struct {
 	Make          string   `json:"make"`
 	Model         string   `json:"model"`
+	SourceModel   *string  `json:"source_model"`
 	Year          int      `json:"year"`
 	Trim          string   `json:"trim"`
 	Body          string   `json:"body"`
@@ -32,7 +33,7 @@ type carInput struct {
 }
 
 func (in *carInput) record() (catalog.Car, catalog.FieldErrors) {
-	c := catalog.Car{Make: in.Make, Model: in.Model, Year: in.Year, Trim: in.Trim, Body: in.Body, FuelType: in.FuelType,
+	c := catalog.Car{Make: in.Make, Model: in.Model, SourceModel: deref(in.SourceModel), Year: in.Year, Trim: in.Trim, Body: in.Body, FuelType: in.FuelType,
 		DriveType: in.DriveType, Transmission: deref(in.Transmission), DisplacementL: in.DisplacementL, Cylinders: in.Cylinders,
 		FuelEconomy: catalog.FuelEconomy{EPAID: in.EPAID, MPGCity: in.MPGCity, MPGHighway: in.MPGHighway, MPGCombined: in.MPGCombined,
 			EPARangeMiles: in.EPARangeMiles, EPAElectricRangeMiles: in.EPAElectricRangeMiles, AnnualFuelCost: in.AnnualFuelCost, CO2GPM: in.CO2GPM}}

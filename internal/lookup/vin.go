@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
@@ -126,6 +127,35 @@ func bodyOf(bodyClass *string) *string {
 	return nil
 }
 
+// fuels maps vPIC's primary fuel types onto the catalog's.
+var fuels = map[string]string{
+	"Gasoline":                     catalog.FuelGasoline,
+	"Diesel":                       catalog.FuelDiesel,
+	"Electric":                     catalog.FuelBEV,
+	"Flexible Fuel Vehicle (FFV)":  catalog.FuelFlex,
+	"Fuel Cell":                    catalog.FuelFCEV,
+	"Hydrogen":                     catalog.FuelFCEV,
+	"Compressed Natural Gas (CNG)": catalog.FuelCNG,
+	"Liquefied Petroleum Gas (propane or LPG)": catalog.FuelLPG,
+}
+
+// decoded is what r says to rank its linked cars by.
+func decoded(r VINReport) vehicle.Decoded {
+	d := vehicle.Decoded{DisplacementL: r.Engine.DisplacementL, Cylinders: r.Engine.Cylinders}
+	if r.Body != nil {
+		d.Body = *r.Body
+	}
+	if r.Engine.FuelType != nil {
+		d.FuelType = fuels[*r.Engine.FuelType]
+	}
+	for _, t := range []*string{r.Trim, r.Series} {
+		if t != nil {
+			d.Trims = append(d.Trims, *t)
+		}
+	}
+	return d
+}
+
 // DecodeVIN validates and decodes a VIN; one nobody can decode is a
 // *VINError that carries the local checks.
 func (s *Service) DecodeVIN(ctx context.Context, raw string) (VINReport, upstream.Meta, error) {
@@ -161,7 +191,7 @@ func (s *Service) decodeValid(ctx context.Context, local vin.Decoded) (VINReport
 		VehicleType: vehicleType(res.VehicleType), Manufacturer: res.Manufacturer, Engine: res.Engine, Plant: res.Plant,
 		CheckDigit: checks.CheckDigit, ModelYearCandidates: checks.ModelYearCandidates, WMI: checks.WMI,
 		ErrorCodes: res.ErrorCodes, ErrorText: res.ErrorText,
-		Links:  vehicle.Links{Cars: []uuid.UUID{}, TireSizes: []uuid.UUID{}},
+		Links:  vehicle.Links{Cars: []uuid.UUID{}, CarMatches: []vehicle.CarMatch{}, TireSizes: []uuid.UUID{}},
 		Source: source, Stale: meta.Stale, FetchedAt: meta.FetchedAt,
 	}
 	if r.Make != nil {
@@ -180,7 +210,7 @@ func (s *Service) decodeValid(ctx context.Context, local vin.Decoded) (VINReport
 		year = r.ModelYearCandidates[0]
 	}
 	if r.Make != nil && r.Model != nil && year > 0 {
-		r.Links = s.vehicles.Links(*r.Make, *r.Model, year)
+		r.Links = s.vehicles.Links(*r.Make, *r.Model, year, decoded(r))
 	}
 	return r, meta, nil
 }

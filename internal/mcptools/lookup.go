@@ -43,7 +43,7 @@ func (l lookupTools) decodeVIN() Tool {
 		perItem:   true,
 		openWorld: true,
 		rest:      "GET /v1/vin/{vin}, GET /v1/vins",
-		output:    "`{\"data\": {\"vin\", \"make\", \"model\", \"year\", ..., \"check_digit\", \"model_year_candidates\", \"wmi\", \"links\": {\"cars\", \"tire_sizes\"}, \"source\", \"stale\"}}`, or `{\"data\": [...]}` for vins",
+		output:    "`{\"data\": {\"vin\", \"make\", \"model\", \"year\", ..., \"check_digit\", \"model_year_candidates\", \"wmi\", \"links\": {\"cars\", \"car_matches\", \"tire_sizes\"}, \"source\", \"stale\"}}`, or `{\"data\": [...]}` for vins",
 		handler:   typed("decode_vin", l.decode),
 	})
 }

@@ -2,6 +2,7 @@ package vehicle_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -34,16 +35,95 @@ func TestLinksAndCanonicalMake(t *testing.T) {
 	if _, ok := svc.CanonicalMake("Bugatti"); ok {
 		t.Fatal("an unknown make was found")
 	}
-	l := svc.Links("FORD", "F-150", 2021)
+	l := svc.Links("FORD", "F-150", 2021, vehicle.Decoded{})
 	if !slices.Equal(l.Cars, []uuid.UUID{f150.UUID}) || !slices.Equal(l.TireSizes, []uuid.UUID{fit.UUID}) {
 		t.Fatalf("F-150 2021 links = %+v", l)
 	}
-	if l := svc.Links("CHEVROLET", "Silverado 1500", 2021); len(l.Cars) != 1 || l.Cars[0] != silverado.UUID {
+	if l := svc.Links("CHEVROLET", "Silverado 1500", 2021, vehicle.Decoded{}); len(l.Cars) != 1 || l.Cars[0] != silverado.UUID {
 		t.Fatalf("Silverado 1500 links = %+v, want the Silverado by prefix", l)
 	}
-	if l := svc.Links("Ford", "Mustang", 2021); l.Cars == nil || len(l.Cars)+len(l.TireSizes) != 0 {
+	if l := svc.Links("Ford", "Mustang", 2021, vehicle.Decoded{}); l.Cars == nil || len(l.Cars)+len(l.TireSizes) != 0 {
 		t.Fatalf("Mustang links = %+v, want two empty lists", l)
 	}
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// Each join rule of docs/data.md links a decoded name to its catalog family.
+func TestLinkJoinRules(t *testing.T) {
+	car := func(mk, model string, year int, trim string) catalog.Car {
+		c := catalog.Car{Make: mk, Model: model, Year: year, Trim: trim, Body: "Sedan", FuelType: catalog.FuelGasoline, DriveType: "FWD"}
+		if errs := c.Normalize(); errs != nil {
+			t.Fatal(errs)
+		}
+		return c
+	}
+	cars := []catalog.Car{car("BMW", "3 Series", 2006, "325i"), car("Audi", "TT Coupe", 2005, ""), car("Audi", "TT Roadster", 2005, ""),
+		car("Subaru", "B9 Tribeca", 2007, ""), car("Subaru", "Tribeca", 2010, ""), car("Scion", "xD", 2012, ""),
+		car("Mercedes-Benz", "ML-Class", 2001, "ML320"), car("Volkswagen", "Golf/GTI", 2015, "Golf"), car("Toyota", "Prius", 2026, "")}
+	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: cars}, catalog.Version{}))
+	for _, tc := range []struct {
+		mk, model string
+		year      int
+		want      []int
+	}{
+		{"BMW", "325i", 2006, []int{0}}, {"Audi", "TT", 2005, []int{1, 2}}, {"Subaru", "B9 Tribeca", 2010, []int{4}},
+		{"Subaru", "B9 Tribeca", 2007, []int{3}}, {"Toyota", "Scion xD", 2012, []int{5}}, {"Mercedes-Benz", "M-Class", 2001, []int{6}},
+		{"Volkswagen", "Golf R", 2015, []int{7}}, {"Toyota", "Prius Prime (PHEV)", 2026, []int{8}}, {"BMW", "325i", 2007, nil},
+	} {
+		got := svc.Links(tc.mk, tc.model, tc.year, vehicle.Decoded{}).Cars
+		want := []uuid.UUID{}
+		for _, i := range tc.want {
+			want = append(want, cars[i].UUID)
+		}
+		slices.SortFunc(got, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
+		slices.SortFunc(want, func(a, b uuid.UUID) int { return strings.Compare(a.String(), b.String()) })
+		if !slices.Equal(got, want) {
+			t.Errorf("%s %s %d links %v, want %v", tc.mk, tc.model, tc.year, got, want)
+		}
+	}
+}
+
+// Linked cars come best match first, each with the fields that agree and
+// differ; a hybrid's gasoline neither matches nor rules it out.
+func TestLinksRankByDecode(t *testing.T) {
+	car := func(trim, body, fuel string, displ float64, cyl int) catalog.Car {
+		c := catalog.Car{Make: "Ford", Model: "F-150", Year: 2021, Trim: trim, Body: body, FuelType: fuel, DriveType: "4WD",
+			DisplacementL: ptr(displ), Cylinders: ptr(cyl)}
+		if errs := c.Normalize(); errs != nil {
+			t.Fatal(errs)
+		}
+		return c
+	}
+	cars := []catalog.Car{car("Pickup 2WD", "Pickup", catalog.FuelGasoline, 5.0, 8), car("Pickup 4WD", "Pickup", catalog.FuelGasoline, 2.7, 6),
+		car("XLT Hybrid", "Pickup", catalog.FuelHEV, 3.5, 6), car("XLT Pickup 2WD", "Pickup", catalog.FuelGasoline, 3.5, 6),
+		car("Van", "Van", catalog.FuelDiesel, 3.0, 6)}
+	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: cars}, catalog.Version{}))
+	l := svc.Links("Ford", "F-150", 2021, vehicle.Decoded{Body: "Pickup", DisplacementL: ptr(3.49), Cylinders: ptr(6),
+		FuelType: catalog.FuelGasoline, Trims: []string{"XLT"}})
+	want := []struct {
+		car     int
+		level   string
+		matched string
+		differs string
+	}{
+		{3, "full", "body displacement_l cylinders fuel_type trim", ""},
+		{2, "full", "body displacement_l cylinders trim", ""},
+		{1, "partial", "body cylinders fuel_type", "displacement_l"},
+		{0, "partial", "body fuel_type", "displacement_l cylinders"},
+		{4, "partial", "cylinders", "body displacement_l fuel_type"},
+	}
+	if len(l.Cars) != len(want) || len(l.CarMatches) != len(want) {
+		t.Fatalf("links = %+v, want %d cars", l, len(want))
+	}
+	for i, w := range want {
+		m := l.CarMatches[i]
+		if l.Cars[i] != cars[w.car].UUID || m.ID != cars[w.car].UUID || m.Level != w.level ||
+			strings.Join(m.Matched, " ") != w.matched || strings.Join(m.Differs, " ") != w.differs {
+			t.Errorf("rank %d = %s %+v, want car %d (%s) %s, matched %q, differs %q", i, l.Cars[i], m, w.car, cars[w.car].UUID, w.level, w.matched, w.differs)
+		}
+	}
+	if m := svc.Links("Ford", "F-150", 2021, vehicle.Decoded{}).CarMatches[0]; m.Level != "family" || m.Matched == nil || m.Differs == nil {
+		t.Errorf("a decode that says nothing gives %+v, want level family and empty lists", m)
+	}
+}

@@ -30,18 +30,18 @@ type table[T any] struct {
 
 var carTable = table[catalog.Car]{
 	name: "cars",
-	cols: []string{"uuid", "make", "model", "year", "trim", "body", "fuel_type", "drive_type", "transmission", "displacement_l", "cylinders",
+	cols: []string{"uuid", "make", "model", "source_model", "year", "trim", "body", "fuel_type", "drive_type", "transmission", "displacement_l", "cylinders",
 		"epa_id", "mpg_city", "mpg_highway", "mpg_combined", "epa_range_miles", "epa_electric_range_miles", "annual_fuel_cost", "co2_gpm"},
 	args: func(c *catalog.Car) []any {
-		return []any{c.UUID.String(), c.Make, c.Model, c.Year, c.Trim, c.Body, c.FuelType, c.DriveType, c.Transmission, c.DisplacementL, c.Cylinders,
+		return []any{c.UUID.String(), c.Make, c.Model, c.SourceModel, c.Year, c.Trim, c.Body, c.FuelType, c.DriveType, c.Transmission, c.DisplacementL, c.Cylinders,
 			c.EPAID, c.MPGCity, c.MPGHighway, c.MPGCombined, c.EPARangeMiles, c.EPAElectricRangeMiles, c.AnnualFuelCost, c.CO2GPM}
 	},
-	load: `SELECT uuid, make, model, year, trim, body, fuel_type, drive_type, transmission, displacement_l, cylinders,
+	load: `SELECT uuid, make, model, source_model, year, trim, body, fuel_type, drive_type, transmission, displacement_l, cylinders,
 		epa_id, mpg_city, mpg_highway, mpg_combined, epa_range_miles, epa_electric_range_miles, annual_fuel_cost, co2_gpm FROM cars ORDER BY make, model, year DESC, trim, uuid`,
 	scan: func(r rowScanner) (catalog.Car, error) {
 		var c catalog.Car
 		var id string
-		err := r.Scan(&id, &c.Make, &c.Model, &c.Year, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &c.DisplacementL, &c.Cylinders,
+		err := r.Scan(&id, &c.Make, &c.Model, &c.SourceModel, &c.Year, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &c.DisplacementL, &c.Cylinders,
 			&c.EPAID, &c.MPGCity, &c.MPGHighway, &c.MPGCombined, &c.EPARangeMiles, &c.EPAElectricRangeMiles, &c.AnnualFuelCost, &c.CO2GPM)
 		if err != nil {
 			return c, err

@@ -1,4 +1,4 @@
-package main
+package vins
 
 import (
 	"slices"
@@ -11,7 +11,7 @@ import (
 
 func TestGenerate(t *testing.T) {
 	prefixes := []string{"1FTFW5L8RF", "JH4DC434RS"}
-	got := generate(prefixes, 5, 7)
+	got := Generate(prefixes, 5, 7)
 	if len(got) != 5 {
 		t.Fatalf("got %d VINs, want 5", len(got))
 	}
@@ -27,16 +27,16 @@ func TestGenerate(t *testing.T) {
 			t.Errorf("%s keeps prefix %s, want %s", v, p, prefixes[i%2])
 		}
 	}
-	if again := generate(prefixes, 5, 7); strings.Join(again, ",") != strings.Join(got, ",") {
+	if again := Generate(prefixes, 5, 7); strings.Join(again, ",") != strings.Join(got, ",") {
 		t.Errorf("same seed gave %v then %v", got, again)
 	}
-	if other := generate(prefixes, 5, 8); strings.Join(other, ",") == strings.Join(got, ",") {
+	if other := Generate(prefixes, 5, 8); strings.Join(other, ",") == strings.Join(got, ",") {
 		t.Errorf("seeds 7 and 8 gave the same VINs %v", got)
 	}
 }
 
 func TestReadPrefixes(t *testing.T) {
-	prefixes, err := readPrefixes(fixture.Path(t))
+	prefixes, err := Prefixes(fixture.Path(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestReadPrefixes(t *testing.T) {
 			t.Errorf("prefix %s missing from %d prefixes", want, len(prefixes))
 		}
 	}
-	if _, err := readPrefixes(t.TempDir()); err == nil || !strings.Contains(err.Error(), "missing") {
+	if _, err := Prefixes(t.TempDir()); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("empty dir: err %v, want one saying the data is missing", err)
 	}
 }
