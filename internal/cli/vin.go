@@ -61,7 +61,9 @@ vds decodes them in batches of 50 and prints one row per VIN in input
 order: a table, --csv, or --json (the server's entries). A VIN that is
 invalid or that nobody can decode is a row with its error code, and costs
 nothing; the rest cost one call each. A progress bar shows on a terminal
-when there is more than one batch.
+when there is more than one batch. When the server refuses a batch (quota
+or rate limit), the VINs not sent are rows with its code (quota_exceeded),
+and the exit code says why it stopped.
 
 A single malformed VIN is refused before it reaches the server (exit 2); a
 single well-formed VIN whose manufacturer nobody knows exits 1.`,
@@ -162,7 +164,7 @@ func vinBatchRun(ctx context.Context, f *Factory, c *client.Client, opts *vinOpt
 	for chunk := range slices.Chunk(vins, client.MaxBatch) {
 		got, err := c.DecodeVINs(ctx, chunk)
 		if err != nil {
-			failed = fmt.Errorf("stopped after %d of %d VINs: %w", len(entries), len(vins), err)
+			failed = err
 			break
 		}
 		entries = append(entries, got...)
@@ -173,16 +175,38 @@ func vinBatchRun(ctx context.Context, f *Factory, c *client.Client, opts *vinOpt
 	if bar != nil {
 		_ = bar.Finish()
 	}
+	sent := len(entries)
+	if failed != nil {
+		entries = append(entries, notSent(vins[sent:], failed)...)
+	}
 	if err := printVINEntries(f, opts.CSV, entries); err != nil {
 		return err
 	}
 	if failed != nil {
+		// Main prints failed next, its own way (an API error's detail and request id).
+		fmt.Fprintf(f.IO.ErrOut, "vds: stopped after %d of %d VINs; the other %d are rows with error %s\n",
+			sent, len(vins), len(vins)-sent, entries[sent].Error.Code)
 		return failed
 	}
 	if n := countFailed(entries); n > 0 && !f.JSON {
 		fmt.Fprintf(f.IO.ErrOut, "%d of %d VINs were not decoded (not charged)\n", n, len(entries))
 	}
 	return skipped
+}
+
+// notSent are the entries of VINs a failed batch left unsent, so the output
+// keeps one row per VIN and says why: the refusal's code (quota_exceeded,
+// rate_limited...), or not_sent.
+func notSent(vins []string, err error) []client.VINEntry {
+	e := &client.EntryError{Code: "not_sent", Detail: "not sent: " + err.Error()}
+	if ae, ok := errors.AsType[*client.APIError](err); ok {
+		e.Code = ae.Code
+	}
+	out := make([]client.VINEntry, len(vins))
+	for i, v := range vins {
+		out[i] = client.VINEntry{VIN: v, Error: e}
+	}
+	return out
 }
 
 func countFailed(entries []client.VINEntry) int {
