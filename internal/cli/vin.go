@@ -95,7 +95,7 @@ single well-formed VIN whose manufacturer nobody knows exits 1.`,
 	// with a note on stderr (cobra's deprecation notice goes to stdout).
 	cmd.Flags().BoolVar(&opts.noLinks, "no-links", false, "")
 	_ = cmd.Flags().MarkHidden("no-links")
-	cmd.Flags().BoolVar(&opts.CSV, "csv", false, "print one CSV row per VIN (vin, year, make, model, trim, body, error)")
+	cmd.Flags().BoolVar(&opts.CSV, "csv", false, "print one CSV row per VIN ("+strings.Join(vinColumns, ", ")+")")
 	return cmd
 }
 
@@ -219,31 +219,45 @@ func countFailed(entries []client.VINEntry) int {
 	return n
 }
 
+// vinColumns are the columns of a decoded VIN, the same for vds vin and
+// vds vpic decode --format csv, in the catalog CSVs' make, model, year order.
+var vinColumns = []string{"vin", "make", "model", "year", "trim", "body", "body_class", "error"}
+
+// vinRow is one VIN's cells in vinColumns order: its decode, or errCode.
+func vinRow(vin string, year *int, mk, model, trim, body, bodyClass *string, errCode string) []string {
+	y := ""
+	if year != nil {
+		y = strconv.Itoa(*year)
+	}
+	return []string{vin, deref(mk), deref(model), y, deref(trim), deref(body), deref(bodyClass), errCode}
+}
+
 func printVINEntries(f *Factory, asCSV bool, entries []client.VINEntry) error {
 	if f.JSON {
 		return f.writeJSON(entries)
 	}
-	header := []string{"VIN", "YEAR", "MAKE", "MODEL", "TRIM", "BODY", "ERROR"}
 	rows := make([][]string, len(entries))
 	for i, e := range entries {
 		if r := e.Report; r != nil {
-			year := ""
-			if r.Year != nil {
-				year = strconv.Itoa(*r.Year)
-			}
-			rows[i] = []string{r.VIN, year, deref(r.Make), deref(r.Model), deref(r.Trim), deref(r.Body), ""}
+			rows[i] = vinRow(r.VIN, r.Year, r.Make, r.Model, r.Trim, r.Body, r.BodyClass, "")
 		} else {
-			rows[i] = []string{e.VIN, "", "", "", "", "", e.Error.Code}
+			rows[i] = vinRow(e.VIN, nil, nil, nil, nil, nil, nil, e.Error.Code)
 		}
 	}
 	if asCSV {
 		w := csv.NewWriter(f.IO.Out)
-		for i := range header {
-			header[i] = strings.ToLower(header[i])
-		}
-		_ = w.Write(header)
+		_ = w.Write(vinColumns)
 		_ = w.WriteAll(rows) // WriteAll flushes
 		return w.Error()
+	}
+	// The table leaves out body_class, vPIC's long wording of the body.
+	bc := slices.Index(vinColumns, "body_class")
+	header := slices.Delete(slices.Clone(vinColumns), bc, bc+1)
+	for i := range header {
+		header[i] = strings.ToUpper(header[i])
+	}
+	for i := range rows {
+		rows[i] = slices.Delete(rows[i], bc, bc+1)
 	}
 	t := f.IO.newTable(header...)
 	for _, r := range rows {
