@@ -832,12 +832,18 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
-// TestHelpDocumentsExitCodes: vds --help lists every exit code.
+// TestHelpDocumentsExitCodes: vds help exit-codes lists every exit code,
+// and vds --help lists the commands and points there.
 func TestHelpDocumentsExitCodes(t *testing.T) {
-	r := vds(t, piped, "--help")
+	r := vds(t, piped, "help", "exit-codes")
 	for _, re := range []string{`^  0 {4}success$`, `^  2 {4}usage error`, `^  3 {4}not found`, `^  4 {4}not authenticated`,
-		`^  5 {4}rate limited or monthly quota exceeded$`, `^  6 {4}server or network error`, `^  130  interrupted$`,
-		`^ +login +Check a token`, `^ +tires +Show tire fitments`} {
+		`^  5 {4}rate limited or monthly quota exceeded$`, `^  6 {4}server or network error`, `^  130  interrupted$`} {
+		if !regexp.MustCompile("(?m)" + re).MatchString(r.out) {
+			t.Errorf("vds help exit-codes does not match %q:\n%s", re, r.out)
+		}
+	}
+	r = vds(t, piped, "--help")
+	for _, re := range []string{`^ +login +Store a token`, ` tires +Tire fitments, geometry$`, `vds help exit-codes\.$`} {
 		if !regexp.MustCompile("(?m)" + re).MatchString(r.out) {
 			t.Errorf("vds --help does not match %q:\n%s", re, r.out)
 		}
