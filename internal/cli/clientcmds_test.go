@@ -259,14 +259,14 @@ func TestClientCommandsRun(t *testing.T) {
 		{name: "vin links batch", s: piped, args: []string{"vin", upstreamtest.KnownVIN, upstreamtest.KnownVIN, "--links"}, wantExitCode: ExitUsage,
 			wantErr: []string{`not with several VINs`}},
 		{name: "vin batch piped", s: piped, args: []string{"vin", upstreamtest.KnownVIN, "ZZZZZZZZZZZZZZZZZ", "ABC"},
-			want:    []string{`\A1FTMW1T88MFA00001\t2021\tFord\tF-150\tSuperCrew-SSV\tPickup\t\nZZZZZZZZZZZZZZZZZ(\t){6}vin_not_decodable\nABC(\t){6}invalid_vin\n\z`},
+			want:    []string{`\A1FTMW1T88MFA00001\tFord\tF-150\t2021\tSuperCrew-SSV\tPickup\t\nZZZZZZZZZZZZZZZZZ(\t){6}vin_not_decodable\nABC(\t){6}invalid_vin\n\z`},
 			wantErr: []string{`\A2 of 3 VINs were not decoded \(not charged\)\n\z`}},
 		{name: "vin batch tty", s: tty, args: []string{"vin", upstreamtest.KnownVIN, "ABC"},
-			want: []string{`\AVIN {2,}YEAR {2,}MAKE {2,}MODEL {2,}TRIM {2,}BODY {2,}ERROR\n1FTMW1T88MFA00001 {2,}2021 {2,}Ford {2,}F-150 {2,}SuperCrew-SSV {2,}Pickup {2,}-\nABC {2,}- {2,}- {2,}- {2,}- {2,}- {2,}invalid_vin\n\z`}},
+			want: []string{`\AVIN {2,}MAKE {2,}MODEL {2,}YEAR {2,}TRIM {2,}BODY {2,}ERROR\n1FTMW1T88MFA00001 {2,}Ford {2,}F-150 {2,}2021 {2,}SuperCrew-SSV {2,}Pickup {2,}-\nABC {2,}- {2,}- {2,}- {2,}- {2,}- {2,}invalid_vin\n\z`}},
 		{name: "vin stdin csv", s: streams{stdin: strings.ToLower(upstreamtest.KnownVIN) + "\n\n ZZZZZZZZZZZZZZZZZ, " + upstreamtest.KnownVIN + "\n"}, args: []string{"vin", "--csv", "-"},
-			want: []string{`\Avin,year,make,model,trim,body,error\n1FTMW1T88MFA00001,2021,Ford,F-150,SuperCrew-SSV,Pickup,\nZZZZZZZZZZZZZZZZZ,,,,,,vin_not_decodable\n1FTMW1T88MFA00001,2021,Ford,F-150,SuperCrew-SSV,Pickup,\n\z`}},
+			want: []string{`\Avin,make,model,year,trim,body,body_class,error\n1FTMW1T88MFA00001,Ford,F-150,2021,SuperCrew-SSV,Pickup,Pickup,\nZZZZZZZZZZZZZZZZZ,,,,,,,vin_not_decodable\n1FTMW1T88MFA00001,Ford,F-150,2021,SuperCrew-SSV,Pickup,Pickup,\n\z`}},
 		{name: "vin progress", s: streams{tty: true, stdin: strings.Repeat(upstreamtest.KnownVIN+"\n", 60)}, args: []string{"vin", "-"},
-			want: []string{`\AVIN {2,}YEAR[^\n]+\n(1FTMW1T88MFA00001 {2,}2021 [^\n]+\n){60}\z`}, wantErr: []string{`decoding VINs .*\(50/60\)`}},
+			want: []string{`\AVIN {2,}MAKE[^\n]+\n(1FTMW1T88MFA00001 {2,}Ford {2,}F-150 {2,}2021 [^\n]+\n){60}\z`}, wantErr: []string{`decoding VINs .*\(50/60\)`}},
 		{name: "vin empty stdin", s: piped, args: []string{"vin", "-"}, wantExitCode: ExitUsage, wantErr: []string{`no VINs on stdin`}},
 		{name: "tires colour", s: colored, args: []string{"tires", "--make", "Ford", "--model", "F-150", "--year", "2021"},
 			want: []string{`^\x1b\[1m2021 Ford F-150 [^\n]+\x1b\[0m  ` + uuidRE + `$`,
@@ -832,12 +832,18 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
-// TestHelpDocumentsExitCodes: vds --help lists every exit code.
+// TestHelpDocumentsExitCodes: vds help exit-codes lists every exit code,
+// and vds --help lists the commands and points there.
 func TestHelpDocumentsExitCodes(t *testing.T) {
-	r := vds(t, piped, "--help")
+	r := vds(t, piped, "help", "exit-codes")
 	for _, re := range []string{`^  0 {4}success$`, `^  2 {4}usage error`, `^  3 {4}not found`, `^  4 {4}not authenticated`,
-		`^  5 {4}rate limited or monthly quota exceeded$`, `^  6 {4}server or network error`, `^  130  interrupted$`,
-		`^ +login +Check a token`, `^ +tires +Show tire fitments`} {
+		`^  5 {4}rate limited or monthly quota exceeded$`, `^  6 {4}server or network error`, `^  130  interrupted$`} {
+		if !regexp.MustCompile("(?m)" + re).MatchString(r.out) {
+			t.Errorf("vds help exit-codes does not match %q:\n%s", re, r.out)
+		}
+	}
+	r = vds(t, piped, "--help")
+	for _, re := range []string{`^ +login +Store a token`, ` tires +Tire fitments, geometry$`, `vds help exit-codes\.$`} {
 		if !regexp.MustCompile("(?m)" + re).MatchString(r.out) {
 			t.Errorf("vds --help does not match %q:\n%s", re, r.out)
 		}

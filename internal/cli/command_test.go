@@ -53,3 +53,30 @@ func TestListsItemRequiredFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestRootHelp: vds --help fits an 80×24 terminal with every command in it.
+func TestRootHelp(t *testing.T) {
+	f := testFactory()
+	root := NewRootCmd(f)
+	help := rootHelp(root)
+	lines := strings.Split(strings.TrimSuffix(help, "\n"), "\n")
+	if len(lines) > 23 {
+		t.Errorf("vds --help is %d lines; it must leave a line for the prompt on a 24-line terminal:\n%s", len(lines), help)
+	}
+	for i, l := range lines {
+		if len([]rune(l)) > 80 || strings.HasSuffix(l, " ") {
+			t.Errorf("line %d is %d wide or ends in a space: %q", i+1, len([]rune(l)), l)
+		}
+	}
+	for _, c := range root.Commands() {
+		if !c.IsAvailableCommand() || c.Name() == "help" {
+			continue
+		}
+		if c.GroupID != "" && briefs[c.Name()] == "" {
+			t.Errorf("%s has no brief in the root help", c.Name())
+		}
+		if !strings.Contains(help, " "+c.Name()+" ") && !strings.Contains(help, " "+c.Name()+",") && !strings.Contains(help, " "+c.Name()+".") {
+			t.Errorf("vds --help does not list %s", c.Name())
+		}
+	}
+}

@@ -59,28 +59,7 @@ func NewRootCmd(f *Factory) *cobra.Command {
 		Use:   "vds",
 		Short: "vds serves and queries vehicle data: cars, motorcycles, boats, tire fitments",
 		Long: `vds is a vehicle-data service: a catalog of cars (with EPA fuel economy),
-motorcycles and other powersports vehicles, power boats and tire fitments.
-
-Operator commands (ingest, catalog, accounts, tokens, lists, migrate) work on
-the database directly: an SQLite file by default, PostgreSQL with
---database postgres://...
-
-Client commands (login, logout, whoami, auth, makes, models, search, get,
-vin, tires, recalls, garage, tui, api) talk to any vds server over HTTP,
-never to the database. They use --url and --token, else VDS_URL and
-VDS_TOKEN, else the current instance and its token that vds login (or vds
-serve --demo) stored in $XDG_CONFIG_HOME/vds/credentials; the URL defaults
-to ` + defaultURL + `. TYPE is car, motorcycle, boat or tire (plurals,
-tire-size and tire_size accepted).
-Output is an aligned table on a terminal, tab-separated text without a
-header when piped; --json prints JSON, for the client commands the API's
-data (an array for lists), and --jq EXPR filters it with a jq expression.
-Colours only on a terminal, never with NO_COLOR set.
-
-Configuration: flags > VDS_* environment variables > config file
-($XDG_CONFIG_HOME/vds/config.yaml) > defaults. See configs/vds.example.yaml.
-
-` + exitCodesHelp,
+motorcycles and other powersports vehicles, power boats and tire fitments.`,
 		// --version prints what vds version prints.
 		Version:       buildinfo.Get().String(),
 		SilenceUsage:  true,
@@ -135,8 +114,81 @@ Configuration: flags > VDS_* environment variables > config file
 		newTUICmd(f, nil),
 		newAPICmd(f, nil),
 	)
+	root.AddCommand(
+		&cobra.Command{Use: "environment", Short: "Client and operator commands, output, configuration", Long: environmentHelp},
+		&cobra.Command{Use: "exit-codes", Short: "What vds's exit codes mean", Long: exitCodesHelp},
+	)
 	groupCommands(root)
+	subHelp := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if c != root {
+			subHelp(c, args)
+			return
+		}
+		fmt.Fprint(c.OutOrStdout(), rootHelp(root))
+	})
 	return root
+}
+
+const environmentHelp = `Operator commands (serve, ingest, catalog, accounts, tokens, lists, migrate,
+vpic) work on the database directly: an SQLite file by default, PostgreSQL
+with --database postgres://...
+
+Client commands (login, logout, whoami, auth, makes, models, search, get,
+vin, tires, recalls, garage, logs, tui, api) talk to any vds server over
+HTTP, never to the database. They use --url and --token, else VDS_URL and
+VDS_TOKEN, else the current instance and its token that vds login (or vds
+serve --demo) stored in $XDG_CONFIG_HOME/vds/credentials; the URL defaults
+to ` + defaultURL + `. TYPE is car, motorcycle, boat or tire (plurals,
+tire-size and tire_size accepted).
+
+Output is an aligned table on a terminal, tab-separated text without a
+header when piped; --json prints JSON, for the client commands the API's
+data (an array for lists), and --jq EXPR filters it with a jq expression.
+Colours only on a terminal, never with NO_COLOR set.
+
+Configuration: flags > VDS_* environment variables > config file
+($XDG_CONFIG_HOME/vds/config.yaml) > defaults. See configs/vds.example.yaml.`
+
+// briefs are the root help's short descriptions, two commands a line, so
+// that vds --help fits a 24-line terminal; TestRootHelp checks each visible
+// command has one.
+var briefs = map[string]string{
+	"vin": "Decode VINs", "search": "Search the catalog", "get": "Show one record",
+	"makes": "List makes", "models": "List models of a make", "tires": "Tire fitments, geometry",
+	"recalls": "Recalls, crash ratings", "garage": "Your saved lists", "tui": "Browse in a terminal",
+	"api": "GET any API path", "login": "Store a token", "logout": "Forget a token",
+	"auth": "Switch instances", "whoami": "Account, plan, quota", "logs": "Your newest requests",
+	"serve": "API, MCP and dashboard", "ingest": "Load catalog files", "enrich": "Add EPA fuel economy",
+	"catalog": "Inspect the catalog", "accounts": "Accounts and plans", "tokens": "API tokens",
+	"lists": "Accounts' saved lists", "migrate": "Apply migrations", "vpic": "Offline VIN decoding",
+}
+
+// rootHelp is vds --help: the command groups first, the long text in the
+// help topics.
+func rootHelp(root *cobra.Command) string {
+	var b strings.Builder
+	b.WriteString(root.Long + "\n")
+	for _, g := range commandGroups {
+		b.WriteString("\n" + g.group.Title + "\n")
+		for pair := range slices.Chunk(g.names, 2) {
+			line := ""
+			for _, name := range pair {
+				line += fmt.Sprintf("  %-10s %-24s", name, briefs[name])
+			}
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+		}
+	}
+	var other []string
+	for _, c := range root.Commands() {
+		if c.GroupID == "" && c.IsAvailableCommand() && c.Name() != "help" {
+			other = append(other, c.Name())
+		}
+	}
+	fmt.Fprintf(&b, "\nAlso: %s.\n", strings.Join(other, ", "))
+	b.WriteString("Flags: --json, --jq EXPR; --url, --token (client); --database (operator).\n")
+	b.WriteString("More: vds help COMMAND, vds help environment, vds help exit-codes.\n")
+	return b.String()
 }
 
 // Command groups of `vds --help`: database commands apart from HTTP ones.
@@ -145,9 +197,9 @@ var commandGroups = []struct {
 	names []string
 }{
 	{cobra.Group{ID: "client", Title: "Client commands (HTTP, any vds server):"},
-		[]string{"login", "logout", "whoami", "auth", "makes", "models", "search", "get", "vin", "tires", "recalls", "garage", "logs", "tui", "api"}},
+		[]string{"vin", "search", "get", "makes", "models", "tires", "recalls", "garage", "tui", "api", "login", "logout", "auth", "whoami", "logs"}},
 	{cobra.Group{ID: "operator", Title: "Operator commands (on the database):"},
-		[]string{"serve", "migrate", "ingest", "enrich", "catalog", "vpic", "accounts", "tokens", "lists"}},
+		[]string{"serve", "ingest", "enrich", "catalog", "accounts", "tokens", "lists", "migrate", "vpic"}},
 }
 
 func groupCommands(root *cobra.Command) {

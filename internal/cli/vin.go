@@ -61,7 +61,9 @@ vds decodes them in batches of 50 and prints one row per VIN in input
 order: a table, --csv, or --json (the server's entries). A VIN that is
 invalid or that nobody can decode is a row with its error code, and costs
 nothing; the rest cost one call each. A progress bar shows on a terminal
-when there is more than one batch.
+when there is more than one batch. When the server refuses a batch (quota
+or rate limit), the VINs not sent are rows with its code (quota_exceeded),
+and the exit code says why it stopped.
 
 A single malformed VIN is refused before it reaches the server (exit 2); a
 single well-formed VIN whose manufacturer nobody knows exits 1.`,
@@ -93,7 +95,7 @@ single well-formed VIN whose manufacturer nobody knows exits 1.`,
 	// with a note on stderr (cobra's deprecation notice goes to stdout).
 	cmd.Flags().BoolVar(&opts.noLinks, "no-links", false, "")
 	_ = cmd.Flags().MarkHidden("no-links")
-	cmd.Flags().BoolVar(&opts.CSV, "csv", false, "print one CSV row per VIN (vin, year, make, model, trim, body, error)")
+	cmd.Flags().BoolVar(&opts.CSV, "csv", false, "print one CSV row per VIN ("+strings.Join(vinColumns, ", ")+")")
 	return cmd
 }
 
@@ -162,7 +164,7 @@ func vinBatchRun(ctx context.Context, f *Factory, c *client.Client, opts *vinOpt
 	for chunk := range slices.Chunk(vins, client.MaxBatch) {
 		got, err := c.DecodeVINs(ctx, chunk)
 		if err != nil {
-			failed = fmt.Errorf("stopped after %d of %d VINs: %w", len(entries), len(vins), err)
+			failed = err
 			break
 		}
 		entries = append(entries, got...)
@@ -173,16 +175,38 @@ func vinBatchRun(ctx context.Context, f *Factory, c *client.Client, opts *vinOpt
 	if bar != nil {
 		_ = bar.Finish()
 	}
+	sent := len(entries)
+	if failed != nil {
+		entries = append(entries, notSent(vins[sent:], failed)...)
+	}
 	if err := printVINEntries(f, opts.CSV, entries); err != nil {
 		return err
 	}
 	if failed != nil {
+		// Main prints failed next, its own way (an API error's detail and request id).
+		fmt.Fprintf(f.IO.ErrOut, "vds: stopped after %d of %d VINs; the other %d are rows with error %s\n",
+			sent, len(vins), len(vins)-sent, entries[sent].Error.Code)
 		return failed
 	}
 	if n := countFailed(entries); n > 0 && !f.JSON {
 		fmt.Fprintf(f.IO.ErrOut, "%d of %d VINs were not decoded (not charged)\n", n, len(entries))
 	}
 	return skipped
+}
+
+// notSent are the entries of VINs a failed batch left unsent, so the output
+// keeps one row per VIN and says why: the refusal's code (quota_exceeded,
+// rate_limited...), or not_sent.
+func notSent(vins []string, err error) []client.VINEntry {
+	e := &client.EntryError{Code: "not_sent", Detail: "not sent: " + err.Error()}
+	if ae, ok := errors.AsType[*client.APIError](err); ok {
+		e.Code = ae.Code
+	}
+	out := make([]client.VINEntry, len(vins))
+	for i, v := range vins {
+		out[i] = client.VINEntry{VIN: v, Error: e}
+	}
+	return out
 }
 
 func countFailed(entries []client.VINEntry) int {
@@ -195,31 +219,45 @@ func countFailed(entries []client.VINEntry) int {
 	return n
 }
 
+// vinColumns are the columns of a decoded VIN, the same for vds vin and
+// vds vpic decode --format csv, in the catalog CSVs' make, model, year order.
+var vinColumns = []string{"vin", "make", "model", "year", "trim", "body", "body_class", "error"}
+
+// vinRow is one VIN's cells in vinColumns order: its decode, or errCode.
+func vinRow(vin string, year *int, mk, model, trim, body, bodyClass *string, errCode string) []string {
+	y := ""
+	if year != nil {
+		y = strconv.Itoa(*year)
+	}
+	return []string{vin, deref(mk), deref(model), y, deref(trim), deref(body), deref(bodyClass), errCode}
+}
+
 func printVINEntries(f *Factory, asCSV bool, entries []client.VINEntry) error {
 	if f.JSON {
 		return f.writeJSON(entries)
 	}
-	header := []string{"VIN", "YEAR", "MAKE", "MODEL", "TRIM", "BODY", "ERROR"}
 	rows := make([][]string, len(entries))
 	for i, e := range entries {
 		if r := e.Report; r != nil {
-			year := ""
-			if r.Year != nil {
-				year = strconv.Itoa(*r.Year)
-			}
-			rows[i] = []string{r.VIN, year, deref(r.Make), deref(r.Model), deref(r.Trim), deref(r.Body), ""}
+			rows[i] = vinRow(r.VIN, r.Year, r.Make, r.Model, r.Trim, r.Body, r.BodyClass, "")
 		} else {
-			rows[i] = []string{e.VIN, "", "", "", "", "", e.Error.Code}
+			rows[i] = vinRow(e.VIN, nil, nil, nil, nil, nil, nil, e.Error.Code)
 		}
 	}
 	if asCSV {
 		w := csv.NewWriter(f.IO.Out)
-		for i := range header {
-			header[i] = strings.ToLower(header[i])
-		}
-		_ = w.Write(header)
+		_ = w.Write(vinColumns)
 		_ = w.WriteAll(rows) // WriteAll flushes
 		return w.Error()
+	}
+	// The table leaves out body_class, vPIC's long wording of the body.
+	bc := slices.Index(vinColumns, "body_class")
+	header := slices.Delete(slices.Clone(vinColumns), bc, bc+1)
+	for i := range header {
+		header[i] = strings.ToUpper(header[i])
+	}
+	for i := range rows {
+		rows[i] = slices.Delete(rows[i], bc, bc+1)
 	}
 	t := f.IO.newTable(header...)
 	for _, r := range rows {

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -101,10 +100,10 @@ func newVPICDecodeCmd(f *Factory, runF func(*vpicDecodeOptions) error) *cobra.Co
 		Long: `Decode VINs from the vPIC snapshot in the database, one line per VIN in input
 order: with --format jsonl (the default) the object GET /v1/vin/{vin} answers,
 or {"vin", "error": {"code", "detail"}} for a VIN that cannot be decoded;
-with --format csv the columns vin, make, model, year, trim, body,
-body_class and error. With no VIN, or "-", VINs are read from stdin (one or more per line,
-separated by white space or commas); a line over 64 KiB is reported and
-skipped, and the exit code is then 1.`,
+with --format csv the columns ` + strings.Join(vinColumns, ", ") + `
+(the order of vds vin --csv). With no VIN, or "-", VINs are read from
+stdin (one or more per line, separated by white space or commas); a line
+over 64 KiB is reported and skipped, and the exit code is then 1.`,
 		Example: `  vds vpic decode 1FTMW1T88MFA00001
   vds vpic decode --format csv - < vins.txt > decoded.csv`,
 		RunE: runCmd(f, opts, runF, vpicDecodeRun, func(args []string) error {
@@ -141,18 +140,14 @@ func vpicDecodeRun(ctx context.Context, f *Factory, opts *vpicDecodeOptions) err
 	if opts.Format == "csv" {
 		cw := csv.NewWriter(out)
 		defer cw.Flush()
-		if err := cw.Write([]string{"vin", "make", "model", "year", "trim", "body", "body_class", "error"}); err != nil {
+		if err := cw.Write(vinColumns); err != nil {
 			return err
 		}
 		write = func(e lookup.VINEntry) error {
 			if r := e.Report; r != nil {
-				year := ""
-				if r.Year != nil {
-					year = strconv.Itoa(*r.Year)
-				}
-				return cw.Write([]string{r.VIN, deref(r.Make), deref(r.Model), year, deref(r.Trim), deref(r.Body), deref(r.BodyClass), ""})
+				return cw.Write(vinRow(r.VIN, r.Year, r.Make, r.Model, r.Trim, r.Body, r.BodyClass, ""))
 			}
-			return cw.Write([]string{e.VIN, "", "", "", "", "", "", e.Err.Code})
+			return cw.Write(vinRow(e.VIN, nil, nil, nil, nil, nil, nil, e.Err.Code))
 		}
 	} else {
 		enc := json.NewEncoder(out)

@@ -92,8 +92,16 @@ type field struct{ label, value string }
 func label(name string) string { return catalog.FieldLabel(name) }
 
 // fields shows unknown values as "—", so every record of a kind has one
-// shape. The labels carry the units, so the values do not.
+// shape. The labels carry the units, so the values do not. The uuid comes
+// first, above the fold of a 24-line terminal.
 func (r record) fields() []field {
+	if !r.loaded() {
+		return nil
+	}
+	return append([]field{{label("uuid"), r.uuid()}}, r.details()...)
+}
+
+func (r record) details() []field {
 	switch {
 	case r.car != nil:
 		c := r.car
@@ -109,7 +117,6 @@ func (r record) fields() []field {
 			{label("epa_electric_range_miles"), optInt(c.EPAElectricRangeMiles, "")},
 			{label("annual_fuel_cost"), optInt(c.AnnualFuelCost, "")},
 			{label("co2_gpm"), optFloat(c.CO2GPM, 0, "")},
-			{label("uuid"), c.UUID},
 		}
 	case r.moto != nil:
 		m := r.moto
@@ -117,7 +124,7 @@ func (r record) fields() []field {
 			{label("make"), m.Make}, {label("model"), m.Model}, {label("year"), strconv.Itoa(m.Year)},
 			{label("motorcycle_type"), dash(m.MotorcycleType)}, {label("vehicle_type"), dash(m.VehicleType)},
 			{label("displacement_cc"), optInt(m.DisplacementCC, "")}, {label("engine_type"), dash(m.EngineType)},
-			{label("power_hp"), optFloat(m.PowerHP, 0, "")}, {label("uuid"), m.UUID},
+			{label("power_hp"), optFloat(m.PowerHP, 0, "")},
 		}
 	case r.boat != nil:
 		b := r.boat
@@ -126,7 +133,7 @@ func (r record) fields() []field {
 			{label("model_type"), dash(b.ModelType)}, {label("length_ft"), formatFloat(b.LengthFt, 1)},
 			{label("beam_ft"), formatFloat(b.BeamFt, 1)}, {label("dry_weight_lbs"), textfmt.Thousands(int64(b.DryWeightLbs))},
 			{label("engine_count"), strconv.Itoa(b.EngineCount)}, {label("hp"), strconv.Itoa(b.HP)},
-			{label("hull_type"), dash(b.HullType)}, {label("fuel_type"), dash(b.FuelType)}, {label("uuid"), b.UUID},
+			{label("hull_type"), dash(b.HullType)}, {label("fuel_type"), dash(b.FuelType)},
 		}
 	case r.tire != nil:
 		t := r.tire
@@ -142,7 +149,7 @@ func (r record) fields() []field {
 		if t.RearTireSize != nil {
 			fields = append(fields, field{label("rear_alternate_sizes"), dash(strings.Join(t.RearAlternateSizes, ", "))})
 		}
-		return append(fields, field{label("uuid"), t.UUID})
+		return fields
 	}
 	return nil
 }

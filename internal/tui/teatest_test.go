@@ -292,19 +292,7 @@ func TestTeaLongError(t *testing.T) {
 // newest crumbs, eliding the middle, and g goes back to the open garage
 // instead of stacking another.
 func TestTeaBreadcrumb(t *testing.T) {
-	tm := teatest.NewTestModel(t, New(newFake(), WithRenderer(plainRenderer())), teatest.WithInitialTermSize(80, 24))
-	waitOutput(t, tm, "Cars")
-	press(tm, tea.KeyEnter)
-	waitOutput(t, tm, "Toyota")
-	tm.Type("/toy")
-	waitOutput(t, tm, "Filter: toy", "2 filtered")
-	press(tm, tea.KeyEnter)
-	press(tm, tea.KeyEnter)
-	waitOutput(t, tm, "Camry")
-	press(tm, tea.KeyEnter)
-	waitOutput(t, tm, "2021 Toyota Camry XLE")
-	press(tm, tea.KeyEnter)
-	waitOutput(t, tm, "Transmission")
+	tm := openCamry80x24(t)
 	// Recalls, the garage, a saved car, its recalls; then g again.
 	for i := range 2 {
 		if i > 0 {
@@ -324,5 +312,51 @@ func TestTeaBreadcrumb(t *testing.T) {
 	header := strings.Split(ansi.Strip(m.View()), "\n")[0]
 	if !strings.HasPrefix(header, "vds › Cars › … › ") || !strings.HasSuffix(strings.TrimSpace(header), "› Recalls › Garage") {
 		t.Errorf("header %q, want the type, an ellipsis and the newest crumbs", header)
+	}
+}
+
+// openCamry80x24 starts the TUI at 80×24 and opens the first Camry.
+func openCamry80x24(t *testing.T) *teatest.TestModel {
+	t.Helper()
+	tm := teatest.NewTestModel(t, New(newFake(), WithRenderer(plainRenderer())), teatest.WithInitialTermSize(80, 24))
+	waitOutput(t, tm, "Cars")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Toyota")
+	tm.Type("/toy")
+	waitOutput(t, tm, "Filter: toy", "2 filtered")
+	press(tm, tea.KeyEnter)
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Camry")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "2021 Toyota Camry XLE")
+	press(tm, tea.KeyEnter)
+	waitOutput(t, tm, "Transmission")
+	return tm
+}
+
+// TestTeaRecordUUID80x24: a record's uuid is on screen at 80×24, not below
+// the fold.
+func TestTeaRecordUUID80x24(t *testing.T) {
+	tm := openCamry80x24(t)
+	frame := finalFrame(t, tm, 80, 24)
+	if !strings.Contains(frame, fakeUUID(1)) {
+		t.Errorf("the uuid %s is not in the first screen:\n%s", fakeUUID(1), frame)
+	}
+}
+
+// TestTeaTires80x24: at 80×24 the tire legend and every geometry figure,
+// revs per mile included, are shown whole.
+func TestTeaTires80x24(t *testing.T) {
+	tm := openCamry80x24(t)
+	tm.Type("t")
+	waitOutput(t, tm, "225/50R17")
+	frame := strings.Join(strings.Fields(finalFrame(t, tm, 80, 24)), " ")
+	for _, want := range []string{
+		"Bars span ±6% of the OEM diameter; [ ] is the ±3% window.",
+		"OEM 215/55R17 ⌀ 26.31 in (668.3 mm) · 766.6 rev/mi width 215.0 mm · sidewall 118.3 mm",
+	} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("the frame lacks %q:\n%s", want, frame)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/vds-dev/vds/client"
 )
 
@@ -41,15 +42,16 @@ func tiresContent(st *Styles, r tireReport, width int) string {
 		verdictIn, verdictOut = "✓", "✗"
 	}
 	cells := min(max(width-fixed-len([]rune(verdictIn)), 11), 41)
-	for i, f := range r.fitments {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
+	w := r.fitments[0].WindowPct
+	legend := "Bars span ±" + pctLabel(2*w) + "% of the OEM diameter; [ ] is the ±" + pctLabel(w) + "% window."
+	b.WriteString(st.Subtle.Render(lipgloss.NewStyle().Width(max(20, width)).Render(legend)))
+	for _, f := range r.fitments {
+		b.WriteString("\n\n")
 		fit := f.Fitment
 		b.WriteString(st.Title.Render(vehicleName(fit.Year, fit.Make, fit.Model, fit.Trim)))
-		b.WriteString("\n" + sizeLine(st, "OEM", f.OEM))
+		b.WriteString("\n" + sizeLine(st, "OEM", f.OEM, width))
 		if f.Rear != nil {
-			b.WriteString("\n" + sizeLine(st, "Rear", *f.Rear))
+			b.WriteString("\n" + sizeLine(st, "Rear", *f.Rear, width))
 		}
 		if len(f.Alternates) == 0 {
 			b.WriteString("\n" + st.Subtle.Render("  no alternate sizes"))
@@ -70,24 +72,18 @@ func tiresContent(st *Styles, r tireReport, width int) string {
 	return b.String()
 }
 
-// sizeLine is one size's geometry: diameter, width, sidewall, revs/mile.
-func sizeLine(st *Styles, label string, g client.SizeGeometry) string {
-	return fmt.Sprintf("  %s %s  %s",
-		st.Label.Render(fmt.Sprintf("%-4s", label)), st.Value.Render(g.Size),
-		st.Subtle.Render(fmt.Sprintf("⌀ %s in (%s mm) · width %s mm · sidewall %s mm · %s rev/mi",
-			formatFloat(g.DiameterIn, 2), formatFloat(g.DiameterMM, 1), formatFloat(g.WidthMM, 1),
-			formatFloat(g.SidewallMM, 1), formatFloat(g.RevsPerMile, 1))))
+// sizeLine is one size's geometry: diameter, revs/mile, width, sidewall;
+// the widths go to a second line when one would not fit.
+func sizeLine(st *Styles, label string, g client.SizeGeometry, width int) string {
+	head := fmt.Sprintf("  %-4s %s  ", label, g.Size)
+	turn := fmt.Sprintf("⌀ %s in (%s mm) · %s rev/mi", formatFloat(g.DiameterIn, 2), formatFloat(g.DiameterMM, 1), formatFloat(g.RevsPerMile, 1))
+	dims := fmt.Sprintf("width %s mm · sidewall %s mm", formatFloat(g.WidthMM, 1), formatFloat(g.SidewallMM, 1))
+	line := "  " + st.Label.Render(fmt.Sprintf("%-4s", label)) + " " + st.Value.Render(g.Size) + "  "
+	if len([]rune(head+turn+" · "+dims)) <= width {
+		return line + st.Subtle.Render(turn+" · "+dims)
+	}
+	return line + st.Subtle.Render(turn) + "\n" + strings.Repeat(" ", len([]rune(head))) + st.Subtle.Render(dims)
 }
 
-// tiresSubtitle says how a car's fitments matched its year and what the bars span.
-func tiresSubtitle(r tireReport) string {
-	sub := ""
-	if r.match != "" {
-		sub = matchNote(r.match)
-	}
-	if len(r.fitments) > 0 {
-		w := r.fitments[0].WindowPct
-		sub = joinNonEmpty(" · ", sub, "bars span ±"+pctLabel(2*w)+"% of the OEM diameter, [ ] is the ±"+pctLabel(w)+"% window")
-	}
-	return sub
-}
+// tiresSubtitle says how a car's fitments matched its year.
+func tiresSubtitle(r tireReport) string { return matchNote(r.match) }
