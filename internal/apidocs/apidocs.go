@@ -35,17 +35,18 @@ type Handler struct {
 }
 
 // New renders the reference of the OpenAPI document openapi (JSON) and the
-// llms.txt of it and the MCP tools. It panics when the document does not
-// parse: it is built into the binary, so every test run would catch it.
-func New(openapi []byte, tools []mcptools.Tool, publicURL string) *Handler {
-	h, err := build(openapi, tools, publicURL)
+// llms.txt of it and the MCP tools, for the request's origin until At sets
+// one. It panics when the document does not parse: it is built into the
+// binary, so every test run would catch it.
+func New(openapi []byte, tools []mcptools.Tool) *Handler {
+	h, err := build(openapi, tools)
 	if err != nil {
 		panic(err)
 	}
 	return h
 }
 
-func build(openapi []byte, tools []mcptools.Tool, publicURL string) (*Handler, error) {
+func build(openapi []byte, tools []mcptools.Tool) (*Handler, error) {
 	d, err := parseDocument(openapi)
 	if err != nil {
 		return nil, err
@@ -69,12 +70,19 @@ func build(openapi []byte, tools []mcptools.Tool, publicURL string) (*Handler, e
 	}
 	sum := sha256.Sum256(css)
 	return &Handler{
-		publicURL: publicURL,
-		docs:      bytes.Split(page.Bytes(), []byte(originMark)),
-		llms:      bytes.Split([]byte(llmsText(d, tools)), []byte(originMark)),
+		docs: bytes.Split(page.Bytes(), []byte(originMark)),
+		llms: bytes.Split([]byte(llmsText(d, tools)), []byte(originMark)),
 		csp: "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; " +
 			"base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 	}, nil
+}
+
+// At returns h with publicURL as the origin of its pages; rendering is
+// shared, so one Handler serves every server of a process.
+func (h *Handler) At(publicURL string) *Handler {
+	c := *h
+	c.publicURL = publicURL
+	return &c
 }
 
 // Mount registers /docs and /llms.txt on mux.

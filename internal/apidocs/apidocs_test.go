@@ -30,7 +30,7 @@ func serve(t *testing.T, publicURL string) (string, *openapi3.T) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	apidocs.New(raw, mcptools.Tools(mcptools.Deps{}), publicURL).Mount(mux)
+	apidocs.New(raw, mcptools.Tools(mcptools.Deps{})).At(publicURL).Mount(mux)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv.URL, doc

@@ -42,8 +42,8 @@ type countOut struct {
 // guarded builds a guard around one tool named "t" whose handler is h.
 func guarded(charged bool, h func() (*mcp.CallToolResult, error)) (*guard, *fakeCharger, func() (*mcp.CallToolResult, error)) {
 	tool := newTool(toolSpec{name: "t", title: "T", desc: "test tool", in: inputSchema[NoInput](nil),
-		out: envelope(dataOf[countOut](), "a count", false), charged: charged,
-		handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return h() }})
+		out: envelope(dataOf[countOut](), "a count", false), charged: charged})
+	tool.Handler = func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return h() }
 	fc := &fakeCharger{}
 	g := &guard{tools: map[string]*Tool{"t": &tool}, charger: fc, log: discard(),
 		now: func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }}
