@@ -29,6 +29,7 @@ func (e *env) start() string {
 }
 
 func TestRootRedirectsToDashboard(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	b := newBrowser(t, e.start())
 	b.get("/").want(t, http.StatusFound, "/dashboard/")
@@ -41,6 +42,7 @@ func TestRootRedirectsToDashboard(t *testing.T) {
 }
 
 func TestSignUpSignOutSignIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -72,6 +74,7 @@ func TestSignUpSignOutSignIn(t *testing.T) {
 }
 
 func TestSignUpValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	b := newBrowser(t, e.start())
 	b.get("/dashboard/signup")
@@ -99,6 +102,7 @@ func TestSignUpValidation(t *testing.T) {
 // TestSignInFailuresLookAlike: a wrong password, an unknown email and an
 // account without a password get the same status and the same words.
 func TestSignInFailuresLookAlike(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	newBrowser(t, base).signUp("real@example.com", password)
@@ -125,6 +129,7 @@ func TestSignInFailuresLookAlike(t *testing.T) {
 }
 
 func TestSignInThrottle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	newBrowser(t, base).signUp("victim@example.com", password)
@@ -153,6 +158,7 @@ func TestSignInThrottle(t *testing.T) {
 }
 
 func TestCSRF(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -195,6 +201,7 @@ func TestCSRF(t *testing.T) {
 }
 
 func TestSessions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -256,6 +263,7 @@ func TestSessions(t *testing.T) {
 }
 
 func TestSecureCookies(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode, proto string
 		wantName    string
@@ -288,6 +296,7 @@ func TestSecureCookies(t *testing.T) {
 }
 
 func TestSignUpDisabled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *config.Config) { c.Dashboard.Signup = false })
 	b := newBrowser(t, e.start())
 	b.get("/dashboard/signin").want(t, http.StatusOK, "").lacks(t, "/dashboard/signup")
@@ -313,6 +322,7 @@ func TestSignUpDisabled(t *testing.T) {
 var secretRE = regexp.MustCompile(`id="secret" class="mono" type="text" readonly value="(vds_[a-z2-7]+)"`)
 
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -379,6 +389,7 @@ func TestTokens(t *testing.T) {
 }
 
 func TestSecurityHeadersAndStatic(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	b := newBrowser(t, e.start())
 	p := b.get("/dashboard/signin").want(t, http.StatusOK, "")
@@ -408,6 +419,7 @@ func TestSecurityHeadersAndStatic(t *testing.T) {
 }
 
 func TestSafeRedirectAfterSignIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	newBrowser(t, base).signUp("nx@example.com", password)
@@ -420,6 +432,7 @@ func TestSafeRedirectAfterSignIn(t *testing.T) {
 }
 
 func TestConnectPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -445,6 +458,7 @@ func TestConnectPage(t *testing.T) {
 }
 
 func TestOverviewUsage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -469,6 +483,7 @@ func TestOverviewUsage(t *testing.T) {
 // with the __Host- prefix, and a cookie under the plain name, as a sibling
 // subdomain or a plain-HTTP page could plant, is not a session.
 func TestHTTPSSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	ts := httptest.NewTLSServer(e.srv.Handler())
 	t.Cleanup(ts.Close)
@@ -500,6 +515,7 @@ func TestHTTPSSession(t *testing.T) {
 // in the dashboard still refuses it on the very next call to this server:
 // the cached answer goes with the token.
 func TestRevokeAndRotateBeatTheTokenCache(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, backend string) {
 		e := newEnvOn(t, backend, func(c *config.Config) { c.Server.AuthCacheTTL = time.Minute })
 		base, b := e.signedUp("cache@example.com")
@@ -533,6 +549,7 @@ func TestRevokeAndRotateBeatTheTokenCache(t *testing.T) {
 // An account's lists and active tokens stop at their caps with a message
 // in the form, and a revoked token makes room for a new one.
 func TestListAndTokenCaps(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, backend string) {
 		e := newEnvOn(t, backend, nil)
 		b := newBrowser(t, e.start())
@@ -580,6 +597,7 @@ func TestListAndTokenCaps(t *testing.T) {
 // Retry-After; a client at another address (here behind a proxy on this
 // host) still gets in.
 func TestSignUpThrottle(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, backend string) {
 		e := newEnvOn(t, backend, nil)
 		base := e.start()
