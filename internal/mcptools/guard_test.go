@@ -59,6 +59,7 @@ func guarded(charged bool, h func() (*mcp.CallToolResult, error)) (*guard, *fake
 func ok(n int) (*mcp.CallToolResult, error) { return jsonResult(countOut{n}) }
 
 func TestGuardCharges(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		charged bool
@@ -101,6 +102,7 @@ func TestGuardCharges(t *testing.T) {
 }
 
 func TestGuardRefusal(t *testing.T) {
+	t.Parallel()
 	called := false
 	g, fc, run := guarded(true, func() (*mcp.CallToolResult, error) { called = true; return ok(1) })
 	reset := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -123,6 +125,7 @@ func TestGuardRefusal(t *testing.T) {
 }
 
 func TestExplainArgs(t *testing.T) {
+	t.Parallel()
 	tools := map[string]Tool{}
 	for _, tool := range Tools(Deps{}) {
 		tools[tool.Def.Name] = tool
@@ -163,6 +166,7 @@ func TestExplainArgs(t *testing.T) {
 // description, optional arguments are not nullable, and no uuid or time
 // is described as anything but a string.
 func TestSchemas(t *testing.T) {
+	t.Parallel()
 	for _, tool := range Tools(Deps{}) {
 		for name, p := range tool.in.Properties {
 			if p.Description == "" {

@@ -22,6 +22,7 @@ import (
 // requests, other accounts' requests and reads of the log are not; every
 // call counts toward its token's month.
 func TestRequestLog(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := openStore(t)
 	cfg := &config.Config{Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"], "pro": config.DefaultPlans["pro"]}}
