@@ -12,10 +12,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 fuzztime="${FUZZTIME:-5000x}"
-# go test -list prints a package's matching names, then its "ok" line.
-targets=$(go test -list '^Fuzz' ./... | awk '
-	/^Fuzz/ { names[n++] = $1; next }
-	/^ok/   { for (i = 0; i < n; i++) print $2, names[i]; n = 0 }')
+# The targets are read from the test files go list names for each package,
+# without building a test binary just to list them.
+targets=$(go list -f '{{$p := .ImportPath}}{{$d := .Dir}}{{range .TestGoFiles}}{{$p}} {{$d}}/{{.}}
+{{end}}{{range .XTestGoFiles}}{{$p}} {{$d}}/{{.}}
+{{end}}' ./... | while read -r pkg file; do
+	sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(\w+ \*testing\.F\).*/\1/p' "$file" | sed "s|^|$pkg |"
+done)
 if [ -z "$targets" ]; then
 	echo "fuzz: no Fuzz targets found" >&2
 	exit 1

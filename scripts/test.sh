@@ -49,6 +49,9 @@ trap 'scripts/pg-test-db.sh stop "$VDS_TEST_PGDIR"' EXIT
 export VDS_SCREENSHOT_DIR="${VDS_SCREENSHOT_DIR:-$PWD/bin/screenshots}"
 mkdir -p "$VDS_SCREENSHOT_DIR"
 
+# The race detector sleeps 1 s at every exit by default: each test binary
+# and every race-built vds the tests start would pay it.
+export GORACE="atexit_sleep_ms=0${GORACE:+ $GORACE}"
 go test -race -count=1 -timeout 20m "$@" ./...
 
 # A clone alone must pass: the tests that read data run again in a copy of

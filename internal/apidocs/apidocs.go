@@ -29,17 +29,19 @@ type Handler struct {
 	csp string
 }
 
-// New renders the reference and llms.txt; samples are httpapi.Samples(). It panics when the built-in
+// New renders the reference of the OpenAPI document openapi (JSON), with
+// samples (httpapi.Samples()), and the llms.txt of it and the MCP tools, for
+// the request's origin until At sets one. It panics when the built-in
 // document does not parse, which every test run would catch.
-func New(openapi, samples []byte, tools []mcptools.Tool, publicURL string) *Handler {
-	h, err := build(openapi, samples, tools, publicURL)
+func New(openapi, samples []byte, tools []mcptools.Tool) *Handler {
+	h, err := build(openapi, samples, tools)
 	if err != nil {
 		panic(err)
 	}
 	return h
 }
 
-func build(openapi, samplesJSON []byte, tools []mcptools.Tool, publicURL string) (*Handler, error) {
+func build(openapi, samplesJSON []byte, tools []mcptools.Tool) (*Handler, error) {
 	d, err := parseDocument(openapi)
 	if err != nil {
 		return nil, err
@@ -68,12 +70,19 @@ func build(openapi, samplesJSON []byte, tools []mcptools.Tool, publicURL string)
 	}
 	sum := sha256.Sum256(css)
 	return &Handler{
-		publicURL: publicURL,
-		docs:      bytes.Split(page.Bytes(), []byte(originMark)),
-		llms:      bytes.Split([]byte(llmsText(d, tools)), []byte(originMark)),
+		docs: bytes.Split(page.Bytes(), []byte(originMark)),
+		llms: bytes.Split([]byte(llmsText(d, tools)), []byte(originMark)),
 		csp: "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; " +
 			"base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 	}, nil
+}
+
+// At returns h with publicURL as the origin of its pages; rendering is
+// shared, so one Handler serves every server of a process.
+func (h *Handler) At(publicURL string) *Handler {
+	c := *h
+	c.publicURL = publicURL
+	return &c
 }
 
 // Mount registers /docs and /llms.txt on mux.

@@ -33,7 +33,7 @@ func serve(t *testing.T, publicURL string) (string, *openapi3.T) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	apidocs.New(raw, httpapi.Samples(), mcptools.Tools(mcptools.Deps{}), publicURL).Mount(mux)
+	apidocs.New(raw, httpapi.Samples(), mcptools.Tools(mcptools.Deps{})).At(publicURL).Mount(mux)
 	// The test client is a proxy on this host.
 	srv := httptest.NewServer(edge.Observe(edge.Observer{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}}, mux))
 	t.Cleanup(srv.Close)

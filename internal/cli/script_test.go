@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -23,6 +24,7 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/cli"
@@ -56,11 +58,11 @@ func TestScriptsSQLite(t *testing.T) {
 	testscript.Run(t, scriptParams(t, nil))
 }
 
-// TestScriptsPostgres runs every script again with VDS_DATABASE_URL on a
-// fresh PostgreSQL database per script.
+// TestScriptsPostgres runs again, with VDS_DATABASE_URL on a fresh
+// PostgreSQL database per script, every script that uses the store.
 func TestScriptsPostgres(t *testing.T) {
 	base := storetest.PostgresURL(t) // skips, or fails under CI, without a server
-	testscript.Run(t, scriptParams(t, func(env *testscript.Env) error {
+	p := scriptParams(t, func(env *testscript.Env) error {
 		u, drop, err := storetest.CreateDatabase(base)
 		if err != nil {
 			return err
@@ -68,7 +70,63 @@ func TestScriptsPostgres(t *testing.T) {
 		env.Defer(func() { _ = drop() })
 		env.Setenv("VDS_DATABASE_URL", u)
 		return nil
-	}))
+	})
+	p.Files = storeScripts(t, p.Dir)
+	p.Dir = ""
+	testscript.Run(t, p)
+}
+
+// storeScripts lists the scripts of dir that use the store the test gives
+// them: those that run an operator command (the "operator" group of vds
+// --help, on the database) before setting VDS_DATABASE_URL to a value of
+// their own, and without --database. The others run the same on any store.
+// The custom commands that read the store need one an operator command made.
+func storeScripts(t *testing.T, dir string) []string {
+	t.Helper()
+	root := cli.NewRootCmd(cli.NewFactory(&cli.IOStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}))
+	operator := func(args []string) bool {
+		i := slices.IndexFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") })
+		if i < 0 || slices.Contains(args, "--database") {
+			return false
+		}
+		c, _, err := root.Find(args[i : i+1])
+		return err == nil && c != root && c.GroupID == "operator"
+	}
+	paths, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scripts in %s: %v", dir, err)
+	}
+	var out []string
+	for _, path := range paths {
+		a, err := txtar.ParseFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+	lines:
+		for line := range strings.Lines(string(a.Comment)) {
+			words := strings.Fields(strings.NewReplacer("'", " ", `"`, " ").Replace(line))
+			for len(words) > 0 && (words[0] == "!" || words[0] == "?" || strings.HasPrefix(words[0], "[")) {
+				words = words[1:]
+			}
+			switch {
+			case len(words) > 1 && words[0] == "env" && strings.HasPrefix(words[1], "VDS_DATABASE_URL=") && !strings.Contains(words[1], "$"):
+				break lines
+			case len(words) == 0 || words[0] != "exec" && words[0] != "exitcode":
+				continue
+			}
+			for i, w := range words {
+				if w == "vds" && operator(words[i+1:]) {
+					out = append(out, path)
+					break lines
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no script in %s runs an operator command: the PostgreSQL pass would test nothing", dir)
+	}
+	t.Logf("on SQLite only, as they use no store: %v", slices.DeleteFunc(paths, func(p string) bool { return slices.Contains(out, p) }))
+	return out
 }
 
 func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Params {

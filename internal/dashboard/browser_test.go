@@ -204,6 +204,7 @@ func mcpCall(t *testing.T, base, token, tool, args string) {
 // drill-down and find it in /v1/lists, rotate the token and see the old one
 // refused; with a screenshot of every page.
 func TestBrowser(t *testing.T) {
+	t.Parallel()
 	chromium := chromiumPath(t)
 	e := newEnv(t, func(c *config.Config) {
 		// The tour calls more than the free plan's 10 a minute, with the

@@ -30,6 +30,7 @@ func (e *env) start() string {
 }
 
 func TestRootRedirectsToDashboard(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	b := newBrowser(t, e.start())
 	b.get("/").want(t, http.StatusFound, "/dashboard/")
@@ -42,6 +43,7 @@ func TestRootRedirectsToDashboard(t *testing.T) {
 }
 
 func TestSignUpSignOutSignIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -73,6 +75,7 @@ func TestSignUpSignOutSignIn(t *testing.T) {
 }
 
 func TestSignUpValidation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	b := newBrowser(t, e.start())
 	b.get("/dashboard/signup")
@@ -100,6 +103,7 @@ func TestSignUpValidation(t *testing.T) {
 // TestSignInFailuresLookAlike: a wrong password, an unknown email and an
 // account without a password get the same status and the same words.
 func TestSignInFailuresLookAlike(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	newBrowser(t, base).signUp("real@example.com", password)
@@ -126,6 +130,7 @@ func TestSignInFailuresLookAlike(t *testing.T) {
 }
 
 func TestSignInThrottle(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	newBrowser(t, base).signUp("victim@example.com", password)
@@ -154,6 +159,7 @@ func TestSignInThrottle(t *testing.T) {
 }
 
 func TestCSRF(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -196,6 +202,7 @@ func TestCSRF(t *testing.T) {
 }
 
 func TestSessions(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -257,6 +264,7 @@ func TestSessions(t *testing.T) {
 }
 
 func TestSecureCookies(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode, proto string
 		wantName    string
@@ -289,6 +297,7 @@ func TestSecureCookies(t *testing.T) {
 }
 
 func TestSignUpDisabled(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *config.Config) { c.Dashboard.Signup = false })
 	b := newBrowser(t, e.start())
 	b.get("/dashboard/signin").want(t, http.StatusOK, "").lacks(t, "/dashboard/signup")
@@ -314,6 +323,7 @@ func TestSignUpDisabled(t *testing.T) {
 var secretRE = regexp.MustCompile(`id="secret" class="mono" type="text" readonly value="(vds_[a-z2-7]+)"`)
 
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -380,6 +390,7 @@ func TestTokens(t *testing.T) {
 }
 
 func TestSecurityHeadersAndStatic(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	b := newBrowser(t, e.start())
 	p := b.get("/dashboard/signin").want(t, http.StatusOK, "")
@@ -409,6 +420,7 @@ func TestSecurityHeadersAndStatic(t *testing.T) {
 }
 
 func TestSafeRedirectAfterSignIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	newBrowser(t, base).signUp("nx@example.com", password)
@@ -421,6 +433,7 @@ func TestSafeRedirectAfterSignIn(t *testing.T) {
 }
 
 func TestConnectPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -453,6 +466,7 @@ func TestConnectPage(t *testing.T) {
 }
 
 func TestOverviewUsage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -477,6 +491,7 @@ func TestOverviewUsage(t *testing.T) {
 // with the __Host- prefix, and a cookie under the plain name, as a sibling
 // subdomain or a plain-HTTP page could plant, is not a session.
 func TestHTTPSSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	ts := httptest.NewTLSServer(e.srv.Handler())
 	t.Cleanup(ts.Close)
@@ -508,6 +523,7 @@ func TestHTTPSSession(t *testing.T) {
 // in the dashboard still refuses it on the very next call to this server:
 // the cached answer goes with the token.
 func TestRevokeAndRotateBeatTheTokenCache(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, backend string) {
 		e := newEnvOn(t, backend, func(c *config.Config) { c.Server.AuthCacheTTL = time.Minute })
 		base, b := e.signedUp("cache@example.com")
@@ -541,6 +557,7 @@ func TestRevokeAndRotateBeatTheTokenCache(t *testing.T) {
 // An account's lists and active tokens stop at their caps with a message
 // in the form, and a revoked token makes room for a new one.
 func TestListAndTokenCaps(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, backend string) {
 		e := newEnvOn(t, backend, nil)
 		b := newBrowser(t, e.start())
@@ -588,6 +605,7 @@ func TestListAndTokenCaps(t *testing.T) {
 // Retry-After; a client at another address (here behind a proxy on this
 // host) still gets in.
 func TestSignUpThrottle(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, backend string) {
 		e := newEnvOn(t, backend, nil)
 		base := e.start()

@@ -44,11 +44,14 @@ func newEnv(t *testing.T, configure func(*config.Config)) *env {
 	return newEnvOn(t, "sqlite", configure)
 }
 
-// backends runs fn once per store: SQLite always, PostgreSQL when a server
-// is available (and always under CI).
+// backends runs fn once per store, in parallel: SQLite always, PostgreSQL
+// when a server is available (and always under CI).
 func backends(t *testing.T, fn func(t *testing.T, backend string)) {
 	for _, backend := range []string{"sqlite", "postgres"} {
-		t.Run(backend, func(t *testing.T) { fn(t, backend) })
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			fn(t, backend)
+		})
 	}
 }
 

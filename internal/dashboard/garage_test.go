@@ -82,6 +82,7 @@ func listsOf(t *testing.T, base, token string) map[string]map[string]string {
 }
 
 func TestGarage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base := e.start()
 	b := newBrowser(t, base)
@@ -174,6 +175,7 @@ func TestGarage(t *testing.T) {
 // TestDrillDownRules: the steps refuse what the API refuses, with the
 // service's rules, and stay on the step with an explanation.
 func TestDrillDownRules(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	b := newBrowser(t, e.start())
 	b.signUp("rules@example.com", password)
@@ -221,6 +223,7 @@ func TestDrillDownRules(t *testing.T) {
 // reaches the database, on both stores alike: PostgreSQL would fail on it
 // and SQLite would store it.
 func TestFormsRefuseControlCharacters(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, backend string) {
 		e := newEnvOn(t, backend, nil)
 		b := newBrowser(t, e.start())

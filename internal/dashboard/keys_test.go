@@ -64,6 +64,7 @@ func secretOf(t *testing.T, p page) string {
 // only: a reload shows no secret and creates no token, and another browser
 // signed in to the same account never sees it.
 func TestTokenSecretShownOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base, b := e.signedUp("once@example.com")
 	other := newBrowser(t, base)
@@ -95,6 +96,7 @@ func TestTokenSecretShownOnce(t *testing.T) {
 // Rotation asks first, offering a grace period; during it both tokens are
 // admitted by the REST API, after it the old one is refused.
 func TestRotateWithGrace(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, backend string) {
 		e := newEnvOn(t, backend, nil)
 		base, b := e.signedUp("grace@example.com")
@@ -139,6 +141,7 @@ func TestRotateWithGrace(t *testing.T) {
 // Ending a grace period early: "Revoke now" refuses the old token at once,
 // through the token cache.
 func TestRevokeDuringGrace(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(c *config.Config) { c.Server.AuthCacheTTL = time.Minute })
 	base, b := e.signedUp("early@example.com")
 	id, old := b.newToken("ci")
@@ -157,6 +160,7 @@ func TestRevokeDuringGrace(t *testing.T) {
 // The tokens page says when a token was last used in words, with the exact
 // time for machines and on hover.
 func TestTokenLastUsed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	_, b := e.signedUp("used@example.com")
 	id, _ := b.newToken("ci")
@@ -172,6 +176,7 @@ func TestTokenLastUsed(t *testing.T) {
 // Changing the password checks the current one, signs out every other
 // browser and keeps this one signed in.
 func TestChangePassword(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	base, b := e.signedUp("pw@example.com")
 	other := newBrowser(t, base)
@@ -218,6 +223,7 @@ func TestChangePassword(t *testing.T) {
 // Deleting the account needs its email typed; then the account, its
 // tokens (refused at once despite the token cache), lists and sessions go.
 func TestDeleteAccount(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, backend string) {
 		e := newEnvOn(t, backend, func(c *config.Config) { c.Server.AuthCacheTTL = time.Minute })
 		base, b := e.signedUp("leaving@example.com")

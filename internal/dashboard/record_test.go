@@ -26,6 +26,7 @@ func visibleText(body string) string {
 // fields read as labels with units, each next to its value, and that no
 // JSON field name shows.
 func TestRecordPageLabels(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, nil)
 	b := newBrowser(t, e.start())
 	b.signUp("labels@example.com", password)

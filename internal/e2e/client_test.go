@@ -31,6 +31,7 @@ func demoCatalog(t *testing.T) *catalog.Catalog {
 // through the public client, on both stores; every response also passes
 // the OpenAPI validator.
 func TestEveryEndpointThroughTheSDK(t *testing.T) {
+	t.Parallel()
 	demo := demoCatalog(t)
 	backends(t, func(t *testing.T, e *env) {
 		ctx := context.Background()

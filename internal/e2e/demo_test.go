@@ -14,6 +14,7 @@ import (
 // working token and stores it for its URL as the current instance (0600); a
 // restart keeps it.
 func TestServeDemo(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	in := e.serve("--demo")
 	token := regexp.MustCompile(`vds_[a-z2-7]{32}`).FindString(in.logs.String())

@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 }
 
 // env is one isolated vds installation: its own config and data
-// directories and database.
+// directories and database. Tests on their own envs run in parallel.
 type env struct {
 	t       *testing.T
 	dir     string
@@ -50,11 +50,12 @@ type env struct {
 	backend string
 }
 
-// backends runs fn once per store: SQLite always, PostgreSQL when a server
-// is available (and always under CI).
+// backends runs fn once per store, in parallel: SQLite always, PostgreSQL
+// when a server is available (and always under CI).
 func backends(t *testing.T, fn func(t *testing.T, e *env)) {
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
 			fn(t, newEnv(t, backend))
 		})
 	}
@@ -86,6 +87,9 @@ func (e *env) command(args ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(),
 		asVDS+"=1",
+		// The race detector sleeps 1 s at every exit unless told not to;
+		// GORACE options set for the run come after, so they still win.
+		strings.TrimSpace("GORACE=atexit_sleep_ms=0 "+os.Getenv("GORACE")),
 		"HOME="+e.dir,
 		"XDG_CONFIG_HOME="+filepath.Join(e.dir, "config"),
 		"XDG_DATA_HOME="+filepath.Join(e.dir, "data"),

@@ -123,6 +123,7 @@ func (in *instance) signIn(email, password string) *http.Client {
 // service_unavailable, the dashboard's pages a 503 page and /readyz 503;
 // once it is back, all of them work again without a restart.
 func TestDatabaseOutage(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, e *env) {
 		// Token checks are reused for 5 s, so that calls pass
 		// authentication and reach the handlers while the database is down.
@@ -210,6 +211,7 @@ func TestDatabaseOutage(t *testing.T) {
 // (writes would go to a file nobody can open again); the original file
 // back in place makes it ready again.
 func TestSQLiteFileReplaced(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	e.vds("ingest")
 	in := e.serve()

@@ -95,6 +95,7 @@ func hammerPatiently(in *instance, token, path string, workers int, patience tim
 // exactly its 100 calls; /me reports 100 used, and still does after a
 // restart, which also keeps refusing.
 func TestQuotaExactAndDurable(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, e *env) {
 		// The free plan's quota with its rate limit lifted, so only the
 		// quota stops the clients.
@@ -136,6 +137,7 @@ func TestQuotaExactAndDurable(t *testing.T) {
 // TestRateLimit: the free plan's 10 requests a minute, then 429 with
 // Retry-After and a body that names the limit. Free endpoints count too.
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	e.vds("ingest")
 	_, tok := e.newToken("rate@example.com", "free")
@@ -161,6 +163,7 @@ func TestRateLimit(t *testing.T) {
 // TestCatalogFollowsIngest: an ingest while the server runs is served
 // within 5 seconds, without a restart.
 func TestCatalogFollowsIngest(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, e *env) {
 		e.vds("ingest")
 		_, tok := e.newToken("dev@example.com", "developer")
@@ -189,6 +192,7 @@ func TestCatalogFollowsIngest(t *testing.T) {
 // TestTwoReplicas: two servers on one PostgreSQL share revocations,
 // catalog changes and the quota.
 func TestTwoReplicas(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "postgres")
 	e.writeConfig("plans:\n  free:\n    rate_per_minute: 600\n")
 	e.vds("ingest")

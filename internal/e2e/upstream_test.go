@@ -54,6 +54,7 @@ func upstreamEnv(t *testing.T, backend string, ttl time.Duration, timeout string
 // year with links into the catalog; a second call is served from the
 // cache; invalid VINs never reach NHTSA and are not charged.
 func TestVINDecode(t *testing.T) {
+	t.Parallel()
 	backends(t, func(t *testing.T, e0 *env) {
 		e, fake := upstreamEnv(t, e0.backend, time.Hour, "300ms")
 		_, tok := e.newToken("vin@example.com", "developer")
@@ -112,6 +113,7 @@ func TestVINDecode(t *testing.T) {
 // 502/503 within the timeout's bound, is not cached, and an expired answer
 // is served as stale with a Warning header.
 func TestUpstreamFailures(t *testing.T) {
+	t.Parallel()
 	e, fake := upstreamEnv(t, "sqlite", time.Second, "300ms")
 	_, tok := e.newToken("up@example.com", "developer")
 	in := e.serve()
@@ -206,6 +208,7 @@ func (in *instance) callTool(token, tool string, args map[string]any) (*mcp.Call
 // included; with the default configuration well within 15 seconds, long
 // before the server's write timeout would drop the connection.
 func TestHangingUpstream(t *testing.T) {
+	t.Parallel()
 	defaults, defaultFake := upstreamEnv(t, "sqlite", time.Hour, "")
 	dtok := func() string { _, tok := defaults.newToken("default@example.com", "developer"); return tok }()
 	e, fake := upstreamEnv(t, "sqlite", time.Hour, "1s")
@@ -282,6 +285,7 @@ func TestHangingUpstream(t *testing.T) {
 // and a vPIC snapshot imported, vds serve (vin.decoder auto) decodes a
 // batch from its first request, charging the decoded VINs only.
 func TestOfflineBatchWithNHTSAClosed(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, "sqlite")
 	e.writeConfig("upstream:\n  vpic_url: http://127.0.0.1:9\n  nhtsa_url: http://127.0.0.1:9\n")
 	e.vds("ingest")

@@ -13,6 +13,7 @@ import (
 // If-None-Match header parameter beside it, so the validator holds the
 // server's 304s to it.
 func TestNotModifiedDocumented(t *testing.T) {
+	t.Parallel()
 	doc := loadDoc(t)
 	catalogOps := 0
 	for path, item := range doc.Paths.Map() {

@@ -72,6 +72,7 @@ func (f *fixture) quotaUsed(t *testing.T) string {
 // so ?make=Toyota&model=Camry; answered every Toyota (charged, with a Link
 // to the wider query). Every route refuses it, naming the pair, uncharged.
 func TestMalformedQueryPairsRefused(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	before := f.quotaUsed(t)
 	for _, tc := range []struct{ path, pair string }{
@@ -104,6 +105,7 @@ func TestMalformedQueryPairsRefused(t *testing.T) {
 // invalid UTF-8 in a query name or value, or in a path segment, are a 400
 // naming the parameter; they never reach a store or an index.
 func TestControlCharactersInQueryAndPath(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, tc := range []struct{ path, param, detail string }{
 		{"/v1/cars?make=Toy%00ota", "make", "control character U+0000"},
@@ -127,6 +129,7 @@ func TestControlCharactersInQueryAndPath(t *testing.T) {
 // problem document carries the accepted values and the closest one, not an
 // empty 200 list.
 func TestUnknownFilterValueProblem(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, tc := range []struct {
 		path, param, suggestion string

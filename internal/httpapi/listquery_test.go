@@ -18,6 +18,7 @@ import (
 // ones and both before any value, reports the alphabetically first
 // offender whatever the map order, and reads the rest into the query.
 func TestListQuery(t *testing.T) {
+	t.Parallel()
 	invalid, unknown := vehicle.CodeInvalidParameter, vehicle.CodeUnknownParameter
 	tests := []struct {
 		name, raw string
@@ -71,6 +72,7 @@ func TestListQuery(t *testing.T) {
 
 // TestModelsParams: /{type}/models takes make and nothing else, once.
 func TestModelsParams(t *testing.T) {
+	t.Parallel()
 	for raw, want := range map[string]string{"make=Ford&year=2020": vehicle.CodeUnknownParameter, "make=Ford&make=Kia": vehicle.CodeInvalidParameter, "make=Ford": ""} {
 		params, _ := url.ParseQuery(raw)
 		err := checkNames(catalog.KindTireSize, modelsParams, params)

@@ -89,6 +89,7 @@ func at(t testing.TB, v any, keys ...string) any {
 }
 
 func TestOpenAPIDocumentValidates(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	doc := loadDoc(t)
 	if err := doc.Validate(ctx); err != nil {
@@ -168,6 +169,7 @@ func TestOpenAPILint(t *testing.T) {
 }
 
 func TestOpenAPIIsDeterministic(t *testing.T) {
+	t.Parallel()
 	a, b := buildDoc(t), buildDoc(t)
 	if string(a) != string(b) {
 		t.Fatal("two builds of the document differ")
@@ -178,6 +180,7 @@ func TestOpenAPIIsDeterministic(t *testing.T) {
 // a unique operationId, a tag, x-charged as the route says, and the
 // responses every endpoint can give.
 func TestOpenAPIHasEveryRoute(t *testing.T) {
+	t.Parallel()
 	doc := loadDoc(t)
 	rts := routes()
 	ids := map[string]bool{}
@@ -252,6 +255,7 @@ func TestOpenAPIHasEveryRoute(t *testing.T) {
 // TestBuildOpenAPIRejectsDrift: a route without description, or a
 // description without route, fails the build.
 func TestBuildOpenAPIRejectsDrift(t *testing.T) {
+	t.Parallel()
 	rts := routes()
 	for name, table := range map[string][]httpapi.Route{
 		"undescribed route": append(slices.Clone(rts), httpapi.Route{Pattern: "GET /v1/trucks", Charged: true}),
@@ -270,6 +274,7 @@ func TestBuildOpenAPIRejectsDrift(t *testing.T) {
 // TestOpenAPIListParameters: each list operation documents exactly the
 // parameters the vehicle service accepts, with the bounds of docs/api.md.
 func TestOpenAPIListParameters(t *testing.T) {
+	t.Parallel()
 	doc := loadDoc(t)
 	for path, kind := range map[string]catalog.Kind{
 		"/v1/cars": catalog.KindCar, "/v1/motorcycles": catalog.KindMotorcycle,
@@ -323,6 +328,7 @@ func TestOpenAPIListParameters(t *testing.T) {
 // TestOpenAPIFilterVocabulary: string filters name their values (as
 // examples, since the server also takes other spellings).
 func TestOpenAPIFilterVocabulary(t *testing.T) {
+	t.Parallel()
 	doc := loadDoc(t)
 	for _, c := range []struct {
 		path, param string
@@ -352,6 +358,7 @@ func TestOpenAPIFilterVocabulary(t *testing.T) {
 // TestOpenAPIFieldTypes spot-checks how Go types map to component schemas:
 // named structs by $ref, pointers nullable, slices never null.
 func TestOpenAPIFieldTypes(t *testing.T) {
+	t.Parallel()
 	doc := rawDoc(t)
 	prop := func(schema, field string) map[string]any {
 		return at(t, doc, "components", "schemas", schema, "properties", field).(map[string]any)
@@ -401,6 +408,7 @@ func TestOpenAPIFieldTypes(t *testing.T) {
 // whose code enum is the codes of docs/api.md#errors for its status, with the
 // headers that status carries.
 func TestOpenAPIProblemResponses(t *testing.T) {
+	t.Parallel()
 	doc := rawDoc(t)
 	want := map[string][]string{
 		"Unauthorized":        {"unauthorized"},
@@ -582,6 +590,7 @@ type exchange struct {
 // apitest transport. It is the proof that the document describes what the
 // server sends.
 func TestEveryResponseMatchesDocument(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	v := apitest.NewValidator(t, buildDoc(t))
 	client := &http.Client{Transport: v.Transport(t, nil)}
@@ -880,6 +889,7 @@ func operationOf(t *testing.T, v *apitest.Validator, req *http.Request) string {
 // BuildOpenAPI makes of the route table, without a token, its server the
 // address the client used.
 func TestServedDocumentIsTheBuiltOne(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	resp, err := http.Get(f.url + "/v1/openapi.json")
 	if err != nil {
@@ -905,6 +915,7 @@ func TestServedDocumentIsTheBuiltOne(t *testing.T) {
 // absolute origin, dashboard.public_url when set, else the request's scheme
 // and Host, so generated clients build correct URLs; a client loads it.
 func TestServedDocumentServers(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, publicURL, host, proto, want string
 	}{

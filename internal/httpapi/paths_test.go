@@ -11,6 +11,7 @@ import (
 // the collection's paths), not invalid_uuid; a segment with a digit is
 // still a mistyped id. Neither is charged.
 func TestWrongSubPaths(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	before := f.quotaUsed(t)
 	for _, tc := range []struct {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
@@ -57,17 +58,24 @@ func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limit
 		door:      edge.Door{Auth: auth, Limiter: limiter, NoToken: "Send the header Authorization: Bearer <token> with a vds_ token."},
 		publicURL: strings.TrimRight(opts.PublicURL, "/"), maxAge: maxAgeValue(opts.CacheMaxAge), cors: newCORS(opts.CORSOrigins),
 		requestLog: opts.RequestLog}
-	routes := h.Routes()
-	h.paths = subPaths(routes)
-	doc, err := BuildOpenAPI(routes)
-	if err == nil {
-		h.openapi, err = splitServers(doc)
-	}
+	h.paths = subPaths(h.Routes())
+	doc, err := servedDocument()
 	if err != nil {
 		panic("httpapi: " + err.Error())
 	}
+	h.openapi = doc
 	return h
 }
+
+// servedDocument is the document split around its server, built once per
+// process: it derives from the route table and types alone.
+var servedDocument = sync.OnceValues(func() ([2][]byte, error) {
+	doc, err := OpenAPIDocument()
+	if err != nil {
+		return [2][]byte{}, err
+	}
+	return splitServers(doc)
+})
 
 // OpenAPI returns the document as BuildOpenAPI made it, its server "/".
 func (h *Handler) OpenAPI() []byte {

@@ -22,6 +22,7 @@ import (
 // installed; without them the test skips, except under CI, where it fails
 // (scripts/test.sh installs them there).
 func TestTypeScriptClientCompiles(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			if os.Getenv("CI") != "" {

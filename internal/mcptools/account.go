@@ -37,7 +37,7 @@ func principal(ctx context.Context) (access.Principal, error) {
 	return p, nil
 }
 
-func (a accountTools) myGarage() Tool {
+func myGarage() Tool {
 	return newTool(toolSpec{
 		name:  "my_garage",
 		title: "My garage",
@@ -50,7 +50,7 @@ func (a accountTools) myGarage() Tool {
 		charged: true,
 		rest:    "GET /v1/lists",
 		output:  "`{\"data\": [{\"id\", \"name\", \"is_default\", \"created_at\", \"items\": [{\"type\", \"uuid\", \"note\", \"added_at\", \"missing\", \"record\"}]}]}`",
-		handler: typed("my_garage", a.garage),
+		handler: handle(Deps.accountTools, accountTools.garage),
 	})
 }
 
@@ -69,7 +69,7 @@ func (a accountTools) garage(ctx context.Context, _ NoInput) (*mcp.CallToolResul
 	return jsonResult(views.NewLists(stored, a.svc))
 }
 
-func (a accountTools) accountUsage() Tool {
+func accountUsage() Tool {
 	return newTool(toolSpec{
 		name:  "account_usage",
 		title: "Account usage",
@@ -82,7 +82,7 @@ func (a accountTools) accountUsage() Tool {
 		charged: false,
 		rest:    "GET /v1/me",
 		output:  "`{\"data\": {\"account\", \"plan\", \"rate_limit\", \"quota\", \"token\"}}`",
-		handler: typed("account_usage", a.me),
+		handler: handle(Deps.accountTools, accountTools.me),
 	})
 }
 

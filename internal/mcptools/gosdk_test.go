@@ -26,6 +26,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestOfficialSDKClient connects with the official go-sdk client, an
 // implementation independent of mcp-go, and calls two tools.
 func TestOfficialSDKClient(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	tr := &sdk.StreamableClientTransport{

@@ -44,8 +44,8 @@ type countOut struct {
 // guarded builds a guard around one tool named "t" whose handler is h.
 func guarded(charged bool, h func() (*mcp.CallToolResult, error)) (*guard, *fakeCharger, func() (*mcp.CallToolResult, error)) {
 	tool := newTool(toolSpec{name: "t", title: "T", desc: "test tool", in: inputSchema[NoInput](nil),
-		out: envelope(dataOf[countOut](), "a count", false), charged: charged,
-		handler: func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return h() }})
+		out: envelope(dataOf[countOut](), "a count", false), charged: charged})
+	tool.Handler = func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return h() }
 	fc := &fakeCharger{}
 	g := &guard{tools: map[string]*Tool{"t": &tool}, charger: fc, log: discard(),
 		now: func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }}
@@ -61,6 +61,7 @@ func guarded(charged bool, h func() (*mcp.CallToolResult, error)) (*guard, *fake
 func ok(n int) (*mcp.CallToolResult, error) { return jsonResult(countOut{n}) }
 
 func TestGuardCharges(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		charged bool
@@ -103,6 +104,7 @@ func TestGuardCharges(t *testing.T) {
 }
 
 func TestGuardRefusal(t *testing.T) {
+	t.Parallel()
 	called := false
 	g, fc, run := guarded(true, func() (*mcp.CallToolResult, error) { called = true; return ok(1) })
 	reset := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
@@ -125,6 +127,7 @@ func TestGuardRefusal(t *testing.T) {
 }
 
 func TestExplainArgs(t *testing.T) {
+	t.Parallel()
 	tools := map[string]Tool{}
 	for _, tool := range Tools(Deps{}) {
 		tools[tool.Def.Name] = tool
@@ -165,6 +168,7 @@ func TestExplainArgs(t *testing.T) {
 // description, optional arguments are not nullable, and no uuid or time
 // is described as anything but a string.
 func TestSchemas(t *testing.T) {
+	t.Parallel()
 	for _, tool := range Tools(Deps{}) {
 		for name, p := range tool.in.Properties {
 			if p.Description == "" {

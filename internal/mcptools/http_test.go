@@ -18,6 +18,7 @@ const pingBody = `{"jsonrpc":"2.0","id":1,"method":"ping"}`
 // checks it, before the body is read: a body that is not even JSON gets
 // the 401 or 403, not a JSON-RPC parse error.
 func TestAuthBeforeJSONRPC(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cases := []struct {
 		name   string
@@ -73,6 +74,7 @@ func TestAuthBeforeJSONRPC(t *testing.T) {
 // TestMethods checks that only POST is served: the server keeps no
 // sessions (DELETE) and opens no event streams (GET).
 func TestMethods(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, method := range []string{http.MethodGet, http.MethodDelete, http.MethodPut, http.MethodOptions} {
 		for _, token := range []string{"", e.tokens["dev"]} {
@@ -99,6 +101,7 @@ func TestMethods(t *testing.T) {
 // TestCrossOrigin checks that a browser's cross-origin POST is refused,
 // and that same-origin and non-browser requests are not.
 func TestCrossOrigin(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cases := []struct {
 		name   string
@@ -129,6 +132,7 @@ func TestCrossOrigin(t *testing.T) {
 // TestBodyLimit checks that a body over MaxBodyBytes is refused whether
 // its length is declared or it is chunked.
 func TestBodyLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	// A valid message padded with whitespace past the limit.
 	big := pingBody + strings.Repeat(" ", mcptools.MaxBodyBytes)
@@ -164,6 +168,7 @@ func TestBodyLimit(t *testing.T) {
 // TestDocumentedRequests sends the README's curl requests, in order, as
 // documented, so the walk-through keeps working.
 func TestDocumentedRequests(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, ex := range mcptools.Examples {
 		t.Run(ex.Title, func(t *testing.T) {
@@ -220,6 +225,7 @@ func TestDocumentedRequests(t *testing.T) {
 // Handler every one is a problem document with a code, its status kept and
 // mcp-go's sentence as the detail, and the limit headers still sent.
 func TestTransportErrorsAreProblems(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	msg := rpcCall("account_usage", map[string]any{})
 	for _, tc := range []struct {

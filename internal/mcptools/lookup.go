@@ -19,7 +19,7 @@ type DecodeVINInput struct {
 	VINs []string `json:"vins,omitempty" jsonschema:"Up to 50 VINs to decode in one call; the answer has one entry per VIN, in order. Give vin or vins."`
 }
 
-func (l lookupTools) decodeVIN() Tool {
+func decodeVIN() Tool {
 	in := inputSchema[DecodeVINInput](map[string]prop{
 		"vin":  {examples: []any{"1FTMW1T88MFA00001"}},
 		"vins": {examples: []any{[]any{"1FTMW1T88MFA00001", "5YJ3E1EA7KF000001"}}},
@@ -44,7 +44,7 @@ func (l lookupTools) decodeVIN() Tool {
 		openWorld: true,
 		rest:      "GET /v1/vin/{vin}, GET /v1/vins",
 		output:    "`{\"data\": {\"vin\", \"make\", \"model\", \"year\", ..., \"check_digit\", \"model_year_candidates\", \"wmi\", \"links\": {\"cars\", \"car_matches\", \"tire_sizes\"}, \"source\", \"stale\"}}`, or `{\"data\": [...]}` for vins",
-		handler:   typed("decode_vin", l.decode),
+		handler:   handle(Deps.lookupTools, lookupTools.decode),
 	})
 }
 
@@ -76,7 +76,7 @@ type VehicleRecallsInput struct {
 	UUID string `json:"uuid" jsonschema:"The record's uuid, from search_vehicles, get_vehicle or decode_vin."`
 }
 
-func (l lookupTools) vehicleRecalls() Tool {
+func vehicleRecalls() Tool {
 	return newTool(toolSpec{
 		name:  "vehicle_recalls",
 		title: "Recalls and crash ratings",
@@ -95,7 +95,7 @@ func (l lookupTools) vehicleRecalls() Tool {
 		openWorld: true,
 		rest:      "GET /v1/cars/{uuid}/recalls, /v1/motorcycles/{uuid}/recalls",
 		output:    "`{\"data\": {\"car\" or \"motorcycle\", \"coverage\", \"recalls\": [...], \"ratings\": [...] (cars), \"stale\"}}`",
-		handler:   typed("vehicle_recalls", l.recalls),
+		handler:   handle(Deps.lookupTools, lookupTools.recalls),
 	})
 }
 

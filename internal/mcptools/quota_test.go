@@ -32,6 +32,7 @@ func (e *env) quotaUsed(t *testing.T, token string) int {
 // and calls that end in an error count nothing, and an exhausted quota is
 // an isError result that says when it resets.
 func TestOneQuota(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	token := e.tokens["quota"] // a quota of 3 calls
 	want := 0
@@ -127,6 +128,7 @@ func TestOneQuota(t *testing.T) {
 // it decodes, none for an invalid or undecodable one, and refuses a batch
 // when the quota is out before its first VIN.
 func TestDecodeVINChargesPerVIN(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	token := e.tokens["quota"] // a quota of 3 calls
 	c := e.client(t, token, modern)
@@ -170,6 +172,7 @@ func TestDecodeVINChargesPerVIN(t *testing.T) {
 // TestRateLimit checks that a burst over the per-minute limit is an HTTP
 // 429 with Retry-After and a problem, whatever the message.
 func TestRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	token := e.tokens["rate"]
 	for i := 1; i <= ratePerMinute; i++ {
@@ -202,6 +205,7 @@ func TestRateLimit(t *testing.T) {
 // TestToolCallCountsOnceInRateWindow checks that a tools/call takes one
 // unit of the rate window, not one for the request and one for the charge.
 func TestToolCallCountsOnceInRateWindow(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	resp, body := e.post(t, e.tokens["rate"], rpcCall("list_makes", map[string]any{"type": "car"}), legacyHeader)
 	if res := rpcResult(t, body); res["isError"] == true {

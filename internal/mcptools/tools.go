@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -41,7 +42,11 @@ type Tool struct {
 
 	in    *jsonschema.Schema
 	check *checker
+	bind  binder
 }
+
+// binder makes the handler of the named tool on the services of d.
+type binder func(tool string, d Deps) server.ToolHandlerFunc
 
 // ListSource reads an account's saved lists as stored; *lists.Service is one.
 type ListSource interface {
@@ -77,24 +82,40 @@ func (d Deps) logger() *slog.Logger {
 	return d.Log
 }
 
+func (d Deps) vehicleTools() vehicleTools { return vehicleTools{svc: d.Vehicles} }
+
+func (d Deps) accountTools() accountTools {
+	return accountTools{svc: d.Vehicles, lists: d.Lists, usage: d.Usage, log: d.logger()}
+}
+
+func (d Deps) lookupTools() lookupTools { return lookupTools{svc: d.Lookup} }
+
+// definitions are the tools without handlers. Their schemas and checkers
+// derive from types alone, so they are built once per process and shared
+// by every server.
+var definitions = sync.OnceValue(func() []Tool {
+	return []Tool{
+		searchVehicles(),
+		getVehicle(),
+		tireSizesForVehicle(),
+		myGarage(),
+		decodeVIN(),
+		vehicleRecalls(),
+		tireGeometry(),
+		listMakes(),
+		listModels(),
+		accountUsage(),
+	}
+})
+
 // Tools returns every tool in the order the docs list them. Handlers only
 // touch d when called, so Tools(Deps{}) is enough to read the definitions.
 func Tools(d Deps) []Tool {
-	v := vehicleTools{svc: d.Vehicles}
-	a := accountTools{svc: d.Vehicles, lists: d.Lists, usage: d.Usage, log: d.logger()}
-	l := lookupTools{svc: d.Lookup}
-	return []Tool{
-		v.searchVehicles(),
-		v.getVehicle(),
-		v.tireSizesForVehicle(),
-		a.myGarage(),
-		l.decodeVIN(),
-		l.vehicleRecalls(),
-		v.tireGeometry(),
-		v.listMakes(),
-		v.listModels(),
-		a.accountUsage(),
+	tools := slices.Clone(definitions())
+	for i := range tools {
+		tools[i].Handler = tools[i].bind(tools[i].Def.Name, d)
 	}
+	return tools
 }
 
 // ServerTools converts tools for server.MCPServer.AddTools.
@@ -149,7 +170,7 @@ type toolSpec struct {
 	// catalog and account tools do not.
 	openWorld    bool
 	rest, output string
-	handler      server.ToolHandlerFunc
+	handler      binder
 }
 
 func newTool(s toolSpec) Tool {
@@ -174,8 +195,17 @@ func newTool(s toolSpec) Tool {
 	// one set, the structured one must be unset or the tool cannot be encoded.
 	def.InputSchema = mcp.ToolInputSchema{}
 	return Tool{
-		Def: def, Handler: s.handler, Charged: s.charged, PerItem: s.perItem, REST: s.rest, Output: s.output,
-		in: s.in, check: newChecker(s.name, in, out, s.in),
+		Def: def, Charged: s.charged, PerItem: s.perItem, REST: s.rest, Output: s.output,
+		in: s.in, check: newChecker(s.name, in, out, s.in), bind: s.handler,
+	}
+}
+
+// handle binds fn, a method of the tools value of(d) that takes decoded
+// arguments (see typed).
+func handle[R, T any](of func(Deps) R, fn func(R, context.Context, T) (*mcp.CallToolResult, error)) binder {
+	return func(tool string, d Deps) server.ToolHandlerFunc {
+		r := of(d)
+		return typed(tool, func(ctx context.Context, in T) (*mcp.CallToolResult, error) { return fn(r, ctx, in) })
 	}
 }
 

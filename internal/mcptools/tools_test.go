@@ -112,6 +112,7 @@ func twinCases(e *env) []twinCase {
 // revisions, and holds its structured content (and the JSON text copy)
 // equal to the REST response body for the same query.
 func TestToolsMatchREST(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cases := twinCases(e)
 	covered := map[string]bool{}
@@ -169,6 +170,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // tool of the registry, each with an input and output schema and all four
 // annotations stated.
 func TestListTools(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	var want []string
 	for _, tool := range mcptools.Tools(mcptools.Deps{}) {
@@ -218,6 +220,7 @@ func TestListTools(t *testing.T) {
 // TestInvalidArguments checks that bad arguments give an isError result
 // whose text tells the model what to change, in both revisions.
 func TestInvalidArguments(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	car := e.cat.Cars[0]
 	cases := []struct {

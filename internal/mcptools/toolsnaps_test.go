@@ -82,6 +82,7 @@ func firstDifference(want, got string) string {
 // any change to what clients see shows in review; a snapshot of a tool
 // that no longer exists fails too.
 func TestToolSnapshots(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("testdata", "toolsnaps")
 	names := map[string]bool{}
 	for _, tool := range mcptools.Tools(mcptools.Deps{}) {
@@ -121,6 +122,7 @@ const (
 // step with the registry, so the documented tools cannot drift from the
 // served ones.
 func TestToolsMarkdown(t *testing.T) {
+	t.Parallel()
 	md := mcptools.Markdown(mcptools.Tools(mcptools.Deps{}))
 	golden(t, filepath.Join("testdata", "TOOLS.md"), []byte(md))
 

@@ -51,7 +51,7 @@ type SearchVehiclesInput struct {
 	TireSize string `json:"tire_size,omitempty" jsonschema:"Tire fitments only: OEM tire size such as 225/45R17, LT265/70R17 or 33x12.50R15; with a load index and speed rating (235/55R19 101V) those must match too."`
 }
 
-func (v vehicleTools) searchVehicles() Tool {
+func searchVehicles() Tool {
 	return newTool(toolSpec{
 		name:  "search_vehicles",
 		title: "Search vehicles",
@@ -93,7 +93,7 @@ func (v vehicleTools) searchVehicles() Tool {
 		charged: true,
 		rest:    "GET /v1/cars, /v1/motorcycles, /v1/boats, /v1/tire-sizes",
 		output:  "`{\"data\": [record, ...], \"meta\": {page, per_page, total, total_pages, max_page, truncated, suggestions?}}`",
-		handler: typed("search_vehicles", v.search),
+		handler: handle(Deps.vehicleTools, vehicleTools.search),
 	})
 }
 
@@ -155,7 +155,7 @@ type GetVehicleInput struct {
 	UUID string `json:"uuid" jsonschema:"The record's uuid from search_vehicles, list results or my_garage, in its 36-character form."`
 }
 
-func (v vehicleTools) getVehicle() Tool {
+func getVehicle() Tool {
 	return newTool(toolSpec{
 		name:  "get_vehicle",
 		title: "Get a vehicle record",
@@ -171,7 +171,7 @@ func (v vehicleTools) getVehicle() Tool {
 		charged: true,
 		rest:    "GET /v1/cars/{uuid}, /v1/motorcycles/{uuid}, /v1/boats/{uuid}, /v1/tire-sizes/{uuid}",
 		output:  "`{\"data\": record}`",
-		handler: typed("get_vehicle", v.get),
+		handler: handle(Deps.vehicleTools, vehicleTools.get),
 	})
 }
 
@@ -201,7 +201,7 @@ type TireSizesForVehicleInput struct {
 	Year  int    `json:"year" jsonschema:"The vehicle's model year. Without fitments for that year, those of the nearest year(s) at most two years away are returned."`
 }
 
-func (v vehicleTools) tireSizesForVehicle() Tool {
+func tireSizesForVehicle() Tool {
 	return newTool(toolSpec{
 		name:  "tire_sizes_for_vehicle",
 		title: "Tire sizes for a vehicle",
@@ -219,7 +219,7 @@ func (v vehicleTools) tireSizesForVehicle() Tool {
 		charged: true,
 		rest:    "GET /v1/cars/{uuid}/tire-sizes (without its car member)",
 		output:  "`{\"data\": {\"match\": ..., \"fitments\": [{fitment, oem, rear, alternates, rear_alternates, window_pct}, ...]}}`",
-		handler: typed("tire_sizes_for_vehicle", v.tiresForVehicle),
+		handler: handle(Deps.vehicleTools, vehicleTools.tiresForVehicle),
 	})
 }
 
@@ -236,7 +236,7 @@ type TireGeometryInput struct {
 	UUID string `json:"uuid" jsonschema:"The uuid of a tire fitment (type tire_size), from search_vehicles or tire_sizes_for_vehicle."`
 }
 
-func (v vehicleTools) tireGeometry() Tool {
+func tireGeometry() Tool {
 	return newTool(toolSpec{
 		name:  "tire_geometry",
 		title: "Tire fitment geometry",
@@ -250,7 +250,7 @@ func (v vehicleTools) tireGeometry() Tool {
 		charged: true,
 		rest:    "GET /v1/tire-sizes/{uuid}/geometry",
 		output:  "`{\"data\": {\"fitment\": ..., \"oem\": ..., \"rear\": ..., \"alternates\": [...], \"window_pct\": 3}}`",
-		handler: typed("tire_geometry", v.geometry),
+		handler: handle(Deps.vehicleTools, vehicleTools.geometry),
 	})
 }
 
@@ -271,7 +271,7 @@ type ListMakesInput struct {
 	Type string `json:"type" jsonschema:"Which records' makes to list: car, motorcycle, boat or tire_size."`
 }
 
-func (v vehicleTools) listMakes() Tool {
+func listMakes() Tool {
 	return newTool(toolSpec{
 		name:  "list_makes",
 		title: "List makes",
@@ -282,7 +282,7 @@ func (v vehicleTools) listMakes() Tool {
 		charged: true,
 		rest:    "GET /v1/cars/makes, /v1/motorcycles/makes, /v1/boats/makes, /v1/tire-sizes/makes",
 		output:  "`{\"data\": [{\"name\": ..., \"count\": ...}, ...]}`",
-		handler: typed("list_makes", v.makes),
+		handler: handle(Deps.vehicleTools, vehicleTools.makes),
 	})
 }
 
@@ -300,7 +300,7 @@ type ListModelsInput struct {
 	Make string `json:"make" jsonschema:"The make, matched case-insensitively, e.g. Toyota. An unknown make gives an empty list."`
 }
 
-func (v vehicleTools) listModels() Tool {
+func listModels() Tool {
 	return newTool(toolSpec{
 		name:  "list_models",
 		title: "List models of a make",
@@ -314,7 +314,7 @@ func (v vehicleTools) listModels() Tool {
 		charged: true,
 		rest:    "GET /v1/cars/models, /v1/motorcycles/models, /v1/boats/models, /v1/tire-sizes/models",
 		output:  "`{\"data\": [{\"name\": ..., \"count\": ..., \"year_min\": ..., \"year_max\": ...}, ...]}`",
-		handler: typed("list_models", v.models),
+		handler: handle(Deps.vehicleTools, vehicleTools.models),
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 // type is a list parameter of some kind and reaches the vehicle.Query, so
 // a field added to the input cannot be dropped on the way to Search.
 func TestSearchInputMapsEveryArgument(t *testing.T) {
+	t.Parallel()
 	var params []string
 	for _, k := range catalog.Kinds {
 		params = append(params, vehicle.AcceptedParams(k)...)

@@ -78,3 +78,18 @@ func BenchmarkHotPath(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkNew measures building a server on a loaded store: the handler
+// tree, the OpenAPI document and the MCP tools, as each test server pays.
+func BenchmarkNew(b *testing.B) {
+	ctx := context.Background()
+	st, _ := storetest.DemoSQLite(b, false)
+	cfg := &config.Config{Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"]}}
+	log := slog.New(slog.DiscardHandler)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := server.New(ctx, cfg, st, log); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

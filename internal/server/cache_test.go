@@ -97,6 +97,7 @@ var tagPattern = regexp.MustCompile(`^"v([0-9]+)-[0-9a-f]{16}"$`)
 // (the rate window does), even once the quota is spent; a new catalog
 // version changes the tag.
 func TestConditionalRequests(t *testing.T) {
+	t.Parallel()
 	ws := newWebServer(t, nil)
 	tok := ws.tokens["tiny"]
 	const list = "/v1/cars?make=Toyota&per_page=5"
@@ -260,6 +261,7 @@ func TestConditionalRevealsNothingFree(t *testing.T) {
 // TestLinkHeaderAbsolute: pagination links are absolute, from
 // dashboard.public_url when set, else from the request.
 func TestLinkHeaderAbsolute(t *testing.T) {
+	t.Parallel()
 	const list = "/v1/cars?make=Toyota&per_page=2"
 	ws := newWebServer(t, func(c *config.Config) { c.Server.TrustedProxies = config.DefaultTrustedProxies })
 	host := strings.TrimPrefix(ws.url, "http://")
@@ -280,6 +282,7 @@ func TestLinkHeaderAbsolute(t *testing.T) {
 // TestCORS: allowed origins get the CORS headers on every answer, errors
 // included, and a preflight without a token; others get none.
 func TestCORS(t *testing.T) {
+	t.Parallel()
 	const app = "https://app.example.com"
 	ws := newWebServer(t, func(c *config.Config) { c.Server.CORSOrigins = []string{app, "http://localhost:3000"} })
 	tok := ws.tokens["big"]

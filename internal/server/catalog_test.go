@@ -37,6 +37,7 @@ type readyBody struct {
 // a later version loads, and a server starting on it refuses with the same
 // message instead of panicking.
 func TestUnloadableCatalogVersion(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"sqlite", "postgres"} {
 		t.Run(backend, func(t *testing.T) {
 			ctx := context.Background()

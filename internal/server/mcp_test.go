@@ -31,6 +31,7 @@ func serve(h http.Handler, token, method, path, body string) *httptest.ResponseR
 // TestMCPMounted checks that the REST listener serves MCP, behind the same
 // authentication and limits (internal/mcptools tests the rest).
 func TestMCPMounted(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	w := postMCP(t, f.h, f.tokens["ok@example.com"])
 	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"result":{}`) || w.Header().Get("X-Quota-Limit") != "100" {
@@ -44,6 +45,7 @@ func TestMCPMounted(t *testing.T) {
 // TestServeWithMCP checks the --mcp-addr listener: MCP and /healthz only,
 // and both listeners stop with the context.
 func TestServeWithMCP(t *testing.T) {
+	t.Parallel()
 	r := startTCP(t)
 	token := r.token
 	get := func(url string, method string, body string) int {

@@ -154,6 +154,7 @@ func series(mfs map[string]*dto.MetricFamily, name string) map[string]float64 {
 // labels stay bounded whatever the raw paths, that pprof is only on the
 // admin listener, and that the access log is written out on shutdown.
 func TestAdminListenerMetrics(t *testing.T) {
+	t.Parallel()
 	r, srv := startAdmin(t)
 	big, tiny := r.tokens["big"], r.tokens["tiny"]
 	const distinct = 40

@@ -115,6 +115,7 @@ func wantProblem(t *testing.T, what string, resp *http.Response, body []byte, st
 // request line that is not HTTP, a missing Host, headers over the limit)
 // are problem documents too, on both listeners, over a real connection.
 func TestNetHTTPErrorsAreProblems(t *testing.T) {
+	t.Parallel()
 	addr, mcpAddr := serveTCP(t)
 	big := "X-Big: " + strings.Repeat("a", 40<<10) + "\r\n"
 	for _, tc := range []struct {
@@ -171,6 +172,7 @@ func TestNetHTTPErrorsAreProblems(t *testing.T) {
 // path is a 404 problem and a known path with another method a 405 one,
 // on both listeners; the dashboard keeps its HTML pages for browsers.
 func TestFallbackIsAProblem(t *testing.T) {
+	t.Parallel()
 	addr, mcpAddr := serveTCP(t)
 	do := func(method, url string) (*http.Response, []byte) {
 		t.Helper()
@@ -209,6 +211,7 @@ func TestFallbackIsAProblem(t *testing.T) {
 // character or invalid UTF-8 (a dashboard list id, a token id, a record
 // uuid) is a 400 before any handler, so it never reaches a store.
 func TestPathsMustBePlainText(t *testing.T) {
+	t.Parallel()
 	addr, mcpAddr := serveTCP(t)
 	for _, tc := range []struct{ url, detail string }{
 		{"http://" + addr + "/dashboard/lists/abc%00def", "control character U+0000 at byte 20"},

@@ -26,6 +26,7 @@ import (
 // requests, other accounts' requests and reads of the log are not; every
 // call counts toward its token's month.
 func TestRequestLog(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st, h, newAccount := logServer(t)
 	_, me := newAccount("me@example.com", "pro")

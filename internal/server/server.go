@@ -138,7 +138,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		RequestLog: s.requests})
 	mux := http.NewServeMux()
 	api.Mount(mux)
-	apidocs.New(api.OpenAPI(), httpapi.Samples(), mcptools.Tools(mcptools.Deps{}), cfg.Dashboard.PublicURL).Mount(mux)
+	apiDocs().At(cfg.Dashboard.PublicURL).Mount(mux)
 	mux.Handle("/mcp", mcp)
 	mux.Handle(dashboard.Prefix, dash)
 	mux.HandleFunc("GET /{$}", dashboard.RedirectRoot)
@@ -159,6 +159,16 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	s.adminHandler = adminMux(s.metrics.Handler())
 	return s, nil
 }
+
+// apiDocs renders /docs and /llms.txt once per process: their sources,
+// the OpenAPI document and the MCP tools, are compiled in.
+var apiDocs = sync.OnceValue(func() *apidocs.Handler {
+	doc, err := httpapi.OpenAPIDocument()
+	if err != nil {
+		panic("server: " + err.Error())
+	}
+	return apidocs.New(doc, httpapi.Samples(), mcptools.Tools(mcptools.Deps{}))
+})
 
 // LoadVehicles loads the stored catalog into a vehicle service.
 func LoadVehicles(ctx context.Context, st store.CatalogStore) (*vehicle.Service, error) {

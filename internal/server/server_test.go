@@ -120,6 +120,7 @@ func problemCode(t *testing.T, w *httptest.ResponseRecorder) string {
 }
 
 func TestAuthFailures(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	tests := []struct {
 		name, token, header string
@@ -152,6 +153,7 @@ func TestAuthFailures(t *testing.T) {
 }
 
 func TestRevokedTokenRefusedAfterCacheTTL(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	tok := f.tokens["ok@example.com"]
 	if w := f.do(t, tok, "/v1/me"); w.Code != 200 {
@@ -176,6 +178,7 @@ func TestRevokedTokenRefusedAfterCacheTTL(t *testing.T) {
 }
 
 func TestRequestIDsAndLogs(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	tok := f.tokens["ok@example.com"]
 	w := f.do(t, tok, "/v1/boats/hull-types", "X-Request-Id", "caller-id-42")
@@ -210,6 +213,7 @@ func TestRequestIDsAndLogs(t *testing.T) {
 }
 
 func TestHealthAndGzip(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for _, path := range []string{"/healthz", "/readyz"} {
 		if w := f.do(t, "", path); w.Code != 200 || !strings.Contains(w.Body.String(), `"status"`) {
@@ -245,6 +249,7 @@ func hash(secret string) string { return account.HashSecret(secret) }
 // the server as wired, and to a token the door would refuse (a plan
 // without API access); the rest of /v1 still refuses an anonymous request.
 func TestPublicReference(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	for path, contentType := range map[string]string{
 		"/v1/openapi.json": "application/json",

@@ -77,6 +77,7 @@ type vinReport struct {
 // With vin.decoder offline the server decodes from the imported snapshot
 // and never needs NHTSA; a VIN it cannot place keeps its local checks.
 func TestOfflineVINDecoding(t *testing.T) {
+	t.Parallel()
 	h, token := offlineServer(t, "offline", 100)
 	var ready struct {
 		Status     string
@@ -114,6 +115,7 @@ func TestOfflineVINDecoding(t *testing.T) {
 // In auto mode the snapshot is loaded before the first request, so none
 // goes to NHTSA (unreachable here).
 func TestVINBatch(t *testing.T) {
+	t.Parallel()
 	h, token := offlineServer(t, "auto", 5)
 	ford := func(serial string) string { return upstreamtest.KnownVIN[:11] + serial }
 	batch := func(vins ...string) string {

@@ -64,6 +64,7 @@ func withLength(body string) string {
 }
 
 func TestResponseLength(t *testing.T) {
+	t.Parallel()
 	body := strings.Repeat("x", 5000)
 	tests := []struct {
 		name          string
@@ -106,6 +107,7 @@ type step struct {
 }
 
 func TestWholeConnWrites(t *testing.T) {
+	t.Parallel()
 	big := withLength(strings.Repeat("b", 5000))
 	head := withLength(strings.Repeat("h", 5000))
 	head = head[:strings.Index(head, "\r\n\r\n")+4]
@@ -181,6 +183,7 @@ func TestWholeConnWrites(t *testing.T) {
 }
 
 func TestWholeConnFailedWrite(t *testing.T) {
+	t.Parallel()
 	big := withLength(strings.Repeat("b", 5000))
 	broken := errors.New("connection reset")
 
@@ -241,6 +244,7 @@ func (c *passingConn) SetDeadline(t time.Time) error      { return c.Conn.SetDea
 // response of known length reaches the network in one write, keep-alive
 // and HEAD still work, and a stream is not held.
 func TestWholeResponsesOverHTTP(t *testing.T) {
+	t.Parallel()
 	body := strings.Repeat("c", 9000)
 	sent := make(chan struct{})
 	mux := http.NewServeMux()

@@ -2,7 +2,10 @@ package storetest
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -50,20 +53,8 @@ func Backends(t *testing.T, fn func(t *testing.T, st store.Store)) {
 // as nulls; the returned catalog carries the same values.
 func DemoSQLite(tb testing.TB, enrichFirst bool) (store.Store, *catalog.Catalog) {
 	tb.Helper()
-	return demo(tb, Empty(tb, "sqlite"), enrichFirst)
-}
-
-// Demo is DemoSQLite on the named backend, "sqlite" or "postgres" (a fresh
-// database from PostgresURL, so the test skips without a server).
-func Demo(tb testing.TB, backend string) (store.Store, *catalog.Catalog) {
-	tb.Helper()
-	return demo(tb, Empty(tb, backend), false)
-}
-
-func demo(tb testing.TB, st store.Store, enrichFirst bool) (store.Store, *catalog.Catalog) {
-	tb.Helper()
 	ctx := context.Background()
-	c := LoadDemo(tb, st)
+	st, c := Demo(tb, "sqlite")
 	if enrichFirst {
 		mpg, rng, cost := 32.5, 0, 1450
 		fe := catalog.FuelEconomy{MPGCity: &mpg, MPGHighway: &mpg, MPGCombined: &mpg, EPARangeMiles: &rng, AnnualFuelCost: &cost, CO2GPM: &mpg}
@@ -75,24 +66,89 @@ func demo(tb testing.TB, st store.Store, enrichFirst bool) (store.Store, *catalo
 	return st, c
 }
 
+// Demo is DemoSQLite on the named backend, "sqlite" or "postgres" (a fresh
+// database from PostgresURL, so the test skips without a server).
+func Demo(tb testing.TB, backend string) (store.Store, *catalog.Catalog) {
+	tb.Helper()
+	if backend == "postgres" {
+		st := Empty(tb, backend)
+		return st, LoadDemo(tb, st)
+	}
+	raw, err := demoFile()
+	if err != nil {
+		tb.Fatalf("demo SQLite store: %v", err)
+	}
+	path := filepath.Join(tb.TempDir(), "vds.db")
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	st, err := sqlite.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	c, _, err := parseDemo()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st, c
+}
+
+// demoFile is an SQLite database holding the demo catalog, ingested once
+// per test binary: that takes seconds under the race detector, and a copy
+// of the file milliseconds.
+var demoFile = sync.OnceValues(func() ([]byte, error) {
+	dir, err := os.MkdirTemp("", "storetest-demo-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "vds.db")
+	st, err := sqlite.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	_, err = loadDemo(context.Background(), st)
+	// Closing the last connection moves the write-ahead log into the file.
+	if cerr := st.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(path + "-wal"); err == nil {
+		return nil, errors.New("the write-ahead log outlived the last connection")
+	}
+	return os.ReadFile(path)
+})
+
 // LoadDemo migrates st and ingests the embedded demo catalog into it,
 // returning the catalog as ingested.
 func LoadDemo(tb testing.TB, st store.Store) *catalog.Catalog {
 	tb.Helper()
-	ctx := context.Background()
-	if err := st.Migrate(ctx); err != nil {
-		tb.Fatal(err)
-	}
-	src, err := ingest.DemoSources()
+	c, err := loadDemo(context.Background(), st)
 	if err != nil {
-		tb.Fatal(err)
-	}
-	c, kinds, err := ingest.Parse(src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := ingest.Run(ctx, st, c, kinds, ingest.Options{Source: "demo"}); err != nil {
 		tb.Fatal(err)
 	}
 	return c
+}
+
+func loadDemo(ctx context.Context, st store.Store) (*catalog.Catalog, error) {
+	if err := st.Migrate(ctx); err != nil {
+		return nil, err
+	}
+	c, kinds, err := parseDemo()
+	if err != nil {
+		return nil, err
+	}
+	_, err = ingest.Run(ctx, st, c, kinds, ingest.Options{Source: "demo"})
+	return c, err
+}
+
+func parseDemo() (*catalog.Catalog, []catalog.Kind, error) {
+	src, err := ingest.DemoSources()
+	if err != nil {
+		return nil, nil, err
+	}
+	return ingest.Parse(src)
 }
