@@ -383,8 +383,8 @@ func TestBrowser(t *testing.T) {
 	// Rotate, through the confirmation page, with a grace period: both
 	// tokens work until it ends, here early with "Revoke now".
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`nav a[href="/dashboard/tokens"]`)))
-	if got := b.text(`td[data-label="Calls this month"]`); got == "" || got == "0" {
-		t.Fatalf("calls this month of the used token = %q", got)
+	if got := b.text(`td[data-label="Requests this month"]`); got == "" || got == "0" {
+		t.Fatalf("requests this month of the used token = %q", got)
 	}
 	b.shot("tokens", true)
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`a.button[href$="/rotate"]`)))
