@@ -1,5 +1,7 @@
 package catalog
 
+import "strings"
+
 // fieldLabels maps each record field's JSON name to a label and unit for
 // people; kinds share a name only where it means the same.
 var fieldLabels = map[string]struct{ label, unit string }{
@@ -61,4 +63,24 @@ func FieldLabel(name string) string {
 		return f.label
 	}
 	return f.label + " (" + f.unit + ")"
+}
+
+// EconomyUnit is what a car's EPA mpg figures measure: MPGe (miles per
+// gallon-equivalent) for battery-electric and fuel-cell cars, MPG otherwise
+// (a plug-in hybrid's figures are its gasoline ones).
+func EconomyUnit(fuelType string) string {
+	if strings.EqualFold(fuelType, FuelBEV) || strings.EqualFold(fuelType, FuelFCEV) {
+		return "MPGe"
+	}
+	return "MPG"
+}
+
+// CarFieldLabel is FieldLabel for a car of the given fuel type, whose mpg
+// fields are labelled in its EconomyUnit.
+func CarFieldLabel(name, fuelType string) string {
+	l := FieldLabel(name)
+	if strings.HasPrefix(name, "mpg_") {
+		return strings.Replace(l, "MPG", EconomyUnit(fuelType), 1)
+	}
+	return l
 }

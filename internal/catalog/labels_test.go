@@ -56,3 +56,27 @@ func TestFieldLabel(t *testing.T) {
 		}
 	}
 }
+
+// EPA rates battery-electric and fuel-cell cars in MPGe; a plug-in
+// hybrid's mpg fields hold its gasoline figures.
+func TestCarFieldLabel(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, fuel, want string }{
+		{"mpg_city", FuelBEV, "City MPGe"},
+		{"mpg_highway", FuelFCEV, "Highway MPGe"},
+		{"mpg_combined", strings.ToLower(FuelBEV), "Combined MPGe"},
+		{"mpg_combined", FuelPHEV, "Combined MPG"},
+		{"mpg_city", FuelHEV, "City MPG"},
+		{"mpg_city", FuelGasoline, "City MPG"},
+		{"mpg_city", "", "City MPG"},
+		{"epa_range_miles", FuelBEV, "EPA range (mi)"},
+		{"fuel_type", FuelBEV, "Fuel type"},
+	} {
+		if got := CarFieldLabel(tc.name, tc.fuel); got != tc.want {
+			t.Errorf("CarFieldLabel(%q, %q) = %q, want %q", tc.name, tc.fuel, got, tc.want)
+		}
+	}
+	if EconomyUnit(FuelBEV) != "MPGe" || EconomyUnit(FuelPHEV) != "MPG" {
+		t.Errorf("EconomyUnit: BEV %q, PHEV %q", EconomyUnit(FuelBEV), EconomyUnit(FuelPHEV))
+	}
+}

@@ -279,7 +279,7 @@ func searchRun(ctx context.Context, f *Factory, opts *searchOptions) error {
 		t.header = []string{"UUID", "YEAR", "MAKE", "MODEL", "TRIM", "BODY", "ENGINE", "DRIVE", "MPG"}
 		for _, r := range p.Data {
 			t.row(r.UUID, strconv.Itoa(r.Year), r.Make, r.Model, dashIfEmpty(r.Trim), dashIfEmpty(r.Body),
-				dashIfEmpty(r.Engine), dashIfEmpty(r.DriveType), optFloat(r.MPGCombined, 1))
+				dashIfEmpty(r.Engine), dashIfEmpty(r.DriveType), mpgCell(r.MPGCombined, r.FuelType))
 		}
 	case client.MotorcycleQuery:
 		p, err := c.ListMotorcycles(ctx, q)
@@ -459,6 +459,15 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 // label is the shared label of a record field, named by its JSON name.
 func label(name string) string { return catalog.FieldLabel(name) }
 
+// mpgCell is a car's combined figure for an MPG column, marked MPGe where
+// it is one.
+func mpgCell(v *float64, fuelType string) string {
+	if u := catalog.EconomyUnit(fuelType); v != nil && u != "MPG" {
+		return optFloat(v, 1) + " " + u
+	}
+	return optFloat(v, 1)
+}
+
 func carFields(r *client.Car) [][2]string {
 	return [][2]string{
 		{label("uuid"), r.UUID}, {label("make"), r.Make}, {label("model"), r.Model}, {label("year"), strconv.Itoa(r.Year)},
@@ -467,8 +476,9 @@ func carFields(r *client.Car) [][2]string {
 		{label("transmission"), dashIfEmpty(r.Transmission)},
 		{label("displacement_l"), optFloat(r.DisplacementL, 1)}, {label("cylinders"), optInt(r.Cylinders)},
 		{label("electrified"), yesNo(r.Electrified)}, {label("epa_id"), optInt(r.EPAID)},
-		{label("mpg_city"), optFloat(r.MPGCity, 1)}, {label("mpg_highway"), optFloat(r.MPGHighway, 1)},
-		{label("mpg_combined"), optFloat(r.MPGCombined, 1)}, {label("epa_range_miles"), optInt(r.EPARangeMiles)},
+		{catalog.CarFieldLabel("mpg_city", r.FuelType), optFloat(r.MPGCity, 1)},
+		{catalog.CarFieldLabel("mpg_highway", r.FuelType), optFloat(r.MPGHighway, 1)},
+		{catalog.CarFieldLabel("mpg_combined", r.FuelType), optFloat(r.MPGCombined, 1)}, {label("epa_range_miles"), optInt(r.EPARangeMiles)},
 		{label("epa_electric_range_miles"), optInt(r.EPAElectricRangeMiles)},
 		{label("annual_fuel_cost"), optInt(r.AnnualFuelCost)}, {label("co2_gpm"), optFloat(r.CO2GPM, 0)},
 	}

@@ -367,7 +367,7 @@ func printVIN(s *IOStreams, out vinOutput) error {
 	cars := s.newTable("UUID", "MODEL", "TRIM", "BODY", "ENGINE", "DRIVE", "TRANSMISSION", "MPG")
 	for _, car := range out.LinkedCars {
 		cars.row(linkCells(s, "car", car.UUID, car.Model, dashIfEmpty(car.Trim), dashIfEmpty(car.Body), dashIfEmpty(car.Engine),
-			dashIfEmpty(car.DriveType), dashIfEmpty(car.Transmission), optFloat(car.MPGCombined, 1))...)
+			dashIfEmpty(car.DriveType), dashIfEmpty(car.Transmission), mpgCell(car.MPGCombined, car.FuelType))...)
 	}
 	if err := flushSection(s, linkedTitle("Catalog cars", len(out.LinkedCars), len(r.Links.Cars)), cars); err != nil {
 		return err

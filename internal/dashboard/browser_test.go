@@ -132,6 +132,39 @@ func (b *tab) text(sel string) string {
 	return v
 }
 
+// layoutJS lists what squeezes the table in the box it selects: a table
+// wider than the box, a cell that is no table cell or not as tall as its
+// row, or a name, token, time or button broken over lines.
+const layoutJS = `((sel) => {
+  const wrap = document.querySelector(sel), table = wrap.querySelector("table"), out = [];
+  if (table.scrollWidth > wrap.clientWidth + 1) out.push("table " + table.scrollWidth + "px wide in a " + wrap.clientWidth + "px box");
+  for (const tr of table.tBodies[0].rows) {
+    const h = tr.getBoundingClientRect().height;
+    for (const c of tr.cells) {
+      const name = c.dataset.label || c.className;
+      if (getComputedStyle(c).display !== "table-cell") out.push(name + " is not a table cell");
+      if (Math.abs(c.getBoundingClientRect().height - h) > 1) out.push(name + " is not as tall as its row");
+    }
+    for (const el of tr.querySelectorAll("th[scope=row], td.nowrap, .button")) {
+      const r = document.createRange();
+      r.selectNodeContents(el);
+      const tops = [...r.getClientRects()].map((x) => x.top).sort((a, b) => a - b);
+      if (tops.length && tops[tops.length - 1] - tops[0] > 8) out.push(JSON.stringify(el.textContent.trim()) + " wraps");
+    }
+  }
+  return out.join("; ");
+})`
+
+// layout reports what squeezes the table in sel at the current viewport.
+func (b *tab) layout(sel string) string {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](layoutJS+`(`+strconv.Quote(sel)+`)`))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return v
+}
+
 // shot writes full-page screenshots of the current page, on the desktop
 // and, when phone is set, at a phone's width too.
 func (b *tab) shot(name string, phone bool) {
@@ -384,8 +417,8 @@ func TestBrowser(t *testing.T) {
 	// Rotate, through the confirmation page, with a grace period: both
 	// tokens work until it ends, here early with "Revoke now".
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`nav a[href="/dashboard/tokens"]`)))
-	if got := b.text(`td[data-label="Calls this month"]`); got == "" || got == "0" {
-		t.Fatalf("calls this month of the used token = %q", got)
+	if got := b.text(`td[data-label="Requests this month"]`); got == "" || got == "0" {
+		t.Fatalf("requests this month of the used token = %q", got)
 	}
 	b.shot("tokens", true)
 	b.submit(http.StatusOK, chromedp.Click(chromedp.CSS(`a.button[href$="/rotate"]`)))
@@ -397,6 +430,9 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("rotated secret = %q", rotated)
 	}
 	b.shot("token-rotated-grace", true)
+	if problems := b.layout(".table-wrap:has(.actions)"); problems != "" {
+		t.Fatalf("tokens table in a grace period at %dpx: %s", desktopW, problems)
+	}
 	for _, secret := range []string{token, rotated} {
 		if status, _ := api(t, base, secret, "/v1/me"); status != http.StatusOK {
 			t.Fatalf("%s… in the grace period: %d, want 200", secret[:10], status)

@@ -49,7 +49,7 @@ func TestSignUpSignOutSignIn(t *testing.T) {
 	b := newBrowser(t, base)
 	b.signUp("Ann@Example.com", password)
 	b.get("/dashboard/?n=welcome").want(t, http.StatusOK, "").
-		contains(t, "ann@example.com", `<p class="big">free</p>`, "of 100 used", "Welcome!", "Calls per day")
+		contains(t, "ann@example.com", `<p class="big">free</p>`, "of 100 units used", "Welcome!", "Quota units used per day")
 	a, err := e.acc.Account(context.Background(), "ann@example.com")
 	if err != nil || a.Plan != "free" {
 		t.Fatalf("signed-up account = %+v, %v; want it on the free plan", a, err)
@@ -317,7 +317,7 @@ func TestSignUpDisabled(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.post("/dashboard/signin", url.Values{"email": {"op@example.com"}, "password": {password}}).want(t, http.StatusSeeOther, "/dashboard/")
-	b.get("/dashboard/").want(t, http.StatusOK, "").contains(t, `<p class="big">pro</p>`, "of 1,000 used")
+	b.get("/dashboard/").want(t, http.StatusOK, "").contains(t, `<p class="big">pro</p>`, "of 1,000 units used")
 }
 
 var secretRE = regexp.MustCompile(`id="secret" class="mono" type="text" readonly value="(vds_[a-z2-7]+)"`)
@@ -482,8 +482,8 @@ func TestOverviewUsage(t *testing.T) {
 	day := now.Format("2 Jan")
 	b.get("/dashboard/").want(t, http.StatusOK, "").contains(t,
 		"REST API: <strong>9</strong>", "MCP tools: <strong>3</strong>",
-		"12 <span class=\"unit\">of 100 used</span>", "<strong>88</strong> remaining",
-		`class="bar-rest"`, `class="bar-mcp"`, day+": 9 REST calls", day+": 3 MCP calls",
+		"12 <span class=\"unit\">of 100 units used</span>", "<strong>88</strong> remaining",
+		`class="bar-rest"`, `class="bar-mcp"`, day+": 9 REST units", day+": 3 MCP units",
 		`<td class="num">9</td><td class="num">3</td>`)
 }
 
@@ -703,4 +703,21 @@ func TestRequestsPageExplainsFailures(t *testing.T) {
 	p = b.get("/dashboard/requests?page=2&status=2xx").want(t, http.StatusOK, "").
 		contains(t, "Requests 101 to 150 of 150 matching", "planted000", "planted049", `href="/dashboard/requests?page=1&amp;status=2xx"`).
 		lacks(t, "planted050", "Older")
+}
+
+// The Overview counts quota units and the tokens page requests: each says
+// which, and they differ when calls are free or fail.
+func TestUsageLabels(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) { c.Plans["free"] = config.PlanLimits{RatePerMinute: 60, APIAccess: true} })
+	base, b := e.signedUp("units@example.com")
+	_, secret := b.newToken("ci")
+	for _, path := range []string{"/v1/me", "/v1/me", "/v1/cars?make=Toyota", "/v1/cars/00000000-0000-4000-8000-000000000000"} {
+		api(t, base, secret, path)
+	}
+	b.get("/dashboard/tokens").want(t, http.StatusOK, "").
+		contains(t, `<th scope="col">Requests this month</th>`, `<td data-label="Requests this month">4</td>`).
+		lacks(t, "Calls this month", "calls this month")
+	b.get("/dashboard/").want(t, http.StatusOK, "").
+		contains(t, "<p>Quota units used this month: <strong>1</strong></p>", "Quota units used per day").
+		lacks(t, "Calls per day", "calls this month")
 }

@@ -55,7 +55,7 @@ func TestChart(t *testing.T) {
 	}
 	// The highest bar reaches the top gridline (50, the nice ceiling of 40
 	// rounds to 50, so 40 is at 80% of the plot).
-	if c.Grid[len(c.Grid)-1].Label != "50" || !strings.HasPrefix(c.Bars[0].Title, "3 Feb: 40 REST calls") || c.Bars[1].Class != "bar-mcp" {
+	if c.Grid[len(c.Grid)-1].Label != "50" || !strings.HasPrefix(c.Bars[0].Title, "3 Feb: 40 REST units") || c.Bars[1].Class != "bar-mcp" {
 		t.Fatalf("chart = %+v", c)
 	}
 	var labels []string

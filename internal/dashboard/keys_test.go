@@ -121,7 +121,9 @@ func TestRotateWithGrace(t *testing.T) {
 			}
 		}
 		// The old token is listed as rotated, can only be revoked now.
-		b.get("/dashboard/tokens").contains(t, "Rotated: works until", `aria-label="Revoke ci now"`).
+		b.get("/dashboard/tokens").contains(t, `<td data-label="Status" class="grace">Rotated: ends <time`, ">in 59 minutes</time></td>",
+			`<td class="actions"><a class="button danger" href="/dashboard/tokens/`+id+`/revoke" aria-label="Revoke ci now">Revoke now</a></td>`,
+			`<td data-label="Status">Active</td>`).
 			lacks(t, `href="/dashboard/tokens/`+id+`/rotate"`)
 		b.get("/dashboard/tokens/"+id+"/rotate").want(t, http.StatusNotFound, "")
 
@@ -164,12 +166,12 @@ func TestTokenLastUsed(t *testing.T) {
 	e := newEnv(t, nil)
 	_, b := e.signedUp("used@example.com")
 	id, _ := b.newToken("ci")
-	b.get("/dashboard/tokens").contains(t, `<td data-label="Last used">Never</td>`)
+	b.get("/dashboard/tokens").contains(t, `<td data-label="Last used" class="nowrap">Never</td>`)
 	at := time.Now().UTC().Add(-5*time.Minute - 10*time.Second).Truncate(time.Second)
 	if err := e.st.TouchTokens(context.Background(), map[string]time.Time{id: at}); err != nil {
 		t.Fatal(err)
 	}
-	b.get("/dashboard/tokens").contains(t, `<td data-label="Last used"><time datetime="`+at.Format(time.RFC3339)+
+	b.get("/dashboard/tokens").contains(t, `<td data-label="Last used" class="nowrap"><time datetime="`+at.Format(time.RFC3339)+
 		`" title="`+at.Format("2 Jan 2006 15:04 UTC")+`">5 minutes ago</time></td>`)
 }
 

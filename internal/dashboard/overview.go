@@ -99,7 +99,7 @@ func dailySeries(first, today time.Time, rows []limits.DayCalls) []dayUsage {
 	return out
 }
 
-// chart is an inline SVG bar chart of calls per day, drawn with plain
+// chart is an inline SVG bar chart of quota units per day, drawn with plain
 // elements: the Content-Security-Policy allows no script or inline style.
 type chart struct {
 	ID      string
@@ -186,7 +186,7 @@ func newChart(days []dayUsage, daysInMonth int, sz chartSize) chart {
 			}
 			h := max(1, float64(bottom)-y(s.n))
 			c.Bars = append(c.Bars, bar{X: f1(x0 + barW*float64(j)), Y: f1(float64(bottom) - h), W: f1(barW), H: f1(h),
-				Class: s.class, Title: fmt.Sprintf("%s: %s %s calls", day, formatNum(s.n), s.name)})
+				Class: s.class, Title: fmt.Sprintf("%s: %s %s units", day, formatNum(s.n), s.name)})
 		}
 	}
 	for day := 1; day <= daysInMonth; day++ {

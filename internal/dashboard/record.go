@@ -100,7 +100,16 @@ func orderedFields(raw json.RawMessage) ([]field, error) {
 		if err := dec.Decode(&v); err != nil {
 			return nil, err
 		}
-		out = append(out, field{Name: name, Label: catalog.FieldLabel(name), Value: display(v)})
+		out = append(out, field{Name: name, Value: display(v)})
+	}
+	fuel := ""
+	for _, f := range out {
+		if f.Name == "fuel_type" {
+			fuel = f.Value
+		}
+	}
+	for i := range out {
+		out[i].Label = catalog.CarFieldLabel(out[i].Name, fuel)
 	}
 	return out, nil
 }

@@ -31,15 +31,17 @@ func TestRecordPageLabels(t *testing.T) {
 	b := newBrowser(t, e.start())
 	b.signUp("labels@example.com", password)
 
-	var phev catalog.Car
+	var phev, bev catalog.Car
 	for _, c := range e.cat.Cars {
-		if c.EPAElectricRangeMiles != nil && c.MPGCity != nil {
+		switch {
+		case phev.Make == "" && c.EPAElectricRangeMiles != nil && c.MPGCity != nil && c.FuelType == catalog.FuelPHEV:
 			phev = c
-			break
+		case bev.Make == "" && c.MPGCombined != nil && c.FuelType == catalog.FuelBEV:
+			bev = c
 		}
 	}
-	if phev.Make == "" {
-		t.Fatal("the demo catalog has no plug-in hybrid with an electric range")
+	if phev.Make == "" || bev.Make == "" {
+		t.Fatalf("the demo catalog lacks a plug-in hybrid with an electric range (%q) or an EPA-rated electric car (%q)", phev.Model, bev.Model)
 	}
 	moto, boat, fit := e.cat.Motorcycles[0], e.cat.Boats[0], e.cat.TireSizes[0]
 	num := func(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
@@ -57,6 +59,10 @@ func TestRecordPageLabels(t *testing.T) {
 			{"Electric range (mi)", strconv.Itoa(*phev.EPAElectricRangeMiles)},
 			{"Electrified", "yes"},
 		}},
+		{catalog.KindCar, bev.UUID.String(), [][2]string{
+			{"Fuel type", catalog.FuelBEV},
+			{"Combined MPGe", num(*bev.MPGCombined)},
+		}},
 		{catalog.KindMotorcycle, moto.UUID.String(), [][2]string{
 			{"Make", moto.Make},
 			{"Engine displacement (cc)", strconv.Itoa(*moto.DisplacementCC)},
@@ -72,7 +78,7 @@ func TestRecordPageLabels(t *testing.T) {
 			{"Alternate sizes", strings.Join(fit.AlternateSizes, ", ")},
 		}},
 	} {
-		t.Run(string(tc.kind), func(t *testing.T) {
+		t.Run(string(tc.kind)+"/"+tc.uuid[:8], func(t *testing.T) {
 			p := b.get("/dashboard/records/"+string(tc.kind)+"/"+tc.uuid).want(t, http.StatusOK, "")
 			for _, pair := range tc.pairs {
 				p.contains(t, fmt.Sprintf("<dt>%s</dt><dd>%s</dd>", html.EscapeString(pair[0]), html.EscapeString(pair[1])))
