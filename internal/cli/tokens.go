@@ -115,7 +115,7 @@ func tokensListRun(ctx context.Context, f *Factory, opts *tokensListOptions) err
 		listed[i] = listedToken{Token: tk, CallsThisMonth: calls[tk.ID]}
 	}
 	return f.show(listed, err, func() error {
-		t := f.IO.newTable("ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "CALLS THIS MONTH", "STATUS")
+		t := f.IO.newTable("ID", "NAME", "PREFIX", "SCOPES", "CREATED", "LAST USED", "REQUESTS THIS MONTH", "STATUS")
 		now := time.Now()
 		for _, tk := range listed {
 			status := "active"
