@@ -25,8 +25,6 @@ import (
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/credentials"
-	"github.com/vds-dev/vds/internal/ingest"
-	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store/storetest"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
@@ -85,22 +83,7 @@ func newTestServer(t *testing.T) *testServer {
 	}
 	dev := accounts["dev"]
 	// dev's garage: the F-150 and a car that then leaves the catalog.
-	gone := c.Cars[len(c.Cars)-1]
-	ts.gone = gone.UUID.String()
-	saved := lists.New(st)
-	garage, err := saved.Default(ctx, dev.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, id := range []uuid.UUID{uuid.MustParse(ts.f150), gone.UUID} {
-		if _, err := saved.Add(ctx, dev.ID, garage.ID, catalog.KindCar, id, "test note"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c.Cars = c.Cars[:len(c.Cars)-1]
-	if _, err := ingest.Run(ctx, st, c, []catalog.Kind{catalog.KindCar}, ingest.Options{Source: "demo minus one"}); err != nil {
-		t.Fatal(err)
-	}
+	ts.gone = storetest.GarageWithGoneCar(t, st, c, dev.ID, "test note", storetest.SavedItem{Kind: catalog.KindCar, ID: uuid.MustParse(ts.f150)}).UUID.String()
 
 	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
 	if err != nil {

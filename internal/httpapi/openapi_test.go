@@ -28,8 +28,6 @@ import (
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/httpapi/apitest"
-	"github.com/vds-dev/vds/internal/ingest"
-	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store/storetest"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
@@ -544,28 +542,7 @@ func newFixture(t *testing.T) *fixture {
 	}
 	// A garage with a present record of each kind and one that leaves the
 	// catalog, so /v1/lists shows both a record summary and a null one.
-	saved := lists.New(st)
-	garage, err := saved.Default(ctx, accounts["dev"].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.goneCar = c.Cars[len(c.Cars)-1]
-	for _, it := range []struct {
-		kind catalog.Kind
-		id   uuid.UUID
-	}{
-		{catalog.KindCar, c.Cars[0].UUID}, {catalog.KindMotorcycle, c.Motorcycles[0].UUID},
-		{catalog.KindBoat, c.Boats[0].UUID}, {catalog.KindTireSize, c.TireSizes[0].UUID},
-		{catalog.KindCar, f.goneCar.UUID},
-	} {
-		if _, err := saved.Add(ctx, accounts["dev"].ID, garage.ID, it.kind, it.id, "saved by the test"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c.Cars = c.Cars[:len(c.Cars)-1]
-	if _, err := ingest.Run(ctx, st, c, []catalog.Kind{catalog.KindCar}, ingest.Options{Source: "demo minus one"}); err != nil {
-		t.Fatal(err)
-	}
+	f.goneCar = storetest.GarageWithGoneCar(t, st, c, accounts["dev"].ID, "saved by the test", storetest.FirstOfEachKind(c)...)
 
 	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
 	if err != nil {

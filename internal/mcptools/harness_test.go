@@ -17,7 +17,6 @@ import (
 	"github.com/vds-dev/vds/internal/store/storetest"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 
-	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -26,8 +25,6 @@ import (
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/edge"
-	"github.com/vds-dev/vds/internal/ingest"
-	"github.com/vds-dev/vds/internal/lists"
 )
 
 // env is an in-process vds over a SQLite store with the demo catalog,
@@ -75,28 +72,7 @@ func newEnv(t *testing.T) *env {
 	if err := acc.SetSuspended(ctx, accounts["suspended"].ID, true); err != nil {
 		t.Fatal(err)
 	}
-	saved := lists.New(st)
-	garage, err := saved.Default(ctx, accounts["dev"].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gone := c.Cars[len(c.Cars)-1]
-	for _, it := range []struct {
-		kind catalog.Kind
-		id   uuid.UUID
-	}{
-		{catalog.KindCar, c.Cars[0].UUID}, {catalog.KindMotorcycle, c.Motorcycles[0].UUID},
-		{catalog.KindBoat, c.Boats[0].UUID}, {catalog.KindTireSize, c.TireSizes[0].UUID},
-		{catalog.KindCar, gone.UUID},
-	} {
-		if _, err := saved.Add(ctx, accounts["dev"].ID, garage.ID, it.kind, it.id, "saved by the test"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c.Cars = c.Cars[:len(c.Cars)-1]
-	if _, err := ingest.Run(ctx, st, c, []catalog.Kind{catalog.KindCar}, ingest.Options{Source: "demo minus one"}); err != nil {
-		t.Fatal(err)
-	}
+	storetest.GarageWithGoneCar(t, st, c, accounts["dev"].ID, "saved by the test", storetest.FirstOfEachKind(c)...)
 
 	// The real server, on a fake NHTSA replaying the captured answers.
 	fake := upstreamtest.New(t)

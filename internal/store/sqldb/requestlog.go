@@ -86,24 +86,9 @@ func (s *DB) insertRequests(ctx context.Context, tx *sql.Tx, rows []requestlog.E
 	var q strings.Builder
 	q.WriteString(`INSERT INTO request_log (account_id, token_id, at, channel, operation, status, duration_us, request_id,
 		query, code, detail) VALUES `)
+	writePlaceholders(&q, len(rows), requestCols, anonymous)
 	args := make([]any, 0, requestCols*len(rows))
-	for i, e := range rows {
-		if i > 0 {
-			q.WriteByte(',')
-		}
-		q.WriteByte('(')
-		for j := range requestCols {
-			if j > 0 {
-				q.WriteByte(',')
-			}
-			if anonymous {
-				q.WriteByte('?')
-			} else {
-				q.WriteByte('$')
-				q.WriteString(strconv.Itoa(requestCols*i + j + 1))
-			}
-		}
-		q.WriteByte(')')
+	for _, e := range rows {
 		args = append(args, e.AccountID, e.TokenID, e.At.UTC(), e.Channel, e.Operation, e.Status, e.Duration.Microseconds(), e.RequestID,
 			e.Query, e.Code, e.Detail)
 	}

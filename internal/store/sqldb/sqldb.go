@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/pressly/goose/v3"
@@ -173,6 +174,29 @@ func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []stri
 	return nil
 }
 
+// writePlaceholders writes rows tuples of cols parameters: ? each when
+// anonymous, else $1, $2, ... in order.
+func writePlaceholders(b *strings.Builder, rows, cols int, anonymous bool) {
+	for i := range rows {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('(')
+		for j := range cols {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			if anonymous {
+				b.WriteByte('?')
+			} else {
+				b.WriteByte('$')
+				b.WriteString(strconv.Itoa(cols*i + j + 1))
+			}
+		}
+		b.WriteByte(')')
+	}
+}
+
 // maxParams keeps multi-row INSERTs under both backends' bind limits.
 const maxParams = 8000
 
@@ -182,19 +206,9 @@ func insertRows(ctx context.Context, tx execer, table string, cols []string, row
 		batch := rows[start:min(start+per, len(rows))]
 		var b strings.Builder
 		fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES ", table, strings.Join(cols, ", "))
+		writePlaceholders(&b, len(batch), len(cols), false)
 		args := make([]any, 0, len(batch)*len(cols))
-		for i, r := range batch {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteByte('(')
-			for j := range r {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "$%d", len(args)+j+1)
-			}
-			b.WriteByte(')')
+		for _, r := range batch {
 			args = append(args, r...)
 		}
 		if _, err := tx.ExecContext(ctx, b.String(), args...); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/lists"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/postgres"
 	"github.com/vds-dev/vds/internal/store/sqlite"
@@ -151,4 +152,40 @@ func parseDemo() (*catalog.Catalog, []catalog.Kind, error) {
 		return nil, nil, err
 	}
 	return ingest.Parse(src)
+}
+
+// SavedItem is a record to save in a list.
+type SavedItem struct {
+	Kind catalog.Kind
+	ID   uuid.UUID
+}
+
+// GarageWithGoneCar saves items, then c's last car, in the account's default
+// list, and publishes c without that car, which it returns: the garage then
+// holds a record that left the catalog.
+func GarageWithGoneCar(tb testing.TB, st store.Store, c *catalog.Catalog, accountID, note string, items ...SavedItem) catalog.Car {
+	tb.Helper()
+	ctx := context.Background()
+	saved := lists.New(st)
+	garage, err := saved.Default(ctx, accountID)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	gone := c.Cars[len(c.Cars)-1]
+	for _, it := range append(items, SavedItem{catalog.KindCar, gone.UUID}) {
+		if _, err := saved.Add(ctx, accountID, garage.ID, it.Kind, it.ID, note); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	c.Cars = c.Cars[:len(c.Cars)-1]
+	if _, err := ingest.Run(ctx, st, c, []catalog.Kind{catalog.KindCar}, ingest.Options{Source: "demo minus one"}); err != nil {
+		tb.Fatal(err)
+	}
+	return gone
+}
+
+// FirstOfEachKind is c's first record of every kind.
+func FirstOfEachKind(c *catalog.Catalog) []SavedItem {
+	return []SavedItem{{catalog.KindCar, c.Cars[0].UUID}, {catalog.KindMotorcycle, c.Motorcycles[0].UUID},
+		{catalog.KindBoat, c.Boats[0].UUID}, {catalog.KindTireSize, c.TireSizes[0].UUID}}
 }
