@@ -51,7 +51,7 @@ type accountsCreateOptions struct {
 
 func newAccountsCreateCmd(f *Factory, runF func(*accountsCreateOptions) error) *cobra.Command {
 	opts := &accountsCreateOptions{}
-	cmd := &cobra.Command{
+	cmd := noArgsCmd(f, opts, runF, accountsCreateRun, &cobra.Command{
 		Use:   "create --email EMAIL [--plan PLAN] [--password-stdin]",
 		Short: "Create an account with its default list",
 		Long: `Create an account with its default list "My garage". With --password-stdin
@@ -60,9 +60,7 @@ else the first line of stdin (at least 10 characters). Without it the
 account has no password until vds accounts set-password gives it one.`,
 		Example: `  vds accounts create --email ann@example.com --plan developer
   printf '%s\n' "$PASSWORD" | vds accounts create --email ann@example.com --password-stdin`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, accountsCreateRun, required("email", &opts.Email)),
-	}
+	}, required("email", &opts.Email))
 	cmd.Flags().StringVar(&opts.Email, "email", "", "email address (required)")
 	cmd.Flags().StringVar(&opts.Plan, "plan", "free", "plan: "+planList())
 	cmd.Flags().BoolVar(&opts.PasswordStdin, "password-stdin", false, "also set a dashboard password, read from stdin (prompted twice on a terminal)")
@@ -109,13 +107,10 @@ func planList() string {
 type accountsListOptions struct{}
 
 func newAccountsListCmd(f *Factory, runF func(*accountsListOptions) error) *cobra.Command {
-	opts := &accountsListOptions{}
-	return &cobra.Command{
+	return noArgsCmd(f, &accountsListOptions{}, runF, accountsListRun, &cobra.Command{
 		Use:   "list",
 		Short: "List accounts with their plans",
-		Args:  noArgs,
-		RunE:  runCmd(f, opts, runF, accountsListRun),
-	}
+	})
 }
 
 func accountsListRun(ctx context.Context, f *Factory, _ *accountsListOptions) error {

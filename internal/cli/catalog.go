@@ -16,13 +16,10 @@ func newCatalogCmd(f *Factory) *cobra.Command {
 type catalogStatsOptions struct{}
 
 func newCatalogStatsCmd(f *Factory, runF func(*catalogStatsOptions) error) *cobra.Command {
-	opts := &catalogStatsOptions{}
-	return &cobra.Command{
+	return noArgsCmd(f, &catalogStatsOptions{}, runF, catalogStatsRun, &cobra.Command{
 		Use:   "stats",
 		Short: "Print the record count per type and the catalog version",
-		Args:  noArgs,
-		RunE:  runCmd(f, opts, runF, catalogStatsRun),
-	}
+	})
 }
 
 func catalogStatsRun(ctx context.Context, f *Factory, _ *catalogStatsOptions) error {

@@ -167,7 +167,7 @@ type loginOptions struct {
 
 func newLoginCmd(f *Factory, runF func(*loginOptions) error) *cobra.Command {
 	opts := &loginOptions{}
-	return clientCmd(f, &cobra.Command{
+	return clientCmd(f, noArgsCmd(f, opts, runF, loginRun, &cobra.Command{
 		Use:   "login [--url URL]",
 		Short: "Check a token against a server and store it for that instance",
 		Long: `Store an API token for a vds instance (server URL) in
@@ -182,9 +182,7 @@ may land in the shell history). The URL is --url, else VDS_URL, else the
 current instance, else ` + defaultURL + `.`,
 		Example: `  vds tokens create --email demo@vds.local --name laptop | vds login --url http://127.0.0.1:8080
   vds login --token "$(vds tokens create --email demo@vds.local --name ci)"`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, loginRun, func([]string) error { opts.Token = f.flagToken; return nil }),
-	})
+	}, func([]string) error { opts.Token = f.flagToken; return nil }))
 }
 
 func loginRun(ctx context.Context, f *Factory, opts *loginOptions) error {
@@ -275,8 +273,7 @@ func readPassword(ctx context.Context, fd int) (string, error) {
 type logoutOptions struct{}
 
 func newLogoutCmd(f *Factory, runF func(*logoutOptions) error) *cobra.Command {
-	opts := &logoutOptions{}
-	cmd := &cobra.Command{
+	cmd := noArgsCmd(f, &logoutOptions{}, runF, logoutRun, &cobra.Command{
 		Use:   "logout [--url URL]",
 		Short: "Remove the stored token of one instance",
 		Long: `Remove the token stored for one instance from $XDG_CONFIG_HOME/vds/credentials:
@@ -286,9 +283,7 @@ vds login asks only for a token. The token itself stays valid on the
 server: revoke it with vds tokens revoke (operator) if it leaked.`,
 		Example: `  vds logout
   vds logout --url https://vds.example.com`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, logoutRun),
-	}
+	})
 	urlFlag(f, cmd, "the instance to log out of (env VDS_URL; default: the current one)")
 	return cmd
 }
@@ -348,17 +343,14 @@ type authStatusOptions struct{}
 // newAuthStatusCmd is vds auth status, and vds whoami: path is the command
 // line that runs it.
 func newAuthStatusCmd(f *Factory, path string, runF func(*authStatusOptions) error) *cobra.Command {
-	opts := &authStatusOptions{}
-	return clientCmd(f, &cobra.Command{
+	return clientCmd(f, noArgsCmd(f, &authStatusOptions{}, runF, authStatusRun, &cobra.Command{
 		Use:   path[strings.LastIndex(path, " ")+1:],
 		Short: "Show the instance, account, plan, quota and the other stored instances",
 		Long: `Show the instance in use and where its URL and token come from, the account
 and plan of the token, its rate limit and its monthly quota (used / limit),
 then the other instances with a stored token. vds whoami is the same command.`,
 		Example: "  vds " + path + "\n  vds " + path + " --json",
-		Args:    noArgs,
-		RunE:    runCmd(f, opts, runF, authStatusRun),
-	})
+	}))
 }
 
 func authStatusRun(ctx context.Context, f *Factory, _ *authStatusOptions) error {

@@ -27,6 +27,13 @@ func runCmd[O any](f *Factory, opts *O, runF func(*O) error, run func(context.Co
 	}
 }
 
+// noArgsCmd gives cmd, which takes no arguments, the RunE of runCmd.
+func noArgsCmd[O any](f *Factory, opts *O, runF func(*O) error, run func(context.Context, *Factory, *O) error, cmd *cobra.Command, bind ...binder) *cobra.Command {
+	cmd.Args = noArgs
+	cmd.RunE = runCmd(f, opts, runF, run, bind...)
+	return cmd
+}
+
 func argsTo(dst ...*string) binder {
 	return func(args []string) error {
 		for i, p := range dst {

@@ -19,15 +19,12 @@ func newConfigCmd(f *Factory) *cobra.Command {
 type configShowOptions struct{}
 
 func newConfigShowCmd(f *Factory, runF func(*configShowOptions) error) *cobra.Command {
-	opts := &configShowOptions{}
-	return &cobra.Command{
+	return noArgsCmd(f, &configShowOptions{}, runF, configShowRun, &cobra.Command{
 		Use:   "show",
 		Short: "Print the effective configuration, passwords masked",
 		Long: `Print every setting as vds sees it after merging flags, VDS_* environment
 variables, the config file and defaults. Passwords in the database URL are masked.`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, configShowRun),
-	}
+	})
 }
 
 func configShowRun(_ context.Context, f *Factory, _ *configShowOptions) error {

@@ -22,7 +22,7 @@ type enrichOptions struct {
 
 func newEnrichCmd(f *Factory, runF func(*enrichOptions) error) *cobra.Command {
 	opts := &enrichOptions{}
-	cmd := &cobra.Command{
+	cmd := noArgsCmd(f, opts, runF, enrichRun, &cobra.Command{
 		Use:   "enrich [--epa-csv FILE|URL] [--verbose]",
 		Short: "Fill the cars' EPA fuel-economy fields from vehicles.csv",
 		Long: `Read EPA's vehicles.csv (zipped or plain, a file or an http(s) URL; by
@@ -43,14 +43,12 @@ Re-ingesting the catalog keeps the enrichment. --verbose lists the cars
 that matched nothing and the matches that tied with rows of other figures.`,
 		Example: `  vds enrich
   vds enrich --epa-csv vehicles.csv.zip --rematch --verbose`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, enrichRun, func([]string) error {
-			if opts.Source == "" {
-				opts.Source = f.Config().Upstream.EPAURL
-			}
-			return nil
-		}),
-	}
+	}, func([]string) error {
+		if opts.Source == "" {
+			opts.Source = f.Config().Upstream.EPAURL
+		}
+		return nil
+	})
 	cmd.Flags().StringVar(&opts.Source, "epa-csv", "", "vehicles.csv or vehicles.csv.zip: a file or an http(s) URL (default upstream.epa_url)")
 	cmd.Flags().BoolVar(&opts.Rematch, "rematch", false, "match every car afresh, ignoring the epa_id it has")
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "list the cars that matched no EPA row, and the ambiguous matches with their candidates")

@@ -12,8 +12,7 @@ import (
 type garageOptions struct{}
 
 func newGarageCmd(f *Factory, runF func(*garageOptions) error) *cobra.Command {
-	opts := &garageOptions{}
-	return clientCmd(f, &cobra.Command{
+	return clientCmd(f, noArgsCmd(f, &garageOptions{}, runF, garageRun, &cobra.Command{
 		Use:   "garage",
 		Short: "Show your saved vehicle lists",
 		Long: `Show the saved lists of the token's account ("My garage" and any others)
@@ -21,9 +20,7 @@ with each item's type, uuid, vehicle and note. An item whose record has
 left the catalog is kept and marked "missing from catalog".`,
 		Example: `  vds garage
   vds garage --jq '.[].items[] | [.type, .uuid] | @tsv'`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, garageRun),
-	})
+	}))
 }
 
 func garageRun(ctx context.Context, f *Factory, _ *garageOptions) error {

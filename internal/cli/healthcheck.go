@@ -23,7 +23,7 @@ type healthcheckOptions struct {
 
 func newHealthcheckCmd(f *Factory, runF func(*healthcheckOptions) error) *cobra.Command {
 	opts := &healthcheckOptions{}
-	cmd := &cobra.Command{
+	cmd := noArgsCmd(f, opts, runF, healthcheckRun, &cobra.Command{
 		Use:   "healthcheck [--url URL] [--timeout 5s]",
 		Short: "Exit 0 when a vds server answers its health check",
 		Long: `GET a vds server's /healthz and exit 0 on a 200 with vds's answer;
@@ -40,17 +40,15 @@ unless the URL already ends in /healthz or /readyz.`,
 		Example: `  vds healthcheck
   VDS_SERVER_ADDR=0.0.0.0:9090 vds healthcheck
   vds healthcheck --url http://10.0.0.5:8080 --timeout 2s`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, healthcheckRun, func([]string) error {
-			if opts.Timeout <= 0 {
-				return usageErrorf(fmt.Errorf("--timeout must be a positive duration such as 5s, got %s", opts.Timeout))
-			}
-			if u, err := url.Parse(opts.URL); opts.URL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
-				return usageErrorf(fmt.Errorf("--url %q: want http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH", opts.URL))
-			}
-			return nil
-		}),
-	}
+	}, func([]string) error {
+		if opts.Timeout <= 0 {
+			return usageErrorf(fmt.Errorf("--timeout must be a positive duration such as 5s, got %s", opts.Timeout))
+		}
+		if u, err := url.Parse(opts.URL); opts.URL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			return usageErrorf(fmt.Errorf("--url %q: want http://HOST[:PORT]/PATH or https://HOST[:PORT]/PATH", opts.URL))
+		}
+		return nil
+	})
 	cmd.Flags().StringVar(&opts.URL, "url", "", "the server to check: its /readyz (default /healthz of server.addr)")
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 5*time.Second, "how long to wait for the answer")
 	return cmd

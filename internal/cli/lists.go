@@ -55,13 +55,8 @@ func newListsItemCmd(f *Factory, add bool, runF func(*listItemOptions) error) *c
 	if !add {
 		use, short = "remove --email EMAIL --type TYPE --uuid UUID", "Remove a record from the account's garage"
 	}
-	cmd := &cobra.Command{
-		Use:   use,
-		Short: short,
-		Args:  noArgs,
-		RunE: runCmd(f, opts, runF, listsItemRun,
-			required("email", &opts.Email), required("type", &opts.Type), required("uuid", &opts.UUID), opts.parse),
-	}
+	cmd := noArgsCmd(f, opts, runF, listsItemRun, &cobra.Command{Use: use, Short: short},
+		required("email", &opts.Email), required("type", &opts.Type), required("uuid", &opts.UUID), opts.parse)
 	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
 	cmd.Flags().StringVar(&opts.Type, "type", "", "record type: "+typeHelp+" (required)")
 	cmd.Flags().StringVar(&opts.UUID, "uuid", "", "record uuid (required)")
@@ -108,12 +103,10 @@ type listsShowOptions struct {
 
 func newListsShowCmd(f *Factory, runF func(*listsShowOptions) error) *cobra.Command {
 	opts := &listsShowOptions{}
-	cmd := &cobra.Command{
+	cmd := noArgsCmd(f, opts, runF, listsShowRun, &cobra.Command{
 		Use:   "show --email EMAIL",
 		Short: "Show an account's lists and their items",
-		Args:  noArgs,
-		RunE:  runCmd(f, opts, runF, listsShowRun),
-	}
+	})
 	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
 	return cmd
 }

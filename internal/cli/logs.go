@@ -26,7 +26,7 @@ type logsOptions struct {
 
 func newLogsCmd(f *Factory, runF func(*logsOptions) error) *cobra.Command {
 	opts := &logsOptions{}
-	cmd := clientCmd(f, &cobra.Command{
+	cmd := clientCmd(f, noArgsCmd(f, opts, runF, logsRun, &cobra.Command{
 		Use:   "logs [--follow] [--status 4xx] [--request-id ID]",
 		Short: "Show your account's newest API and MCP requests",
 		Long: `Show the request log of your account: its newest authenticated requests to
@@ -42,9 +42,7 @@ object a line.`,
   vds logs --status 4xx
   vds logs --request-id 5f0c2a9e41d8b7c3e6a1f024
   vds logs --status 5xx --limit 20`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, logsRun),
-	})
+	}))
 	cmd.Flags().BoolVarP(&opts.Follow, "follow", "f", false, "keep printing new requests until interrupted")
 	cmd.Flags().StringVar(&opts.Status, "status", "", "only this status (404) or class (4xx)")
 	cmd.Flags().StringVar(&opts.RequestID, "request-id", "", "only the request with this id")

@@ -10,16 +10,13 @@ import (
 type migrateOptions struct{}
 
 func newMigrateCmd(f *Factory, runF func(*migrateOptions) error) *cobra.Command {
-	opts := &migrateOptions{}
-	return &cobra.Command{
+	return noArgsCmd(f, &migrateOptions{}, runF, migrateRun, &cobra.Command{
 		Use:   "migrate",
 		Short: "Apply pending database migrations",
 		Long: `Apply the database migrations embedded in this binary that have not run yet.
 Commands that use the database also migrate on start-up; run this on its own
 to upgrade a database before starting new servers.`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, migrateRun),
-	}
+	})
 }
 
 func migrateRun(ctx context.Context, f *Factory, _ *migrateOptions) error {

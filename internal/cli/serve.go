@@ -29,7 +29,7 @@ type serveOptions struct {
 
 func newServeCmd(f *Factory, runF func(*serveOptions) error) *cobra.Command {
 	opts := &serveOptions{}
-	cmd := &cobra.Command{
+	cmd := noArgsCmd(f, opts, runF, serveRun, &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:8080] [--mcp-addr ADDR] [--admin-addr ADDR] [--database URL] [--demo]",
 		Short: "Run the REST API",
 		Long: `Run the vds server: the REST API under /v1, the Model Context Protocol
@@ -54,9 +54,7 @@ addresses it bound) and the command that sets the demo account's dashboard
 password.`,
 		Example: `  vds serve --demo
   VDS_DATABASE_URL=postgres://vds@db/vds vds serve --addr 0.0.0.0:8080`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, serveRun),
-	}
+	})
 	cmd.Flags().String("addr", "", "listen address (default 127.0.0.1:8080, config server.addr)")
 	_ = f.v.BindPFlag("server.addr", cmd.Flags().Lookup("addr"))
 	cmd.Flags().String("mcp-addr", "", "also serve MCP (POST /mcp) alone on this address (config server.mcp_addr)")

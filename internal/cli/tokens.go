@@ -50,13 +50,11 @@ type tokensCreateOptions struct {
 
 func newTokensCreateCmd(f *Factory, runF func(*tokensCreateOptions) error) *cobra.Command {
 	opts := &tokensCreateOptions{}
-	cmd := &cobra.Command{
+	cmd := noArgsCmd(f, opts, runF, tokensCreateRun, &cobra.Command{
 		Use:     "create --email EMAIL [--name NAME]",
 		Short:   "Create a token and print its secret once",
 		Example: "  vds tokens create --email ann@example.com --name laptop --json",
-		Args:    noArgs,
-		RunE:    runCmd(f, opts, runF, tokensCreateRun),
-	}
+	})
 	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
 	cmd.Flags().StringVar(&opts.Name, "name", "", "a name to recognise the token by")
 	return cmd
@@ -80,12 +78,10 @@ type tokensListOptions struct {
 
 func newTokensListCmd(f *Factory, runF func(*tokensListOptions) error) *cobra.Command {
 	opts := &tokensListOptions{}
-	cmd := &cobra.Command{
+	cmd := noArgsCmd(f, opts, runF, tokensListRun, &cobra.Command{
 		Use:   "list --email EMAIL",
 		Short: "List an account's tokens (never their secrets)",
-		Args:  noArgs,
-		RunE:  runCmd(f, opts, runF, tokensListRun),
-	}
+	})
 	cmd.Flags().StringVar(&opts.Email, "email", "", "account email (required)")
 	return cmd
 }

@@ -11,8 +11,7 @@ import (
 type tuiOptions struct{}
 
 func newTUICmd(f *Factory, runF func(*tuiOptions) error) *cobra.Command {
-	opts := &tuiOptions{}
-	return clientCmd(f, &cobra.Command{
+	return clientCmd(f, noArgsCmd(f, &tuiOptions{}, runF, tuiRun, &cobra.Command{
 		Use:   "tui",
 		Short: "Browse the catalog in a terminal UI",
 		Long: `Browse the catalog full-screen: pick a record type, its makes (type / to
@@ -28,16 +27,14 @@ back, q quits (ctrl+c while typing).
 The TUI talks to the server like the other client commands: --url and
 --token, VDS_URL and VDS_TOKEN, or what vds login stored. NO_COLOR turns
 colour off.`,
-		Args: noArgs,
-		RunE: runCmd(f, opts, runF, tuiRun, func([]string) error {
-			// A full-screen program on a pipe would write escape codes
-			// into a file; scripts want the vehicle commands instead.
-			if !f.IO.OutTTY {
-				return usageErrorf(errors.New("vds tui needs a terminal on stdout"))
-			}
-			return nil
-		}),
-	})
+	}, func([]string) error {
+		// A full-screen program on a pipe would write escape codes into a
+		// file; scripts want the vehicle commands instead.
+		if !f.IO.OutTTY {
+			return usageErrorf(errors.New("vds tui needs a terminal on stdout"))
+		}
+		return nil
+	}))
 }
 
 func tuiRun(ctx context.Context, f *Factory, _ *tuiOptions) error {

@@ -11,15 +11,12 @@ import (
 type versionOptions struct{}
 
 func newVersionCmd(f *Factory, runF func(*versionOptions) error) *cobra.Command {
-	opts := &versionOptions{}
-	return &cobra.Command{
+	return noArgsCmd(f, &versionOptions{}, runF, versionRun, &cobra.Command{
 		Use:   "version",
 		Short: "Print the version, commit and build date",
-		Args:  noArgs,
 		// No config needed: version works even with a broken config file.
 		PersistentPreRunE: func(*cobra.Command, []string) error { return f.prepareJSON() },
-		RunE:              runCmd(f, opts, runF, versionRun),
-	}
+	})
 }
 
 func versionRun(_ context.Context, f *Factory, _ *versionOptions) error {

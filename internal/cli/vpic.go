@@ -58,13 +58,10 @@ func vpicImportRun(ctx context.Context, f *Factory, opts *vpicImportOptions) err
 type vpicStatusOptions struct{}
 
 func newVPICStatusCmd(f *Factory, runF func(*vpicStatusOptions) error) *cobra.Command {
-	opts := &vpicStatusOptions{}
-	return &cobra.Command{
+	return noArgsCmd(f, &vpicStatusOptions{}, runF, vpicStatusRun, &cobra.Command{
 		Use:   "status",
 		Short: "Show the vPIC snapshot VINs are decoded from",
-		Args:  noArgs,
-		RunE:  runCmd(f, opts, runF, vpicStatusRun),
-	}
+	})
 }
 
 func vpicStatusRun(ctx context.Context, f *Factory, _ *vpicStatusOptions) error {
