@@ -147,11 +147,9 @@ func logRecord(st *request, route, query string, status int, end time.Time, elap
 	rec := requestlog.Record{At: end, AccountID: st.principal.Account.ID, TokenID: st.principal.TokenID, Channel: ch,
 		Operation: op, RequestID: st.id, Status: status, Duration: elapsed, Unlisted: st.unlisted}
 	if query != "" {
-		rec.Query = requestlog.Fit(redactQuery(query), requestlog.QueryAllows)
+		rec.Query = redactQuery(query)
 	}
-	if st.code != "" {
-		rec.Code, rec.Detail = requestlog.Fit(st.code, ""), requestlog.Fit(st.detail, "")
-	}
+	rec.Code, rec.Detail = st.code, st.detail
 	return rec
 }
 

@@ -131,8 +131,8 @@ func monthIndex(t time.Time) int {
 }
 
 // Add counts r against its token and queues it, unless the queue is full
-// or a text field of r is not Plain (an operation that is not becomes
-// Unknown).
+// or an id or its channel is not Plain. An operation that is not becomes
+// Unknown; the query, code and detail are Fit.
 func (w *Log) Add(r Record) {
 	k := tokenMonth{r.TokenID, monthIndex(r.At)}
 	n, ok := w.calls.Load(k)
@@ -146,8 +146,8 @@ func (w *Log) Add(r Record) {
 	if Plain(r.Operation) != nil {
 		r.Operation = Unknown
 	}
-	if checkFields(r.AccountID, r.TokenID, r.Channel, r.Operation, r.RequestID, r.Code, r.Detail) != nil ||
-		plainBut(r.Query, QueryAllows) != nil {
+	r.Query, r.Code, r.Detail = Fit(r.Query, QueryAllows), Fit(r.Code, ""), Fit(r.Detail, "")
+	if checkFields(r.AccountID, r.TokenID, r.Channel, r.Operation, r.RequestID, r.Code, r.Detail) != nil {
 		w.dropped.Add(1)
 		return
 	}
