@@ -28,6 +28,7 @@ type Config struct {
 	Log       Log                   `mapstructure:"log"`
 	Dashboard Dashboard             `mapstructure:"dashboard"`
 	VIN       VIN                   `mapstructure:"vin"`
+	Recalls   Recalls               `mapstructure:"recalls"`
 	Plans     map[string]PlanLimits `mapstructure:"plans"`
 }
 
@@ -72,6 +73,12 @@ type Upstream struct {
 // snapshot) or "online" (NHTSA vPIC).
 type VIN struct {
 	Decoder string `mapstructure:"decoder"`
+}
+
+// Recalls chooses where recalls come from: "auto", "offline" (the imported
+// NHTSA recall files) or "online" (NHTSA's recalls API).
+type Recalls struct {
+	Source string `mapstructure:"source"`
 }
 
 // UpstreamMargin is how much shorter than server.write_timeout
@@ -159,6 +166,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("upstream.timeout", "10s")
 	v.SetDefault("upstream.cache_ttl", "24h")
 	v.SetDefault("vin.decoder", "auto")
+	v.SetDefault("recalls.source", "auto")
 	v.SetDefault("database.url", "")
 	v.SetDefault("dashboard.signup", true)
 	v.SetDefault("dashboard.session_ttl", "168h")
@@ -278,6 +286,9 @@ func (c *Config) Validate() error {
 	}
 	if d := c.VIN.Decoder; d != "" && d != "auto" && d != "offline" && d != "online" {
 		errs = append(errs, fmt.Errorf("vin.decoder: %q is not auto, offline or online", d))
+	}
+	if d := c.Recalls.Source; d != "" && d != "auto" && d != "offline" && d != "online" {
+		errs = append(errs, fmt.Errorf("recalls.source: %q is not auto, offline or online", d))
 	}
 	if c.Server.Addr == "" {
 		errs = append(errs, errors.New("server.addr: must not be empty"))
