@@ -85,11 +85,12 @@ func (s *Service) Recalls(ctx context.Context, vehicleMake string, year int, mod
 var (
 	parenthesized = regexp.MustCompile(`\s*\([^)]*\)`)
 	// EPA's drive and body suffixes, which NHTSA's model names lack ("Wrangler 4WD").
-	driveSuffix = regexp.MustCompile(`(?i)(\s+(2wd|4wd|awd|fwd|rwd|4x4|pickup|cab chassis|van|wagon|convertible|coupe|hybrid|ffv))+$`)
+	driveSuffix = regexp.MustCompile(`(?i)(\s+(2wd|4wd|awd|fwd|rwd|4x4|2dr|4dr|pickup|cab chassis|van|wagon|convertible|coupe|hybrid|ffv))+$`)
 )
 
 // nhtsaModels are the names NHTSA may file a catalog model under: each as
-// given, without parentheses, and without EPA's drive and body suffixes.
+// given, without parentheses, without EPA's drive and body suffixes, and
+// last the model's first word, its family ("Wrangler 4dr 4xe" is a Wrangler).
 func nhtsaModels(models []string) []string {
 	var out []string
 	add := func(m string) {
@@ -104,6 +105,11 @@ func nhtsaModels(models []string) []string {
 		m = parenthesized.ReplaceAllString(m, "")
 		add(m)
 		add(driveSuffix.ReplaceAllString(m, ""))
+	}
+	for _, m := range models {
+		if first, _, ok := strings.Cut(strings.TrimSpace(m), " "); ok {
+			add(first)
+		}
 	}
 	return out
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vds-dev/vds/internal/epa"
+	"github.com/vds-dev/vds/internal/fixture"
 	"github.com/vds-dev/vds/internal/nhtsafile"
 	"github.com/vds-dev/vds/internal/nhtsafile/nhtsafiletest"
 	"github.com/vds-dev/vds/internal/store/storetest"
@@ -147,7 +149,7 @@ func TestRecallSourceModes(t *testing.T) {
 func TestNHTSAModels(t *testing.T) {
 	t.Parallel()
 	got := nhtsaModels([]string{"Wrangler Unlimited 4WD", "Wrangler Unlimited 4WD", "Prius Prime (PHEV)", ""})
-	want := []string{"Wrangler Unlimited 4WD", "Prius Prime (PHEV)", "Wrangler Unlimited", "Prius Prime"}
+	want := []string{"Wrangler Unlimited 4WD", "Prius Prime (PHEV)", "Wrangler Unlimited", "Prius Prime", "Wrangler", "Prius"}
 	if !slices.Equal(got, want) {
 		t.Errorf("nhtsaModels = %q, want %q", got, want)
 	}
@@ -166,4 +168,45 @@ func BenchmarkRecallLookup(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The EPA catalog's Jeep Wranglers of the captured years find as many
+// campaigns offline as through the API (docs/data.md, NHTSA recall files).
+func TestRecallNamesOnEPACatalog(t *testing.T) {
+	t.Parallel()
+	tab, err := epa.Load(t.Context(), fixture.EPAZip(t), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cars, err := epa.Cars(tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offline := New(vehicle.NewService(nil), nil, "", "offline")
+	offline.SetRecallIndex(recallFiles(t))
+	online := New(vehicle.NewService(nil), client(recallsAPI(t)), "", "online")
+	var wranglers, found, same int
+	for _, c := range cars {
+		if c.Make != "Jeep" || !strings.HasPrefix(c.SourceModel, "Wrangler") || !slices.Contains(nhtsafiletest.Years, c.Year) {
+			continue
+		}
+		wranglers++
+		off, err := offline.Recalls(t.Context(), c.Make, c.Year, c.Model, c.SourceModel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		on, err := online.Recalls(t.Context(), c.Make, c.Year, c.Model, c.SourceModel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(off.Recalls) > 0 {
+			found++
+		}
+		if len(off.Recalls) == len(on.Recalls) {
+			same++
+		}
+	}
+	if wranglers < 10 || found != wranglers || same != wranglers {
+		t.Errorf("%d Wranglers: %d with campaigns offline, %d with as many as the API; want all", wranglers, found, same)
+	}
 }

@@ -32,9 +32,10 @@ func Captured(tb testing.TB, year int) []map[string]any {
 }
 
 // Line writes an API row as the FLAT_RCL line NHTSA's layout gives it: 29
-// fields, dates YYYYMMDD (the API's are DD/MM/YYYY).
+// fields, dates YYYYMMDD (the API's are DD/MM/YYYY), and the tabs and line
+// breaks a flat file cannot hold as spaces.
 func Line(n int, r map[string]any) string {
-	s := func(k string) string { v, _ := r[k].(string); return v }
+	s := func(k string) string { v, _ := r[k].(string); return flat.Replace(v) }
 	yn := func(k string) string {
 		if v, _ := r[k].(bool); v {
 			return "Yes"
@@ -48,6 +49,8 @@ func Line(n int, r map[string]any) string {
 		s("Summary"), s("Consequence"), s("Remedy"), s("Notes"), "", "", "", "", yn("parkIt"), yn("parkOutSide")}
 	return strings.Join(f, "\t")
 }
+
+var flat = strings.NewReplacer("\t", " ", "\r", " ", "\n", " ")
 
 // File writes the captures of Years as FLAT_RCL_POST_2010.txt in dir.
 func File(tb testing.TB, dir string) string {
