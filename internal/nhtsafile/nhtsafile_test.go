@@ -236,3 +236,19 @@ func TestImportURL(t *testing.T) {
 		t.Errorf("a missing URL: %v, want the 404 named", err)
 	}
 }
+
+// The 27-field layout of March 2020 to May 2025 reads as well, without advisories.
+func TestParse27Fields(t *testing.T) {
+	t.Parallel()
+	lines := sample(t)[:3]
+	for i := range lines {
+		lines[i] += "\tPART\tDESC\tPN-1"
+	}
+	d, err := parseRecalls(strings.NewReader(strings.Join(lines, "\r\n")), "F")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Rows) != 3 || d.Camps[0].ParkIt || d.Camps[0].Notes == "" {
+		t.Errorf("27 fields: %d rows, campaign %+v", len(d.Rows), d.Camps[0])
+	}
+}
