@@ -142,6 +142,7 @@ func TestParseLatin1AndAdvisories(t *testing.T) {
 	lines := current(sample(t)[:2], "Yes", "Yes")
 	raw := strings.Join(lines, "\r\n")
 	raw = strings.Replace(raw, "Ford Motor Company", "Ford Motor Compa\xe9", 1) // Latin-1 é
+	raw = "\xef\xbb\xbf" + raw                                                  // a byte order mark
 	d, err := parseRecalls(strings.NewReader(raw), "F")
 	if err != nil {
 		t.Fatal(err)

@@ -106,6 +106,9 @@ func parseRecalls(r io.Reader, file string) (*Data, error) {
 	var fields [29][]byte
 	for n := 1; ; n++ {
 		line, err := readLine(br)
+		if n == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+		}
 		if len(line) > 0 {
 			if len(line) > maxLine {
 				return nil, &LineError{file, n, fmt.Sprintf("longer than %d bytes", maxLine)}
