@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"net/http"
 
 	"github.com/google/uuid"
@@ -24,11 +25,16 @@ func (h *Handler) plusSizes(w http.ResponseWriter, r *http.Request, id uuid.UUID
 	if err != nil {
 		return err
 	}
-	raw, err := h.svc.PlusSizesJSON(id, window)
-	if err == nil {
-		writeRawRecord(w, raw)
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	buf.WriteString(`{"data":`)
+	if err := h.svc.WritePlusSizesJSON(buf, id, window); err != nil {
+		return err
 	}
-	return err
+	buf.WriteString("}\n")
+	edge.Send(w, http.StatusOK, "application/json", buf.Bytes())
+	return nil
 }
 
 func (h *Handler) sizeLookup(w http.ResponseWriter, r *http.Request) {

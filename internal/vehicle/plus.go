@@ -182,15 +182,14 @@ func (s *Service) PlusSizes(id uuid.UUID, window int) (FitmentPlusSizes, error) 
 	return out, nil
 }
 
-// PlusSizesJSON is PlusSizes encoded, from the sets' cached JSON.
-func (s *Service) PlusSizesJSON(id uuid.UUID, window int) ([]byte, error) {
+// WritePlusSizesJSON writes PlusSizes encoded to b, from the sets'
+// cached JSON; on error b is untouched.
+func (s *Service) WritePlusSizesJSON(b *bytes.Buffer, id uuid.UUID, window int) error {
 	snap := s.Snapshot()
 	front, rear, p, err := snap.plusOf(id, window)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var b bytes.Buffer
-	b.Grow(len(snap.tires.raw[p]) + len(front.raw) + 64)
 	b.WriteString(`{"fitment":`)
 	b.Write(snap.tires.raw[p])
 	b.WriteString(`,"window_pct":`)
@@ -204,7 +203,7 @@ func (s *Service) PlusSizesJSON(id uuid.UUID, window int) ([]byte, error) {
 		b.WriteString("null")
 	}
 	b.WriteByte('}')
-	return b.Bytes(), nil
+	return nil
 }
 
 func (s *Snapshot) plusOf(id uuid.UUID, window int) (front, rear *plusEntry, p int32, err error) {

@@ -1,6 +1,7 @@
 package vehicle_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -197,6 +198,10 @@ func TestPlusSizesErrors(t *testing.T) {
 	}
 	_, err := svc.PlusSizes(demo(t).Cars[0].UUID, 3)
 	wantError(t, err, vehicle.CodeNotFound, "")
+	var buf bytes.Buffer
+	if err := svc.WritePlusSizesJSON(&buf, f.UUID, 6); vehicle.CodeOf(err) != vehicle.CodeInvalidParameter || buf.Len() != 0 {
+		t.Errorf("window 6: %v, wrote %q", err, buf.Bytes())
+	}
 	for _, q := range []vehicle.SizeQuery{{Size: "225/45R17", Window: 9}, {Size: "225/45R17", Page: 41},
 		{Size: "225/45R17", PerPage: 11}, {Size: "225/45R17", Year: 1200}} {
 		_, err := svc.LookupSize(q)
@@ -374,10 +379,11 @@ func TestPlusSizesJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			raw, err := svc.PlusSizesJSON(f.UUID, w)
-			if err != nil {
+			var buf bytes.Buffer
+			if err := svc.WritePlusSizesJSON(&buf, f.UUID, w); err != nil {
 				t.Fatal(err)
 			}
+			raw := buf.Bytes()
 			enc, _ := json.Marshal(typed)
 			var a, b any
 			if err := json.Unmarshal(raw, &a); err != nil {
