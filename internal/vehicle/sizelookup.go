@@ -124,7 +124,8 @@ func (q *SizeQuery) check() (tire.Size, error) {
 	}
 	sz, err := tire.Parse(q.Size)
 	if err != nil {
-		return tire.Size{}, invalidf("size", "size %s is not a tire size (%s): give %s", Echo(q.Size), strings.TrimPrefix(err.Error(), "tire size "), SizeFormat)
+		_, why, _ := strings.Cut(err.Error(), `": `)
+		return tire.Size{}, invalidf("size", "size %s is not a tire size (%s): give %s", Echo(q.Size), why, SizeFormat)
 	}
 	if q.Window == 0 {
 		q.Window = DefaultPlusWindow
