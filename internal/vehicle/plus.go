@@ -69,10 +69,10 @@ type plusKey struct {
 	window int
 }
 
-// plusEntry is a computed set with its JSON, built once per key.
+// plusEntry is a computed set, and its JSON once the API asks for it.
 type plusEntry struct {
-	set PlusSizeSet
-	raw []byte
+	set  PlusSizeSet
+	json func() []byte
 }
 
 // plusCache holds the sets of the catalog's own OEM tires; any other size
@@ -115,12 +115,15 @@ func (c *plusCache) entry(sz tire.Size, window int) *plusEntry {
 }
 
 func newPlusEntry(sz tire.Size, window int) *plusEntry {
-	set := plusSizes(sz, window)
-	raw, err := encodeJSON(&set)
-	if err != nil {
-		panic("vehicle: encode plus sizes: " + err.Error())
-	}
-	return &plusEntry{set: set, raw: raw}
+	e := &plusEntry{set: plusSizes(sz, window)}
+	e.json = sync.OnceValue(func() []byte {
+		raw, err := encodeJSON(&e.set)
+		if err != nil {
+			panic("vehicle: encode plus sizes: " + err.Error())
+		}
+		return raw
+	})
+	return e
 }
 
 // plusSizes rounds last, like the geometry; the load and speed fields are
@@ -195,10 +198,10 @@ func (s *Service) WritePlusSizesJSON(b *bytes.Buffer, id uuid.UUID, window int) 
 	b.WriteString(`,"window_pct":`)
 	b.WriteByte(byte('0' + window))
 	b.WriteString(`,"front":`)
-	b.Write(front.raw)
+	b.Write(front.json())
 	b.WriteString(`,"rear":`)
 	if rear != nil {
-		b.Write(rear.raw)
+		b.Write(rear.json())
 	} else {
 		b.WriteString("null")
 	}
