@@ -46,6 +46,8 @@ func TestWireTypesMatchServer(t *testing.T) {
 		{"CarRef", &vehicle.CarRef{}, &client.CarRef{}},
 		{"CarTires", &vehicle.CarTires{}, &client.CarTires{}},
 		{"VehicleTires", &vehicle.VehicleTires{}, &client.VehicleTires{}},
+		{"FitmentPlusSizes", &vehicle.FitmentPlusSizes{}, &client.FitmentPlusSizes{}},
+		{"SizeLookup", &vehicle.SizeLookup{}, &client.SizeLookup{}},
 		{"Me", &httpapi.Me{}, &client.Me{}},
 		{"Plan", &account.Plan{}, &client.Plan{}},
 		{"List", &httpapi.List{}, &client.List{}},

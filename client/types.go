@@ -93,6 +93,48 @@ type TireFitment struct {
 	// RearAlternateSizes of RearTireSize's.
 	AlternateSizes     []string `json:"alternate_sizes"`
 	RearAlternateSizes []string `json:"rear_alternate_sizes"`
+	WheelSpecs
+}
+
+// WheelSpecs are a fitment's wheel figures; each is nil when the catalog
+// does not give it.
+type WheelSpecs struct {
+	BoltPattern   *string  `json:"bolt_pattern"`   // 5x114.3: lugs x pitch circle in mm
+	CenterBoreMM  *float64 `json:"center_bore_mm"` // mm
+	OffsetMinMM   *int     `json:"offset_min_mm"`  // ET, mm
+	OffsetMaxMM   *int     `json:"offset_max_mm"`
+	RimWidthMinIn *float64 `json:"rim_width_min_in"` // in
+	RimWidthMaxIn *float64 `json:"rim_width_max_in"`
+	LugThread     *string  `json:"lug_thread"`    // M12x1.5 or 1/2-20
+	LugTorqueNM   *int     `json:"lug_torque_nm"` // N·m
+	TPMS          *bool    `json:"tpms"`
+}
+
+// Known returns the specs that are set, as JSON field name and text, in
+// field order; none for a fitment without them.
+func (w WheelSpecs) Known() [][2]string {
+	var out [][2]string
+	add := func(name string, ok bool, text func() string) {
+		if ok {
+			out = append(out, [2]string{name, text()})
+		}
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	add("bolt_pattern", w.BoltPattern != nil, func() string { return *w.BoltPattern })
+	add("center_bore_mm", w.CenterBoreMM != nil, func() string { return num(*w.CenterBoreMM) })
+	add("offset_min_mm", w.OffsetMinMM != nil, func() string { return strconv.Itoa(*w.OffsetMinMM) })
+	add("offset_max_mm", w.OffsetMaxMM != nil, func() string { return strconv.Itoa(*w.OffsetMaxMM) })
+	add("rim_width_min_in", w.RimWidthMinIn != nil, func() string { return num(*w.RimWidthMinIn) })
+	add("rim_width_max_in", w.RimWidthMaxIn != nil, func() string { return num(*w.RimWidthMaxIn) })
+	add("lug_thread", w.LugThread != nil, func() string { return *w.LugThread })
+	add("lug_torque_nm", w.LugTorqueNM != nil, func() string { return strconv.Itoa(*w.LugTorqueNM) })
+	add("tpms", w.TPMS != nil, func() string {
+		if *w.TPMS {
+			return "yes"
+		}
+		return "no"
+	})
+	return out
 }
 
 // RatedSize is a size with its load index and speed rating as a sidewall

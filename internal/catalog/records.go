@@ -127,6 +127,21 @@ type TireFitment struct {
 	AlternateSizes  []string  `json:"alternate_sizes" jsonschema:"Sizes whose diameter is within ±3% of tire_size (the front size when staggered)."`
 	// RearAlternateSizes is empty, never nil, when the fitment is not staggered.
 	RearAlternateSizes []string `json:"rear_alternate_sizes" jsonschema:"Sizes whose diameter is within ±3% of rear_tire_size; empty when not staggered."`
+	WheelSpecs
+}
+
+// WheelSpecs are the wheel's figures a catalog file may give a fitment;
+// each is null when it does not.
+type WheelSpecs struct {
+	BoltPattern   *string  `json:"bolt_pattern" jsonschema:"Bolt pattern: lug count x pitch-circle diameter in mm, e.g. 5x114.3; null when unknown."`
+	CenterBoreMM  *float64 `json:"center_bore_mm" jsonschema:"Centre bore of the wheel, in mm; null when unknown." unit:"mm"`
+	OffsetMinMM   *int     `json:"offset_min_mm" jsonschema:"Smallest wheel offset (ET) that fits, in mm; null when unknown." unit:"mm"`
+	OffsetMaxMM   *int     `json:"offset_max_mm" jsonschema:"Largest wheel offset (ET) that fits, in mm; null when unknown." unit:"mm"`
+	RimWidthMinIn *float64 `json:"rim_width_min_in" jsonschema:"Narrowest rim that fits, in inches; null when unknown." unit:"in"`
+	RimWidthMaxIn *float64 `json:"rim_width_max_in" jsonschema:"Widest rim that fits, in inches; null when unknown." unit:"in"`
+	LugThread     *string  `json:"lug_thread" jsonschema:"Thread of the wheel bolts or nuts, e.g. M12x1.5 or 1/2-20; null when unknown."`
+	LugTorqueNM   *int     `json:"lug_torque_nm" jsonschema:"Tightening torque of the wheel bolts or nuts, in newton-metres; null when unknown." unit:"N·m"`
+	TPMS          *bool    `json:"tpms" jsonschema:"True when the vehicle has tire-pressure monitoring sensors in the wheels; null when unknown."`
 }
 
 func (TireFitment) SchemaDescription() string {

@@ -350,6 +350,7 @@ func (t *TireFitment) Normalize(outsideWindow ...string) FieldErrors {
 	if t.RearAlternateSizes == nil {
 		t.RearAlternateSizes = []string{}
 	}
+	ck.wheel(&t.WheelSpecs)
 	t.UUID = recordUUID(KindTireSize, t.NaturalKey()...)
 	return ck.errs
 }

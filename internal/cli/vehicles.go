@@ -445,6 +445,9 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 			{label("alternate_sizes"), dashIfEmpty(strings.Join(r.AlternateSizes, ", "))},
 			{label("rear_alternate_sizes"), dashIfEmpty(strings.Join(r.RearAlternateSizes, ", "))},
 		}
+		for _, kv := range r.Known() {
+			fields = append(fields, [2]string{label(kv[0]), kv[1]})
+		}
 	}
 	if f.JSON {
 		return f.writeJSON(rec)

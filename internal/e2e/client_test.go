@@ -117,6 +117,17 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 		if err != nil || len(geo.Alternates) != len(fits.Data[0].AlternateSizes) || geo.OEM.DiameterIn <= 0 {
 			t.Fatalf("geometry: %+v, %v", geo, err)
 		}
+		plus, err := c.TirePlusSizes(ctx, fits.Data[0].UUID, 2)
+		if err != nil || plus.WindowPct != 2 || plus.Front.OEM != geo.OEM || len(plus.Front.Rims) != 6 || (plus.Rear == nil) != (geo.Rear == nil) {
+			t.Fatalf("plus sizes: %+v, %v", plus, err)
+		}
+		carrying := count(demo.TireSizes, func(f catalog.TireFitment) bool {
+			return f.TireSize == "LT285/70R17" || slices.Contains(f.AlternateSizes, "LT285/70R17")
+		})
+		look, err := c.LookupTireSize(ctx, client.SizeLookupQuery{Size: "lt285/70 r17"})
+		if err != nil || look.Size.Size != "LT285/70R17" || look.Meta.Total != carrying || carrying == 0 {
+			t.Fatalf("lookup LT285/70R17: %+v, %v; want %d fitments", look, err, carrying)
+		}
 
 		// Account.
 		me, err := c.Me(ctx)
@@ -127,7 +138,7 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 		if err != nil || len(lists) != 1 || lists[0].Name != "My garage" {
 			t.Fatalf("Lists: %+v, %v", lists, err)
 		}
-		if log, err := c.Changelog(ctx); err != nil || len(log) == 0 || log[0].Version != "1.3.0" {
+		if log, err := c.Changelog(ctx); err != nil || len(log) == 0 || log[0].Version != "1.4.0" {
 			t.Fatalf("Changelog: %+v, %v", log, err)
 		}
 		if spec, err := c.OpenAPI(ctx); err != nil || !strings.Contains(string(spec), `"openapi":"3.1.0"`) {

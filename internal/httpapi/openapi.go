@@ -198,6 +198,35 @@ func operations() map[string]opDoc {
 			"within_window is true when the difference is within ±window_pct percent (3).",
 		shape: objectOf, data: reflect.TypeFor[vehicle.FitmentGeometry](),
 	}
+	window := paramDoc{schema: schema{"type": "integer", "minimum": vehicle.MinPlusWindow, "maximum": vehicle.MaxPlusWindow,
+		"default": vehicle.DefaultPlusWindow}, desc: "The diameter window, ± whole percent of the OEM diameter. Out of range is a 400, not a clamp."}
+	ops["GET /v1/tire-sizes/{uuid}/plus-sizes"] = opDoc{
+		id: "getTireFitmentPlusSizes", tag: "Tire sizes", summary: "Plus sizes of a fitment",
+		desc: "Every metric size from 20 mm narrower to 40 mm wider than the OEM size (steps of 10), aspect ratio 25 to 85 " +
+			"(steps of 5), on rims from 2 inches below to 3 above the OEM rim, whose overall diameter is within ±window " +
+			"percent of the OEM's; grouped by rim and sorted by the size of the difference. Each carries its geometry, the " +
+			"diameter and sidewall change, the speedometer reading at a true 60 mph and 100 km/h, the lowest load index " +
+			"that carries the OEM tire's load (ISO 4000 table) and whether that needs a reinforced (XL) tire, and the " +
+			"lowest speed rating allowed (the OEM's). A staggered fitment has a rear list too.",
+		shape: objectOf, data: reflect.TypeFor[vehicle.FitmentPlusSizes](), query: []string{"window"},
+		params: map[string]paramDoc{"window": window},
+	}
+	ops["GET /v1/tire-sizes/lookup"] = opDoc{
+		id: "lookupTireSize", tag: "Tire sizes", summary: "Look up a tire size",
+		desc: "The geometry and plus sizes of any size, and one page of the fitments that carry it as OEM or alternate " +
+			"size, front or rear (from an index of every size), with counts by make and by year of all of them. size " +
+			"takes any spelling the tire_size filter takes; a size that is not one is a 400 invalid_parameter naming the " +
+			"format. make and year narrow the fitments, not the counts.",
+		shape: objectOf, data: reflect.TypeFor[vehicle.SizeLookup](), query: lookupParams, required: []string{"size"},
+		own400: []string{vehicle.CodeMissingParameter},
+		params: map[string]paramDoc{
+			"size": {schema: schema{"type": "string", "examples": anys("225/45R17", "LT285/70R17", "35x12.50R17LT")},
+				desc: "The tire size: " + vehicle.SizeFormat + "; letter case and spaces are free, a load index and speed rating after it set the plus sizes' load and speed fields."},
+			"window": window,
+			"make":   {schema: schema{"type": "string", "examples": anys("Toyota")}, desc: "Only fitments of this make, matched case-insensitively; see facets.makes."},
+			"year":   {schema: yearSchema(), desc: "Only fitments of this model year; see facets.years."},
+		},
+	}
 	ops["GET /v1/me"] = opDoc{
 		id: "getMe", tag: "Account", summary: "Plan and quota usage",
 		desc: "The authenticated account, its plan, the per-minute rate limit and the monthly quota (calendar month, UTC) " +

@@ -636,6 +636,15 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 			"/v1/tire-sizes/" + tire.UUID.String() + "/geometry",
 			"/v1/tire-sizes/" + staggered.UUID.String() + "/geometry",
 		},
+		"GET /v1/tire-sizes/{uuid}/plus-sizes": {
+			"/v1/tire-sizes/" + tire.UUID.String() + "/plus-sizes",
+			"/v1/tire-sizes/" + staggered.UUID.String() + "/plus-sizes?window=1",
+		},
+		"GET /v1/tire-sizes/lookup": {
+			"/v1/tire-sizes/lookup?size=" + q(tire.TireSize),
+			"/v1/tire-sizes/lookup?size=" + q("35x12.50R17 LT") + "&window=5&page=2&per_page=1",
+			"/v1/tire-sizes/lookup?size=" + q("p225/45 r17 91W") + "&make=toyota&year=2020&window=",
+		},
 		"GET /v1/vin/{vin}": {"/v1/vin/" + upstreamtest.KnownVIN, "/v1/vin/" + strings.ToLower(upstreamtest.KnownVIN)},
 		"GET /v1/vins": {
 			"/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=ZZZZZZZZZZZZZZZZZ&vin=not-a-vin&vin=" + upstreamtest.KnownVIN,
@@ -710,8 +719,12 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/tire-sizes/models?make=X&model=Y"), // unknown_parameter
 		bad("/v1/cars/6f1c1d1e-52a3"),               // invalid_uuid
 		bad("/v1/boats/"+strings.ReplaceAll(boat.UUID.String(), "-", "")),
-		bad("/v1/tire-sizes/12345/geometry"),         // invalid_uuid
-		bad("/v1/cars/"+car.UUID.String()+"?full=1"), // unknown_parameter
+		bad("/v1/tire-sizes/12345/geometry"),                             // invalid_uuid
+		bad("/v1/tire-sizes/"+tire.UUID.String()+"/plus-sizes?window=6"), // invalid_parameter
+		bad("/v1/tire-sizes/lookup?size=225%2F45"),                       // invalid_parameter: no rim
+		bad("/v1/tire-sizes/lookup?size=225/45R17&year=20"),              // invalid_parameter
+		bad("/v1/tire-sizes/lookup?size=225/45R17&size=LT285/70R17"),     // repeated
+		bad("/v1/cars/"+car.UUID.String()+"?full=1"),                     // unknown_parameter
 		bad("/v1/cars/makes?page=2"),
 		bad("/v1/me?verbose=1"),
 		bad("/v1/me/requests?status=4x"),    // invalid_parameter
@@ -739,6 +752,7 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		exchange{http.MethodGet, "/v1/boats/" + unknown, dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/tire-sizes/" + unknown, dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/tire-sizes/" + unknown + "/geometry", dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/tire-sizes/" + unknown + "/plus-sizes", dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/trucks", dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/boats/types", dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/tire-sizes/xyz/geometry", dev, nil, http.StatusNotFound},

@@ -137,8 +137,10 @@ func (h *Handler) Routes() []Route {
 		{Pattern: "GET /v1/tire-sizes", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.list(catalog.KindTireSize)},
 		{Pattern: "GET /v1/tire-sizes/makes", Charged: charged, Cache: cacheCatalog, handler: h.makes(catalog.KindTireSize)},
 		{Pattern: "GET /v1/tire-sizes/models", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.models(catalog.KindTireSize)},
+		{Pattern: "GET /v1/tire-sizes/lookup", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.sizeLookup},
 		{Pattern: "GET /v1/tire-sizes/{uuid}", Charged: charged, Cache: cacheCatalog, handler: h.get(catalog.KindTireSize)},
 		{Pattern: "GET /v1/tire-sizes/{uuid}/geometry", Charged: charged, Cache: cacheCatalog, handler: h.byRecord(h.geometry)},
+		{Pattern: "GET /v1/tire-sizes/{uuid}/plus-sizes", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.byRecord(h.plusSizes)},
 
 		{Pattern: "GET /v1/vin/{vin}", Charged: charged, handler: h.decodeVIN},
 		{Pattern: "GET /v1/vins", Charged: charged, PerItem: true, Query: true, handler: h.decodeVINs},

@@ -58,10 +58,12 @@ func TestSamples(t *testing.T) {
 		"getBoat":          "/v1/boats/" + boat.UUID.String(),
 		"listTireFitments": "/v1/tire-sizes?make=Toyota&model=Camry&per_page=2", "listTireFitmentMakes": "/v1/tire-sizes/makes",
 		"listTireFitmentModels": "/v1/tire-sizes/models?make=Toyota", "getTireFitment": "/v1/tire-sizes/" + tire.UUID.String(),
-		"getTireFitmentGeometry": "/v1/tire-sizes/" + tire.UUID.String() + "/geometry",
-		"decodeVIN":              "/v1/vin/" + upstreamtest.KnownVIN,
-		"decodeVINs":             "/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=1FTMW1T88MFA0000X",
-		"getLists":               "/v1/lists", "getChangelog": "/v1/changelog", "getChangelogRoot": "/changelog",
+		"getTireFitmentGeometry":  "/v1/tire-sizes/" + tire.UUID.String() + "/geometry",
+		"getTireFitmentPlusSizes": "/v1/tire-sizes/" + tire.UUID.String() + "/plus-sizes?window=1",
+		"lookupTireSize":          "/v1/tire-sizes/lookup?size=" + q(tire.TireSize) + "&window=1&per_page=2",
+		"decodeVIN":               "/v1/vin/" + upstreamtest.KnownVIN,
+		"decodeVINs":              "/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=1FTMW1T88MFA0000X",
+		"getLists":                "/v1/lists", "getChangelog": "/v1/changelog", "getChangelogRoot": "/changelog",
 		"listMyRequests": "/v1/me/requests?per_page=2", "getMe": "/v1/me",
 	}
 	doc := rawDoc(t)

@@ -97,12 +97,25 @@ type tireInput struct {
 	// AlternatesOutsideWindow acknowledges alternates (front or rear) outside
 	// the fitment window, which are refused otherwise; it is not stored.
 	AlternatesOutsideWindow *[]string `json:"alternates_outside_window"`
+	// The wheel specs are optional columns, each may be empty.
+	BoltPattern   *string  `json:"bolt_pattern"`
+	CenterBoreMM  *float64 `json:"center_bore_mm"`
+	OffsetMinMM   *int     `json:"offset_min_mm"`
+	OffsetMaxMM   *int     `json:"offset_max_mm"`
+	RimWidthMinIn *float64 `json:"rim_width_min_in"`
+	RimWidthMaxIn *float64 `json:"rim_width_max_in"`
+	LugThread     *string  `json:"lug_thread"`
+	LugTorqueNM   *int     `json:"lug_torque_nm"`
+	TPMS          *bool    `json:"tpms"`
 }
 
 func (in *tireInput) record() (catalog.TireFitment, catalog.FieldErrors) {
 	t := catalog.TireFitment{Make: in.Make, Model: in.Model, Year: in.Year, Trim: deref(in.Trim), TireSize: in.TireSize,
 		LoadIndex: in.LoadIndex, SpeedRating: in.SpeedRating, RearTireSize: in.RearTireSize, RearLoadIndex: in.RearLoadIndex,
-		RearSpeedRating: in.RearSpeedRating, AlternateSizes: in.AlternateSizes}
+		RearSpeedRating: in.RearSpeedRating, AlternateSizes: in.AlternateSizes,
+		WheelSpecs: catalog.WheelSpecs{BoltPattern: in.BoltPattern, CenterBoreMM: in.CenterBoreMM, OffsetMinMM: in.OffsetMinMM,
+			OffsetMaxMM: in.OffsetMaxMM, RimWidthMinIn: in.RimWidthMinIn, RimWidthMaxIn: in.RimWidthMaxIn, LugThread: in.LugThread,
+			LugTorqueNM: in.LugTorqueNM, TPMS: in.TPMS}}
 	if in.RearAlternateSizes != nil {
 		t.RearAlternateSizes = *in.RearAlternateSizes
 	}

@@ -102,6 +102,8 @@ var definitions = sync.OnceValue(func() []Tool {
 		decodeVIN(),
 		vehicleRecalls(),
 		tireGeometry(),
+		tirePlusSizes(),
+		tireSizeLookup(),
 		listMakes(),
 		listModels(),
 		accountUsage(),
@@ -130,7 +132,7 @@ func ServerTools(tools []Tool) []server.ServerTool {
 // instructions tell a model how the tools fit together; clients show them
 // to the model once per connection.
 const instructions = `vds answers questions about cars, motorcycles (and ATVs, UTVs, snowmobiles, scooters, personal watercraft, golf carts), power boats and tire fitments from one catalog.
-Find exact spellings with list_makes and list_models, then search_vehicles with make and model (and year); every list query must be narrowed by make, model, q, a type filter, year, or a year window of at most 10 years. get_vehicle returns one record by uuid; tire_sizes_for_vehicle and tire_geometry give OEM and alternate tire sizes with their geometry. my_garage reads the user's saved vehicles; account_usage shows the plan, the per-minute rate limit and the monthly quota, which tool calls share with the REST API.`
+Find exact spellings with list_makes and list_models, then search_vehicles with make and model (and year); every list query must be narrowed by make, model, q, a type filter, year, or a year window of at most 10 years. get_vehicle returns one record by uuid; tire_sizes_for_vehicle and tire_geometry give OEM and alternate tire sizes with their geometry; tire_plus_sizes lists the plus sizes of a fitment, and tire_size_lookup answers any tire size with the fitments that carry it. my_garage reads the user's saved vehicles; account_usage shows the plan, the per-minute rate limit and the monthly quota, which tool calls share with the REST API.`
 
 // NewServer returns an MCP server with every tool registered, input and
 // output validated, panics recovered and quota charged per tools/call.

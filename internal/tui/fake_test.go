@@ -239,6 +239,27 @@ func (f *fakeClient) TireGeometry(_ context.Context, uuid string, _ ...client.Ca
 	return &g, nil
 }
 
+// plusSizes has one size on the OEM rim and one needing an XL tire a rim up.
+func plusSizes(uuid string) *client.FitmentPlusSizes {
+	g := geometry()
+	li, kg, sr := 91, 615, "V"
+	return &client.FitmentPlusSizes{Fitment: g.Fitment, WindowPct: 3, Front: client.PlusSizeSet{
+		OEM: g.OEM, LoadIndex: &li, LoadKg: &kg, SpeedRating: &sr,
+		Rims: []client.RimGroup{
+			{RimOffset: -1, RimIn: 16, Sizes: []client.PlusSize{}},
+			{RimOffset: 0, RimIn: 17, Sizes: []client.PlusSize{{SizeGeometry: g.OEM, OEM: true, Speedometer60: 60, MinLoadIndex: &li, MinSpeedRating: &sr}}},
+			{RimOffset: 1, RimIn: 18, Sizes: []client.PlusSize{{SizeGeometry: client.SizeGeometry{Size: "225/45R18", DiameterIn: 25.97}, DiameterDiffPct: -1.3,
+				Speedometer60: 60.8, MinLoadIndex: &li, Reinforced: true, MinSpeedRating: &sr}}},
+		}}}
+}
+
+func (f *fakeClient) TirePlusSizes(_ context.Context, uuid string, _ int, _ ...client.CallOption) (*client.FitmentPlusSizes, error) {
+	if err := f.call("TirePlusSizes", uuid); err != nil {
+		return nil, err
+	}
+	return plusSizes(uuid), nil
+}
+
 func (f *fakeClient) CarRecalls(_ context.Context, uuid string, _ ...client.CallOption) (*client.CarRecalls, error) {
 	if err := f.call("CarRecalls", uuid); err != nil {
 		return nil, err

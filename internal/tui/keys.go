@@ -25,6 +25,7 @@ type KeyMap struct {
 
 	// One record.
 	Tires   key.Binding
+	Plus    key.Binding
 	Recalls key.Binding
 
 	// Scroll is help text only: the viewport's own key map scrolls.
@@ -53,6 +54,7 @@ func DefaultKeyMap() *KeyMap {
 		NextPage:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next page")),
 		PrevPage:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prev page")),
 		Tires:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tires")),
+		Plus:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "plus sizes")),
 		Recalls:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "recalls")),
 		Scroll:    key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgdn", "scroll")),
 		Decode:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "decode")),

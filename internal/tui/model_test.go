@@ -430,6 +430,32 @@ func TestUpdateVINTireLink(t *testing.T) {
 	}
 }
 
+// TestUpdatePlusSizes: p on a fitment opens its plus sizes, by rim, each
+// with its bar; on a car it does nothing.
+func TestUpdatePlusSizes(t *testing.T) {
+	t.Parallel()
+	fc := newFake()
+	m := drive(t, atVIN(t, fc), enter)
+	assertState(t, m, stateRecord)
+	before := len(fc.called())
+	m = drive(t, m, runes("p"))
+	assertState(t, m, stateRecord)
+	if got := fc.called()[before:]; len(got) != 0 {
+		t.Errorf("p on a car called %q", got)
+	}
+	m = drive(t, m, esc, down, enter)
+	assertView(t, m, "OEM tire size", "p plus sizes")
+	m = drive(t, m, runes("p"))
+	assertState(t, m, statePlus)
+	assertView(t, m, "Plus sizes", "within ±3% of the OEM diameter", "16 in rim (-1)", "none within the window",
+		"215/55R17*", "225/45R18", "-1.3%", "@60.8", "91 XL", "load index 91 (615 kg)")
+	if got := fc.called(); got[len(got)-1] != "TirePlusSizes"+tireFitID {
+		t.Errorf("last call %q, want TirePlusSizes", got[len(got)-1])
+	}
+	m = drive(t, m, esc)
+	assertState(t, m, stateRecord)
+}
+
 func TestUpdateVINInvalid(t *testing.T) {
 	t.Parallel()
 	// / returns to the input; ctrl+u clears it.

@@ -150,6 +150,9 @@ func (r record) details() []field {
 		if t.RearTireSize != nil {
 			fields = append(fields, field{label("rear_alternate_sizes"), dash(strings.Join(t.RearAlternateSizes, ", "))})
 		}
+		for _, kv := range t.Known() {
+			fields = append(fields, field{label(kv[0]), kv[1]})
+		}
 		return fields
 	}
 	return nil

@@ -28,6 +28,9 @@ type Snapshot struct {
 	// carFamilies is the same for cars, for VIN links.
 	carFamilies map[string][]int32
 	makeNames   map[string]string
+	// bySize maps a size's filter key to the fitments carrying it, in list order.
+	bySize map[string][]sizePost
+	plus   plusCache
 }
 
 // NewSnapshot indexes a catalog, which must not change afterwards; a
@@ -76,6 +79,7 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 			key := familyKey(f.Make, f.Model)
 			s.families[key] = append(s.families[key], int32(i))
 		}
+		s.indexSizes()
 	})
 	wg.Wait()
 	if err := errors.Join(kindError(catalog.KindCar, carErr), kindError(catalog.KindMotorcycle, motoErr),

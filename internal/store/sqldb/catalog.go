@@ -104,23 +104,30 @@ var boatTable = table[catalog.Boat]{
 var tireTable = table[catalog.TireFitment]{
 	name: "tire_fitments",
 	cols: []string{"uuid", "make", "model", "year", "trim", "tire_size", "load_index", "speed_rating",
-		"rear_tire_size", "rear_load_index", "rear_speed_rating", "alternate_sizes", "rear_alternate_sizes"},
+		"rear_tire_size", "rear_load_index", "rear_speed_rating", "alternate_sizes", "rear_alternate_sizes",
+		"bolt_pattern", "center_bore_mm", "offset_min_mm", "offset_max_mm", "rim_width_min_in", "rim_width_max_in",
+		"lug_thread", "lug_torque_nm", "tpms"},
 	args: func(t *catalog.TireFitment) []any {
 		// The alternates are short lists that are only ever read whole:
 		// JSON text columns keep one schema for both backends.
 		alts, _ := json.Marshal(t.AlternateSizes)
 		rearAlts, _ := json.Marshal(t.RearAlternateSizes)
+		w := &t.WheelSpecs
 		return []any{t.UUID.String(), t.Make, t.Model, t.Year, t.Trim, t.TireSize, t.LoadIndex, t.SpeedRating,
-			t.RearTireSize, t.RearLoadIndex, t.RearSpeedRating, string(alts), string(rearAlts)}
+			t.RearTireSize, t.RearLoadIndex, t.RearSpeedRating, string(alts), string(rearAlts),
+			w.BoltPattern, w.CenterBoreMM, w.OffsetMinMM, w.OffsetMaxMM, w.RimWidthMinIn, w.RimWidthMaxIn, w.LugThread, w.LugTorqueNM, w.TPMS}
 	},
 	load: `SELECT uuid, make, model, year, trim, tire_size, load_index, speed_rating,
-		rear_tire_size, rear_load_index, rear_speed_rating, alternate_sizes, rear_alternate_sizes
+		rear_tire_size, rear_load_index, rear_speed_rating, alternate_sizes, rear_alternate_sizes,
+		bolt_pattern, center_bore_mm, offset_min_mm, offset_max_mm, rim_width_min_in, rim_width_max_in, lug_thread, lug_torque_nm, tpms
 		FROM tire_fitments ORDER BY make, model, year DESC, trim, uuid`,
 	scan: func(r rowScanner) (catalog.TireFitment, error) {
 		var t catalog.TireFitment
 		var id, alts, rearAlts string
+		w := &t.WheelSpecs
 		if err := r.Scan(&id, &t.Make, &t.Model, &t.Year, &t.Trim, &t.TireSize, &t.LoadIndex, &t.SpeedRating,
-			&t.RearTireSize, &t.RearLoadIndex, &t.RearSpeedRating, &alts, &rearAlts); err != nil {
+			&t.RearTireSize, &t.RearLoadIndex, &t.RearSpeedRating, &alts, &rearAlts,
+			&w.BoltPattern, &w.CenterBoreMM, &w.OffsetMinMM, &w.OffsetMaxMM, &w.RimWidthMinIn, &w.RimWidthMaxIn, &w.LugThread, &w.LugTorqueNM, &w.TPMS); err != nil {
 			return t, err
 		}
 		if err := json.Unmarshal([]byte(alts), &t.AlternateSizes); err != nil {
