@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -245,7 +246,7 @@ a company refuses the whole file.`,
 }
 
 func hinImportRun(ctx context.Context, f *Factory, opts *hinImportOptions) error {
-	data, err := os.ReadFile(opts.File)
+	data, err := readCapped(opts.File, maxMICList)
 	if err != nil {
 		return err
 	}
@@ -259,6 +260,28 @@ func hinImportRun(ctx context.Context, f *Factory, opts *hinImportOptions) error
 			textfmt.Thousands(int64(meta.Codes)), meta.Source, meta.SHA256)
 		return err
 	})
+}
+
+// maxMICList caps the file vds hin import reads (the Coast Guard's list
+// is 0.9 MB as CSV, 2.3 MB as JSON).
+const maxMICList = 32 << 20
+
+// readCapped reads a file of at most max bytes, refusing a larger one
+// before reading it all.
+func readCapped(name string, max int64) ([]byte, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	data, err := io.ReadAll(io.LimitReader(file, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: larger than %d MiB; a MIC list is a few MB", name, max>>20)
+	}
+	return data, nil
 }
 
 type hinDecodeOptions struct {

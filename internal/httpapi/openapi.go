@@ -197,7 +197,7 @@ func operations() map[string]opDoc {
 		id: "decodeHINs", tag: "HIN", summary: "Decode up to 50 HINs",
 		desc: "Decodes each hin parameter (repeat it, 1 to 50 times) as GET /v1/hin/{hin} does and answers one entry per " +
 			"HIN, in the order given: the same report, or {hin, error: {code, detail, position, rule}}. Charged once per " +
-			"HIN decoded; an invalid one costs nothing, so a batch of only those is a 200 with per-entry errors. The " +
+			"distinct HIN decoded (a HIN repeated in the batch is charged once); an invalid one costs nothing, so a batch of only those is a 200 with per-entry errors. The " +
 			"request counts once against the per-minute rate. When the monthly quota runs out part-way, the HINs past " +
 			"that point carry quota_exceeded (not decoded, not charged); when it is out before the first, the answer is a 429.",
 		shape: arrayOf, data: reflect.TypeFor[lookup.HINReport](), alt: reflect.TypeFor[lookup.HINFailure](),

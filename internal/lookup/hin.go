@@ -144,33 +144,39 @@ func (s *Service) DecodeHINEntry(raw string) HINEntry {
 	return HINEntry{HIN: r.HIN, Report: &r}
 }
 
-// DecodeHINs decodes up to MaxBatch HINs, one entry per HIN in order;
-// meter (nil: free) charges each decoded one, as DecodeVINs does.
+// DecodeHINs decodes up to MaxBatch HINs, one entry per HIN in order; meter
+// (nil: free) charges each distinct decoded HIN once, as DecodeVINs does.
 func (s *Service) DecodeHINs(ctx context.Context, raws []string, meter *Meter) ([]HINEntry, error) {
 	if len(raws) > MaxBatch {
 		return nil, &vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "hin",
 			Message: fmt.Sprintf("%d HINs given; a batch decodes at most %d, so split the list.", len(raws), MaxBatch)}
 	}
 	entries := make([]HINEntry, len(raws))
-	var valid []int
+	first := map[string]int{} // a decoded HIN's distinct index, by HIN
+	var distinct []string
 	for i, raw := range raws {
 		entries[i] = s.DecodeHINEntry(raw)
-		if entries[i].Report != nil {
-			valid = append(valid, i)
+		if h := entries[i].HIN; entries[i].Report != nil {
+			if _, ok := first[h]; !ok {
+				first[h] = len(distinct)
+				distinct = append(distinct, h)
+			}
 		}
 	}
-	if meter != nil && len(valid) > 0 {
+	if meter != nil && len(distinct) > 0 {
 		if err := meter.Ready(ctx); err != nil {
 			return nil, err
 		}
 	}
-	charged, refused, err := chargeEach(ctx, meter, len(valid))
+	charged, refused, err := chargeEach(ctx, meter, len(distinct))
 	if err != nil {
 		return nil, err
 	}
-	for _, i := range valid[charged:] {
-		entries[i] = HINEntry{HIN: entries[i].HIN, Err: &HINError{Err: &vehicle.Error{Code: refused.Reason,
-			Message: "Not decoded and not charged: the " + refused.Error() + "."}}}
+	for i := range entries {
+		if e := &entries[i]; e.Report != nil && first[e.HIN] >= charged {
+			*e = HINEntry{HIN: e.HIN, Err: &HINError{Err: &vehicle.Error{Code: refused.Reason,
+				Message: "Not decoded and not charged: the " + refused.Error() + "."}}}
+		}
 	}
 	return entries, nil
 }

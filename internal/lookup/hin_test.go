@@ -122,8 +122,8 @@ func TestDecodeHIN(t *testing.T) {
 	}
 }
 
-// TestDecodeHINsCharges: each decoded HIN costs one unit, an invalid one
-// nothing, and those past a spent quota carry its code.
+// TestDecodeHINsCharges: each distinct decoded HIN costs one unit, an
+// invalid one nothing, and those past a spent quota carry its code.
 func TestDecodeHINsCharges(t *testing.T) {
 	t.Parallel()
 	l, _ := demoHINService(t)
@@ -143,7 +143,7 @@ func TestDecodeHINsCharges(t *testing.T) {
 			}, nil
 		},
 	}
-	entries, err := l.DecodeHINs(t.Context(), []string{"BWC12345L718", "bad", "SER12345A919", "SER12345A920"}, meter)
+	entries, err := l.DecodeHINs(t.Context(), []string{"BWC12345L718", "bad", "SER12345A919", "bwc 12345 l718", "SER12345A920"}, meter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestDecodeHINsCharges(t *testing.T) {
 			codes = append(codes, e.Err.Err.Code)
 		}
 	}
-	if want := []string{"ok", lookup.CodeInvalidHIN, "ok", limits.CodeQuotaExceeded}; !slices.Equal(codes, want) || charged != 2 {
+	if want := []string{"ok", lookup.CodeInvalidHIN, "ok", "ok", limits.CodeQuotaExceeded}; !slices.Equal(codes, want) || charged != 2 {
 		t.Errorf("entries %v, %d charged; want %v, 2", codes, charged, want)
 	}
 	if _, err := l.DecodeHINs(t.Context(), make([]string, 51), nil); vehicle.CodeOf(err) != vehicle.CodeInvalidParameter {
