@@ -353,7 +353,7 @@ func hinDecodeRun(ctx context.Context, f *Factory, opts *hinDecodeOptions) error
 	} else {
 		enc := json.NewEncoder(out)
 		enc.SetEscapeHTML(false)
-		write = func(e lookup.HINEntry) error { return enc.Encode(e) }
+		write = func(e lookup.HINEntry) error { return enc.Encode(e.Body()) }
 	}
 	return eachInput(f, opts.HINs, func(h string) error { return write(lk.DecodeHINEntry(h)) })
 }

@@ -127,12 +127,16 @@ func (HINEntryError) SchemaEnums() map[string][]string {
 }
 
 // MarshalJSON writes the report, or the HINFailure.
-func (e HINEntry) MarshalJSON() ([]byte, error) {
+func (e HINEntry) MarshalJSON() ([]byte, error) { return json.Marshal(e.Body()) }
+
+// Body is what the entry's JSON is: its report, or its HINFailure. A
+// stream encodes it directly, without MarshalJSON's second pass.
+func (e HINEntry) Body() any {
 	if e.Report != nil {
-		return json.Marshal(e.Report)
+		return e.Report
 	}
-	return json.Marshal(HINFailure{HIN: e.HIN, Error: HINEntryError{Code: e.Err.Err.Code, Detail: e.Err.Err.Message,
-		Position: e.Err.Position, Rule: e.Err.Rule}})
+	return HINFailure{HIN: e.HIN, Error: HINEntryError{Code: e.Err.Err.Code, Detail: e.Err.Err.Message,
+		Position: e.Err.Position, Rule: e.Err.Rule}}
 }
 
 // DecodeHINEntry decodes one HIN as a batch entry, for callers that stream many.

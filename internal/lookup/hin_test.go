@@ -16,34 +16,37 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
+type demoLookup struct {
+	l     *lookup.Service
+	boats []catalog.Boat
+}
+
 // demoHINs is a lookup over the demo catalog and the embedded MIC list.
-var demoHINs = sync.OnceValues(func() (*lookup.Service, error) {
+var demoHINs = sync.OnceValues(func() (demoLookup, error) {
 	src, err := ingest.DemoSources()
 	if err != nil {
-		return nil, err
+		return demoLookup{}, err
 	}
 	c, _, err := ingest.Parse(src)
 	if err != nil {
-		return nil, err
+		return demoLookup{}, err
 	}
 	snap, err := vehicle.NewSnapshot(c, catalog.Version{})
 	if err != nil {
-		return nil, err
+		return demoLookup{}, err
 	}
 	l := lookup.New(vehicle.NewService(snap), nil, "offline")
 	l.SetMICs(micdata.List(), micdata.Source)
-	return l, nil
+	return demoLookup{l, c.Boats}, nil
 })
 
 func demoHINService(t *testing.T) (*lookup.Service, []catalog.Boat) {
 	t.Helper()
-	l, err := demoHINs()
+	d, err := demoHINs()
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, _ := ingest.DemoSources()
-	c, _, _ := ingest.Parse(src)
-	return l, c.Boats
+	return d.l, d.boats
 }
 
 // TestHINLinksReachDemoMakes holds the MIC-to-make mapping: every demo
