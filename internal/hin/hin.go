@@ -118,14 +118,15 @@ const (
 // Decoder decodes HINs, naming manufacturers from a MIC list.
 type Decoder struct {
 	mics map[string]*Manufacturer
-	// maxYear is the latest model year a two-digit one can mean.
+	// maxYear is the latest model year a two-digit one can mean; 0: next
+	// year, so a server running across New Year stays right.
 	maxYear int
 }
 
 // NewDecoder returns a decoder over list (nil: no names, no warning 2),
-// taking two-digit model years up to next year as 20xx.
+// taking two-digit model years up to next year, as of each decode, as 20xx.
 func NewDecoder(list []Manufacturer) *Decoder {
-	return newDecoder(list, time.Now().Year()+1)
+	return newDecoder(list, 0)
 }
 
 func newDecoder(list []Manufacturer, maxYear int) *Decoder {
@@ -264,8 +265,11 @@ func (d *Decoder) current(out *Decoded, off int) error {
 		return err
 	}
 	out.ProductionMonth = int(b[8]-'A') + 1
-	my := 2000 + twoDigits(b[10:12])
-	if my > d.maxYear {
+	my, maxYear := 2000+twoDigits(b[10:12]), d.maxYear
+	if maxYear == 0 {
+		maxYear = time.Now().Year() + 1
+	}
+	if my > maxYear {
 		my -= 100
 	}
 	out.ModelYear = yearRef(my)

@@ -2,8 +2,10 @@ package hin
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
+	"time"
 )
 
 const testMaxYear = 2027
@@ -153,6 +155,21 @@ func BenchmarkDecode(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		if _, err := d.Decode(hins[i%len(hins)]); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestNewDecoderYears: a two-digit model year up to next year is 20xx, a
+// later one 19xx, as of the decode.
+func TestNewDecoderYears(t *testing.T) {
+	t.Parallel()
+	d := NewDecoder(nil)
+	next := time.Now().Year() + 1
+	for yy, want := range map[int]int{next % 100: next, (next + 1) % 100: next + 1 - 100} {
+		h := fmt.Sprintf("ABC12345A%d%02d", (want-1)%10, yy)
+		got, err := d.Decode(h)
+		if err != nil || got.ModelYear == nil || *got.ModelYear != want {
+			t.Errorf("Decode(%q) model year %v, %v; want %d", h, got.ModelYear, err, want)
 		}
 	}
 }
