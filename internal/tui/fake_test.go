@@ -300,7 +300,7 @@ func (f *fakeClient) DecodeHIN(_ context.Context, hin string, _ ...client.CallOp
 		HIN: fakeHIN, Format: "current", MIC: "SER", Serial: "12345", ProductionMonth: 1, ProductionYear: 2019, ModelYear: ptr(2019),
 		Manufacturer: &client.HINManufacturer{MIC: "SER", Company: "SEA RAY BOATS", City: "KNOXVILLE", State: "TN"},
 		Issuer:       "manufacturer", Warnings: []client.HINWarning{{Code: 2, Text: "2 - a doubtful \x1b[31mwarning"}},
-		Links:        client.HINLinks{Makes: []string{"Sea Ray"}, Boats: []string{fakeUUID(3)}},
+		Links: client.HINLinks{Makes: []string{"Sea Ray"}, Boats: []string{fakeUUID(3)}},
 	}, nil
 }
 
