@@ -30,7 +30,7 @@ func (s *DB) PutMICList(ctx context.Context, meta store.MICList, list []hin.Manu
 			meta.Source, meta.SHA256, meta.Codes, meta.ImportedAt); err != nil {
 			return fmt.Errorf("store MIC list: %w", err)
 		}
-		return insertRows(ctx, tx, "hin_manufacturers", micCols, rows, nil)
+		return insertRowsWith(ctx, tx, "hin_manufacturers", micCols, rows, nil, s.d.Name == "sqlite")
 	})
 	return meta, s.mapErr(err)
 }
