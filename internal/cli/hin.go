@@ -54,7 +54,7 @@ newer MIC list into the database.`,
 		RunE:              runCmd(f, opts, runF, hinRun, trimmedArgs(&opts.HINs, "HIN")),
 	})
 	cmd.Flags().BoolVar(&opts.CSV, "csv", false, "print one CSV row per HIN ("+strings.Join(hinColumns, ", ")+")")
-	cmd.AddCommand(newHINImportCmd(f, nil), newHINDecodeCmd(f, nil))
+	cmd.AddCommand(newHINImportCmd(f, nil), newHINStatusCmd(f, nil), newHINDecodeCmd(f, nil))
 	return cmd
 }
 
@@ -282,6 +282,35 @@ func readCapped(name string, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: larger than %d MiB; a MIC list is a few MB", name, max>>20)
 	}
 	return data, nil
+}
+
+type hinStatusOptions struct{}
+
+func newHINStatusCmd(f *Factory, runF func(*hinStatusOptions) error) *cobra.Command {
+	return noArgsCmd(f, &hinStatusOptions{}, runF, hinStatusRun, &cobra.Command{
+		Use:   "status",
+		Short: "Show the MIC list HINs are decoded with, and where it came from",
+	})
+}
+
+func hinStatusRun(ctx context.Context, f *Factory, _ *hinStatusOptions) error {
+	st, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	meta, _, err := micdata.Load(ctx, st, nil)
+	if err != nil {
+		return err
+	}
+	return f.show(meta, nil, func() error {
+		imported := "built into vds"
+		if !meta.ImportedAt.IsZero() {
+			imported = meta.ImportedAt.Format(time.RFC3339)
+		}
+		t := f.IO.newTable("SOURCE", "IMPORTED", "CODES", "SHA256")
+		t.row(meta.Source, imported, textfmt.Thousands(int64(meta.Codes)), meta.SHA256)
+		return t.flush()
+	})
 }
 
 type hinDecodeOptions struct {
