@@ -187,8 +187,10 @@ func printHIN(s *IOStreams, r *client.HINReport) error {
 	maker := "not in the Coast Guard's list"
 	if m := r.Manufacturer; m != nil {
 		maker = m.Company
-		if place := strings.Trim(strings.Join([]string{m.Address, m.City, m.State}, ", "), ", "); place != "" {
-			maker += ", " + place
+		for _, part := range []string{m.Address, m.City, m.State} {
+			if part != "" && part != "-" { // the list's placeholder
+				maker += ", " + part
+			}
 		}
 	}
 	t.row("MIC", r.MIC+" ("+maker+")")
