@@ -57,6 +57,8 @@ func TestWireTypesMatchServer(t *testing.T) {
 		{"RequestLine", &httpapi.RequestLine{}, &client.RequestLine{}},
 		{"Problem", &edge.Problem{}, &client.Problem{}},
 		{"VINReport", &lookup.VINReport{}, &client.VINReport{}},
+		{"HINReport", &lookup.HINReport{}, &client.HINReport{}},
+		{"HINFailure", &lookup.HINFailure{}, &client.HINEntry{}},
 		{"CarRecalls", &lookup.CarRecalls{}, &client.CarRecalls{}},
 		{"MotorcycleRecalls", &lookup.MotorcycleRecalls{}, &client.MotorcycleRecalls{}},
 	}

@@ -363,4 +363,7 @@ type Problem struct {
 	CheckDigit          *CheckDigit `json:"check_digit,omitempty"`
 	WMI                 *WMI        `json:"wmi,omitempty"`
 	ModelYearCandidates []int       `json:"model_year_candidates,omitempty"`
+	// An invalid HIN names the 1-based position and the rule it breaks.
+	Position int    `json:"position,omitempty"`
+	Rule     string `json:"rule,omitempty"`
 }

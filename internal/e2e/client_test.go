@@ -87,7 +87,8 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 			t.Fatalf("body types count %d cars, want %d (%v)", sumNames(bodies), len(demo.Cars), err)
 		}
 
-		// Motorcycles, boats, tire sizes.
+		// Motorcycles, boats, HINs, tire sizes.
+		var apiErr *client.APIError
 		types, err := c.MotorcycleTypes(ctx)
 		if err != nil || len(types) != 9 {
 			t.Fatalf("motorcycle types: %v, %v", types, err)
@@ -108,6 +109,18 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 		hulls, err := c.BoatHullTypes(ctx)
 		if err != nil || sumNames(hulls) != len(demo.Boats) {
 			t.Fatalf("hull types count %d boats, want %d", sumNames(hulls), len(demo.Boats))
+		}
+		hin, err := c.DecodeHIN(ctx, "US-BWC 12345 L7 18")
+		if err != nil || hin.Manufacturer == nil || hin.Manufacturer.Company != "BOSTON WHALER INC" || hin.ModelYear == nil ||
+			*hin.ModelYear != 2018 || len(hin.Links.Boats) != count(demo.Boats, func(b catalog.Boat) bool { return b.Make == "Boston Whaler" && b.Year == 2018 }) {
+			t.Fatalf("DecodeHIN: %+v, %v", hin, err)
+		}
+		hins, err := c.DecodeHINs(ctx, []string{"BWC12345L718", "BWC12O45L718"})
+		if err != nil || len(hins) != 2 || hins[0].Report == nil || hins[1].Error == nil || hins[1].Error.Position != 6 {
+			t.Fatalf("DecodeHINs: %+v, %v", hins, err)
+		}
+		if _, err := c.DecodeHIN(ctx, "BWC12345Z718"); !errors.As(err, &apiErr) || apiErr.Code != "invalid_hin" || apiErr.Position != 9 {
+			t.Fatalf("invalid HIN: %v", err)
 		}
 		fits, err := c.ListTireSizes(ctx, client.TireSizeQuery{Make: "Chevrolet", Model: "Corvette"})
 		if err != nil || fits.Meta.Total == 0 {
@@ -147,7 +160,6 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 
 		// Errors carry the problem code and the request id.
 		_, err = c.ListCars(ctx, client.CarQuery{YearMin: 1990})
-		var apiErr *client.APIError
 		if !errors.As(err, &apiErr) || apiErr.Status != 400 || apiErr.Code != "query_too_broad" || apiErr.RequestID == "" {
 			t.Fatalf("open-ended year: %v", err)
 		}

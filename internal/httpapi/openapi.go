@@ -181,6 +181,29 @@ func operations() map[string]opDoc {
 		own400:   []string{vehicle.CodeMissingParameter},
 		upstream: true,
 	}
+	ops["GET /v1/hin/{hin}"] = opDoc{
+		id: "decodeHIN", tag: "HIN", summary: "Decode a boat's HIN",
+		desc: "Decodes a boat's hull identification number by 33 CFR 181 subpart C, offline: the current 12-character " +
+			"format, the two 1972-1984 formats (straight year, model year), State- and Coast Guard-issued codes, a US- " +
+			"prefix, and the EU's 14-character CIN (ISO 10087) with its country code; spaces and hyphens are ignored. The " +
+			"answer has the format, the manufacturer identification code with the company and address from the Coast " +
+			"Guard's MIC list, the serial, the production month and year (its decade resolved from the model year), the " +
+			"model year, numbered warnings (1 production date outside the model year, 2 code not in the list, 3 format not " +
+			"in use at that date) and links.boats, the catalog's boats of the manufacturer's makes and the model year. An " +
+			"invalid HIN is a 400 invalid_hin naming the position and the rule (position, rule), not charged.",
+		shape: objectOf, data: reflect.TypeFor[lookup.HINReport](),
+	}
+	ops["GET /v1/hins"] = opDoc{
+		id: "decodeHINs", tag: "HIN", summary: "Decode up to 50 HINs",
+		desc: "Decodes each hin parameter (repeat it, 1 to 50 times) as GET /v1/hin/{hin} does and answers one entry per " +
+			"HIN, in the order given: the same report, or {hin, error: {code, detail, position, rule}}. Charged once per " +
+			"distinct HIN decoded (a HIN repeated in the batch is charged once); an invalid one costs nothing, so a batch of only those is a 200 with per-entry errors. The " +
+			"request counts once against the per-minute rate. When the monthly quota runs out part-way, the HINs past " +
+			"that point carry quota_exceeded (not decoded, not charged); when it is out before the first, the answer is a 429.",
+		shape: arrayOf, data: reflect.TypeFor[lookup.HINReport](), alt: reflect.TypeFor[lookup.HINFailure](),
+		query: []string{"hin"}, required: []string{"hin"},
+		own400: []string{vehicle.CodeMissingParameter},
+	}
 	ops["GET /v1/motorcycles/types"] = opDoc{
 		id: "listMotorcycleTypes", tag: "Motorcycles", summary: "List motorcycle riding types",
 		desc:  "All riding types with their vehicle class and record count (which may be 0).",
@@ -331,6 +354,10 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 		return paramDoc{schema: schema{"type": "array", "items": schema{"type": "string"}, "minItems": 1, "maxItems": lookup.MaxBatch,
 			"examples": []any{[]any{"1FTMW1T88MFA00001", "5YJ3E1EA7KF000001"}}},
 			desc: "A VIN to decode; repeat the parameter for each (vin=...&vin=..., at most 50). Invalid VINs, empty ones included, get a per-entry invalid_vin.", emptyOK: true}, true
+	case "hin":
+		return paramDoc{schema: schema{"type": "array", "items": schema{"type": "string"}, "minItems": 1, "maxItems": lookup.MaxBatch,
+			"examples": []any{[]any{"BWC12345L718", "SER12345A919"}}},
+			desc: "A HIN to decode; repeat the parameter for each (hin=...&hin=..., at most 50). Invalid HINs, empty ones included, get a per-entry invalid_hin.", emptyOK: true}, true
 	case "make":
 		if kind == "" {
 			return str("The make whose models to list, as /makes returns it. Matches exactly but case-insensitively; an unknown make gives an empty list.", "Toyota")
@@ -414,6 +441,11 @@ func pathParam(name string) (paramDoc, bool) {
 		return paramDoc{schema: schema{"type": "string", "minLength": vin.Length, "maxLength": vin.Length, "pattern": "^[A-HJ-NPR-Za-hj-npr-z0-9]{17}$",
 			"examples": []any{"1FTMW1T88MFA00001"}},
 			desc: "A 17-character VIN; letters I, O and Q are never valid. Case-insensitive.", code: lookup.CodeInvalidVIN}, true
+	}
+	if name == "hin" {
+		return paramDoc{schema: schema{"type": "string", "minLength": 12, "examples": []any{"BWC12345L718"}},
+			desc: "A 12-character HIN (33 CFR 181.25), optionally with US- or an EU country code before it (a 14-character CIN); spaces, hyphens and letter case are ignored.",
+			code: lookup.CodeInvalidHIN}, true
 	}
 	if name == "uuid" {
 		return paramDoc{schema: schema{"type": "string", "format": "uuid"},
@@ -673,6 +705,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 			{"name": "Boats", "description": "Power boats."},
 			{"name": "Tire sizes", "description": "Tire fitments: a vehicle's OEM size and alternate sizes, with geometry."},
 			{"name": "VIN", "description": "VIN decoding: local checks, then vPIC's rules, with links to catalog records."},
+			{"name": "HIN", "description": "Boats' hull identification numbers, decoded offline with the Coast Guard's manufacturer list, with links to catalog boats."},
 			{"name": "Account", "description": "The caller's plan, quota and saved lists."},
 			{"name": "About", "description": "The changelog and this document."},
 		},

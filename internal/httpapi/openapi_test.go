@@ -475,6 +475,8 @@ func TestOpenAPIProblemResponses(t *testing.T) {
 		"/v1/tire-sizes/makes": {"invalid_parameter", "unknown_parameter"},
 		"/v1/vin/{vin}":        {"invalid_parameter", "invalid_vin", "unknown_parameter"},
 		"/v1/vins":             {"invalid_parameter", "missing_parameter", "unknown_parameter"},
+		"/v1/hin/{hin}":        {"invalid_hin", "invalid_parameter", "unknown_parameter"},
+		"/v1/hins":             {"invalid_parameter", "missing_parameter", "unknown_parameter"},
 	} {
 		allOf := at(t, paths, path, "get", "responses", "400", "content", "application/problem+json", "schema", "allOf").([]any)
 		var got []string
@@ -651,6 +653,9 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 			"/v1/vins?vin=1FTMW1T88",
 			"/v1/vins?vin=", // one entry per parameter: an empty one is an invalid_vin entry
 		},
+		"GET /v1/hin/{hin}": {"/v1/hin/BWC12345L718", "/v1/hin/us-bwc12345-l718", "/v1/hin/FR-BEN12345A606", "/v1/hin/ABC123450683",
+			"/v1/hin/BOA13579M84E", "/v1/hin/FLZ12345A818"},
+		"GET /v1/hins":                       {"/v1/hins?hin=BWC12345L718&hin=BWC12O45L718&hin=&hin=BWC12345L718", "/v1/hins?hin=short"},
 		"GET /v1/cars/{uuid}/recalls":        {"/v1/cars/" + car.UUID.String() + "/recalls"},
 		"GET /v1/motorcycles/{uuid}/recalls": {"/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
 		"GET /v1/me":                         {"/v1/me"},
@@ -738,6 +743,12 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/vin/1FTMW1T88MFA0000%21"),
 		bad("/v1/vin/"+upstreamtest.KnownVIN+"%0A"), // invalid_parameter: a VIN read with its newline
 		bad("/v1/cars/makes?x=%00"),
+		bad("/v1/hin/BWC12O45L718"),     // invalid_hin: letter O in the serial
+		bad("/v1/hin/BWC12345L71"),      // invalid_hin: too short
+		bad("/v1/hin/BWC12345L718?x=1"), // unknown_parameter
+		bad("/v1/hins"),                 // missing_parameter
+		bad("/v1/hins?hin=BWC12345L718&h=1"),
+		bad("/v1/hins?"+strings.Repeat("hin=BWC12345L718&", 51)),              // invalid_parameter: over 50
 		bad("/v1/vins"),                                                       // missing_parameter
 		bad("/v1/vins?vin="+upstreamtest.KnownVIN+"&v=1"),                     // unknown_parameter
 		bad("/v1/vins?"+strings.Repeat("vin="+upstreamtest.KnownVIN+"&", 51)), // invalid_parameter: over 50

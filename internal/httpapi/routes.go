@@ -144,6 +144,8 @@ func (h *Handler) Routes() []Route {
 
 		{Pattern: "GET /v1/vin/{vin}", Charged: charged, handler: h.decodeVIN},
 		{Pattern: "GET /v1/vins", Charged: charged, PerItem: true, Query: true, handler: h.decodeVINs},
+		{Pattern: "GET /v1/hin/{hin}", Charged: charged, handler: h.decodeHIN},
+		{Pattern: "GET /v1/hins", Charged: charged, PerItem: true, Query: true, handler: h.decodeHINs},
 
 		{Pattern: "GET /v1/me", Charged: free, Cache: cacheNever, handler: h.me},
 		{Pattern: "GET /v1/me/requests", Charged: free, Query: true, Cache: cacheNever, handler: h.requests},

@@ -64,6 +64,8 @@ func TestSamples(t *testing.T) {
 		"decodeVIN":               "/v1/vin/" + upstreamtest.KnownVIN,
 		"decodeVINs":              "/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=1FTMW1T88MFA0000X",
 		"getLists":                "/v1/lists", "getChangelog": "/v1/changelog", "getChangelogRoot": "/changelog",
+		"decodeHIN":      "/v1/hin/BWC12345L718",
+		"decodeHINs":     "/v1/hins?hin=US-BWC12345L718&hin=BWC12O45L718",
 		"listMyRequests": "/v1/me/requests?per_page=2", "getMe": "/v1/me",
 	}
 	doc := rawDoc(t)

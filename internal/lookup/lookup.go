@@ -32,6 +32,7 @@ type Service struct {
 	up       *upstream.Client
 	mode     string
 	offline  atomic.Pointer[Offline]
+	hins     atomic.Pointer[hinDecoder]
 }
 
 // Offline decodes VINs without NHTSA, from an imported vPIC snapshot.

@@ -280,6 +280,37 @@ func (s *Service) DecodeEntry(ctx context.Context, raw string) (VINEntry, error)
 	return VINEntry{}, err
 }
 
+// chargeEach charges n items in order through meter (nil: free) and
+// returns how many it charged, and the refusal that stopped the rest. A
+// refusal of the first item, or any other failure, is the error, and then
+// nothing is charged.
+func chargeEach(ctx context.Context, meter *Meter, n int) (int, *limits.Refusal, error) {
+	if meter == nil {
+		return n, nil, nil
+	}
+	var settles []func(bool)
+	settleAll := func(charged bool) {
+		for _, settle := range settles {
+			settle(charged)
+		}
+	}
+	for range n {
+		settle, err := meter.Charge(ctx)
+		var refused *limits.Refusal
+		if errors.As(err, &refused) && len(settles) > 0 {
+			settleAll(true)
+			return len(settles), refused, nil
+		}
+		if err != nil {
+			settleAll(false)
+			return 0, nil, err
+		}
+		settles = append(settles, settle)
+	}
+	settleAll(true)
+	return n, nil, nil
+}
+
 // decodeParallelism bounds the decodes a batch runs at once: live vPIC
 // answers in tens of milliseconds, the snapshot in microseconds.
 const decodeParallelism = 8
@@ -340,32 +371,18 @@ func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter *Meter) (
 		return nil, upstream.Meta{}, err
 	}
 
-	var settles []func(bool)
-	var refused *limits.Refusal
+	var decoded []*job
 	for _, j := range jobs {
-		if j.err != nil || refused != nil {
-			continue
+		if j.err == nil {
+			decoded = append(decoded, j)
 		}
-		if meter != nil {
-			settle, err := meter.Charge(ctx)
-			if errors.As(err, &refused) {
-				if len(settles) == 0 {
-					return nil, upstream.Meta{}, err
-				}
-				continue
-			}
-			if err != nil {
-				for _, settle := range settles {
-					settle(false)
-				}
-				return nil, upstream.Meta{}, err
-			}
-			settles = append(settles, settle)
-		}
-		j.charged = true
 	}
-	for _, settle := range settles {
-		settle(true)
+	n, refused, err := chargeEach(ctx, meter, len(decoded))
+	if err != nil {
+		return nil, upstream.Meta{}, err
+	}
+	for _, j := range decoded[:n] {
+		j.charged = true
 	}
 
 	var meta upstream.Meta

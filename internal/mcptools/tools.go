@@ -100,6 +100,7 @@ var definitions = sync.OnceValue(func() []Tool {
 		tireSizesForVehicle(),
 		myGarage(),
 		decodeVIN(),
+		decodeHIN(),
 		vehicleRecalls(),
 		tireGeometry(),
 		tirePlusSizes(),

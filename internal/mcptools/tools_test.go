@@ -69,6 +69,9 @@ func twinCases(e *env) []twinCase {
 		twinCase{tool: "decode_vin", args: map[string]any{"vin": strings.ToLower(upstreamtest.KnownVIN)}, path: "/v1/vin/" + upstreamtest.KnownVIN},
 		twinCase{tool: "decode_vin", args: map[string]any{"vins": []string{upstreamtest.KnownVIN, "ZZZZZZZZZZZZZZZZZ", "1FTMW1T88"}},
 			path: "/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=ZZZZZZZZZZZZZZZZZ&vin=1FTMW1T88"},
+		twinCase{tool: "decode_hin", args: map[string]any{"hin": "us-bwc 12345 l718"}, path: "/v1/hin/US-BWC12345L718"},
+		twinCase{tool: "decode_hin", args: map[string]any{"hins": []string{"BWC12345L718", "BWC12O45L718", "BOA13579M84E"}},
+			path: "/v1/hins?hin=BWC12345L718&hin=BWC12O45L718&hin=BOA13579M84E"},
 		twinCase{tool: "vehicle_recalls", args: map[string]any{"type": "car", "uuid": car.UUID.String()}, path: "/v1/cars/" + car.UUID.String() + "/recalls"},
 		twinCase{tool: "vehicle_recalls", args: map[string]any{"type": "motorcycle", "uuid": moto.UUID.String()}, path: "/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
 	)

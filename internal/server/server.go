@@ -22,6 +22,7 @@ import (
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/dashboard"
 	"github.com/vds-dev/vds/internal/edge"
+	"github.com/vds-dev/vds/internal/hin/micdata"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lists"
@@ -47,6 +48,8 @@ type Server struct {
 	lookup  *lookup.Service
 	// vpicID is the vPIC snapshot served; 0 for none.
 	vpicID atomic.Int64
+	// micList describes the MIC list served; nil before the first load.
+	micList atomic.Pointer[store.MICList]
 	// vpicDate is the data date of that snapshot, a Unix time.
 	vpicDate atomic.Int64
 	handler  http.Handler
@@ -123,6 +126,11 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		if err := s.reloadVPIC(ctx); err != nil {
 			log.Warn("vPIC snapshot load failed; decoding VINs with NHTSA vPIC", "err", err)
 		}
+	}
+	if err := s.reloadMICs(ctx); err != nil {
+		// The embedded list decodes as well; the stored one follows on the next poll.
+		log.Warn("MIC list load failed; decoding HINs with the embedded list", "err", err)
+		lk.SetMICs(micdata.List(), micdata.Source)
 	}
 	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log, httpapi.Options{
 		PublicURL: cfg.Dashboard.PublicURL, CacheMaxAge: cfg.Server.CacheMaxAge, CORSOrigins: cfg.Server.CORSOrigins,
@@ -293,6 +301,7 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 			s.every(bg, sc.CatalogPoll, s.reloadVPIC, "vPIC snapshot reload failed; serving the previous one")
 		})
 	}
+	wg.Go(func() { s.every(bg, sc.CatalogPoll, s.reloadMICs, "MIC list reload failed; serving the previous one") })
 	wg.Go(func() { s.every(bg, sweepEvery, s.signin.Sweep, "dashboard sweep failed; will retry") })
 	wg.Go(func() { tuneGC(bg, uint64(sc.GCHeadroomMB)<<20, s.log) })
 
@@ -390,6 +399,25 @@ func (s *Server) reloadVPIC(ctx context.Context) error {
 	}
 	s.vpicDate.Store(date)
 	s.log.Info("decoding VINs offline", "source", snap.Source(), "sha256", snap.Meta.SHA256)
+	return nil
+}
+
+// reloadMICs loads the stored MIC list (the embedded one on a first start)
+// when it is not the one served, so every replica follows vds hin import.
+func (s *Server) reloadMICs(ctx context.Context) error {
+	meta, list, err := micdata.Load(ctx, s.st, s.micList.Load())
+	if err != nil || meta == nil {
+		return err
+	}
+	source := meta.Source
+	if !meta.ImportedAt.IsZero() {
+		source = "US Coast Guard MIC list from " + meta.Source + ", imported " + meta.ImportedAt.Format(time.DateOnly)
+	}
+	s.lookup.SetMICs(list, source)
+	s.micList.Store(meta)
+	if !meta.ImportedAt.IsZero() {
+		s.log.Info("decoding HINs with an imported MIC list", "mic_list", source, "codes", len(list))
+	}
 	return nil
 }
 

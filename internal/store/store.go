@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/hin"
 	"github.com/vds-dev/vds/internal/requestlog"
 )
 
@@ -158,6 +159,26 @@ type VPICStore interface {
 	VPICFile(ctx context.Context, id int64) ([]byte, error)
 }
 
+// MICList describes an imported list of the Coast Guard's manufacturer
+// identification codes.
+type MICList struct {
+	// Source names the list: a file name or the embedded copy.
+	Source     string    `json:"source"`
+	SHA256     string    `json:"sha256"`
+	Codes      int       `json:"codes"`
+	ImportedAt time.Time `json:"imported_at"`
+}
+
+// MICStore keeps the MIC list every replica decodes HINs with.
+type MICStore interface {
+	// PutMICList replaces the list and its provenance in one transaction.
+	PutMICList(ctx context.Context, meta MICList, list []hin.Manufacturer) (MICList, error)
+	// MICList describes the list; ErrNotFound when none is imported.
+	MICList(ctx context.Context) (MICList, error)
+	// Manufacturers reads the list, in MIC order.
+	Manufacturers(ctx context.Context) ([]hin.Manufacturer, error)
+}
+
 // Store is everything vds persists.
 type Store interface {
 	CatalogStore
@@ -170,6 +191,7 @@ type Store interface {
 	requestlog.Store
 	CacheStore
 	VPICStore
+	MICStore
 	Migrate(ctx context.Context) error
 	Backend() string
 	Check(ctx context.Context) error

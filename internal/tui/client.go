@@ -28,6 +28,7 @@ type Client interface {
 	CarRecalls(ctx context.Context, uuid string, opts ...client.CallOption) (*client.CarRecalls, error)
 	MotorcycleRecalls(ctx context.Context, uuid string, opts ...client.CallOption) (*client.MotorcycleRecalls, error)
 	DecodeVIN(ctx context.Context, vin string, opts ...client.CallOption) (*client.VINReport, error)
+	DecodeHIN(ctx context.Context, hin string, opts ...client.CallOption) (*client.HINReport, error)
 
 	Lists(ctx context.Context, opts ...client.CallOption) ([]client.List, error)
 }

@@ -307,6 +307,24 @@ func (f *fakeClient) DecodeVIN(_ context.Context, vin string, _ ...client.CallOp
 	}, nil
 }
 
+// fakeHIN is the one HIN the fake decodes: a 2019 boat of the fake's boat make.
+const fakeHIN = "SER12345A919"
+
+func (f *fakeClient) DecodeHIN(_ context.Context, hin string, _ ...client.CallOption) (*client.HINReport, error) {
+	if err := f.call("DecodeHIN", hin); err != nil {
+		return nil, err
+	}
+	if strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(hin)) != fakeHIN {
+		return nil, &client.APIError{Status: 400, Code: client.CodeInvalidHIN, Detail: "character 6 is \"O\"", Position: 6}
+	}
+	return &client.HINReport{
+		HIN: fakeHIN, Format: "current", MIC: "SER", Serial: "12345", ProductionMonth: 1, ProductionYear: 2019, ModelYear: ptr(2019),
+		Manufacturer: &client.HINManufacturer{MIC: "SER", Company: "SEA RAY BOATS", City: "KNOXVILLE", State: "TN"},
+		Issuer:       "manufacturer", Warnings: []client.HINWarning{{Code: 2, Text: "2 - a doubtful \x1b[31mwarning"}},
+		Links: client.HINLinks{Makes: []string{"Sea Ray"}, Boats: []string{fakeUUID(3)}},
+	}, nil
+}
+
 func (f *fakeClient) Lists(_ context.Context, _ ...client.CallOption) ([]client.List, error) {
 	if err := f.call("Lists"); err != nil {
 		return nil, err

@@ -186,7 +186,7 @@ func TestUpdateBrowse(t *testing.T) {
 	fc := newFake()
 	m := newTest(t, fc, 100, 30)
 	assertState(t, m, stateTypes)
-	assertView(t, m, "Cars", "Motorcycles", "Boats", "Tire fitments", "Decode a VIN", "My garage", "q quit")
+	assertView(t, m, "Cars", "Motorcycles", "Boats", "Tire fitments", "Decode a VIN or HIN", "My garage", "q quit")
 
 	// enter on Cars returns the command that opens the makes page; the
 	// stack changes only when its message comes back.
@@ -454,6 +454,32 @@ func TestUpdatePlusSizes(t *testing.T) {
 	}
 	m = drive(t, m, esc)
 	assertState(t, m, stateRecord)
+}
+
+// TestUpdateHIN: the VIN input recognises a boat's HIN, written with spaces
+// or hyphens, decodes it with one call and links its boats.
+func TestUpdateHIN(t *testing.T) {
+	t.Parallel()
+	fc := newFake()
+	m := drive(t, newTest(t, fc, 100, 40), runes("v"))
+	m = drive(t, m, append(typed("ser 12345-a9 19"), enter)...)
+	assertView(t, m, "SER · SEA RAY BOATS, KNOXVILLE, TN", "Built     January 2019", "Model yr  2019", `2 - a doubtful \x1b[31mwarning`,
+		"1 boat of this maker and model year", "▸ Catalog boat · SEA RAY BOATS, model year 2019")
+	if got := fc.called(); got[len(got)-1] != "DecodeHINser 12345-a9 19" {
+		t.Errorf("last call %q, want DecodeHIN", got[len(got)-1])
+	}
+	m = drive(t, m, enter)
+	assertState(t, m, stateRecord)
+	if got := fc.called(); got[len(got)-1] != "GetBoat"+fakeUUID(3) {
+		t.Errorf("last call %q, want GetBoat", got[len(got)-1])
+	}
+	m = drive(t, m, esc, runes("/"), tea.KeyMsg{Type: tea.KeyCtrlU})
+	m = drive(t, m, append(typed("SER12O45A919"), enter)...)
+	assertView(t, m, "✗ decode SER12O45A919", "invalid_hin")
+	// A VIN in the same input still decodes as a VIN.
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyCtrlU})
+	m = drive(t, m, append(typed(fakeVIN), enter)...)
+	assertView(t, m, "2019 Toyota Camry LE", "Check     5 ✓ valid")
 }
 
 func TestUpdateVINInvalid(t *testing.T) {

@@ -264,3 +264,29 @@ func longest(fams []family, ok func(family) bool) []int32 {
 	}
 	return best.pos
 }
+
+// Boats returns the ids of the catalog's boats of any of makes (any case)
+// and the model year, in catalog order; never nil.
+func (s *Service) Boats(makes []string, year int) []uuid.UUID {
+	snap := s.Snapshot()
+	out := []uuid.UUID{}
+	for i := range snap.boats.recs {
+		b := &snap.boats.recs[i]
+		if b.Year == year && slices.ContainsFunc(makes, func(mk string) bool { return strings.EqualFold(mk, b.Make) }) {
+			out = append(out, b.UUID)
+		}
+	}
+	return out
+}
+
+// BoatMake returns the catalog's spelling of a boat make (any case), and
+// whether the catalog has boats of it.
+func (s *Service) BoatMake(mk string) (string, bool) {
+	snap := s.Snapshot()
+	for i := range snap.boats.recs {
+		if b := &snap.boats.recs[i]; strings.EqualFold(b.Make, mk) {
+			return b.Make, true
+		}
+	}
+	return "", false
+}

@@ -201,12 +201,19 @@ func writePlaceholders(b *strings.Builder, rows, cols int, anonymous bool) {
 const maxParams = 8000
 
 func insertRows(ctx context.Context, tx execer, table string, cols []string, rows [][]any, done func(int)) error {
+	return insertRowsWith(ctx, tx, table, cols, rows, done, false)
+}
+
+// insertRowsWith is insertRows with anonymous ? parameters when asked:
+// SQLite looks each $N up by name, which over thousands of them costs more
+// than the insert (2 s for the 16,216 MICs, against 0.1 s).
+func insertRowsWith(ctx context.Context, tx execer, table string, cols []string, rows [][]any, done func(int), anonymous bool) error {
 	per := max(1, maxParams/len(cols))
 	for start := 0; start < len(rows); start += per {
 		batch := rows[start:min(start+per, len(rows))]
 		var b strings.Builder
 		fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES ", table, strings.Join(cols, ", "))
-		writePlaceholders(&b, len(batch), len(cols), false)
+		writePlaceholders(&b, len(batch), len(cols), anonymous)
 		args := make([]any, 0, len(batch)*len(cols))
 		for _, r := range batch {
 			args = append(args, r...)

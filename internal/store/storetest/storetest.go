@@ -56,6 +56,7 @@ func Run(t *testing.T, open Opener) {
 		{"TokenGrace", testTokenGrace},
 		{"DeleteAccount", testDeleteAccount},
 		{"Flash", testFlash},
+		{"MICList", testMICList},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
