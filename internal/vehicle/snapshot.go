@@ -22,12 +22,12 @@ type Snapshot struct {
 	motoTypes []TypeCount
 	hullTypes []NameCount
 	geometry  []FitmentGeometry
-	// families maps a squashed make and model to fitment positions.
-	families      map[string][]int32
+	// families groups fitment positions by make and model.
+	families      familyIndex
 	fitPowertrain []powertrain
-	// carFamilies is the same for cars, for VIN links.
-	carFamilies map[string][]int32
-	makeNames   map[string]string
+	// carFamilies and motoFamilies are the same for VIN links.
+	carFamilies, motoFamilies familyIndex
+	makeNames                 map[string]string
 }
 
 // NewSnapshot indexes a catalog, which must not change afterwards; a
@@ -53,6 +53,10 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		if s.motos, motoErr = newTable(c.Motorcycles, motorcycleFields, &motoRules.vocab); motoErr != nil {
 			return
 		}
+		s.motoFamilies = newFamilyIndex()
+		for i := range s.motos.recs {
+			s.motoFamilies.add(s.motos.recs[i].Make, s.motos.recs[i].Model, i)
+		}
 		types := countBy(s.motos.recs, func(m *catalog.Motorcycle) string { return m.MotorcycleType }, catalog.MotorcycleTypes)
 		for _, nc := range types[:len(catalog.MotorcycleTypes)] {
 			s.motoTypes = append(s.motoTypes, TypeCount{Name: nc.Name, VehicleType: catalog.ClassOf(nc.Name), Count: nc.Count})
@@ -69,12 +73,11 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 			return
 		}
 		s.geometry = make([]FitmentGeometry, len(s.tires.recs))
-		s.families = map[string][]int32{}
+		s.families = newFamilyIndex()
 		for i := range s.tires.recs {
 			f := &s.tires.recs[i]
 			s.geometry[i] = GeometryOf(f)
-			key := familyKey(f.Make, f.Model)
-			s.families[key] = append(s.families[key], int32(i))
+			s.families.add(f.Make, f.Model, i)
 		}
 	})
 	wg.Wait()
@@ -82,12 +85,11 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		kindError(catalog.KindBoat, boatErr), kindError(catalog.KindTireSize, tireErr)); err != nil {
 		return nil, fmt.Errorf("catalog version %d: %w", v.Number, err)
 	}
-	s.carFamilies = make(map[string][]int32)
+	s.carFamilies = newFamilyIndex()
 	s.makeNames = make(map[string]string)
 	for i := range s.cars.recs {
 		c := &s.cars.recs[i]
-		key := familyKey(c.Make, c.Model)
-		s.carFamilies[key] = append(s.carFamilies[key], int32(i))
+		s.carFamilies.add(c.Make, c.Model, i)
 		s.makeNames[squash(c.Make)] = c.Make
 	}
 	s.linkPowertrains()
