@@ -32,3 +32,8 @@ func modelYears(code, pos7 byte, maxYear int) []int {
 	}
 	return years
 }
+
+// YearCode is the position-10 code of a model year from 1980 on.
+func YearCode(year int) byte {
+	return yearCodes[((year-firstCycle)%30+30)%30]
+}
