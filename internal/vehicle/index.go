@@ -227,6 +227,7 @@ func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]strin
 		ix.addValues(k, &f)
 		tb.field(0, key.make, true)
 		tb.field(1, key.model, true)
+		tb.endName()
 		for i, s := range f.text {
 			tb.field(2+i, s, false)
 		}
