@@ -270,6 +270,9 @@ func (m *Motorcycle) Normalize() FieldErrors {
 	if m.PowerHP != nil {
 		rangeCheck(&ck, "power_hp", *m.PowerHP, 0.5, 400)
 	}
+	ck.text("body_class", &m.BodyClass, false, 120)
+	ck.text("fuel_type", &m.FuelType, false, 60)
+	ck.text("source", &m.Source, false, 60)
 	m.UUID = recordUUID(KindMotorcycle, m.NaturalKey()...)
 	return ck.errs
 }

@@ -57,16 +57,16 @@ var carTable = table[catalog.Car]{
 
 var motorcycleTable = table[catalog.Motorcycle]{
 	name: "motorcycles",
-	cols: []string{"uuid", "make", "model", "year", "motorcycle_type", "vehicle_type", "displacement_cc", "engine_type", "power_hp"},
+	cols: []string{"uuid", "make", "model", "year", "motorcycle_type", "vehicle_type", "displacement_cc", "engine_type", "power_hp", "body_class", "fuel_type", "source"},
 	args: func(m *catalog.Motorcycle) []any {
-		return []any{m.UUID.String(), m.Make, m.Model, m.Year, m.MotorcycleType, m.VehicleType, m.DisplacementCC, m.EngineType, m.PowerHP}
+		return []any{m.UUID.String(), m.Make, m.Model, m.Year, m.MotorcycleType, m.VehicleType, m.DisplacementCC, m.EngineType, m.PowerHP, m.BodyClass, m.FuelType, m.Source}
 	},
-	load: `SELECT uuid, make, model, year, motorcycle_type, vehicle_type, displacement_cc, engine_type, power_hp
+	load: `SELECT uuid, make, model, year, motorcycle_type, vehicle_type, displacement_cc, engine_type, power_hp, body_class, fuel_type, source
 		FROM motorcycles ORDER BY make, model, year DESC, uuid`,
 	scan: func(r rowScanner) (catalog.Motorcycle, error) {
 		var m catalog.Motorcycle
 		var id string
-		if err := r.Scan(&id, &m.Make, &m.Model, &m.Year, &m.MotorcycleType, &m.VehicleType, &m.DisplacementCC, &m.EngineType, &m.PowerHP); err != nil {
+		if err := r.Scan(&id, &m.Make, &m.Model, &m.Year, &m.MotorcycleType, &m.VehicleType, &m.DisplacementCC, &m.EngineType, &m.PowerHP, &m.BodyClass, &m.FuelType, &m.Source); err != nil {
 			return m, err
 		}
 		var err error
@@ -218,6 +218,9 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 		current, err := loadCatalog(ctx, tx)
 		if err != nil {
 			return err
+		}
+		if opts.Prepare != nil {
+			opts.Prepare(current, next)
 		}
 		replace := make(map[catalog.Kind]bool, len(kinds))
 		for _, k := range kinds {
