@@ -62,9 +62,7 @@ type table[T any] struct {
 	byID  map[uuid.UUID]int32
 	idx   index
 	vocab [maxAttrs][]string
-	// taxonomy, precomputed at build time.
-	makes  []MakeCount
-	models map[string][]ModelRange
+	taxonomy
 }
 
 // interner shares one lowercase copy of each distinct string.
@@ -248,7 +246,9 @@ func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]strin
 	ix.indexMakes()
 	ix.indexYears()
 	ix.text = tb.index()
-	t.buildTaxonomy(makeNames, modelNames)
+	if err := t.buildTaxonomy(makeNames, modelNames); err != nil {
+		return nil, err
+	}
 	t.raw = make([]json.RawMessage, n)
 	for k := range t.recs {
 		raw, err := encodeJSON(&t.recs[k])

@@ -301,8 +301,9 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 	col := collector{from: off, to: off + limit}
 
 	// When the source alone is the answer, make or make+model costs O(page);
-	// q words rank by name, so they need each record.
-	exact := m.checks == 0 && len(m.words) == 0
+	// so does one q word, unless some of its records have it in their name
+	// and others elsewhere (then ranking needs each record).
+	exact := m.checks == 0 && (len(m.words) == 0 || len(m.words) == 1 && src.word == 0 && (m.allNamed || m.noneNamed))
 	switch src.kind {
 	case srcSpan:
 		if exact {
@@ -330,15 +331,25 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 			}
 		}
 	case srcUnion:
-		// The bitmap covers the window only, bit b standing for position lo+b.
-		lo := src.span.lo
-		whole := lo == 0 && int(src.span.hi) == ix.n
-		set := make([]uint64, (src.span.hi-lo+63)/64)
-		for _, l := range src.lists {
-			if !whole {
-				l = clip(l, src.span)
+		// The bitmap covers the lists' positions in the window only, bit b
+		// standing for position lo+b: a make's models sit together, so a
+		// word of a few makes' models needs a few words, not the table's.
+		whole := src.span.lo == 0 && int(src.span.hi) == ix.n
+		inWindow := func(l []int32) []int32 {
+			if whole {
+				return l
 			}
-			for _, i := range l {
+			return clip(l, src.span)
+		}
+		lo, hi := src.span.hi, src.span.lo
+		for _, l := range src.lists {
+			if l = inWindow(l); len(l) > 0 {
+				lo, hi = min(lo, l[0]), max(hi, l[len(l)-1]+1)
+			}
+		}
+		set := make([]uint64, (max(hi, lo)-lo+63)/64)
+		for _, l := range src.lists {
+			for _, i := range inWindow(l) {
 				b := i - lo
 				set[b>>6] |= 1 << (b & 63)
 			}
