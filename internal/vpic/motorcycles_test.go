@@ -104,8 +104,10 @@ func TestMotorcycles(t *testing.T) {
 		}
 		byKey[k] = m
 	}
-	if len(byKey) != len(got) || len(got)+st.Invalid != len(want) {
-		t.Errorf("%d records (%d distinct, %d invalid), want %d", len(got), len(byKey), st.Invalid, len(want))
+	// No model pattern of these WMIs keys position 10 (the year), which
+	// the SQL leaves out.
+	if len(byKey) != len(got) || len(got)+st.Invalid != len(want) || st.YearCode != 0 {
+		t.Errorf("%d records (%d distinct, %d invalid, %d years ruled out by position 10), want %d", len(got), len(byKey), st.Invalid, st.YearCode, len(want))
 	}
 
 	for _, c := range []struct {
@@ -154,5 +156,29 @@ func TestMotorcycles(t *testing.T) {
 	}
 	if again, _ := s.Motorcycles(); !reflect.DeepEqual(again, got) {
 		t.Error("a second build differs from the first")
+	}
+}
+
+// A pattern keying position 10 holds for the years of that code only.
+func TestKeysYears(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		keys string
+		year int
+		ok   bool
+	}{
+		{"*****|L", 2020, true}, {"*****|L", 1990, true}, {"*****|L", 2021, false},
+		{"AB[C-E]**|[KL]", 2019, true}, {"AB[C-E]**|[KL]", 2018, false}, {"AB", 2018, true}, {"*****|L", 1979, true},
+	} {
+		m, ok := maskOf(c.keys)
+		if !ok || (m[yearPos]&yearBit(c.year) != 0) != c.ok {
+			t.Errorf("keys %q in %d: %v, want %v", c.keys, c.year, !ok || m[yearPos]&yearBit(c.year) != 0, c.ok)
+		}
+	}
+	a, _ := maskOf("1KB7")
+	b, _ := maskOf("1[J-L]*7*|*3")
+	c, _ := maskOf("1KH")
+	if !a.overlaps(&b) || a.overlaps(&c) {
+		t.Errorf("1KB7 overlaps 1[J-L]*7*|*3: %v (want true), 1KH: %v (want false)", a.overlaps(&b), a.overlaps(&c))
 	}
 }
