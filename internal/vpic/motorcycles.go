@@ -256,10 +256,11 @@ func (s *Snapshot) Motorcycles() ([]catalog.Motorcycle, MotorcycleStats) {
 	if st.DataYear == 0 {
 		last = int32(catalog.MaxYear())
 	}
-	type key struct {
-		make, model string // folded as the natural-key uuid folds them
-		year        int32
-	}
+	// Records are keyed by make and model folded as the natural-key uuid
+	// folds them, numbered once per model of a schema.
+	type key struct{ name, year int32 }
+	names := map[string]int32{}
+	nameOf := map[*modelAttrs]int32{}
 	records := map[key]*recordAttrs{}
 	cache := map[int32][]*modelAttrs{}
 	noMake := map[uint32]bool{}
@@ -290,13 +291,22 @@ func (s *Snapshot) Motorcycles() ([]catalog.Motorcycle, MotorcycleStats) {
 					noMake[m.model] = true
 					continue
 				}
+				name, ok := nameOf[m]
+				if !ok {
+					folded := fold(s.strs[m.make]) + "\x00" + fold(s.strs[m.model])
+					if name, ok = names[folded]; !ok {
+						name = int32(len(names))
+						names[folded] = name
+					}
+					nameOf[m] = name
+				}
 				for y := ws.from; y <= to; y++ {
 					bit := yearBit(int(y))
 					if m.years&bit == 0 {
 						st.YearCode++
 						continue
 					}
-					k := key{fold(s.strs[m.make]), fold(s.strs[m.model]), y}
+					k := key{name, y}
 					r := records[k]
 					if r == nil {
 						r = &recordAttrs{make: m.make, model: m.model, bodies: map[uint32]int{}, cc: map[uint32]bool{}, fuel: map[uint32]bool{}, vehicleTypeIdx: vt}
