@@ -182,3 +182,42 @@ func TestKeysYears(t *testing.T) {
 		t.Errorf("1KB7 overlaps 1[J-L]*7*|*3: %v (want true), 1KH: %v (want false)", a.overlaps(&b), a.overlaps(&c))
 	}
 }
+
+// BenchmarkMotorcycles builds the catalog from the whole snapshot (`go test
+// ./internal/vpic -run X -bench Motorcycles`) and checks the goals on it:
+// every riding type but Personal Watercraft, no year after the data year +
+// 1, every model under its Make_Model make.
+func BenchmarkMotorcycles(b *testing.B) {
+	path := vpictest.File(b)
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	owner := map[string]string{}
+	for _, ps := range s.schemas {
+		for _, p := range ps {
+			if p.element == elModel && p.make != 0 {
+				owner[fold(s.strs[p.value])+"\x00"+fold(s.strs[p.make])] = s.strs[p.make]
+			}
+		}
+	}
+	var got []catalog.Motorcycle
+	var st MotorcycleStats
+	for b.Loop() {
+		got, st = s.Motorcycles()
+	}
+	b.ReportMetric(float64(len(got)), "records")
+	for _, typ := range catalog.MotorcycleTypes {
+		if st.Types[typ] == 0 && typ != "Personal Watercraft" {
+			b.Errorf("no %s records: %v", typ, st.Types)
+		}
+	}
+	for _, m := range got {
+		if m.Year > st.DataYear+1 {
+			b.Errorf("%s %s %d: after the data year + 1", m.Make, m.Model, m.Year)
+		}
+		if owner[fold(m.Model)+"\x00"+fold(m.Make)] == "" {
+			b.Errorf("%s %s: no Make_Model row gives the model that make", m.Make, m.Model)
+		}
+	}
+}
