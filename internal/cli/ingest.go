@@ -81,7 +81,10 @@ the same checks, and writes nothing.`,
 			switch {
 			case slices.Equal(opts.Sources, []string{epaSource}):
 				return exactArgs("VEHICLES_CSV")(cmd, args)
-			case slices.Equal(opts.Sources, []string{vpicSource}) && len(args) == 1:
+			case slices.Equal(opts.Sources, []string{vpicSource}):
+				if len(args) > 1 {
+					return usageErrorf(fmt.Errorf("--source vpic takes one SNAPSHOT_FILE at most; got %d arguments", len(args)))
+				}
 				return nil
 			}
 			return noArgs(cmd, args)

@@ -2,13 +2,13 @@ package vpic
 
 import (
 	"cmp"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/vin"
 )
 
 // The vehicle types (VehicleType.Name) whose WMIs make the powersports
@@ -67,6 +67,9 @@ type MotorcycleStats struct {
 	// the catalog's validation refused: both left out.
 	NoMake  int `json:"no_make"`
 	Invalid int `json:"invalid"`
+	// YearCode counts the model-years of links a model's patterns rule
+	// out by their position-10 (model year) keys.
+	YearCode int `json:"year_code"`
 }
 
 // keyMask is, per position of a pattern's keys (VIN 4-8, "|", 10-17), the
@@ -125,19 +128,18 @@ func (m *keyMask) overlaps(o *keyMask) bool {
 // modelAttrs is what the patterns of one schema compatible with a model's
 // patterns (keys some VIN matches with both) say of it.
 type modelAttrs struct {
-	make, model    uint32
-	bodies         map[uint32]int // body class: compatible patterns
-	cc, fuel       map[uint32]bool
-	vehicleTypeIdx int // into powersportsTypes, of the best WMI
+	make, model uint32
+	years       uint64 // position-10 codes of the model's patterns
+	hits        []hit
 }
 
-func (a *modelAttrs) merge(o *modelAttrs) {
-	for v, n := range o.bodies {
-		a.bodies[v] += n
-	}
-	maps.Copy(a.cc, o.cc)
-	maps.Copy(a.fuel, o.fuel)
-	a.vehicleTypeIdx = min(a.vehicleTypeIdx, o.vehicleTypeIdx)
+// hit is an attribute pattern compatible with a model's: n of them give
+// value to element for the years whose position-10 code is in years.
+type hit struct {
+	value   uint32
+	element uint8
+	years   uint64
+	n       int
 }
 
 // schemaModels returns the models of a schema with their attributes.
@@ -166,31 +168,73 @@ func (s *Snapshot) schemaModels(id int32) []*modelAttrs {
 			attrs = append(attrs, masked{p, m})
 		}
 	}
+	type hitKey struct {
+		value   uint32
+		element uint8
+		years   uint64
+	}
 	byModel := map[[2]uint32]*modelAttrs{}
+	counts := map[*modelAttrs]map[hitKey]int{}
 	var out []*modelAttrs
 	for _, mp := range models {
 		k := [2]uint32{mp.p.make, mp.p.value}
 		a := byModel[k]
 		if a == nil {
-			a = &modelAttrs{make: mp.p.make, model: mp.p.value, bodies: map[uint32]int{}, cc: map[uint32]bool{}, fuel: map[uint32]bool{}}
+			a = &modelAttrs{make: mp.p.make, model: mp.p.value}
 			byModel[k] = a
+			counts[a] = map[hitKey]int{}
 			out = append(out, a)
 		}
+		a.years |= mp.m[yearPos]
 		for _, ap := range attrs {
-			if !mp.m.overlaps(&ap.m) {
-				continue
-			}
-			switch ap.p.element {
-			case elBodyClass:
-				a.bodies[ap.p.value]++
-			case elDisplacementCC:
-				a.cc[ap.p.value] = true
-			case elFuelType:
-				a.fuel[ap.p.value] = true
+			if mp.m.overlaps(&ap.m) {
+				counts[a][hitKey{ap.p.value, ap.p.element, mp.m[yearPos] & ap.m[yearPos]}]++
 			}
 		}
 	}
+	for _, a := range out {
+		for k, n := range counts[a] {
+			a.hits = append(a.hits, hit{k.value, k.element, k.years, n})
+		}
+	}
 	return out
+}
+
+// yearPos is VIN position 10 in a keyMask.
+const yearPos = 6
+
+// yearBit is the keyMask bit of a model year's position-10 code, every
+// bit before 1980, which has no codes.
+func yearBit(year int) uint64 {
+	if b := strings.IndexByte(vinChars, vin.YearCode(year)); b >= 0 {
+		return 1 << b
+	}
+	return anyChar
+}
+
+// recordAttrs gathers, for one make, model and year, the attributes of
+// every schema that gives it.
+type recordAttrs struct {
+	make, model    uint32
+	bodies         map[uint32]int // body class: compatible patterns
+	cc, fuel       map[uint32]bool
+	vehicleTypeIdx int // into powersportsTypes, of the most preferred WMI
+}
+
+func (r *recordAttrs) add(a *modelAttrs, bit uint64) {
+	for _, h := range a.hits {
+		if h.years&bit == 0 {
+			continue
+		}
+		switch h.element {
+		case elBodyClass:
+			r.bodies[h.value] += h.n
+		case elDisplacementCC:
+			r.cc[h.value] = true
+		case elFuelType:
+			r.fuel[h.value] = true
+		}
+	}
 }
 
 // DataYear is the year of the snapshot's data date, 0 when unknown.
@@ -212,15 +256,12 @@ func (s *Snapshot) Motorcycles() ([]catalog.Motorcycle, MotorcycleStats) {
 	if st.DataYear == 0 {
 		last = int32(catalog.MaxYear())
 	}
-	type key struct {
-		make, model string // folded as the natural-key uuid folds them
-		year        int32
-	}
-	type record struct {
-		make, model uint32
-		attrs       *modelAttrs
-	}
-	records := map[key]*record{}
+	// Records are keyed by make and model folded as the natural-key uuid
+	// folds them, numbered once per model of a schema.
+	type key struct{ name, year int32 }
+	names := map[string]int32{}
+	nameOf := map[*modelAttrs]int32{}
+	records := map[key]*recordAttrs{}
 	cache := map[int32][]*modelAttrs{}
 	noMake := map[uint32]bool{}
 	for _, w := range s.wmis {
@@ -250,17 +291,31 @@ func (s *Snapshot) Motorcycles() ([]catalog.Motorcycle, MotorcycleStats) {
 					noMake[m.model] = true
 					continue
 				}
+				name, ok := nameOf[m]
+				if !ok {
+					folded := fold(s.strs[m.make]) + "\x00" + fold(s.strs[m.model])
+					if name, ok = names[folded]; !ok {
+						name = int32(len(names))
+						names[folded] = name
+					}
+					nameOf[m] = name
+				}
 				for y := ws.from; y <= to; y++ {
-					k := key{fold(s.strs[m.make]), fold(s.strs[m.model]), y}
+					bit := yearBit(int(y))
+					if m.years&bit == 0 {
+						st.YearCode++
+						continue
+					}
+					k := key{name, y}
 					r := records[k]
 					if r == nil {
-						r = &record{make: m.make, model: m.model, attrs: &modelAttrs{bodies: map[uint32]int{}, cc: map[uint32]bool{}, fuel: map[uint32]bool{}, vehicleTypeIdx: vt}}
+						r = &recordAttrs{make: m.make, model: m.model, bodies: map[uint32]int{}, cc: map[uint32]bool{}, fuel: map[uint32]bool{}, vehicleTypeIdx: vt}
 						records[k] = r
 					} else if s.strs[m.make]+"\x00"+s.strs[m.model] < s.strs[r.make]+"\x00"+s.strs[r.model] {
 						r.make, r.model = m.make, m.model // one spelling, whatever the map's order
 					}
-					r.attrs.merge(m)
-					r.attrs.vehicleTypeIdx = min(r.attrs.vehicleTypeIdx, vt)
+					r.add(m, bit)
+					r.vehicleTypeIdx = min(r.vehicleTypeIdx, vt)
 				}
 			}
 		}
@@ -269,18 +324,18 @@ func (s *Snapshot) Motorcycles() ([]catalog.Motorcycle, MotorcycleStats) {
 	out := make([]catalog.Motorcycle, 0, len(records))
 	for k, r := range records {
 		m := catalog.Motorcycle{Make: s.strs[r.make], Model: s.strs[r.model], Year: int(k.year), Source: s.Source()}
-		m.BodyClass, m.MotorcycleType = s.bodyClass(r.attrs.bodies)
+		m.BodyClass, m.MotorcycleType = s.bodyClass(r.bodies)
 		if m.MotorcycleType == "" {
-			m.MotorcycleType = powersportsTypes[r.attrs.vehicleTypeIdx].fallback
+			m.MotorcycleType = powersportsTypes[r.vehicleTypeIdx].fallback
 			st.Fallback++
 		}
-		if v, ok := only(r.attrs.cc); ok {
+		if v, ok := only(r.cc); ok {
 			if cc, err := strconv.ParseFloat(s.strs[v], 64); err == nil && cc >= 25 && cc <= 3000 {
 				n := int(math.Round(cc))
 				m.DisplacementCC = &n
 			}
 		}
-		if v, ok := only(r.attrs.fuel); ok {
+		if v, ok := only(r.fuel); ok {
 			m.FuelType = s.strs[v]
 			if m.FuelType == "Electric" {
 				m.EngineType = "Electric"

@@ -104,8 +104,10 @@ func TestMotorcycles(t *testing.T) {
 		}
 		byKey[k] = m
 	}
-	if len(byKey) != len(got) || len(got)+st.Invalid != len(want) {
-		t.Errorf("%d records (%d distinct, %d invalid), want %d", len(got), len(byKey), st.Invalid, len(want))
+	// No model pattern of these WMIs keys position 10 (the year), which
+	// the SQL leaves out.
+	if len(byKey) != len(got) || len(got)+st.Invalid != len(want) || st.YearCode != 0 {
+		t.Errorf("%d records (%d distinct, %d invalid, %d years ruled out by position 10), want %d", len(got), len(byKey), st.Invalid, st.YearCode, len(want))
 	}
 
 	for _, c := range []struct {
@@ -154,5 +156,68 @@ func TestMotorcycles(t *testing.T) {
 	}
 	if again, _ := s.Motorcycles(); !reflect.DeepEqual(again, got) {
 		t.Error("a second build differs from the first")
+	}
+}
+
+// A pattern keying position 10 holds for the years of that code only.
+func TestKeysYears(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		keys string
+		year int
+		ok   bool
+	}{
+		{"*****|L", 2020, true}, {"*****|L", 1990, true}, {"*****|L", 2021, false},
+		{"AB[C-E]**|[KL]", 2019, true}, {"AB[C-E]**|[KL]", 2018, false}, {"AB", 2018, true}, {"*****|L", 1979, true},
+	} {
+		m, ok := maskOf(c.keys)
+		if !ok || (m[yearPos]&yearBit(c.year) != 0) != c.ok {
+			t.Errorf("keys %q in %d: %v, want %v", c.keys, c.year, !ok || m[yearPos]&yearBit(c.year) != 0, c.ok)
+		}
+	}
+	a, _ := maskOf("1KB7")
+	b, _ := maskOf("1[J-L]*7*|*3")
+	c, _ := maskOf("1KH")
+	if !a.overlaps(&b) || a.overlaps(&c) {
+		t.Errorf("1KB7 overlaps 1[J-L]*7*|*3: %v (want true), 1KH: %v (want false)", a.overlaps(&b), a.overlaps(&c))
+	}
+}
+
+// BenchmarkMotorcycles builds the catalog from the whole snapshot (`go test
+// ./internal/vpic -run X -bench Motorcycles`) and checks the goals on it:
+// every riding type but Personal Watercraft, no year after the data year +
+// 1, every model under its Make_Model make.
+func BenchmarkMotorcycles(b *testing.B) {
+	path := vpictest.File(b)
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	owner := map[string]string{}
+	for _, ps := range s.schemas {
+		for _, p := range ps {
+			if p.element == elModel && p.make != 0 {
+				owner[fold(s.strs[p.value])+"\x00"+fold(s.strs[p.make])] = s.strs[p.make]
+			}
+		}
+	}
+	var got []catalog.Motorcycle
+	var st MotorcycleStats
+	for b.Loop() {
+		got, st = s.Motorcycles()
+	}
+	b.ReportMetric(float64(len(got)), "records")
+	for _, typ := range catalog.MotorcycleTypes {
+		if st.Types[typ] == 0 && typ != "Personal Watercraft" {
+			b.Errorf("no %s records: %v", typ, st.Types)
+		}
+	}
+	for _, m := range got {
+		if m.Year > st.DataYear+1 {
+			b.Errorf("%s %s %d: after the data year + 1", m.Make, m.Model, m.Year)
+		}
+		if owner[fold(m.Model)+"\x00"+fold(m.Make)] == "" {
+			b.Errorf("%s %s: no Make_Model row gives the model that make", m.Make, m.Model)
+		}
 	}
 }

@@ -149,14 +149,18 @@ func loadAll[T any](ctx context.Context, q queryer, t table[T], c *catalog.Catal
 	return err
 }
 
-func loadCatalog(ctx context.Context, q queryer) (*catalog.Catalog, error) {
+// loadCatalog loads the records of the kinds in only, every kind when nil.
+func loadCatalog(ctx context.Context, q queryer, only map[catalog.Kind]bool) (*catalog.Catalog, error) {
 	c := &catalog.Catalog{}
-	for _, load := range []func() error{
-		func() error { return loadAll(ctx, q, carTable, c) },
-		func() error { return loadAll(ctx, q, motorcycleTable, c) },
-		func() error { return loadAll(ctx, q, boatTable, c) },
-		func() error { return loadAll(ctx, q, tireTable, c) },
+	for kind, load := range map[catalog.Kind]func() error{
+		catalog.KindCar:        func() error { return loadAll(ctx, q, carTable, c) },
+		catalog.KindMotorcycle: func() error { return loadAll(ctx, q, motorcycleTable, c) },
+		catalog.KindBoat:       func() error { return loadAll(ctx, q, boatTable, c) },
+		catalog.KindTireSize:   func() error { return loadAll(ctx, q, tireTable, c) },
 	} {
+		if only != nil && !only[kind] {
+			continue
+		}
 		if err := load(); err != nil {
 			return nil, err
 		}
@@ -193,7 +197,7 @@ func (s *DB) LoadCatalog(ctx context.Context) (*catalog.Catalog, catalog.Version
 	if err != nil {
 		return nil, v, err
 	}
-	c, err := loadCatalog(ctx, tx)
+	c, err := loadCatalog(ctx, tx, nil)
 	return c, v, err
 }
 
@@ -215,16 +219,17 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 				return fmt.Errorf("lock catalog: %w", err)
 			}
 		}
-		current, err := loadCatalog(ctx, tx)
+		// Only the kinds replaced are diffed: the others need not be read.
+		replace := make(map[catalog.Kind]bool, len(kinds))
+		for _, k := range kinds {
+			replace[k] = true
+		}
+		current, err := loadCatalog(ctx, tx, replace)
 		if err != nil {
 			return err
 		}
 		if opts.Prepare != nil {
 			opts.Prepare(current, next)
-		}
-		replace := make(map[catalog.Kind]bool, len(kinds))
-		for _, k := range kinds {
-			replace[k] = true
 		}
 		ch = catalog.Diff(current, next, replace)
 		if ver, err = readVersion(ctx, tx); err != nil {
