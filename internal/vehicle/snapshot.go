@@ -44,13 +44,13 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		carErr, motoErr, boatErr, tireErr error
 	)
 	wg.Go(func() {
-		if s.cars, carErr = newTable(c.Cars, carFields, &carRules.vocab); carErr != nil {
+		if s.cars, carErr = newTable(c.Cars, carFields, shareCar, &carRules.vocab); carErr != nil {
 			return
 		}
 		s.bodyTypes = countBy(s.cars.recs, func(c *catalog.Car) string { return c.Body }, catalog.Bodies)
 	})
 	wg.Go(func() {
-		if s.motos, motoErr = newTable(c.Motorcycles, motorcycleFields, &motoRules.vocab); motoErr != nil {
+		if s.motos, motoErr = newTable(c.Motorcycles, motorcycleFields, shareMotorcycle, &motoRules.vocab); motoErr != nil {
 			return
 		}
 		s.motoFamilies = newFamilyIndex()
@@ -63,13 +63,13 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		}
 	})
 	wg.Go(func() {
-		if s.boats, boatErr = newTable(c.Boats, boatFields, &boatRules.vocab); boatErr != nil {
+		if s.boats, boatErr = newTable(c.Boats, boatFields, shareBoat, &boatRules.vocab); boatErr != nil {
 			return
 		}
 		s.hullTypes = countBy(s.boats.recs, func(b *catalog.Boat) string { return b.HullType }, catalog.HullTypes)
 	})
 	wg.Go(func() {
-		if s.tires, tireErr = newTable(c.TireSizes, tireFields, &tireRules.vocab); tireErr != nil {
+		if s.tires, tireErr = newTable(c.TireSizes, tireFields, shareTire, &tireRules.vocab); tireErr != nil {
 			return
 		}
 		s.geometry = make([]FitmentGeometry, len(s.tires.recs))
@@ -124,6 +124,20 @@ func (s *Snapshot) vocab(kind catalog.Kind) *[maxAttrs][]string {
 
 // Version returns the catalog version the snapshot holds, with its counts.
 func (s *Snapshot) Version() catalog.Version { return s.version }
+
+func shareCar(c *catalog.Car, p strPool) {
+	p.share(&c.Make, &c.Model, &c.SourceModel, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &c.Engine)
+}
+
+func shareMotorcycle(m *catalog.Motorcycle, p strPool) {
+	p.share(&m.Make, &m.Model, &m.MotorcycleType, &m.VehicleType, &m.EngineType, &m.BodyClass, &m.FuelType, &m.Source)
+}
+
+func shareBoat(b *catalog.Boat, p strPool) {
+	p.share(&b.Make, &b.Model, &b.ModelType, &b.HullType, &b.FuelType)
+}
+
+func shareTire(f *catalog.TireFitment, p strPool) { p.share(&f.Make, &f.Model, &f.Trim, &f.TireSize) }
 
 func carFields(c *catalog.Car, f *fields) {
 	f.id, f.make, f.model, f.trim, f.year = c.UUID, c.Make, c.Model, c.Trim, c.Year
