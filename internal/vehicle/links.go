@@ -18,7 +18,7 @@ type Links struct {
 	Cars        []uuid.UUID `json:"cars" jsonschema:"The linked cars' ids, the best match to the decode first (as car_matches)."`
 	CarMatches  []CarMatch  `json:"car_matches" jsonschema:"How well each linked car matches the decode, in the order of cars."`
 	TireSizes   []uuid.UUID `json:"tire_sizes" jsonschema:"Uuids of tire fitments of the decoded make, model and year (GET /v1/tire-sizes/{uuid})."`
-	Motorcycles []uuid.UUID `json:"motorcycles" jsonschema:"Uuids of motorcycle records (motorcycles, ATVs, UTVs, LSVs ...) of the decoded make, model and year (GET /v1/motorcycles/{uuid}); empty for a car's VIN."`
+	Motorcycles []uuid.UUID `json:"motorcycles" jsonschema:"Uuids of motorcycle records (motorcycles, ATVs, UTVs, LSVs ...) of the decoded make, model and year (GET /v1/motorcycles/{uuid}); empty for a car's VIN, and cars and tire_sizes are empty for a powersports VIN."`
 }
 
 // NoLinks are the links of a decode that names no make, model and year.
@@ -46,9 +46,10 @@ type Decoded struct {
 	VehicleType string
 }
 
-// powersportsTypes are vPIC's vehicle types of the motorcycle catalog, and
-// "" (unknown), which links both kinds.
-var powersportsTypes = []string{"", "MOTORCYCLE", "LOW SPEED VEHICLE (LSV)", "OFF ROAD VEHICLE"}
+// powersportsTypes are vPIC's vehicle types of the motorcycle catalog: a
+// VIN of one links motorcycles only, another's cars and tire fitments
+// only, and one of unknown type all three.
+var powersportsTypes = []string{"MOTORCYCLE", "LOW SPEED VEHICLE (LSV)", "OFF ROAD VEHICLE"}
 
 // CanonicalMake returns the catalog's spelling of a make ("TOYOTA" and
 // "toyota" become "Toyota"), and whether the catalog knows the make at all.
@@ -62,21 +63,24 @@ func (s *Service) CanonicalMake(mk string) (string, bool) {
 // ranks the cars by how well they match d.
 func (s *Service) Links(mk, model string, year int, d Decoded) Links {
 	snap := s.Snapshot()
-	var motos []int32
-	if slices.Contains(powersportsTypes, d.VehicleType) {
+	powersports := slices.Contains(powersportsTypes, d.VehicleType)
+	var motos, cars, tires []int32
+	if powersports || d.VehicleType == "" {
 		motos = linked(snap, snap.motoFamilies, mk, model, func(p int32) (string, int) {
 			m := &snap.motos.recs[p]
 			return m.Model, m.Year
 		}, year)
 	}
-	cars := linked(snap, snap.carFamilies, mk, model, func(p int32) (string, int) {
-		c := &snap.cars.recs[p]
-		return c.Model, c.Year
-	}, year)
-	tires := linked(snap, snap.families, mk, model, func(p int32) (string, int) {
-		f := &snap.tires.recs[p]
-		return f.Model, f.Year
-	}, year)
+	if !powersports {
+		cars = linked(snap, snap.carFamilies, mk, model, func(p int32) (string, int) {
+			c := &snap.cars.recs[p]
+			return c.Model, c.Year
+		}, year)
+		tires = linked(snap, snap.families, mk, model, func(p int32) (string, int) {
+			f := &snap.tires.recs[p]
+			return f.Model, f.Year
+		}, year)
+	}
 	l := Links{Cars: make([]uuid.UUID, len(cars)), CarMatches: make([]CarMatch, len(cars)), TireSizes: make([]uuid.UUID, len(tires)),
 		Motorcycles: make([]uuid.UUID, len(motos))}
 	for i, p := range cars {
