@@ -1,7 +1,6 @@
 package lookup_test
 
 import (
-	"context"
 	"log/slog"
 	"net/url"
 	"testing"
@@ -13,8 +12,6 @@ import (
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 	"github.com/vds-dev/vds/internal/vehicle"
-	"github.com/vds-dev/vds/internal/vpic"
-	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
 
 // A motorcycle record named as vPIC names it (here, by vPIC's own decode
@@ -23,10 +20,7 @@ import (
 // answers with a captured recall shape, which the answer carries.
 func TestMotorcycleRecallsUseVPICNames(t *testing.T) {
 	t.Parallel()
-	off, err := vpic.Open(context.Background(), vpictest.Subset(t, "1HD"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, off := powersportsSnapshot(t)
 	res, err := off.Decode(vins.WithCheckDigit("1HD1KRC10KB000001"))
 	if err != nil || res.Make == nil || res.Model == nil || res.ModelYear == nil {
 		t.Fatalf("decode: %+v, %v", res, err)

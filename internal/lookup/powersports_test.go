@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -16,19 +17,36 @@ import (
 	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
 
+var (
+	psOnce sync.Once
+	psPath string
+	psSnap *vpic.Snapshot
+	psErr  error
+)
+
+// powersportsSnapshot is the vPIC snapshot cut to Harley-Davidson's and
+// Polaris's motorcycle WMIs, Arctic Cat's and Yamaha's off-road ones and
+// two LSV makers' (one a 6-character WMI), opened once per test binary:
+// under the race detector an open takes seconds.
+func powersportsSnapshot(t *testing.T) (string, *vpic.Snapshot) {
+	t.Helper()
+	psOnce.Do(func() {
+		psPath = vpictest.Subset(t, "1HD", "4XA", "4UF", "JYE", "5YN", "1G9543")
+		psSnap, psErr = vpic.Open(context.Background(), psPath)
+	})
+	if psErr != nil {
+		t.Fatal(psErr)
+	}
+	return psPath, psSnap
+}
+
 // Motorcycle, off-road and LSV VINs built from vPIC's own patterns and
 // decoded offline link to the catalog vds builds from the same snapshot:
 // at least 95% of those decoded to a make, model and year link to a record
 // of exactly that make, model and year (docs/data.md, VIN links).
 func TestPowersportsVINLinkRate(t *testing.T) {
 	t.Parallel()
-	// Harley-Davidson and Polaris motorcycles, Arctic Cat's and Yamaha's
-	// off-road vehicles, two LSV makers (one of a 6-character WMI).
-	path := vpictest.Subset(t, "1HD", "4XA", "4UF", "JYE", "5YN", "1G9543")
-	off, err := vpic.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, off := powersportsSnapshot(t)
 	motos, _ := off.Motorcycles()
 	byID := map[uuid.UUID]*catalog.Motorcycle{}
 	for i := range motos {

@@ -38,6 +38,15 @@ func Powersports(ctx context.Context, path string, n int, seed uint64) ([]string
 	if len(pats) == 0 {
 		return nil, fmt.Errorf("%s has no Model pattern of a powersports WMI", path)
 	}
+	out := generate(pats, n, seed)
+	if len(out) < n {
+		return nil, fmt.Errorf("%s: made %d of %d VINs", path, len(out), n)
+	}
+	return out, nil
+}
+
+// generate makes up to n VINs from pats, the same for a seed.
+func generate(pats []modelPattern, n int, seed uint64) []string {
 	r := rand.New(rand.NewPCG(seed, 0))
 	out := make([]string, 0, n)
 	for tries := 0; len(out) < n && tries < 100*n; tries++ {
@@ -46,10 +55,7 @@ func Powersports(ctx context.Context, path string, n int, seed uint64) ([]string
 			out = append(out, v)
 		}
 	}
-	if len(out) < n {
-		return nil, fmt.Errorf("%s: made %d of %d VINs", path, len(out), n)
-	}
-	return out, nil
+	return out
 }
 
 func modelPatterns(ctx context.Context, path string) ([]modelPattern, error) {
