@@ -417,7 +417,8 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 			{label("uuid"), r.UUID}, {label("make"), r.Make}, {label("model"), r.Model}, {label("year"), strconv.Itoa(r.Year)},
 			{label("motorcycle_type"), dashIfEmpty(r.MotorcycleType)}, {label("vehicle_type"), dashIfEmpty(r.VehicleType)},
 			{label("displacement_cc"), optInt(r.DisplacementCC)}, {label("engine_type"), dashIfEmpty(r.EngineType)},
-			{label("power_hp"), optFloat(r.PowerHP, 1)},
+			{label("power_hp"), optFloat(r.PowerHP, 1)}, {label("body_class"), dashIfEmpty(r.BodyClass)},
+			{label("fuel_type"), dashIfEmpty(r.FuelType)}, {label("source"), dashIfEmpty(r.Source)},
 		}
 	case client.KindBoat:
 		r, err := c.GetBoat(ctx, opts.UUID)

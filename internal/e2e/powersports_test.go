@@ -13,7 +13,7 @@ type ingestJSON struct {
 		Number int64 `json:"version"`
 	} `json:"version"`
 	Summary []struct {
-		Type                                string
+		Type                               string
 		Added, Changed, Unchanged, Removed int
 	} `json:"summary"`
 }
