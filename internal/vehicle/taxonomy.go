@@ -34,7 +34,7 @@ type NameCount struct {
 // TypeCount is a motorcycle riding type with its vehicle class and record count.
 type TypeCount struct {
 	Name        string `json:"name" jsonschema:"The riding type, as motorcycle_type accepts it."`
-	VehicleType string `json:"vehicle_type" jsonschema:"Its broad class: Motorcycle or ATV/UTV."`
+	VehicleType string `json:"vehicle_type" jsonschema:"Its broad class: Motorcycle, ATV/UTV, Snowmobile or Golf Cart / LSV."`
 	Count       int    `json:"count" jsonschema:"Records of this type; may be 0."`
 }
 
