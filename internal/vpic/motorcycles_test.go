@@ -25,7 +25,7 @@ var (
 
 func powersports(t *testing.T) (*Snapshot, string) {
 	t.Helper()
-	path := vpictest.Subset(t, powersportsWMIs...)
+	path := vpictest.Cut(t, powersportsWMIs...)
 	psOnce.Do(func() { psPath = path; psSnap, psErr = Open(context.Background(), path) })
 	if psErr != nil {
 		t.Fatal(psErr)
