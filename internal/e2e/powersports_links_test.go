@@ -17,7 +17,7 @@ import (
 // decoded make, model and year.
 func TestPowersportsVINLinks(t *testing.T) {
 	t.Parallel()
-	file := vpictest.Subset(t, "1HD", "4XA", "5J5", "4UF", "JYE", "ZAP")
+	file := vpictest.Cut(t, "1HD", "4XA", "4UF", "JYE", "5YN", "1G9543")
 	set, err := vins.Powersports(t.Context(), file, 50, 7)
 	if err != nil {
 		t.Fatal(err)

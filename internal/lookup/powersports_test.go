@@ -24,14 +24,14 @@ var (
 	psErr  error
 )
 
-// powersportsSnapshot is the vPIC snapshot cut to Harley-Davidson's and
+// powersportsSnapshot is the vPIC snapshot cut (vpictest.Cut) to Harley-Davidson's and
 // Polaris's motorcycle WMIs, Arctic Cat's and Yamaha's off-road ones and
 // two LSV makers' (one a 6-character WMI), opened once per test binary:
 // under the race detector an open takes seconds.
 func powersportsSnapshot(t *testing.T) (string, *vpic.Snapshot) {
 	t.Helper()
 	psOnce.Do(func() {
-		psPath = vpictest.Subset(t, "1HD", "4XA", "4UF", "JYE", "5YN", "1G9543")
+		psPath = vpictest.Cut(t, "1HD", "4XA", "4UF", "JYE", "5YN", "1G9543")
 		psSnap, psErr = vpic.Open(context.Background(), psPath)
 	})
 	if psErr != nil {
