@@ -49,6 +49,8 @@ type VINLinks struct {
 	Cars       []string   `json:"cars"`
 	CarMatches []CarMatch `json:"car_matches"`
 	TireSizes  []string   `json:"tire_sizes"`
+	// Motorcycles are motorcycle records (ATVs, LSVs ... too), for a powersports VIN.
+	Motorcycles []string `json:"motorcycles"`
 }
 
 // CarMatch is how a linked car agrees with the decode: Level is full,

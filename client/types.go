@@ -50,11 +50,15 @@ type Motorcycle struct {
 	Model          string `json:"model"`
 	Year           int    `json:"year"`
 	MotorcycleType string `json:"motorcycle_type"`
-	// VehicleType is "Motorcycle" or "ATV/UTV".
+	// VehicleType is "Motorcycle", "ATV/UTV", "Snowmobile" or "Golf Cart / LSV".
 	VehicleType    string   `json:"vehicle_type"`
 	DisplacementCC *int     `json:"displacement_cc"`
 	EngineType     string   `json:"engine_type"`
 	PowerHP        *float64 `json:"power_hp"`
+	BodyClass      string   `json:"body_class"`
+	FuelType       string   `json:"fuel_type"`
+	// Source is e.g. "vPIC snapshot 2026-02-17"; empty for the demo's records.
+	Source string `json:"source"`
 }
 
 // Boat is a power boat.

@@ -34,6 +34,8 @@ var fieldLabels = map[string]struct{ label, unit string }{
 	"displacement_cc": {"Engine displacement", "cc"},
 	"engine_type":     {"Engine type", ""},
 	"power_hp":        {"Power", "hp"},
+	"body_class":      {"Body class", ""},
+	"source":          {"Source", ""},
 
 	"model_type":     {"Boat type", ""},
 	"length_ft":      {"Length", "ft"},

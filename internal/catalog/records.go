@@ -75,21 +75,28 @@ func (Car) SchemaDescription() string {
 }
 
 // Motorcycle is a record of the motorcycle dataset, which also holds ATVs,
-// UTVs, snowmobiles, scooters, personal watercraft and golf carts.
+// UTVs, snowmobiles, scooters, three-wheelers, personal watercraft, golf
+// carts and low-speed vehicles.
 type Motorcycle struct {
 	UUID           uuid.UUID `json:"uuid" jsonschema:"The record's stable id (a UUIDv5 of its kind and natural key): the same record keeps it across imports."`
 	Make           string    `json:"make" jsonschema:"Manufacturer, in the catalog's spelling."`
 	Model          string    `json:"model" jsonschema:"Model name, in the catalog's spelling."`
 	Year           int       `json:"year" jsonschema:"Model year."`
-	MotorcycleType string    `json:"motorcycle_type" jsonschema:"Riding type, e.g. Street Motorcycle, Dual Sport Motorcycle, UTV / SXS or Snowmobile."`
-	VehicleType    string    `json:"vehicle_type" jsonschema:"Broad class: Motorcycle or ATV/UTV."`
-	DisplacementCC *int      `json:"displacement_cc" jsonschema:"Engine displacement in cubic centimetres; null for electric vehicles." unit:"cc"`
+	MotorcycleType string    `json:"motorcycle_type" jsonschema:"Riding type, e.g. Street Motorcycle, Dual Sport Motorcycle, Three-Wheeler, UTV / SXS, Snowmobile or Low Speed Vehicle."`
+	VehicleType    string    `json:"vehicle_type" jsonschema:"Broad class: Motorcycle, ATV/UTV, Snowmobile or Golf Cart / LSV."`
+	DisplacementCC *int      `json:"displacement_cc" jsonschema:"Engine displacement in cubic centimetres; null for electric vehicles and when unknown." unit:"cc"`
 	EngineType     string    `json:"engine_type" jsonschema:"Engine layout and cycle, e.g. Parallel twin four-stroke, or Electric; empty when unknown."`
 	PowerHP        *float64  `json:"power_hp" jsonschema:"Peak engine power in horsepower; null when unknown." unit:"hp"`
+	BodyClass      string    `json:"body_class" jsonschema:"NHTSA vPIC's body class the riding type comes from, e.g. Motorcycle - Touring / Sport Touring; empty when the source gives none."`
+	FuelType       string    `json:"fuel_type" jsonschema:"Primary fuel as NHTSA vPIC names it, e.g. Gasoline or Electric; empty when unknown or when the model's VINs name several."`
+	Source         string    `json:"source" jsonschema:"Where the record comes from, e.g. vPIC snapshot 2026-02-17 for the catalog built from NHTSA's vPIC data; empty for the demo and catalog files that name none."`
 }
 
+// VPICSourcePrefix begins the source of a record built from a vPIC snapshot.
+const VPICSourcePrefix = "vPIC snapshot "
+
 func (Motorcycle) SchemaDescription() string {
-	return "A record of the motorcycle dataset, which also holds ATVs, UTVs, snowmobiles, scooters, personal watercraft and golf carts."
+	return "A record of the motorcycle dataset, which also holds ATVs, UTVs, snowmobiles, scooters, three-wheelers, personal watercraft, golf carts and low-speed vehicles."
 }
 
 // Boat is a power boat.

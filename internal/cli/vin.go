@@ -33,26 +33,29 @@ type vinOptions struct {
 // prints the decode alone, the API's data.
 type vinOutput struct {
 	*client.VINReport
-	Fetched         bool
-	LinkedCars      []client.Car
-	LinkedTireSizes []client.TireFitment
+	Fetched           bool
+	LinkedCars        []client.Car
+	LinkedTireSizes   []client.TireFitment
+	LinkedMotorcycles []client.Motorcycle
 }
 
 func newVINCmd(f *Factory, runF func(*vinOptions) error) *cobra.Command {
 	opts := &vinOptions{}
 	cmd := clientCmd(f, &cobra.Command{
 		Use:   "vin VIN... | -",
-		Short: "Decode VINs and name the catalog cars and tire fitments they link to",
+		Short: "Decode VINs and name the catalog cars, motorcycles and tire fitments they link to",
 		Long: `Decode a 17-character VIN: the server's local checks (check digit, model
 year candidates, manufacturer region and country), its decode with NHTSA
 vPIC's rules (from the server's vPIC snapshot, or live vPIC), and how many
-catalog cars and tire fitments of the same make, model and year it links
-to (piped, one "car UUID" or "tire UUID" row each). This costs one call.
+catalog cars, tire fitments and motorcycles (ATVs, LSVs ...) of the same
+make, model and year it links to (piped, one "car UUID", "tire UUID" or
+"motorcycle UUID" row each). This costs one call.
 
 --links also fetches the linked records and lists them (the first ` + strconv.Itoa(maxLinked) + ` of
 each kind): cars with what tells them apart (model, trim, body, engine,
-drive, transmission, combined MPG), fitments with their sizes. It costs
-one more call per record listed, so up to ` + strconv.Itoa(1+2*maxLinked) + ` calls in all. --json
+drive, transmission, combined MPG), fitments with their sizes,
+motorcycles with their type, displacement and power. It costs one more call per record
+listed, so up to ` + strconv.Itoa(1+3*maxLinked) + ` calls in all. --json
 prints the server's decode, which names the linked records by uuid, and
 fetches none.
 
@@ -84,7 +87,7 @@ single well-formed VIN whose manufacturer nobody knows exits 1.`,
 			return nil
 		}),
 	})
-	cmd.Flags().BoolVar(&opts.Links, "links", false, "also fetch and list the linked catalog records (one call each, up to "+strconv.Itoa(2*maxLinked)+")")
+	cmd.Flags().BoolVar(&opts.Links, "links", false, "also fetch and list the linked catalog records (one call each, up to "+strconv.Itoa(3*maxLinked)+")")
 	// Links used to be fetched unless --no-links; it is kept so scripts run,
 	// with a note on stderr (cobra's deprecation notice goes to stdout).
 	cmd.Flags().BoolVar(&opts.noLinks, "no-links", false, "")
@@ -118,6 +121,9 @@ func vinRun(ctx context.Context, f *Factory, opts *vinOptions) error {
 			return err
 		}
 		if out.LinkedTireSizes, err = fetchLinked(ctx, rep.Links.TireSizes, c.GetTireSize); err != nil {
+			return err
+		}
+		if out.LinkedMotorcycles, err = fetchLinked(ctx, rep.Links.Motorcycles, c.GetMotorcycle); err != nil {
 			return err
 		}
 	}
@@ -408,7 +414,17 @@ func printVIN(s *IOStreams, out vinOutput) error {
 		tires.row(linkCells(s, "tire", ts.UUID, ts.Model, dashIfEmpty(ts.Trim),
 			client.RatedSize(ts.TireSize, ts.LoadIndex, ts.SpeedRating), rearSize(&ts))...)
 	}
-	return flushSection(s, linkedTitle("Tire fitments", len(out.LinkedTireSizes), len(r.Links.TireSizes)), tires)
+	if err := flushSection(s, linkedTitle("Tire fitments", len(out.LinkedTireSizes), len(r.Links.TireSizes)), tires); err != nil {
+		return err
+	}
+	if len(r.Links.Motorcycles) == 0 {
+		return nil // a car's VIN: no empty section
+	}
+	motos := s.newTable("UUID", "MODEL", "TYPE", "CC", "HP")
+	for _, m := range out.LinkedMotorcycles {
+		motos.row(linkCells(s, "motorcycle", m.UUID, m.Model, dashIfEmpty(m.MotorcycleType), optInt(m.DisplacementCC), optFloat(m.PowerHP, 1))...)
+	}
+	return flushSection(s, linkedTitle("Catalog motorcycles", len(out.LinkedMotorcycles), len(r.Links.Motorcycles)), motos)
 }
 
 // linkedTitle is "Catalog cars (20)", or "(20 of 26)" past maxLinked.
@@ -431,14 +447,19 @@ func printLinkIDs(s *IOStreams, l client.VINLinks) error {
 		for _, id := range l.TireSizes {
 			t.row("tire", id)
 		}
+		for _, id := range l.Motorcycles {
+			t.row("motorcycle", id)
+		}
 		return t.flush()
 	}
-	n := min(len(l.Cars), maxLinked) + min(len(l.TireSizes), maxLinked)
+	n := min(len(l.Cars), maxLinked) + min(len(l.TireSizes), maxLinked) + min(len(l.Motorcycles), maxLinked)
 	text := "none in the catalog of this make, model and year"
 	if n > 0 {
-		text = fmt.Sprintf("%s and %s of this make, model and year; --links lists them (%s)",
-			plural(len(l.Cars), "catalog car", "catalog cars"), plural(len(l.TireSizes), "tire fitment", "tire fitments"),
-			plural(n, "more call", "more calls"))
+		kinds := plural(len(l.Cars), "catalog car", "catalog cars") + " and " + plural(len(l.TireSizes), "tire fitment", "tire fitments")
+		if len(l.Motorcycles) > 0 {
+			kinds = plural(len(l.Motorcycles), "catalog motorcycle", "catalog motorcycles") + ", " + kinds
+		}
+		text = fmt.Sprintf("%s of this make, model and year; --links lists them (%s)", kinds, plural(n, "more call", "more calls"))
 	}
 	_, err := fmt.Fprintf(s.Out, "\n%s %s\n", s.colorize(colorBold, "Linked records:"), text)
 	return err

@@ -373,7 +373,7 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 	case "year_max":
 		return paramDoc{schema: yearSchema(), desc: "Upper bound of a model-year window (inclusive); see year_min."}, true
 	case "q":
-		return str("Free-text search: every word must prefix-match a word of make, model, trim or type fields, case-insensitively.", "civic hybrid")
+		return str("Free-text search: every word must prefix-match a word of make, model, trim or type fields, case-insensitively; records whose make and model hold every word come first.", "civic hybrid")
 	case "per_page":
 		return paramDoc{schema: schema{"type": "integer", "minimum": 1, "maximum": vehicle.MaxPerPage, "default": vehicle.DefaultPerPage},
 			desc: "Records per page. Out of range is a 400, not a clamp."}, true

@@ -50,11 +50,15 @@ type motorcycleInput struct {
 	DisplacementCC *int     `json:"displacement_cc"`
 	EngineType     *string  `json:"engine_type"`
 	PowerHP        *float64 `json:"power_hp"`
+	BodyClass      *string  `json:"body_class"`
+	FuelType       *string  `json:"fuel_type"`
+	Source         *string  `json:"source"`
 }
 
 func (in *motorcycleInput) record() (catalog.Motorcycle, catalog.FieldErrors) {
 	m := catalog.Motorcycle{Make: in.Make, Model: in.Model, Year: in.Year, MotorcycleType: in.MotorcycleType,
-		VehicleType: deref(in.VehicleType), DisplacementCC: in.DisplacementCC, EngineType: deref(in.EngineType), PowerHP: in.PowerHP}
+		VehicleType: deref(in.VehicleType), DisplacementCC: in.DisplacementCC, EngineType: deref(in.EngineType), PowerHP: in.PowerHP,
+		BodyClass: deref(in.BodyClass), FuelType: deref(in.FuelType), Source: deref(in.Source)}
 	errs := m.Normalize()
 	return m, errs
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/upstream"
@@ -142,6 +141,9 @@ var fuels = map[string]string{
 // decoded is what r says to rank its linked cars by.
 func decoded(r VINReport) vehicle.Decoded {
 	d := vehicle.Decoded{DisplacementL: r.Engine.DisplacementL, Cylinders: r.Engine.Cylinders}
+	if r.VehicleType != nil {
+		d.VehicleType = *r.VehicleType
+	}
 	if r.Body != nil {
 		d.Body = *r.Body
 	}
@@ -191,7 +193,7 @@ func (s *Service) decodeValid(ctx context.Context, local vin.Decoded) (VINReport
 		VehicleType: vehicleType(res.VehicleType), Manufacturer: res.Manufacturer, Engine: res.Engine, Plant: res.Plant,
 		CheckDigit: checks.CheckDigit, ModelYearCandidates: checks.ModelYearCandidates, WMI: checks.WMI,
 		ErrorCodes: res.ErrorCodes, ErrorText: res.ErrorText,
-		Links:  vehicle.Links{Cars: []uuid.UUID{}, CarMatches: []vehicle.CarMatch{}, TireSizes: []uuid.UUID{}},
+		Links:  vehicle.NoLinks(),
 		Source: source, Stale: meta.Stale, FetchedAt: meta.FetchedAt,
 	}
 	if r.Make != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/storetest"
 )
 
@@ -21,8 +22,14 @@ import (
 // a token.
 func newDemoServer(tb testing.TB) (http.Handler, string) {
 	tb.Helper()
-	ctx := context.Background()
 	st, _ := storetest.DemoSQLite(tb, false)
+	return newServerOn(tb, st)
+}
+
+// newServerOn is newDemoServer on st.
+func newServerOn(tb testing.TB, st store.Store) (http.Handler, string) {
+	tb.Helper()
+	ctx := context.Background()
 	cfg := &config.Config{Plans: map[string]config.PlanLimits{
 		"free":  config.DefaultPlans["free"],
 		"bench": {APIAccess: true},

@@ -28,8 +28,11 @@ type ReplaceOptions struct {
 	Source   string
 	Progress func(done, total int)
 	// Check runs inside the write transaction, the catalog locked; an error refuses the changes.
-	Check  func(*catalog.Changes) error
-	DryRun bool
+	Check func(*catalog.Changes) error
+	// Prepare runs inside the write transaction before the diff, and may
+	// add to next what it keeps of current.
+	Prepare func(current, next *catalog.Catalog)
+	DryRun  bool
 }
 
 // CatalogStore persists the vehicle catalog and its published versions.

@@ -25,6 +25,8 @@ type fakeClient struct {
 	motoMake string
 	// vinCars, when set, are the cars the VIN links to instead of Camry #1.
 	vinCars []string
+	// vinMotos are the motorcycles the VIN links to; GetMotorcycle finds fakeMoto.
+	vinMotos []string
 }
 
 var _ Client = (*fakeClient)(nil)
@@ -61,6 +63,7 @@ func fakeUUID(n int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d"
 const (
 	fakeVIN      = "4T1B11HK5KU000001"
 	tireFitID    = "00000000-0000-4000-9000-000000000001"
+	fakeMoto     = "00000000-0000-4000-b000-000000000001"
 	missingBoat  = "00000000-0000-4000-a000-000000000001"
 	camryRecords = 12
 )
@@ -175,6 +178,10 @@ func (f *fakeClient) GetCar(_ context.Context, uuid string, _ ...client.CallOpti
 func (f *fakeClient) GetMotorcycle(_ context.Context, uuid string, _ ...client.CallOption) (*client.Motorcycle, error) {
 	if err := f.call("GetMotorcycle", uuid); err != nil {
 		return nil, err
+	}
+	if uuid == fakeMoto {
+		return &client.Motorcycle{UUID: fakeMoto, Make: "Harley-Davidson", Model: "Street Glide Special", Year: 2019,
+			MotorcycleType: "Street Motorcycle", VehicleType: "Motorcycle"}, nil
 	}
 	return nil, errNotFound
 }
@@ -302,7 +309,7 @@ func (f *fakeClient) DecodeVIN(_ context.Context, vin string, _ ...client.CallOp
 		Plant:      client.VINPlant{City: ptr("Georgetown"), State: ptr("Kentucky"), Country: ptr("United States")},
 		CheckDigit: client.CheckDigit{Expected: "5", Found: "5", Valid: true},
 		WMI:        client.WMI{Code: "4T1", Region: "North America", Country: "United States"},
-		Links:      client.VINLinks{Cars: cars, TireSizes: []string{tireFitID}},
+		Links:      client.VINLinks{Cars: cars, TireSizes: []string{tireFitID}, Motorcycles: f.vinMotos},
 		Source:     "NHTSA vPIC",
 	}, nil
 }

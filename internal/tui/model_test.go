@@ -367,6 +367,22 @@ func TestUpdateVIN(t *testing.T) {
 	assertView(t, m, "225/50R17", "✓ in window")
 }
 
+// A VIN's linked motorcycles are rows after the cars and fitments, counted
+// in the heading; enter opens the record.
+func TestUpdateVINMotorcycleLink(t *testing.T) {
+	t.Parallel()
+	fc := newFake()
+	fc.vinMotos = []string{fakeMoto}
+	m := atVIN(t, fc)
+	assertView(t, m, "1 motorcycle · 1 car · 1 tire fitment of this make, model and year", "  Catalog motorcycle · 2019 Toyota Camry LE")
+	m = drive(t, m, down, down, enter)
+	assertState(t, m, stateRecord)
+	assertView(t, m, "Street Glide Special", "Street Motorcycle")
+	if got := fc.called(); got[len(got)-1] != "GetMotorcycle"+fakeMoto {
+		t.Errorf("last call %q, want GetMotorcycle", got[len(got)-1])
+	}
+}
+
 // TestVINCalls: one user action, one call. A decode is DecodeVIN alone,
 // however many records it links to; moving over the links costs nothing,
 // opening one fetches that record, and going back fetches nothing.

@@ -79,6 +79,9 @@ func (p *vinPage) update(c *common, msg tea.Msg) tea.Cmd {
 		for _, id := range msg.report.Links.TireSizes {
 			rows = append(rows, row{title: "Tire fitment · tire sizes for " + name, detail: shortID(id), value: vinLink{client.KindTireSize, id}})
 		}
+		for _, id := range msg.report.Links.Motorcycles {
+			rows = append(rows, row{title: "Catalog motorcycle · " + name, detail: shortID(id), value: vinLink{client.KindMotorcycle, id}})
+		}
 		return p.showLinks(c, rows)
 	case errMsg:
 		p.loading = ""
@@ -236,10 +239,12 @@ func (p *vinPage) top(c *common) string {
 	// The links are catalog matches, not part of the decode: a rule and a
 	// heading set them apart.
 	links := r.Links
+	counts := count(len(links.Cars), "car", "cars") + " · " + count(len(links.TireSizes), "tire fitment", "tire fitments")
+	if len(links.Motorcycles) > 0 {
+		counts = count(len(links.Motorcycles), "motorcycle", "motorcycles") + " · " + counts
+	}
 	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(1, min(p.width, 60)))),
-		st.Title.Render("Linked catalog records")+st.Subtle.Render("  "+
-			count(len(links.Cars), "car", "cars")+" · "+count(len(links.TireSizes), "tire fitment", "tire fitments")+
-			" of this make, model and year"))
+		st.Title.Render("Linked catalog records")+st.Subtle.Render("  "+counts+" of this make, model and year"))
 	return strings.Join(lines, "\n")
 }
 

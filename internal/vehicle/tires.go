@@ -151,7 +151,7 @@ const MaxNearestYears = 2
 // tiresFor returns the fitments of a make, model and powertrain pt (any:
 // all) for a year, else of the nearest years within MaxNearestYears.
 func (s *Snapshot) tiresFor(mk, model string, year int, pt powertrain) (string, []FitmentGeometry) {
-	cands := s.families[familyKey(mk, model)]
+	cands := s.families.byKey[familyKey(mk, model)]
 	ours := func(p int32) bool { return pt == anyPowertrain || s.fitPowertrain[p] == pt }
 	best := -1
 	for _, p := range cands {

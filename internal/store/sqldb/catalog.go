@@ -57,16 +57,16 @@ var carTable = table[catalog.Car]{
 
 var motorcycleTable = table[catalog.Motorcycle]{
 	name: "motorcycles",
-	cols: []string{"uuid", "make", "model", "year", "motorcycle_type", "vehicle_type", "displacement_cc", "engine_type", "power_hp"},
+	cols: []string{"uuid", "make", "model", "year", "motorcycle_type", "vehicle_type", "displacement_cc", "engine_type", "power_hp", "body_class", "fuel_type", "source"},
 	args: func(m *catalog.Motorcycle) []any {
-		return []any{m.UUID.String(), m.Make, m.Model, m.Year, m.MotorcycleType, m.VehicleType, m.DisplacementCC, m.EngineType, m.PowerHP}
+		return []any{m.UUID.String(), m.Make, m.Model, m.Year, m.MotorcycleType, m.VehicleType, m.DisplacementCC, m.EngineType, m.PowerHP, m.BodyClass, m.FuelType, m.Source}
 	},
-	load: `SELECT uuid, make, model, year, motorcycle_type, vehicle_type, displacement_cc, engine_type, power_hp
+	load: `SELECT uuid, make, model, year, motorcycle_type, vehicle_type, displacement_cc, engine_type, power_hp, body_class, fuel_type, source
 		FROM motorcycles ORDER BY make, model, year DESC, uuid`,
 	scan: func(r rowScanner) (catalog.Motorcycle, error) {
 		var m catalog.Motorcycle
 		var id string
-		if err := r.Scan(&id, &m.Make, &m.Model, &m.Year, &m.MotorcycleType, &m.VehicleType, &m.DisplacementCC, &m.EngineType, &m.PowerHP); err != nil {
+		if err := r.Scan(&id, &m.Make, &m.Model, &m.Year, &m.MotorcycleType, &m.VehicleType, &m.DisplacementCC, &m.EngineType, &m.PowerHP, &m.BodyClass, &m.FuelType, &m.Source); err != nil {
 			return m, err
 		}
 		var err error
@@ -156,14 +156,18 @@ func loadAll[T any](ctx context.Context, q queryer, t table[T], c *catalog.Catal
 	return err
 }
 
-func loadCatalog(ctx context.Context, q queryer) (*catalog.Catalog, error) {
+// loadCatalog loads the records of the kinds in only, every kind when nil.
+func loadCatalog(ctx context.Context, q queryer, only map[catalog.Kind]bool) (*catalog.Catalog, error) {
 	c := &catalog.Catalog{}
-	for _, load := range []func() error{
-		func() error { return loadAll(ctx, q, carTable, c) },
-		func() error { return loadAll(ctx, q, motorcycleTable, c) },
-		func() error { return loadAll(ctx, q, boatTable, c) },
-		func() error { return loadAll(ctx, q, tireTable, c) },
+	for kind, load := range map[catalog.Kind]func() error{
+		catalog.KindCar:        func() error { return loadAll(ctx, q, carTable, c) },
+		catalog.KindMotorcycle: func() error { return loadAll(ctx, q, motorcycleTable, c) },
+		catalog.KindBoat:       func() error { return loadAll(ctx, q, boatTable, c) },
+		catalog.KindTireSize:   func() error { return loadAll(ctx, q, tireTable, c) },
 	} {
+		if only != nil && !only[kind] {
+			continue
+		}
 		if err := load(); err != nil {
 			return nil, err
 		}
@@ -200,7 +204,7 @@ func (s *DB) LoadCatalog(ctx context.Context) (*catalog.Catalog, catalog.Version
 	if err != nil {
 		return nil, v, err
 	}
-	c, err := loadCatalog(ctx, tx)
+	c, err := loadCatalog(ctx, tx, nil)
 	return c, v, err
 }
 
@@ -222,13 +226,17 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 				return fmt.Errorf("lock catalog: %w", err)
 			}
 		}
-		current, err := loadCatalog(ctx, tx)
-		if err != nil {
-			return err
-		}
+		// Only the kinds replaced are diffed: the others need not be read.
 		replace := make(map[catalog.Kind]bool, len(kinds))
 		for _, k := range kinds {
 			replace[k] = true
+		}
+		current, err := loadCatalog(ctx, tx, replace)
+		if err != nil {
+			return err
+		}
+		if opts.Prepare != nil {
+			opts.Prepare(current, next)
 		}
 		ch = catalog.Diff(current, next, replace)
 		if ver, err = readVersion(ctx, tx); err != nil {
