@@ -89,14 +89,14 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 
 		// Motorcycles, boats, tire sizes.
 		types, err := c.MotorcycleTypes(ctx)
-		if err != nil || len(types) != 9 {
+		if err != nil || len(types) != len(catalog.MotorcycleTypes) {
 			t.Fatalf("motorcycle types: %v, %v", types, err)
 		}
 		motos, err := c.ListMotorcycles(ctx, client.MotorcycleQuery{MotorcycleType: "Snowmobile"})
 		if err != nil || motos.Meta.Total != count(demo.Motorcycles, func(m catalog.Motorcycle) bool { return m.MotorcycleType == "Snowmobile" }) {
 			t.Fatalf("snowmobiles: %+v, %v", motos.Meta, err)
 		}
-		if m, err := c.GetMotorcycle(ctx, motos.Data[0].UUID); err != nil || m.VehicleType != "ATV/UTV" {
+		if m, err := c.GetMotorcycle(ctx, motos.Data[0].UUID); err != nil || m.VehicleType != catalog.ClassSnowmobile {
 			t.Fatalf("GetMotorcycle: %+v, %v", m, err)
 		}
 		hp := 300
@@ -127,7 +127,7 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 		if err != nil || len(lists) != 1 || lists[0].Name != "My garage" {
 			t.Fatalf("Lists: %+v, %v", lists, err)
 		}
-		if log, err := c.Changelog(ctx); err != nil || len(log) == 0 || log[0].Version != "1.3.0" {
+		if log, err := c.Changelog(ctx); err != nil || len(log) == 0 || log[0].Version != "1.4.0" {
 			t.Fatalf("Changelog: %+v, %v", log, err)
 		}
 		if spec, err := c.OpenAPI(ctx); err != nil || !strings.Contains(string(spec), `"openapi":"3.1.0"`) {
