@@ -234,6 +234,12 @@ func IsElectrified(fuel string) bool {
 	return fuel == FuelBEV || fuel == FuelPHEV || fuel == FuelHEV || fuel == FuelFCEV
 }
 
+// MotorcycleUUID is the uuid of the motorcycle record of a make, model and
+// year, spelt as a VIN decode gives them (case and runs of space do not count).
+func MotorcycleUUID(makeName, model string, year int) uuid.UUID {
+	return recordUUID(KindMotorcycle, makeName, model, strconv.Itoa(year))
+}
+
 // EPACarUUID is the uuid of the car built from EPA row id by vds ingest
 // --source epa: stable across downloads, since EPA never reuses an id.
 func EPACarUUID(id int) uuid.UUID {

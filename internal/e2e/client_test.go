@@ -90,14 +90,14 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 		// Motorcycles, boats, HINs, tire sizes.
 		var apiErr *client.APIError
 		types, err := c.MotorcycleTypes(ctx)
-		if err != nil || len(types) != 9 {
+		if err != nil || len(types) != len(catalog.MotorcycleTypes) {
 			t.Fatalf("motorcycle types: %v, %v", types, err)
 		}
 		motos, err := c.ListMotorcycles(ctx, client.MotorcycleQuery{MotorcycleType: "Snowmobile"})
 		if err != nil || motos.Meta.Total != count(demo.Motorcycles, func(m catalog.Motorcycle) bool { return m.MotorcycleType == "Snowmobile" }) {
 			t.Fatalf("snowmobiles: %+v, %v", motos.Meta, err)
 		}
-		if m, err := c.GetMotorcycle(ctx, motos.Data[0].UUID); err != nil || m.VehicleType != "ATV/UTV" {
+		if m, err := c.GetMotorcycle(ctx, motos.Data[0].UUID); err != nil || m.VehicleType != catalog.ClassSnowmobile {
 			t.Fatalf("GetMotorcycle: %+v, %v", m, err)
 		}
 		hp := 300

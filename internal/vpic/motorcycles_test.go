@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -99,7 +100,7 @@ func TestMotorcycles(t *testing.T) {
 			t.Errorf("%v: source %q", k, m.Source)
 		}
 		check := m
-		if errs := check.Normalize(); errs != nil || check.UUID != m.UUID {
+		if errs := check.Normalize(); errs != nil || check.UUID != m.UUID || catalog.MotorcycleUUID(strings.ToUpper(m.Make), " "+m.Model, m.Year) != m.UUID {
 			t.Errorf("%v: not normalized (%v) or uuid %s is not the natural key's %s", k, errs, m.UUID, check.UUID)
 		}
 		byKey[k] = m

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"time"
+	"unique"
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
@@ -68,6 +69,10 @@ var motorcycleTable = table[catalog.Motorcycle]{
 		var id string
 		if err := r.Scan(&id, &m.Make, &m.Model, &m.Year, &m.MotorcycleType, &m.VehicleType, &m.DisplacementCC, &m.EngineType, &m.PowerHP, &m.BodyClass, &m.FuelType, &m.Source); err != nil {
 			return m, err
+		}
+		// A few hundred values repeat over the vPIC catalog's 127,000 records.
+		for _, s := range []*string{&m.Make, &m.MotorcycleType, &m.VehicleType, &m.EngineType, &m.BodyClass, &m.FuelType, &m.Source} {
+			*s = unique.Make(*s).Value()
 		}
 		var err error
 		m.UUID, err = uuid.Parse(id)
