@@ -170,6 +170,7 @@ type Store interface {
 	requestlog.Store
 	CacheStore
 	VPICStore
+	WebhookStore
 	Migrate(ctx context.Context) error
 	Backend() string
 	Check(ctx context.Context) error
