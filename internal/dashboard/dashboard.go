@@ -23,6 +23,7 @@ import (
 	"github.com/vds-dev/vds/internal/requestlog"
 	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/webhooks"
 )
 
 // Prefix is where the dashboard is mounted.
@@ -39,6 +40,7 @@ type Deps struct {
 	Config     *config.Config
 	Log        *slog.Logger
 	RequestLog *requestlog.Log
+	Webhooks   *webhooks.Service
 }
 
 // Handler serves the dashboard.
@@ -51,6 +53,7 @@ type Handler struct {
 	cfg        *config.Config
 	log        *slog.Logger
 	requestLog *requestlog.Log
+	hooks      *webhooks.Service
 
 	signup     bool
 	sessionTTL time.Duration
@@ -68,6 +71,7 @@ type Handler struct {
 func New(d Deps) *Handler {
 	h := &Handler{
 		acc: d.Access, lists: d.Lists, signin: d.SignIn, vehicles: d.Vehicles, limiter: d.Limiter, cfg: d.Config, log: d.Log, requestLog: d.RequestLog,
+		hooks:  d.Webhooks,
 		signup: d.Config.Dashboard.Signup, sessionTTL: d.Config.Dashboard.SessionTTL,
 		cookieMode: d.Config.Dashboard.CookieMode(), publicURL: strings.TrimRight(d.Config.Dashboard.PublicURL, "/"),
 		cop: http.NewCrossOriginProtection(), pages: mustParsePages(), now: time.Now,

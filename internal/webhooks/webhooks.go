@@ -6,6 +6,7 @@
 package webhooks
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -29,6 +30,12 @@ const (
 	Test = "webhook.test"
 )
 
+// Endpoint and Attempt are the store's, for the callers of this package.
+type (
+	Endpoint = store.WebhookEndpoint
+	Attempt  = store.WebhookAttempt
+)
+
 // Types are the event types an endpoint can subscribe to.
 var Types = []string{RecallNew}
 
@@ -50,16 +57,17 @@ const (
 
 // Errors the transports turn into messages.
 var (
-	ErrNotFound     = errors.New("no such webhook endpoint")
+	ErrNotFound     = fmt.Errorf("%w: no such webhook endpoint", store.ErrNotFound)
 	ErrTooMany      = fmt.Errorf("an account has at most %d webhook endpoints; delete one first", MaxEndpoints)
 	ErrBadEventType = fmt.Errorf("unknown event type; endpoints subscribe to %s", strings.Join(Types, ", "))
 )
 
 // Options configure a Service (docs/operations.md, webhooks.*).
 type Options struct {
-	// RetryInitial is the wait before the first retry; each next one doubles.
+	// RetryInitial is the wait before the first retry; each next one
+	// doubles. 1m when 0.
 	RetryInitial time.Duration
-	// Timeout bounds one attempt, from dialling to reading the answer.
+	// Timeout bounds one attempt, from dialling to reading the answer; 10s when 0.
 	Timeout time.Duration
 	// AllowPrivate lets endpoints use private, loopback and link-local addresses.
 	AllowPrivate bool
@@ -84,9 +92,9 @@ func New(st store.WebhookStore, opts Options, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if opts.Poll <= 0 {
-		opts.Poll = time.Second
-	}
+	opts.Poll = cmp.Or(opts.Poll, time.Second)
+	opts.RetryInitial = cmp.Or(opts.RetryInitial, time.Minute)
+	opts.Timeout = cmp.Or(opts.Timeout, 10*time.Second)
 	rt := opts.Transport
 	if rt == nil {
 		rt = guardedTransport(opts.AllowPrivate, opts.Timeout)
