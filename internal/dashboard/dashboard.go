@@ -1,6 +1,6 @@
 // Package dashboard is the web dashboard of vds under /dashboard/:
 // sign-up and sign-in, plan, quota and calls per day, API tokens, the
-// account, the garage and how to connect. Pages are rendered on the server
+// account, the garage, webhook endpoints and how to connect. Pages are rendered on the server
 // and work without JavaScript; like REST handlers and MCP tools they call
 // the services, so all three show the same data.
 //
@@ -125,6 +125,9 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /dashboard/garage/items/remove", h.authed(h.removeItem))
 	m.HandleFunc("GET /dashboard/records/{type}/{uuid}", h.authed(h.record))
 
+	if h.hooks != nil {
+		h.routeWebhooks(m)
+	}
 	m.HandleFunc("GET /dashboard/account", h.authed(h.accountPage))
 	m.HandleFunc("POST /dashboard/account/password", h.authed(h.changePassword))
 	m.HandleFunc("GET /dashboard/account/delete", h.authed(h.confirmDeleteAccount))

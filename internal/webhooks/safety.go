@@ -52,27 +52,27 @@ func Public(a netip.Addr) bool {
 	return true
 }
 
-// CheckURL returns the URL an endpoint is created with: http(s), with a
+// checkURL returns the URL an endpoint is created with: http(s), with a
 // host and no credentials, and, unless private addresses are allowed, a
 // host that resolves only to public addresses.
-func (s *Service) CheckURL(ctx context.Context, raw string) (string, error) {
+func (s *Service) checkURL(ctx context.Context, raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if err := textcheck.Line(raw); err != nil {
-		return "", fmt.Errorf("webhook URL: %w", err)
+		return "", err
 	}
 	if len(raw) > MaxURL {
-		return "", fmt.Errorf("webhook URL: longer than %d bytes", MaxURL)
+		return "", fmt.Errorf("longer than %d bytes", MaxURL)
 	}
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil || u.Opaque != "" || u.Host == "" || u.Hostname() == "":
-		return "", fmt.Errorf("webhook URL %q: not an absolute URL such as https://example.com/hooks/vds", raw)
+		return "", errors.New("not an absolute URL such as https://example.com/hooks/vds")
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "", fmt.Errorf("webhook URL %q: only http and https URLs are allowed", raw)
+		return "", errors.New("only http and https URLs are allowed")
 	case u.User != nil:
-		return "", fmt.Errorf("webhook URL %q: must not carry a user name or password", raw)
+		return "", errors.New("must not carry a user name or password")
 	case u.Fragment != "":
-		return "", fmt.Errorf("webhook URL %q: must not carry a #fragment", raw)
+		return "", errors.New("must not carry a #fragment")
 	}
 	if s.opts.AllowPrivate {
 		return u.String(), nil
@@ -80,22 +80,22 @@ func (s *Service) CheckURL(ctx context.Context, raw string) (string, error) {
 	host := u.Hostname()
 	if a, err := netip.ParseAddr(host); err == nil {
 		if !Public(a) {
-			return "", fmt.Errorf("webhook URL %q: %w", raw, ErrPrivate)
+			return "", ErrPrivate
 		}
 		return u.String(), nil
 	}
 	if h := strings.ToLower(strings.TrimSuffix(host, ".")); h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return "", fmt.Errorf("webhook URL %q: %w", raw, ErrPrivate)
+		return "", ErrPrivate
 	}
 	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	addrs, err := net.DefaultResolver.LookupNetIP(rctx, "ip", host)
 	if err != nil {
-		return "", fmt.Errorf("webhook URL %q: cannot resolve %s", raw, host)
+		return "", fmt.Errorf("cannot resolve %s", host)
 	}
 	for _, a := range addrs {
 		if !Public(a) {
-			return "", fmt.Errorf("webhook URL %q: %s resolves to %s: %w", raw, host, a, ErrPrivate)
+			return "", fmt.Errorf("%s resolves to %s: %w", host, a, ErrPrivate)
 		}
 	}
 	return u.String(), nil

@@ -57,7 +57,9 @@ const (
 
 // Errors the transports turn into messages.
 var (
-	ErrNotFound     = fmt.Errorf("%w: no such webhook endpoint", store.ErrNotFound)
+	ErrNotFound = fmt.Errorf("%w: no such webhook endpoint", store.ErrNotFound)
+	// ErrBadURL prefixes every refusal of an endpoint's URL.
+	ErrBadURL       = errors.New("webhook URL")
 	ErrTooMany      = fmt.Errorf("an account has at most %d webhook endpoints; delete one first", MaxEndpoints)
 	ErrBadEventType = fmt.Errorf("unknown event type; endpoints subscribe to %s", strings.Join(Types, ", "))
 )
@@ -149,9 +151,9 @@ type Created struct {
 // Create adds an endpoint for accountID at rawURL, subscribed to events
 // (recall.new when empty), after checking the URL is safe to call.
 func (s *Service) Create(ctx context.Context, accountID, rawURL string, events []string) (Created, error) {
-	u, err := s.CheckURL(ctx, rawURL)
+	u, err := s.checkURL(ctx, rawURL)
 	if err != nil {
-		return Created{}, err
+		return Created{}, fmt.Errorf("%w %q: %w", ErrBadURL, rawURL, err)
 	}
 	if len(events) == 0 {
 		events = []string{RecallNew}
