@@ -91,6 +91,9 @@ type WebhookStore interface {
 	// NextWebhookDue is when the soonest pending delivery is due; ok is
 	// false when none is.
 	NextWebhookDue(ctx context.Context) (at time.Time, ok bool, err error)
+	// DeleteWebhookEvents deletes the events created before before that no
+	// delivery still waits for, with their deliveries and log lines.
+	DeleteWebhookEvents(ctx context.Context, before time.Time) (int64, error)
 	// WebhookAttempts is an endpoint's delivery log, newest first.
 	WebhookAttempts(ctx context.Context, endpointID string, limit int) ([]WebhookAttempt, error)
 }

@@ -40,7 +40,8 @@ type Payload struct {
 }
 
 // Run sends due deliveries until ctx ends, at most inFlight at once, and
-// waits for those in flight to finish. It wakes on Kick, when the soonest
+// waits for those in flight to finish; hourly it deletes the events settled
+// for longer than Keep. It wakes on Kick, when the soonest
 // delivery is due, and every Options.Poll for what other processes stored.
 func (s *Service) Run(ctx context.Context) {
 	slots := make(chan struct{}, inFlight)
@@ -49,7 +50,14 @@ func (s *Service) Run(ctx context.Context) {
 			slots <- struct{}{}
 		}
 	}()
+	var swept time.Time
 	for ctx.Err() == nil {
+		if time.Since(swept) > time.Hour {
+			swept = time.Now()
+			if _, err := s.st.DeleteWebhookEvents(ctx, swept.Add(-Keep)); err != nil && ctx.Err() == nil {
+				s.log.Warn("deleting old webhook events failed; will retry", "err", err)
+			}
+		}
 		free := cap(slots) - len(slots)
 		var claimed []store.WebhookDelivery
 		if free > 0 {

@@ -51,6 +51,8 @@ const (
 	MaxResponse = 64 << 10
 	// LogSize is how many attempts an endpoint's delivery log keeps.
 	LogSize = 1000
+	// Keep is how long settled events and their log lines are kept.
+	Keep = 30 * 24 * time.Hour
 	// inFlight bounds the deliveries a dispatcher sends at once.
 	inFlight = 8
 )

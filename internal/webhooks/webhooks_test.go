@@ -110,7 +110,7 @@ func TestDeliverSigned(t *testing.T) {
 		stop := start(t, svc)
 		data := map[string]any{"item": map[string]any{"vin": "1HGCM82633A004352"}, "campaign": map[string]any{"id": "24V001000"}}
 		var latencies []time.Duration
-		const n = 20
+		const n = 50
 		for range n {
 			emitted := time.Now()
 			if err := svc.Emit(ctx, acc, webhooks.RecallNew, data); err != nil {
@@ -149,9 +149,10 @@ func TestDeliverSigned(t *testing.T) {
 			t.Errorf("%d distinct event ids in %d deliveries", len(ids), n)
 		}
 		sort.Slice(latencies, func(i, j int) bool { return latencies[i] < latencies[j] })
-		t.Logf("emit to delivery: median %s, max %s", latencies[n/2], latencies[n-1])
-		if latencies[n-1] > 5*time.Second {
-			t.Errorf("slowest delivery took %s, the goal is under 5s", latencies[n-1])
+		p99 := latencies[n*99/100-1]
+		t.Logf("emit to first attempt: median %s, p99 %s, max %s", latencies[n/2], p99, latencies[n-1])
+		if p99 > 5*time.Second {
+			t.Errorf("p99 from emit to first attempt is %s, the goal is at most 5s", p99)
 		}
 		log, err := svc.Deliveries(ctx, acc, ep.ID, 100)
 		if err != nil {

@@ -215,14 +215,34 @@ func (s *DB) trackFailures(ctx context.Context, tx *sql.Tx, o store.WebhookOutco
 	return err
 }
 
+// NextWebhookDue orders by when each delivery can next be claimed: when it
+// is due, or when its lease runs out if later. SQLite's min() would return
+// the time as text, so the row is selected and compared here.
 func (s *DB) NextWebhookDue(ctx context.Context) (time.Time, bool, error) {
-	var at sql.NullTime
-	err := s.db.QueryRowContext(ctx, `SELECT min(d.next_at) FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-		WHERE d.state = 'pending' AND e.enabled`).Scan(&at)
+	var next time.Time
+	var lease sql.NullTime
+	err := s.db.QueryRowContext(ctx, `SELECT d.next_at, d.lease_until FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+		WHERE d.state = 'pending' AND e.enabled
+		ORDER BY CASE WHEN d.lease_until IS NOT NULL AND d.lease_until > d.next_at THEN d.lease_until ELSE d.next_at END LIMIT 1`).Scan(&next, &lease)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, false, nil
+	}
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("next webhook delivery: %w", err)
 	}
-	return at.Time.UTC(), at.Valid, nil
+	if lease.Valid && lease.Time.After(next) {
+		next = lease.Time
+	}
+	return next.UTC(), true, nil
+}
+
+func (s *DB) DeleteWebhookEvents(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM webhook_events WHERE created_at < $1 AND NOT EXISTS
+		(SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id AND d.state = 'pending')`, before.UTC())
+	if err != nil {
+		return 0, fmt.Errorf("delete old webhook events: %w", err)
+	}
+	return res.RowsAffected()
 }
 
 func (s *DB) WebhookAttempts(ctx context.Context, endpointID string, limit int) ([]store.WebhookAttempt, error) {

@@ -56,6 +56,7 @@ func Run(t *testing.T, open Opener) {
 		{"TokenGrace", testTokenGrace},
 		{"DeleteAccount", testDeleteAccount},
 		{"Flash", testFlash},
+		{"Webhooks", testWebhooks},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
