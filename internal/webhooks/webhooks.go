@@ -59,12 +59,18 @@ const (
 
 // Errors the transports turn into messages.
 var (
-	ErrNotFound = fmt.Errorf("%w: no such webhook endpoint", store.ErrNotFound)
+	ErrNotFound error = notFound{}
 	// ErrBadURL prefixes every refusal of an endpoint's URL.
 	ErrBadURL       = errors.New("webhook URL")
 	ErrTooMany      = fmt.Errorf("an account has at most %d webhook endpoints; delete one first", MaxEndpoints)
 	ErrBadEventType = fmt.Errorf("unknown event type; endpoints subscribe to %s", strings.Join(Types, ", "))
 )
+
+// notFound is store.ErrNotFound (exit code 3, 404) with its own message.
+type notFound struct{}
+
+func (notFound) Error() string        { return "no such webhook endpoint" }
+func (notFound) Is(target error) bool { return target == store.ErrNotFound }
 
 // Options configure a Service (docs/operations.md, webhooks.*).
 type Options struct {
