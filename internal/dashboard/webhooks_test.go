@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/store"
 )
 
 // TestWebhooksPage: an endpoint is added on the Webhooks page, its secret
@@ -60,7 +61,23 @@ func TestWebhooksPage(t *testing.T) {
 	if s := secret.FindString(b.get("/dashboard/webhooks").body); s == "" || s == secret.FindString(first.body) {
 		t.Errorf("rotated secret %q", s)
 	}
+	// An endpoint that failures turned off: a notice on the overview and the
+	// Webhooks page, until it is enabled.
+	a, err := e.acc.Account(context.Background(), "hooks@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := store.WebhookEndpoint{ID: "we_off", AccountID: a.ID, URL: "https://93.184.215.14/off", Events: []string{"recall.new"},
+		Secret: "whsec_x", CreatedAt: a.CreatedAt}
+	if err := e.st.CreateWebhookEndpoint(context.Background(), off, 10); err != nil {
+		t.Fatal(err)
+	}
+	b.get("/dashboard/").contains(t, "1 webhook endpoint was turned off after 3 days of failed deliveries")
+	b.get("/dashboard/webhooks").contains(t, "The endpoint https://93.184.215.14/off was turned off")
+	b.post("/dashboard/webhooks/we_off/enable", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/webhooks?n=webhook-enabled")
+	b.get("/dashboard/").lacks(t, "turned off")
 	b.post("/dashboard/webhooks/we_nosuch/delete", url.Values{}).want(t, http.StatusNotFound, "")
 	b.post("/dashboard/webhooks/"+id[1]+"/delete", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/webhooks?n=webhook-deleted")
+	b.post("/dashboard/webhooks/we_off/delete", url.Values{}).want(t, http.StatusSeeOther, "")
 	b.get("/dashboard/webhooks").contains(t, "No endpoints yet")
 }
