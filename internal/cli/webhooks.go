@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/webhooks"
 )
 
@@ -190,24 +191,37 @@ func webhooksTestRun(ctx context.Context, f *Factory, opts *webhooksIDOptions) e
 	return err
 }
 
+type webhooksRotateOptions struct {
+	ID, Grace string
+}
+
 func newWebhooksRotateCmd(f *Factory) *cobra.Command {
-	opts := &webhooksIDOptions{}
-	return &cobra.Command{
-		Use:   "rotate ID",
-		Short: "Give the endpoint a new signing secret, printed once; the old one stops at once",
-		Args:  exactArgs("ID"),
-		RunE: runCmd(f, opts, nil, func(ctx context.Context, f *Factory, opts *webhooksIDOptions) error {
+	opts := &webhooksRotateOptions{}
+	cmd := &cobra.Command{
+		Use:   "rotate ID [--grace none|1h|24h]",
+		Short: "Give the endpoint a new signing secret, printed once",
+		Long: `Give the endpoint a new signing secret and print it once. With --grace 1h or
+24h, deliveries also carry a signature with the old secret that long, so the
+receiver can move to the new one without refusing any.`,
+		Args: exactArgs("ID"),
+		RunE: runCmd(f, opts, nil, func(ctx context.Context, f *Factory, opts *webhooksRotateOptions) error {
+			grace, err := access.ParseGrace(opts.Grace)
+			if err != nil {
+				return usageErrorf(fmt.Errorf("--grace: %w", err))
+			}
 			svc, err := f.Webhooks(ctx)
 			if err != nil {
 				return err
 			}
-			c, err := svc.Rotate(ctx, "", opts.ID)
+			c, err := svc.Rotate(ctx, "", opts.ID, grace)
 			if err != nil {
 				return err
 			}
 			return printEndpointSecret(f, c)
 		}, argsTo(&opts.ID)),
 	}
+	cmd.Flags().StringVar(&opts.Grace, "grace", "none", "how long the old secret also signs: none, 1h or 24h")
+	return cmd
 }
 
 // newWebhooksActionCmd is a command that does one thing to endpoint ID and says so.

@@ -1,11 +1,13 @@
 package dashboard
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"strings"
 
+	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/webhooks"
 )
 
@@ -114,7 +116,12 @@ func (h *Handler) routeWebhooks(m *http.ServeMux) {
 		return h.hooks.Delete(r.Context(), s.account.ID, id)
 	}, "webhook-deleted")))
 	m.HandleFunc("POST /dashboard/webhooks/{id}/rotate", h.authed(func(w http.ResponseWriter, r *http.Request, s *session) {
-		c, err := h.hooks.Rotate(r.Context(), s.account.ID, r.PathValue("id"))
+		grace, err := access.ParseGrace(cmp.Or(r.PostForm.Get("grace"), "none"))
+		if err != nil {
+			h.webhooksView(w, r, s, http.StatusBadRequest, webhooksData{}, sentence(err.Error()))
+			return
+		}
+		c, err := h.hooks.Rotate(r.Context(), s.account.ID, r.PathValue("id"), grace)
 		switch {
 		case errors.Is(err, webhooks.ErrNotFound):
 			h.notFound(w, r)

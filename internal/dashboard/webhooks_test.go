@@ -57,8 +57,10 @@ func TestWebhooksPage(t *testing.T) {
 	if body := <-got; !regexp.MustCompile(`"type":"webhook.test"`).MatchString(body) {
 		t.Errorf("test event %s", body)
 	}
-	b.post("/dashboard/webhooks/"+id[1]+"/rotate", url.Values{}).want(t, http.StatusSeeOther, "/dashboard/webhooks")
-	if s := secret.FindString(b.get("/dashboard/webhooks").body); s == "" || s == secret.FindString(first.body) {
+	b.post("/dashboard/webhooks/"+id[1]+"/rotate", url.Values{"grace": {"2h"}}).want(t, http.StatusBadRequest, "")
+	b.post("/dashboard/webhooks/"+id[1]+"/rotate", url.Values{"grace": {"24h"}}).want(t, http.StatusSeeOther, "/dashboard/webhooks")
+	rotated := b.get("/dashboard/webhooks").contains(t, "The old secret also signs until")
+	if s := secret.FindString(rotated.body); s == "" || s == secret.FindString(first.body) {
 		t.Errorf("rotated secret %q", s)
 	}
 	// An endpoint that failures turned off: a notice on the overview and the

@@ -13,8 +13,11 @@ type WebhookEndpoint struct {
 	URL       string   `json:"url"`
 	Events    []string `json:"events"`
 	// Secret signs the deliveries; it is shown once, when created or rotated.
-	Secret  string `json:"-"`
-	Enabled bool   `json:"enabled"`
+	Secret string `json:"-"`
+	// OldSecret, replaced by a rotation, also signs them until OldUntil.
+	OldSecret string     `json:"-"`
+	OldUntil  *time.Time `json:"old_secret_until,omitempty"`
+	Enabled   bool       `json:"enabled"`
 	// DisabledAt is when failures turned the endpoint off.
 	DisabledAt *time.Time `json:"disabled_at,omitempty"`
 	// FailingSince is the first failed attempt since the last success.
@@ -73,7 +76,9 @@ type WebhookStore interface {
 	WebhookEndpoint(ctx context.Context, id string) (WebhookEndpoint, error)
 	WebhookEndpoints(ctx context.Context, accountID string) ([]WebhookEndpoint, error)
 	DeleteWebhookEndpoint(ctx context.Context, id string) error
-	SetWebhookSecret(ctx context.Context, id, secret string) error
+	// SetWebhookSecret replaces the secret; the old one keeps signing until
+	// oldUntil unless that is zero.
+	SetWebhookSecret(ctx context.Context, id, secret string, oldUntil time.Time) error
 	// EnableWebhookEndpoint turns an endpoint back on and forgets its failures.
 	EnableWebhookEndpoint(ctx context.Context, id string) error
 	// AddWebhookEvent stores ev with a delivery due at ev.Created for each

@@ -21,14 +21,18 @@ import (
 // SignatureHeader carries "t=<unix seconds>,v1=<hex HMAC-SHA256>".
 const SignatureHeader = "VDS-Signature"
 
-// Sign returns the VDS-Signature value of body sent at t: the hex
-// HMAC-SHA256, keyed with the secret, of "<t>.<body>".
-func Sign(secret string, t time.Time, body []byte) string {
+// Sign returns the VDS-Signature value of body sent at t: a v1 for each
+// secret, the hex HMAC-SHA256 it keys of "<t>.<body>".
+func Sign(t time.Time, body []byte, secrets ...string) string {
 	ts := strconv.FormatInt(t.Unix(), 10)
-	m := hmac.New(sha256.New, []byte(secret))
-	m.Write([]byte(ts + "."))
-	m.Write(body)
-	return "t=" + ts + ",v1=" + hex.EncodeToString(m.Sum(nil))
+	out := "t=" + ts
+	for _, secret := range secrets {
+		m := hmac.New(sha256.New, []byte(secret))
+		m.Write([]byte(ts + "."))
+		m.Write(body)
+		out += ",v1=" + hex.EncodeToString(m.Sum(nil))
+	}
+	return out
 }
 
 // Payload is the body of a delivery.
@@ -136,7 +140,11 @@ func (s *Service) post(ctx context.Context, d store.WebhookDelivery) (status int
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "vds-webhooks/"+buildinfo.Get().Version)
 	req.Header.Set("VDS-Event-ID", d.Event.ID)
-	req.Header.Set(SignatureHeader, Sign(d.Endpoint.Secret, time.Now(), body))
+	now, secrets := time.Now(), []string{d.Endpoint.Secret}
+	if e := d.Endpoint; e.OldUntil != nil && now.Before(*e.OldUntil) {
+		secrets = append(secrets, e.OldSecret)
+	}
+	req.Header.Set(SignatureHeader, Sign(now, body, secrets...))
 	resp, err := s.client.Do(req)
 	if err != nil {
 		var ue interface{ Timeout() bool }

@@ -212,15 +212,23 @@ func (s *Service) Delete(ctx context.Context, accountID, id string) error {
 	return s.st.DeleteWebhookEndpoint(ctx, id)
 }
 
-// Rotate gives an endpoint a new secret, which signs every attempt from now
-// on, and returns it the one time it is shown.
-func (s *Service) Rotate(ctx context.Context, accountID, id string) (Created, error) {
+// Rotate gives an endpoint a new secret and returns it the one time it is
+// shown. For grace after, deliveries carry a signature with the old secret
+// too, so receivers can move to the new one without refusing any.
+func (s *Service) Rotate(ctx context.Context, accountID, id string, grace time.Duration) (Created, error) {
 	e, err := s.Endpoint(ctx, accountID, id)
 	if err != nil {
 		return Created{}, err
 	}
+	var until time.Time
+	if grace > 0 {
+		until = account.Now().Add(grace)
+		e.OldSecret, e.OldUntil = e.Secret, &until
+	} else {
+		e.OldSecret, e.OldUntil = "", nil
+	}
 	e.Secret = NewSecret()
-	if err := s.st.SetWebhookSecret(ctx, id, e.Secret); err != nil {
+	if err := s.st.SetWebhookSecret(ctx, e.ID, e.Secret, until); err != nil {
 		return Created{}, err
 	}
 	return Created{WebhookEndpoint: e, Secret: e.Secret}, nil

@@ -167,8 +167,9 @@ func TestDeliverSigned(t *testing.T) {
 	})
 }
 
-// TestRotateAndTest: a test event goes to the endpoint signed with the
-// rotated secret; the old secret no longer verifies it.
+// TestRotateAndTest: after a rotation with a grace period a test event is
+// signed with the new and the old secret; after one without, with the new
+// secret alone.
 func TestRotateAndTest(t *testing.T) {
 	t.Parallel()
 	st := storetest.Empty(t, "sqlite")
@@ -181,21 +182,34 @@ func TestRotateAndTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rot, err := svc.Rotate(ctx, acc, ep.ID)
-	if err != nil || rot.Secret == ep.Secret {
-		t.Fatalf("rotate: %v, same secret %v", err, rot.Secret == ep.Secret)
-	}
 	start(t, svc)
-	ev, err := svc.SendTest(ctx, acc, ep.ID)
+	send := func() received {
+		ev, err := svc.SendTest(ctx, acc, ep.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-rc.seen
+		r := rc.all()[len(rc.all())-1]
+		if r.eventID != ev.ID || !strings.Contains(string(r.body), `"type":"webhook.test"`) {
+			t.Errorf("got %s", r.body)
+		}
+		return r
+	}
+	signs := func(r received, secret string) bool {
+		return verifySignature(secret, r.signature, r.body, time.Now()) == nil
+	}
+	graced, err := svc.Rotate(ctx, acc, ep.ID, time.Hour)
+	if err != nil || graced.Secret == ep.Secret || graced.OldUntil == nil {
+		t.Fatalf("rotate: %+v, %v", graced, err)
+	}
+	if r := send(); !signs(r, graced.Secret) || !signs(r, ep.Secret) {
+		t.Errorf("in the grace period, %q is not signed with both secrets", r.signature)
+	}
+	now, err := svc.Rotate(ctx, acc, ep.ID, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	<-rc.seen
-	r := rc.all()[0]
-	if r.eventID != ev.ID || !strings.Contains(string(r.body), `"type":"webhook.test"`) {
-		t.Errorf("got %s", r.body)
-	}
-	if verifySignature(rot.Secret, r.signature, r.body, time.Now()) != nil || verifySignature(ep.Secret, r.signature, r.body, time.Now()) == nil {
-		t.Error("the test event is not signed with the rotated secret alone")
+	if r := send(); !signs(r, now.Secret) || signs(r, graced.Secret) || signs(r, ep.Secret) {
+		t.Errorf("after a rotation without grace, %q is not signed with the new secret alone", r.signature)
 	}
 }

@@ -12,25 +12,25 @@ import (
 	"github.com/vds-dev/vds/internal/store"
 )
 
-const endpointCols = `id, account_id, url, events, secret, enabled, disabled_at, failing_since, created_at`
+const endpointCols = `id, account_id, url, events, secret, old_secret, old_until, enabled, disabled_at, failing_since, created_at`
 
 func scanEndpoint(row rowScanner) (store.WebhookEndpoint, error) {
 	var e store.WebhookEndpoint
 	var events string
-	var disabled, failing sql.NullTime
-	if err := row.Scan(&e.ID, &e.AccountID, &e.URL, &events, &e.Secret, &e.Enabled, &disabled, &failing, &e.CreatedAt); err != nil {
+	var oldUntil, disabled, failing sql.NullTime
+	if err := row.Scan(&e.ID, &e.AccountID, &e.URL, &events, &e.Secret, &e.OldSecret, &oldUntil, &e.Enabled, &disabled, &failing, &e.CreatedAt); err != nil {
 		return e, err
 	}
 	e.Events = strings.Fields(events)
 	e.CreatedAt = e.CreatedAt.UTC()
-	e.DisabledAt, e.FailingSince = utcPtr(disabled), utcPtr(failing)
+	e.OldUntil, e.DisabledAt, e.FailingSince = utcPtr(oldUntil), utcPtr(disabled), utcPtr(failing)
 	return e, nil
 }
 
 func (s *DB) CreateWebhookEndpoint(ctx context.Context, e store.WebhookEndpoint, limit int) error {
 	err := s.insertCapped(ctx, e.AccountID, limit, `SELECT count(*) FROM webhook_endpoints WHERE account_id = $1`,
 		func(tx *sql.Tx) error {
-			_, err := tx.ExecContext(ctx, `INSERT INTO webhook_endpoints (`+endpointCols+`) VALUES ($1, $2, $3, $4, $5, $6, NULL, NULL, $7)`,
+			_, err := tx.ExecContext(ctx, `INSERT INTO webhook_endpoints (`+endpointCols+`) VALUES ($1, $2, $3, $4, $5, '', NULL, $6, NULL, NULL, $7)`,
 				e.ID, e.AccountID, e.URL, strings.Join(e.Events, " "), e.Secret, e.Enabled, e.CreatedAt.UTC())
 			return err
 		})
@@ -57,8 +57,14 @@ func (s *DB) DeleteWebhookEndpoint(ctx context.Context, id string) error {
 	return s.mapErr(expectOne(s.db.ExecContext(ctx, `DELETE FROM webhook_endpoints WHERE id = $1`, id)))
 }
 
-func (s *DB) SetWebhookSecret(ctx context.Context, id, secret string) error {
-	return s.mapErr(expectOne(s.db.ExecContext(ctx, `UPDATE webhook_endpoints SET secret = $2 WHERE id = $1`, id, secret)))
+func (s *DB) SetWebhookSecret(ctx context.Context, id, secret string, oldUntil time.Time) error {
+	if oldUntil.IsZero() {
+		return s.mapErr(expectOne(s.db.ExecContext(ctx,
+			`UPDATE webhook_endpoints SET secret = $2, old_secret = '', old_until = NULL WHERE id = $1`, id, secret)))
+	}
+	// The right-hand secret is the value before the update, in both dialects.
+	return s.mapErr(expectOne(s.db.ExecContext(ctx,
+		`UPDATE webhook_endpoints SET old_secret = secret, old_until = $3, secret = $2 WHERE id = $1`, id, secret, oldUntil.UTC())))
 }
 
 func (s *DB) EnableWebhookEndpoint(ctx context.Context, id string) error {
@@ -128,19 +134,17 @@ func (s *DB) ClaimWebhookDeliveries(ctx context.Context, now time.Time, lease ti
 		for _, c := range got {
 			d := store.WebhookDelivery{ID: c.id, Attempt: c.attempts}
 			var data string
-			var events string
-			var disabled, failing sql.NullTime
-			ep := &d.Endpoint
-			err := tx.QueryRowContext(ctx, `SELECT v.id, v.account_id, v.type, v.created_at, v.data,
-				e.id, e.account_id, e.url, e.events, e.secret, e.enabled, e.disabled_at, e.failing_since, e.created_at
-				FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
-				WHERE d.id = $1`, c.id).Scan(&d.Event.ID, &d.Event.AccountID, &d.Event.Type, &d.Event.Created, &data,
-				&ep.ID, &ep.AccountID, &ep.URL, &events, &ep.Secret, &ep.Enabled, &disabled, &failing, &ep.CreatedAt)
+			err := tx.QueryRowContext(ctx, `SELECT event_id, v.account_id, v.type, v.created_at, v.data
+				FROM webhook_deliveries d JOIN webhook_events v ON v.id = d.event_id WHERE d.id = $1`, c.id).
+				Scan(&d.Event.ID, &d.Event.AccountID, &d.Event.Type, &d.Event.Created, &data)
 			if err != nil {
 				return fmt.Errorf("read webhook delivery %d: %w", c.id, err)
 			}
 			d.Event.Created, d.Event.Data = d.Event.Created.UTC(), []byte(data)
-			ep.Events, ep.CreatedAt, ep.DisabledAt, ep.FailingSince = strings.Fields(events), ep.CreatedAt.UTC(), utcPtr(disabled), utcPtr(failing)
+			if d.Endpoint, err = scanEndpoint(tx.QueryRowContext(ctx, `SELECT `+endpointCols+` FROM webhook_endpoints
+				WHERE id = (SELECT endpoint_id FROM webhook_deliveries WHERE id = $1)`, c.id)); err != nil {
+				return fmt.Errorf("read webhook delivery %d: %w", c.id, err)
+			}
 			out = append(out, d)
 		}
 		return nil

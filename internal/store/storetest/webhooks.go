@@ -97,11 +97,16 @@ func testWebhooks(t *testing.T, s store.Store) {
 		t.Errorf("a disabled endpoint got %d deliveries", n)
 	}
 	must(t, s.EnableWebhookEndpoint(ctx, "we_a"), "Enable")
-	must(t, s.SetWebhookSecret(ctx, "we_a", "whsec_new"), "SetWebhookSecret")
+	until := t0.Add(24 * time.Hour)
+	must(t, s.SetWebhookSecret(ctx, "we_a", "whsec_new", until), "SetWebhookSecret")
+	if e, _ := s.WebhookEndpoint(ctx, "we_a"); e.Secret != "whsec_new" || e.OldSecret != "whsec_we_a" || e.OldUntil == nil || !e.OldUntil.Equal(until) {
+		t.Errorf("rotated with a grace period: %+v", e)
+	}
+	must(t, s.SetWebhookSecret(ctx, "we_a", "whsec_new", time.Time{}), "SetWebhookSecret")
 	if n, _ := s.AddWebhookEvent(ctx, store.WebhookEvent{ID: "evt_3", AccountID: a.ID, Type: "webhook.test", Created: t0, Data: []byte(`3`)}, "we_b"); n != 1 {
 		t.Errorf("a test event for one endpoint made %d deliveries", n)
 	}
-	if e, _ := s.WebhookEndpoint(ctx, "we_a"); !e.Enabled || e.FailingSince != nil || e.Secret != "whsec_new" {
+	if e, _ := s.WebhookEndpoint(ctx, "we_a"); !e.Enabled || e.FailingSince != nil || e.Secret != "whsec_new" || e.OldSecret != "" || e.OldUntil != nil {
 		t.Errorf("enabled and rotated: %+v", e)
 	}
 	if err := s.DeleteWebhookEndpoint(ctx, "we_nosuch"); !errors.Is(err, store.ErrNotFound) {

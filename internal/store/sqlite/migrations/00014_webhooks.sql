@@ -8,6 +8,9 @@ CREATE TABLE webhook_endpoints (
     url           TEXT NOT NULL,
     events        TEXT NOT NULL, -- space-separated event types
     secret        TEXT NOT NULL, -- the signing key, shown once
+    -- After a rotation with a grace period, the old key also signs until then.
+    old_secret    TEXT NOT NULL DEFAULT '',
+    old_until     TIMESTAMP,
     enabled       BOOLEAN NOT NULL,
     disabled_at   TIMESTAMP,
     failing_since TIMESTAMP, -- the first failed attempt since the last success
