@@ -97,6 +97,7 @@ motorcycles and other powersports vehicles, power boats and tire fitments.`,
 		newVPICCmd(f),
 		newAccountsCmd(f),
 		newTokensCmd(f),
+		newWebhooksCmd(f),
 		newListsCmd(f),
 		newLoginCmd(f, nil),
 		newLogoutCmd(f, nil),
@@ -163,6 +164,7 @@ var briefs = map[string]string{
 	"serve": "API, MCP and dashboard", "ingest": "Load catalog files", "enrich": "Add EPA fuel economy",
 	"catalog": "Inspect the catalog", "accounts": "Accounts and plans", "tokens": "API tokens",
 	"lists": "Accounts' saved lists", "migrate": "Apply migrations", "vpic": "Offline VIN decoding",
+	"webhooks": "Signed event endpoints",
 }
 
 // rootHelp is vds --help: the command groups first, the long text in the
@@ -200,7 +202,7 @@ var commandGroups = []struct {
 	{cobra.Group{ID: "client", Title: "Client commands (HTTP, any vds server):"},
 		[]string{"vin", "search", "get", "makes", "models", "tires", "recalls", "garage", "tui", "api", "login", "logout", "auth", "whoami", "logs", "hin"}},
 	{cobra.Group{ID: "operator", Title: "Operator commands (on the database):"},
-		[]string{"serve", "ingest", "enrich", "catalog", "accounts", "tokens", "lists", "migrate", "vpic"}},
+		[]string{"serve", "ingest", "enrich", "catalog", "accounts", "tokens", "lists", "migrate", "vpic", "webhooks"}},
 }
 
 func groupCommands(root *cobra.Command) {

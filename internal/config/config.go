@@ -28,6 +28,7 @@ type Config struct {
 	Log       Log                   `mapstructure:"log"`
 	Dashboard Dashboard             `mapstructure:"dashboard"`
 	VIN       VIN                   `mapstructure:"vin"`
+	Webhooks  Webhooks              `mapstructure:"webhooks"`
 	Plans     map[string]PlanLimits `mapstructure:"plans"`
 }
 
@@ -72,6 +73,13 @@ type Upstream struct {
 // snapshot) or "online" (NHTSA vPIC).
 type VIN struct {
 	Decoder string `mapstructure:"decoder"`
+}
+
+// Webhooks configures the delivery of signed webhooks.
+type Webhooks struct {
+	RetryInitial time.Duration `mapstructure:"retry_initial"`
+	Timeout      time.Duration `mapstructure:"timeout"`
+	AllowPrivate bool          `mapstructure:"allow_private"`
 }
 
 // UpstreamMargin is how much shorter than server.write_timeout
@@ -159,6 +167,9 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("upstream.timeout", "10s")
 	v.SetDefault("upstream.cache_ttl", "24h")
 	v.SetDefault("vin.decoder", "auto")
+	v.SetDefault("webhooks.retry_initial", "1m")
+	v.SetDefault("webhooks.timeout", "10s")
+	v.SetDefault("webhooks.allow_private", false)
 	v.SetDefault("database.url", "")
 	v.SetDefault("dashboard.signup", true)
 	v.SetDefault("dashboard.session_ttl", "168h")
@@ -278,6 +289,13 @@ func (c *Config) Validate() error {
 	}
 	if d := c.VIN.Decoder; d != "" && d != "auto" && d != "offline" && d != "online" {
 		errs = append(errs, fmt.Errorf("vin.decoder: %q is not auto, offline or online", d))
+	}
+	// 0 leaves each its default.
+	if d := c.Webhooks.RetryInitial; d < 0 || d > time.Hour {
+		errs = append(errs, fmt.Errorf("webhooks.retry_initial: %s is not between 1ms and 1h, such as 1m", d))
+	}
+	if d := c.Webhooks.Timeout; d != 0 && (d < time.Second || d > time.Minute) {
+		errs = append(errs, fmt.Errorf("webhooks.timeout: %s is not between 1s and 60s, such as 10s", d))
 	}
 	if c.Server.Addr == "" {
 		errs = append(errs, errors.New("server.addr: must not be empty"))

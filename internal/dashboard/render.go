@@ -261,6 +261,10 @@ var notices = map[string]string{
 	"list-created": "List created.",
 	"list-deleted": "List deleted.",
 
+	"webhook-test":    "A test event is on its way; its attempt shows below within seconds.",
+	"webhook-enabled": "The endpoint is enabled again and receives new events.",
+	"webhook-deleted": "The endpoint was deleted with its pending deliveries and its log.",
+
 	"password-changed": "Your password was changed. Every other browser signed in to this account was signed out.",
 	"account-deleted":  "Your account was deleted, with its tokens, lists and sessions.",
 }

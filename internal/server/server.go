@@ -35,6 +35,7 @@ import (
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/vpic"
+	"github.com/vds-dev/vds/internal/webhooks"
 )
 
 // Server is a configured vds server.
@@ -60,6 +61,7 @@ type Server struct {
 	metrics      *metrics.Metrics
 	access       *edge.AccessLog
 	requests     *requestlog.Log
+	hooks        *webhooks.Service
 	// loadFailure is the newest catalog version that failed to load; nil otherwise.
 	loadFailure atomic.Pointer[catalogFailure]
 }
@@ -95,6 +97,8 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		limiter:  limits.New(st, log),
 		metrics:  metrics.New(),
 		requests: requestlog.New(st, log),
+		hooks: webhooks.New(st, webhooks.Options{RetryInitial: cfg.Webhooks.RetryInitial, Timeout: cfg.Webhooks.Timeout,
+			AllowPrivate: cfg.Webhooks.AllowPrivate}, log),
 	}
 	for _, o := range opts {
 		o(s)
@@ -143,7 +147,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	}
 	s.signin = signin.New(st, acc)
 	dash := dashboard.New(dashboard.Deps{Access: acc, Lists: saved, SignIn: s.signin, Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log,
-		RequestLog: s.requests})
+		RequestLog: s.requests, Webhooks: s.hooks})
 	mux := http.NewServeMux()
 	api.Mount(mux)
 	apiDocs().At(cfg.Dashboard.PublicURL).Mount(mux)
@@ -190,6 +194,9 @@ func LoadVehicles(ctx context.Context, st store.CatalogStore) (*vehicle.Service,
 	}
 	return vehicle.NewService(snap), nil
 }
+
+// Webhooks is the server's webhook service, whose dispatcher Serve runs.
+func (s *Server) Webhooks() *webhooks.Service { return s.hooks }
 
 // Handler returns the server's root handler (for tests with httptest).
 func (s *Server) Handler() http.Handler { return s.handler }
@@ -303,6 +310,7 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 	}
 	wg.Go(func() { s.every(bg, sc.CatalogPoll, s.reloadMICs, "MIC list reload failed; serving the previous one") })
 	wg.Go(func() { s.every(bg, sweepEvery, s.signin.Sweep, "dashboard sweep failed; will retry") })
+	wg.Go(func() { s.hooks.Run(bg) })
 	wg.Go(func() { tuneGC(bg, uint64(sc.GCHeadroomMB)<<20, s.log) })
 
 	errc := make(chan error, len(all))

@@ -195,6 +195,7 @@ type Store interface {
 	CacheStore
 	VPICStore
 	MICStore
+	WebhookStore
 	Migrate(ctx context.Context) error
 	Backend() string
 	Check(ctx context.Context) error

@@ -51,6 +51,7 @@ func Open(ctx context.Context, url string) (*sqldb.DB, error) {
 		Locker:      locker,
 		LockCatalog: "LOCK TABLE catalog_versions IN EXCLUSIVE MODE",
 		ForUpdate:   " FOR UPDATE",
+		SkipLocked:  " FOR UPDATE OF d SKIP LOCKED",
 		IsConflict:  isConflict,
 	}), nil
 }

@@ -30,7 +30,10 @@ type Dialect struct {
 	LockCatalog string
 	// ForUpdate locks a selected row until the transaction ends; empty when
 	// transactions already exclude each other.
-	ForUpdate  string
+	ForUpdate string
+	// SkipLocked ends a subquery choosing rows to claim, so that claimers
+	// pass over each other's; empty when transactions exclude each other.
+	SkipLocked string
 	IsConflict func(error) bool
 	// RowAtATime inserts with a prepared single-row statement: SQLite runs
 	// in-process and spends most of a multi-row INSERT parsing it.

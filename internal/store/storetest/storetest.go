@@ -57,6 +57,7 @@ func Run(t *testing.T, open Opener) {
 		{"DeleteAccount", testDeleteAccount},
 		{"Flash", testFlash},
 		{"MICList", testMICList},
+		{"Webhooks", testWebhooks},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
