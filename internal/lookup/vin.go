@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/upstream"
@@ -387,4 +388,18 @@ func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter *Meter) (
 		}
 	}
 	return entries, meta, nil
+}
+
+// ListDecode decodes a VIN to save in a list: its make, model, year and
+// catalog cars. An invalid VIN's error is the local check's reason.
+func (s *Service) ListDecode(ctx context.Context, raw string) (string, account.VINDecode, error) {
+	r, _, err := s.DecodeVIN(ctx, raw)
+	if err != nil {
+		return "", account.VINDecode{}, err
+	}
+	d := account.VINDecode{Make: r.Make, Model: r.Model, Year: r.Year, Cars: r.Links.Cars}
+	if d.Year == nil && len(r.ModelYearCandidates) > 0 {
+		d.Year = &r.ModelYearCandidates[0]
+	}
+	return r.VIN, d, nil
 }
