@@ -81,7 +81,7 @@ type List struct {
 // ListItem points at a catalog record. It stays when the record leaves the
 // catalog, so a re-ingest never drops what a user saved.
 type ListItem struct {
-	Kind    catalog.Kind `json:"type" jsonschema:"The record's kind: car, motorcycle, boat or tire_size."`
+	Kind    catalog.Kind `json:"type" jsonschema:"The record's kind: car, motorcycle, boat or tire_size; vin for a saved VIN."`
 	UUID    uuid.UUID    `json:"uuid" jsonschema:"The record's uuid."`
 	Note    string       `json:"note" jsonschema:"The user's note; may be empty."`
 	AddedAt time.Time    `json:"added_at" jsonschema:"When the record was saved (UTC)."`

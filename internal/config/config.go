@@ -28,6 +28,7 @@ type Config struct {
 	Log       Log                   `mapstructure:"log"`
 	Dashboard Dashboard             `mapstructure:"dashboard"`
 	VIN       VIN                   `mapstructure:"vin"`
+	Recalls   Recalls               `mapstructure:"recalls"`
 	Plans     map[string]PlanLimits `mapstructure:"plans"`
 }
 
@@ -72,6 +73,12 @@ type Upstream struct {
 // snapshot) or "online" (NHTSA vPIC).
 type VIN struct {
 	Decoder string `mapstructure:"decoder"`
+}
+
+// Recalls configures the recall watch of `vds serve`.
+type Recalls struct {
+	// RefreshInterval is how often each watched vehicle's recalls are refreshed at most; 0 turns the watch off.
+	RefreshInterval time.Duration `mapstructure:"refresh_interval"`
 }
 
 // UpstreamMargin is how much shorter than server.write_timeout
@@ -159,6 +166,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("upstream.timeout", "10s")
 	v.SetDefault("upstream.cache_ttl", "24h")
 	v.SetDefault("vin.decoder", "auto")
+	v.SetDefault("recalls.refresh_interval", "24h")
 	v.SetDefault("database.url", "")
 	v.SetDefault("dashboard.signup", true)
 	v.SetDefault("dashboard.session_ttl", "168h")
@@ -275,6 +283,9 @@ func (c *Config) Validate() error {
 		if _, err := ParseProxies([]string{p}); err != nil {
 			errs = append(errs, fmt.Errorf("server.trusted_proxies: %q is not an address or CIDR prefix such as 10.0.0.0/8 or 192.0.2.10 (or none alone)", p))
 		}
+	}
+	if c.Recalls.RefreshInterval < 0 || c.Recalls.RefreshInterval > 0 && c.Recalls.RefreshInterval < time.Hour {
+		errs = append(errs, errors.New("recalls.refresh_interval: must be 0 (no watch) or at least 1h, so NHTSA is not asked too often"))
 	}
 	if d := c.VIN.Decoder; d != "" && d != "auto" && d != "offline" && d != "online" {
 		errs = append(errs, fmt.Errorf("vin.decoder: %q is not auto, offline or online", d))

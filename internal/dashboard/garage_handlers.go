@@ -26,12 +26,12 @@ type garageData struct {
 }
 
 func (h *Handler) garageView(w http.ResponseWriter, r *http.Request, s *session, status int, d garageData, errMsg string) {
-	stored, err := h.lists.Lists(r.Context(), s.account.ID)
+	saved, _, err := views.ReadLists(r.Context(), h.lists, h.vehicles, s.account.ID)
 	if err != nil {
 		h.serverError(w, r, err)
 		return
 	}
-	d.Lists = views.NewLists(stored, h.vehicles)
+	d.Lists = saved
 	d.MaxListName = lists.MaxListName
 	v := signedIn(s, "garage", "Garage")
 	v.Notice, v.Error, v.Data = notice(r), errMsg, d

@@ -170,3 +170,34 @@ func (s *Service) Remove(ctx context.Context, accountID, listID string, kind cat
 	}
 	return s.st.RemoveListItem(ctx, listID, kind, id)
 }
+
+// Recalls returns the recall campaigns sighted on the account's items.
+func (s *Service) Recalls(ctx context.Context, accountID string) ([]store.ItemRecall, error) {
+	return s.st.ItemRecalls(ctx, accountID)
+}
+
+// SetDealtWith marks a campaign on one of the account's items dealt with,
+// with a note, or (dealt false) open again.
+func (s *Service) SetDealtWith(ctx context.Context, accountID string, ref store.ItemRef, campaign string, dealt bool, note string) error {
+	if err := textcheck.Field("campaign", campaign, textcheck.Line); err != nil {
+		return err
+	}
+	if err := textcheck.Field("note", note, textcheck.Multiline); err != nil {
+		return err
+	}
+	note = strings.TrimSpace(note)
+	if len(note) > account.MaxNoteLen {
+		return ErrNoteTooLong
+	}
+	var at *time.Time
+	if dealt {
+		now := s.now()
+		at = &now
+	}
+	return s.st.SetRecallDealtWith(ctx, accountID, ref, campaign, at, note)
+}
+
+// MarkRecallsSeen makes the account's new campaigns no longer new: the user has looked.
+func (s *Service) MarkRecallsSeen(ctx context.Context, accountID string) error {
+	return s.st.MarkRecallsSeen(ctx, accountID)
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/textcheck"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/views"
 )
 
 // Tool is one MCP tool of vds: the definition tools/list shows, the
@@ -48,10 +49,9 @@ type Tool struct {
 // binder makes the handler of the named tool on the services of d.
 type binder func(tool string, d Deps) server.ToolHandlerFunc
 
-// ListSource reads an account's saved lists as stored; *lists.Service is one.
-type ListSource interface {
-	Lists(ctx context.Context, accountID string) ([]account.List, error)
-}
+// ListSource reads an account's saved lists as stored, and the recall
+// sightings on their items; *lists.Service is one.
+type ListSource = views.Saved
 
 // UsageSource reports an account's standing in its limit windows without
 // counting a request; *limits.Limiter is one.
@@ -99,6 +99,7 @@ var definitions = sync.OnceValue(func() []Tool {
 		getVehicle(),
 		tireSizesForVehicle(),
 		myGarage(),
+		garageRecalls(),
 		decodeVIN(),
 		vehicleRecalls(),
 		tireGeometry(),

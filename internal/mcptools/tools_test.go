@@ -87,6 +87,7 @@ func twinCases(e *env) []twinCase {
 	cases = append(cases,
 		twinCase{tool: "tire_geometry", args: map[string]any{"uuid": tire.UUID.String()}, path: "/v1/tire-sizes/" + tire.UUID.String() + "/geometry"},
 		twinCase{tool: "my_garage", args: map[string]any{}, path: "/v1/lists"},
+		twinCase{tool: "garage_recalls", args: map[string]any{}, path: "/v1/lists/recalls"},
 		twinCase{tool: "account_usage", args: map[string]any{}, path: "/v1/me",
 			// Each request takes a unit of the rate window and may straddle
 			// the turn of a minute; the rest of /me must be equal.

@@ -34,6 +34,7 @@ import (
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/vpic"
+	"github.com/vds-dev/vds/internal/watch"
 )
 
 // Server is a configured vds server.
@@ -57,6 +58,9 @@ type Server struct {
 	metrics      *metrics.Metrics
 	access       *edge.AccessLog
 	requests     *requestlog.Log
+	// watch refreshes the garages' recalls; notifier hears of new ones.
+	watch    *watch.Watch
+	notifier watch.Notifier
 	// loadFailure is the newest catalog version that failed to load; nil otherwise.
 	loadFailure atomic.Pointer[catalogFailure]
 }
@@ -76,6 +80,11 @@ type Option func(*Server)
 // server's logger; Serve closes it when it returns.
 func WithAccessLog(a *edge.AccessLog) Option {
 	return func(s *Server) { s.access = a }
+}
+
+// WithRecallNotifier makes n hear of each recall first seen on a garage item.
+func WithRecallNotifier(n watch.Notifier) Option {
+	return func(s *Server) { s.notifier = n }
 }
 
 // New loads the catalog into memory and builds the handler tree.
@@ -107,6 +116,8 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	saved := lists.New(st)
 	lk := lookup.New(s.svc, up, cfg.VIN.Decoder)
 	s.lookup = lk
+	saved.SetVINDecoder(lk.ListDecode)
+	s.watch = watch.New(st, s.svc, up, s.notifier, s.metrics, watch.Config{Interval: cfg.Recalls.RefreshInterval}, log)
 	// The snapshot loads before the first request (tens of milliseconds),
 	// so no VIN is sent to NHTSA that the snapshot would have answered.
 	switch cfg.VIN.Decoder {
@@ -295,6 +306,9 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 	}
 	wg.Go(func() { s.every(bg, sweepEvery, s.signin.Sweep, "dashboard sweep failed; will retry") })
 	wg.Go(func() { tuneGC(bg, uint64(sc.GCHeadroomMB)<<20, s.log) })
+	if s.cfg.Recalls.RefreshInterval > 0 {
+		wg.Go(func() { s.watch.Run(bg) })
+	}
 
 	errc := make(chan error, len(all))
 	for _, sv := range all {

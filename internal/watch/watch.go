@@ -209,15 +209,23 @@ func (p *pass) ready(ctx context.Context) bool {
 	}
 }
 
+// PassOptions choose what a pass checks.
+type PassOptions struct {
+	// Slots > 0 checks those never checked and a Slots-th of the others.
+	Slots int
+	// Force checks every vehicle, however recently checked (vds recalls refresh).
+	Force bool
+}
+
 // Pass checks the vehicles due (never checked or not within the interval),
-// oldest check first: all of them, or with slots > 0 those never checked
-// and a slots-th of the others. Items first seen on a vehicle not due get
-// their baseline from the shared cache.
-func (w *Watch) Pass(ctx context.Context, slots int) (Result, error) {
+// oldest check first. Items first seen on a vehicle not due get their
+// baseline from the shared cache.
+func (w *Watch) Pass(ctx context.Context, opts PassOptions) (Result, error) {
+	slots := opts.Slots
 	if w.obs != nil {
 		w.obs.WatchPass()
 	}
-	p := &pass{}
+	p := &pass{res: Result{New: []Sighting{}}}
 	w.retryNotifications(ctx, p)
 	all, err := w.st.WatchedItems(ctx)
 	if err != nil {
@@ -239,7 +247,7 @@ func (w *Watch) Pass(ctx context.Context, slots int) (Result, error) {
 		wv := byKey[key]
 		if wv == nil {
 			at, seen := checks[key]
-			wv = &watched{key: key, sample: v, checkedAt: at, fresh: seen && now.Sub(at) < w.cfg.Interval}
+			wv = &watched{key: key, sample: v, checkedAt: at, fresh: !opts.Force && seen && now.Sub(at) < w.cfg.Interval}
 			byKey[key] = wv
 			vehicles = append(vehicles, wv)
 		}
@@ -261,13 +269,17 @@ func (w *Watch) Pass(ctx context.Context, slots int) (Result, error) {
 			w.check(ctx, wv, false, p)
 		}
 	}
-	err = w.ask(ctx, asks, p)
+	due := now.Add(-w.cfg.Interval)
+	if opts.Force {
+		due = now
+	}
+	err = w.ask(ctx, asks, due, p)
 	return p.res, err
 }
 
 // ask checks the vehicles with at most MaxInFlight requests at once,
 // pausing after failures and stopping after MaxFailures in a row.
-func (w *Watch) ask(ctx context.Context, vehicles []*watched, p *pass) error {
+func (w *Watch) ask(ctx context.Context, vehicles []*watched, due time.Time, p *pass) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(w.cfg.MaxInFlight)
 	for _, wv := range vehicles {
@@ -279,7 +291,7 @@ func (w *Watch) ask(ctx context.Context, vehicles []*watched, p *pass) error {
 				return nil
 			}
 			now := time.Now()
-			ok, err := w.st.ClaimRecallCheck(gctx, wv.key, now.Add(-w.cfg.Interval), now, now.Add(w.cfg.Lease))
+			ok, err := w.st.ClaimRecallCheck(gctx, wv.key, due, now, now.Add(w.cfg.Lease))
 			if err != nil || !ok {
 				return err
 			}
@@ -448,7 +460,7 @@ func (w *Watch) Run(ctx context.Context) {
 			}
 		}
 		if release != nil {
-			if _, err := w.Pass(ctx, w.cfg.Slots); err != nil && ctx.Err() == nil {
+			if _, err := w.Pass(ctx, PassOptions{Slots: w.cfg.Slots}); err != nil && ctx.Err() == nil {
 				w.log.Warn("recall watch pass", "err", err)
 			}
 		}

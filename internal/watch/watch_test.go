@@ -169,29 +169,32 @@ func TestFirstSightings(t *testing.T) {
 		f.add(x0, "20V001000", false)
 		w := newWatch(st, f, n, watch.Config{Interval: time.Hour})
 
-		res, err := w.Pass(ctx, 0)
+		res, err := w.Pass(ctx, watch.PassOptions{})
 		if err != nil || res.Checked != 2 || res.Baselined != 3 || len(res.New) != 0 || len(n.told()) != 0 {
 			t.Fatalf("first pass = %v, %v, told %v; want 2 vehicles checked, 3 baselines, nothing new", res, err, n.told())
 		}
 		f.add(x0, "26V777000", true)
-		if res, _ = w.Pass(ctx, 0); res.Checked != 0 {
+		if res, _ = w.Pass(ctx, watch.PassOptions{}); res.Checked != 0 {
 			t.Fatalf("a pass within the interval asked again: %v", res)
 		}
 		time.Sleep(time.Hour)
 		n.failing = true
-		if res, _ = w.Pass(ctx, 0); res.Checked != 2 || len(res.New) != 2 || res.New[0].Notified {
+		if res, _ = w.Pass(ctx, watch.PassOptions{}); res.Checked != 2 || len(res.New) != 2 || res.New[0].Notified {
 			t.Fatalf("pass after the interval = %+v; want 2 new sightings, unnotified", res)
 		}
 		n.failing = false
-		res, _ = w.Pass(ctx, 0)
+		res, _ = w.Pass(ctx, watch.PassOptions{})
 		if told := n.told(); len(told) != 2 || res.Checked != 0 {
 			t.Fatalf("retry pass told %v and checked %d; want the 2 sightings told, no ask", told, res.Checked)
 		}
-		if res, _ = w.Pass(ctx, 0); len(res.New) != 0 || len(n.told()) != 2 {
+		if res, _ = w.Pass(ctx, watch.PassOptions{}); len(res.New) != 0 || len(n.told()) != 2 {
 			t.Fatalf("a sighting was told twice: %v", n.told())
 		}
 		if total, most := f.totalAsks(); total != 4 || most != 2 {
 			t.Fatalf("NHTSA asked %d times, at most %d per vehicle; want 4 and 2 (two intervals)", total, most)
+		}
+		if res, _ = w.Pass(ctx, watch.PassOptions{Force: true}); res.Checked != 2 || len(res.New) != 0 {
+			t.Fatalf("forced pass = %v; want both vehicles asked again, nothing new", res)
 		}
 		recalls, err := st.ItemRecalls(ctx, a.ID)
 		if err != nil || len(recalls) != 4 {
@@ -216,7 +219,7 @@ func TestBackoff(t *testing.T) {
 		f.fail = true
 		w := newWatch(st, f, nil, watch.Config{Interval: time.Hour, MaxInFlight: 1, Backoff: time.Second, MaxFailures: 3})
 		start := time.Now()
-		res, err := w.Pass(context.Background(), 0)
+		res, err := w.Pass(context.Background(), watch.PassOptions{})
 		if err != nil || res.Failed != 3 || res.Checked != 0 {
 			t.Fatalf("pass = %v, %v; want 3 failures, then a stop", res, err)
 		}
@@ -225,7 +228,7 @@ func TestBackoff(t *testing.T) {
 		}
 		f.fail = false
 		time.Sleep(time.Minute)
-		if res, _ = w.Pass(context.Background(), 0); res.Checked != 40 {
+		if res, _ = w.Pass(context.Background(), watch.PassOptions{}); res.Checked != 40 {
 			t.Fatalf("after the backoff %d of 40 vehicles checked", res.Checked)
 		}
 	})
@@ -247,7 +250,7 @@ func TestTenThousandVehicles(t *testing.T) {
 		f := newFake(50 * time.Millisecond)
 		w := newWatch(st, f, nil, watch.Config{})
 		start := time.Now()
-		res, err := w.Pass(context.Background(), 0)
+		res, err := w.Pass(context.Background(), watch.PassOptions{})
 		took := time.Since(start)
 		if err != nil || res.Checked != vehicles {
 			t.Fatalf("pass = %v, %v; want all %d checked", res, err, vehicles)
@@ -284,7 +287,7 @@ func TestReplicas(t *testing.T) {
 		var wg sync.WaitGroup
 		for _, st := range []store.Store{a, b, a, b} {
 			wg.Go(func() {
-				if _, err := newWatch(st, f, nil, watch.Config{Interval: time.Hour}).Pass(ctx, 0); err != nil {
+				if _, err := newWatch(st, f, nil, watch.Config{Interval: time.Hour}).Pass(ctx, watch.PassOptions{}); err != nil {
 					t.Error(err)
 				}
 			})
@@ -313,5 +316,34 @@ func TestReplicas(t *testing.T) {
 		} else {
 			release()
 		}
+	})
+}
+
+// TestRunSpreads: Run checks new vehicles at once, then each at most once
+// per interval, a Slots-th of them per tick.
+func TestRunSpreads(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		st := storetest.Empty(t, "sqlite")
+		garage(t, st, 8, 1)
+		f := newFake(time.Millisecond)
+		w := newWatch(st, f, nil, watch.Config{Interval: 4 * time.Hour, Slots: 4})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { w.Run(ctx); close(done) }()
+		time.Sleep(time.Minute)
+		if total, _ := f.totalAsks(); total != 8 {
+			t.Fatalf("first tick asked %d times; want each new vehicle once", total)
+		}
+		time.Sleep(4 * time.Hour)
+		if total, most := f.totalAsks(); total != 10 || most != 2 {
+			t.Fatalf("after one interval NHTSA was asked %d times, at most %d per vehicle; want 8 + a quarter of 8", total, most)
+		}
+		time.Sleep(3 * time.Hour)
+		if total, most := f.totalAsks(); total != 16 || most != 2 {
+			t.Fatalf("by the end of the second interval %d asks, at most %d per vehicle; want each vehicle twice", total, most)
+		}
+		cancel()
+		<-done
 	})
 }
