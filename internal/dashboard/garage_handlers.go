@@ -137,21 +137,15 @@ func (h *Handler) addItem(w http.ResponseWriter, r *http.Request, s *session) {
 		return
 	}
 	_, err := h.lists.Add(r.Context(), s.account.ID, listID, kind, id, r.PostForm.Get("note"))
-	if h.badText(w, r, err) {
+	if h.itemRefused(w, r, err) {
 		return
 	}
 	n := "added"
 	switch {
 	case errors.Is(err, lists.ErrConflict):
 		n = "already"
-	case errors.Is(err, lists.ErrNotFound):
-		h.notFound(w, r)
-		return
 	case errors.Is(err, lists.ErrUnknownRecord):
 		h.errorPage(w, r, http.StatusBadRequest, "Not in the catalog", "That vehicle is not in the catalog (any more).")
-		return
-	case errors.Is(err, lists.ErrNoteTooLong):
-		h.errorPage(w, r, http.StatusBadRequest, "Note too long", fmt.Sprintf("A note has at most %d characters.", account.MaxNoteLen))
 		return
 	case err != nil:
 		h.serverError(w, r, err)
@@ -160,12 +154,26 @@ func (h *Handler) addItem(w http.ResponseWriter, r *http.Request, s *session) {
 	http.Redirect(w, r, "/dashboard/garage?n="+n+"#list-"+url.PathEscape(listID), http.StatusSeeOther)
 }
 
+// itemRefused answers the refusals the item forms share; true when it did.
+func (h *Handler) itemRefused(w http.ResponseWriter, r *http.Request, err error) bool {
+	switch {
+	case h.badText(w, r, err):
+	case errors.Is(err, lists.ErrNotFound):
+		h.notFound(w, r)
+	case errors.Is(err, lists.ErrNoteTooLong):
+		h.errorPage(w, r, http.StatusBadRequest, "Note too long", fmt.Sprintf("A note has at most %d characters.", account.MaxNoteLen))
+	default:
+		return false
+	}
+	return true
+}
+
 // addVIN saves a VIN, decoded; one that cannot be decoded is shown again
 // in its form with the reason.
 func (h *Handler) addVIN(w http.ResponseWriter, r *http.Request, s *session) {
 	listID, raw := r.PostForm.Get("list"), r.PostForm.Get("vin")
 	_, err := h.lists.AddVIN(r.Context(), s.account.ID, listID, raw, r.PostForm.Get("note"))
-	if h.badText(w, r, err) {
+	if h.itemRefused(w, r, err) {
 		return
 	}
 	var ve *vehicle.Error
@@ -173,12 +181,6 @@ func (h *Handler) addVIN(w http.ResponseWriter, r *http.Request, s *session) {
 	switch {
 	case errors.Is(err, lists.ErrConflict):
 		n = "already"
-	case errors.Is(err, lists.ErrNotFound):
-		h.notFound(w, r)
-		return
-	case errors.Is(err, lists.ErrNoteTooLong):
-		h.errorPage(w, r, http.StatusBadRequest, "Note too long", fmt.Sprintf("A note has at most %d characters.", account.MaxNoteLen))
-		return
 	case errors.As(err, &ve):
 		status := http.StatusBadRequest
 		if ve.Code != lookup.CodeInvalidVIN && ve.Code != lookup.CodeVINNotDecodable {
@@ -203,17 +205,10 @@ func (h *Handler) setRecallStatus(w http.ResponseWriter, r *http.Request, s *ses
 	dealt := r.PostForm.Get("status") == views.StatusDealtWith
 	err := h.lists.SetDealtWith(r.Context(), s.account.ID, store.ItemRef{ListID: listID, Kind: kind, UUID: id},
 		r.PostForm.Get("campaign"), dealt, r.PostForm.Get("note"))
-	if h.badText(w, r, err) {
+	if h.itemRefused(w, r, err) {
 		return
 	}
-	switch {
-	case errors.Is(err, lists.ErrNotFound):
-		h.notFound(w, r)
-		return
-	case errors.Is(err, lists.ErrNoteTooLong):
-		h.errorPage(w, r, http.StatusBadRequest, "Note too long", fmt.Sprintf("A note has at most %d characters.", account.MaxNoteLen))
-		return
-	case err != nil:
+	if err != nil {
 		h.serverError(w, r, err)
 		return
 	}
