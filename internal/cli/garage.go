@@ -48,7 +48,7 @@ func garageRun(ctx context.Context, f *Factory, opts *garageOptions) error {
 }
 
 func printGarage(s *IOStreams, lists []client.List) error {
-	t := s.newTable("LIST", "TYPE", "UUID/VIN", "MAKE", "MODEL", "YEAR", "NOTE", "STATUS", "RECALLS")
+	t := s.newTable("LIST", "TYPE", "UUID/VIN", "MAKE", "MODEL", "YEAR", "NOTE", "RECALLS", "STATUS")
 	for _, l := range lists {
 		if len(l.Items) == 0 {
 			t.row(l.Name, "-", "(empty)", "-", "-", "-", "-", "-", "-")
@@ -65,7 +65,7 @@ func printGarage(s *IOStreams, lists []client.List) error {
 			if it.VIN != nil {
 				id = *it.VIN
 			}
-			t.row(l.Name, typeArg(it.Type), id, mk, model, year, dashIfEmpty(it.Note), status, recallSummary(it.Recalls))
+			t.row(l.Name, typeArg(it.Type), id, mk, model, year, dashIfEmpty(it.Note), recallSummary(it.Recalls), status)
 			t.colorLast(color)
 		}
 	}

@@ -23,7 +23,7 @@ check is its baseline: what is open then is not new.
 
 Piped, each new campaign is a line starting with "new".`,
 		Example: `  vds recalls refresh
-  vds recalls refresh --database postgres://vds@db/vds --json`,
+  vds recalls refresh --json`,
 	})
 }
 

@@ -127,7 +127,10 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 		if err != nil || len(lists) != 1 || lists[0].Name != "My garage" {
 			t.Fatalf("Lists: %+v, %v", lists, err)
 		}
-		if log, err := c.Changelog(ctx); err != nil || len(log) == 0 || log[0].Version != "1.3.0" {
+		if recalls, err := c.ListRecalls(ctx); err != nil || recalls == nil {
+			t.Fatalf("ListRecalls: %+v, %v", recalls, err)
+		}
+		if log, err := c.Changelog(ctx); err != nil || len(log) == 0 || log[0].Version != "1.4.0" {
 			t.Fatalf("Changelog: %+v, %v", log, err)
 		}
 		if spec, err := c.OpenAPI(ctx); err != nil || !strings.Contains(string(spec), `"openapi":"3.1.0"`) {

@@ -100,7 +100,7 @@ type ListItem struct {
 	account.ListItem
 	Record  *RecordRef    `json:"record" jsonschema:"A summary of the saved record, or of a VIN's decode; null when it is missing or the VIN decoded to no vehicle."`
 	Links   *ItemLinks    `json:"links" jsonschema:"For a VIN, the catalog records of its make, model and year; null for a catalog record."`
-	Recalls *RecallStatus `json:"recalls" jsonschema:"The recall status of a car, motorcycle or VIN, kept by the recall watch; null for boats and tire sizes."`
+	Recalls *RecallStatus `json:"recalls" jsonschema:"The recall status of a car, motorcycle or VIN, kept by the recall watch; null for boats, tire sizes and records that left the catalog."`
 }
 
 // SchemaEnums: an item's type is a catalog kind or vin.
@@ -174,7 +174,7 @@ func NewLists(stored []account.List, svc *vehicle.Service, sightings []store.Ite
 			} else {
 				item.Missing = true
 			}
-			if Watched(it.Kind) {
+			if Watched(it.Kind) && !item.Missing {
 				item.Recalls = recallStatus(it, byItem[store.ItemRef{ListID: l.ID, Kind: it.Kind, UUID: it.UUID}])
 			}
 			al.Items = append(al.Items, item)

@@ -185,10 +185,27 @@ type watched struct {
 type pass struct {
 	mu  sync.Mutex
 	res Result
+	// asking holds a slot per request to NHTSA in flight.
+	asking chan struct{}
 	// until is when requests may resume; inARow counts failures in a row.
 	until   time.Time
 	inARow  int
 	stopped bool
+}
+
+// acquire takes a request slot once the backoff allows; false when the
+// pass stopped or ctx ended.
+func (p *pass) acquire(ctx context.Context) bool {
+	select {
+	case p.asking <- struct{}{}:
+	case <-ctx.Done():
+		return false
+	}
+	if !p.ready(ctx) {
+		<-p.asking
+		return false
+	}
+	return true
 }
 
 // ready waits out the backoff; false when the pass stopped or ctx ended.
@@ -225,7 +242,7 @@ func (w *Watch) Pass(ctx context.Context, opts PassOptions) (Result, error) {
 	if w.obs != nil {
 		w.obs.WatchPass()
 	}
-	p := &pass{res: Result{New: []Sighting{}}}
+	p := &pass{res: Result{New: []Sighting{}}, asking: make(chan struct{}, w.cfg.MaxInFlight)}
 	w.retryNotifications(ctx, p)
 	all, err := w.st.WatchedItems(ctx)
 	if err != nil {
@@ -278,10 +295,11 @@ func (w *Watch) Pass(ctx context.Context, opts PassOptions) (Result, error) {
 }
 
 // ask checks the vehicles with at most MaxInFlight requests at once,
-// pausing after failures and stopping after MaxFailures in a row.
+// pausing after failures and stopping after MaxFailures in a row. Twice as
+// many workers run, so the store's work overlaps the requests.
 func (w *Watch) ask(ctx context.Context, vehicles []*watched, due time.Time, p *pass) error {
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(w.cfg.MaxInFlight)
+	g.SetLimit(2 * w.cfg.MaxInFlight)
 	for _, wv := range vehicles {
 		if !p.ready(gctx) {
 			break
@@ -312,7 +330,12 @@ func (w *Watch) check(ctx context.Context, wv *watched, refresh bool, p *pass) {
 	var recalls []upstream.Recall
 	var err error
 	if refresh {
+		if !p.acquire(ctx) {
+			w.finish(ctx, wv.key, nil, time.Now()) // the claim goes back for the next pass
+			return
+		}
 		recalls, err = w.up.RefreshRecalls(ctx, wv.sample.Make, wv.sample.Model, wv.sample.Year)
+		<-p.asking
 	} else {
 		recalls, _, err = w.up.Recalls(ctx, wv.sample.Make, wv.sample.Model, wv.sample.Year)
 	}
