@@ -110,8 +110,6 @@ type Watch struct {
 	obs      Observer
 	cfg      Config
 	log      *slog.Logger
-	// Changed, when set, is told of each account with a new sighting.
-	Changed func(accountID string)
 }
 
 // New returns a Watch; notifier and obs may be nil.
@@ -424,9 +422,6 @@ func (w *Watch) notify(ctx context.Context, p *pass, accountID string, item Item
 	}
 	if err != nil {
 		w.log.Warn("recall notification failed; the next pass retries", "campaign", c.CampaignNumber, "err", err)
-	}
-	if w.Changed != nil {
-		w.Changed(accountID)
 	}
 	p.mu.Lock()
 	p.res.New = append(p.res.New, s)
