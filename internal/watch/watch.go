@@ -409,16 +409,17 @@ func (w *Watch) observe(outcome string, campaigns int) {
 }
 
 // notify tells the notifier of a sighting and marks it notified when it
-// took it; a failure is retried by the next pass.
+// took it; a failure is retried by the next pass. Without a notifier the
+// sighting stays unnotified, for a process that has one.
 func (w *Watch) notify(ctx context.Context, p *pass, accountID string, item Item, c Campaign, ref store.ItemRef) {
 	s := Sighting{AccountID: accountID, Item: item, Campaign: c}
-	err := error(nil)
+	var err error
 	if w.notifier != nil {
 		err = w.notifier.RecallNew(ctx, accountID, item, c)
-	}
-	if err == nil {
-		err = w.st.MarkRecallNotified(context.WithoutCancel(ctx), ref, c.CampaignNumber)
-		s.Notified = err == nil
+		if err == nil {
+			err = w.st.MarkRecallNotified(context.WithoutCancel(ctx), ref, c.CampaignNumber)
+			s.Notified = err == nil
+		}
 	}
 	if err != nil {
 		w.log.Warn("recall notification failed; the next pass retries", "campaign", c.CampaignNumber, "err", err)
@@ -430,6 +431,9 @@ func (w *Watch) notify(ctx context.Context, p *pass, accountID string, item Item
 
 // retryNotifications notifies the sightings an earlier pass could not.
 func (w *Watch) retryNotifications(ctx context.Context, p *pass) {
+	if w.notifier == nil {
+		return
+	}
 	pending, err := w.st.UnnotifiedRecalls(ctx)
 	if err != nil || len(pending) == 0 {
 		return

@@ -196,9 +196,19 @@ func TestFirstSightings(t *testing.T) {
 		if res, _ = w.Pass(ctx, watch.PassOptions{Force: true}); res.Checked != 2 || len(res.New) != 0 {
 			t.Fatalf("forced pass = %v; want both vehicles asked again, nothing new", res)
 		}
+
+		// A process without a notifier (vds recalls refresh before webhooks
+		// are wired) leaves its sightings for one that has one.
+		f.add(watch.Key("M", "X1", 2020), "26V888000", false)
+		if res, _ = newWatch(st, f, nil, watch.Config{Interval: time.Hour}).Pass(ctx, watch.PassOptions{Force: true}); len(res.New) != 1 || res.New[0].Notified {
+			t.Fatalf("pass without a notifier = %+v; want the sighting, unnotified", res)
+		}
+		if res, _ = w.Pass(ctx, watch.PassOptions{}); len(n.told()) != 3 || len(res.New) != 1 || !res.New[0].Notified {
+			t.Fatalf("the notifier's next pass told %v (%+v); want the sighting told", n.told(), res)
+		}
 		recalls, err := st.ItemRecalls(ctx, a.ID)
-		if err != nil || len(recalls) != 4 {
-			t.Fatalf("ItemRecalls = %d rows, %v; want 2 baselines and 2 sightings", len(recalls), err)
+		if err != nil || len(recalls) != 5 {
+			t.Fatalf("ItemRecalls = %d rows, %v; want 2 baselines and 3 sightings", len(recalls), err)
 		}
 		for _, r := range recalls {
 			if r.Baseline != (r.Campaign == "20V001000") || !r.Notified && !r.Baseline {
