@@ -131,7 +131,7 @@ func ServerTools(tools []Tool) []server.ServerTool {
 // instructions tell a model how the tools fit together; clients show them
 // to the model once per connection.
 const instructions = `vds answers questions about cars, motorcycles (and ATVs, UTVs, snowmobiles, scooters, personal watercraft, golf carts), power boats and tire fitments from one catalog.
-Find exact spellings with list_makes and list_models, then search_vehicles with make and model (and year); every list query must be narrowed by make, model, q, a type filter, year, or a year window of at most 10 years. get_vehicle returns one record by uuid; tire_sizes_for_vehicle and tire_geometry give OEM and alternate tire sizes with their geometry. my_garage reads the user's saved vehicles; account_usage shows the plan, the per-minute rate limit and the monthly quota, which tool calls share with the REST API.`
+Find exact spellings with list_makes and list_models, then search_vehicles with make and model (and year); every list query must be narrowed by make, model, q, a type filter, year, or a year window of at most 10 years. get_vehicle returns one record by uuid; tire_sizes_for_vehicle and tire_geometry give OEM and alternate tire sizes with their geometry. my_garage reads the user's saved vehicles with their recall status (also the resource vds://garage), garage_recalls their recall campaigns; account_usage shows the plan, the per-minute rate limit and the monthly quota, which tool calls share with the REST API.`
 
 // NewServer returns an MCP server with every tool registered, input and
 // output validated, panics recovered and quota charged per tools/call.
@@ -148,6 +148,7 @@ func NewServer(d Deps, version string) *server.MCPServer {
 	s := server.NewMCPServer("vds", version,
 		server.WithInstructions(instructions),
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
 		// Middleware runs outermost first: mcp-go's recovery is a backstop
 		// for the guard, which recovers itself so it can refund the call
 		// and keep the panic value out of the answer.
@@ -158,6 +159,7 @@ func NewServer(d Deps, version string) *server.MCPServer {
 		server.WithHooks(hooks),
 	)
 	s.AddTools(ServerTools(tools)...)
+	s.AddResource(garageResource(d, g))
 	return s
 }
 
