@@ -56,6 +56,8 @@ func Run(t *testing.T, open Opener) {
 		{"TokenGrace", testTokenGrace},
 		{"DeleteAccount", testDeleteAccount},
 		{"Flash", testFlash},
+		{"RecallClaims", testRecallClaims},
+		{"ItemRecalls", testItemRecalls},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
