@@ -236,7 +236,6 @@ type PassOptions struct {
 // oldest check first. Items first seen on a vehicle not due get their
 // baseline from the shared cache.
 func (w *Watch) Pass(ctx context.Context, opts PassOptions) (Result, error) {
-	slots := opts.Slots
 	if w.obs != nil {
 		w.obs.WatchPass()
 	}
@@ -271,9 +270,9 @@ func (w *Watch) Pass(ctx context.Context, opts PassOptions) (Result, error) {
 	p.res.Vehicles = len(vehicles)
 	slices.SortStableFunc(vehicles, func(a, b *watched) int { return a.checkedAt.Compare(b.checkedAt) })
 	limit := 0
-	if slots > 0 {
+	if opts.Slots > 0 {
 		checked := len(checks)
-		limit = max(0, len(vehicles)-checked) + (checked+slots-1)/slots
+		limit = max(0, len(vehicles)-checked) + (checked+opts.Slots-1)/opts.Slots
 	}
 	var asks []*watched
 	for _, wv := range vehicles {
