@@ -322,15 +322,60 @@ type List struct {
 	Items     []ListItem `json:"items"`
 }
 
-// ListItem is a saved record; Record is nil and Missing true once the
-// record has left the catalog.
+// ListItem is a saved record or VIN (Type KindVIN, VIN set, Record its
+// decode, Links its catalog cars); Record is nil and Missing true once the
+// record has left the catalog. Recalls is nil for boats and tire sizes.
 type ListItem struct {
-	Type    Kind       `json:"type"`
-	UUID    string     `json:"uuid"`
-	Note    string     `json:"note"`
-	AddedAt time.Time  `json:"added_at"`
-	Missing bool       `json:"missing"`
-	Record  *RecordRef `json:"record"`
+	Type    Kind          `json:"type"`
+	UUID    string        `json:"uuid"`
+	Note    string        `json:"note"`
+	AddedAt time.Time     `json:"added_at"`
+	Missing bool          `json:"missing"`
+	VIN     *string       `json:"vin"`
+	Record  *RecordRef    `json:"record"`
+	Links   *ItemLinks    `json:"links"`
+	Recalls *RecallStatus `json:"recalls"`
+}
+
+// ItemLinks are a saved VIN's catalog cars and motorcycles.
+type ItemLinks struct {
+	Cars        []string `json:"cars"`
+	Motorcycles []string `json:"motorcycles"`
+}
+
+// RecallStatus sums up an item's recall campaigns: Open and New are
+// campaign numbers; CheckedAt is nil before the watch's first check.
+type RecallStatus struct {
+	Open        []string   `json:"open"`
+	New         []string   `json:"new"`
+	ParkIt      bool       `json:"park_it"`
+	ParkOutside bool       `json:"park_outside"`
+	OTA         bool       `json:"ota"`
+	CheckedAt   *time.Time `json:"checked_at"`
+}
+
+// ItemRecalls is one saved item's recall campaigns (GET /v1/lists/recalls).
+type ItemRecalls struct {
+	ListID    string         `json:"list_id"`
+	ListName  string         `json:"list_name"`
+	Type      Kind           `json:"type"`
+	UUID      string         `json:"uuid"`
+	VIN       *string        `json:"vin"`
+	Note      string         `json:"note"`
+	Record    *RecordRef     `json:"record"`
+	CheckedAt *time.Time     `json:"checked_at"`
+	Campaigns []ItemCampaign `json:"campaigns"`
+}
+
+// ItemCampaign is a campaign on an item: Status is "open" or "dealt_with".
+type ItemCampaign struct {
+	Recall
+	FirstSeenAt time.Time  `json:"first_seen_at"`
+	Baseline    bool       `json:"baseline"`
+	New         bool       `json:"new"`
+	Status      string     `json:"status"`
+	DealtWithAt *time.Time `json:"dealt_with_at"`
+	StatusNote  string     `json:"status_note"`
 }
 
 // RecordRef summarises a catalog record.

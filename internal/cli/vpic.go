@@ -216,9 +216,11 @@ func scanVINs(r io.Reader, warn io.Writer, fn func(string) error) error {
 	return nil
 }
 
-func deref(p *string) string {
+// deref is *p, or the zero value for nil.
+func deref[T any](p *T) T {
 	if p == nil {
-		return ""
+		var zero T
+		return zero
 	}
 	return *p
 }

@@ -29,6 +29,7 @@ type Config struct {
 	Dashboard Dashboard             `mapstructure:"dashboard"`
 	VIN       VIN                   `mapstructure:"vin"`
 	Webhooks  Webhooks              `mapstructure:"webhooks"`
+	Recalls   Recalls               `mapstructure:"recalls"`
 	Plans     map[string]PlanLimits `mapstructure:"plans"`
 }
 
@@ -80,6 +81,12 @@ type Webhooks struct {
 	RetryInitial time.Duration `mapstructure:"retry_initial"`
 	Timeout      time.Duration `mapstructure:"timeout"`
 	AllowPrivate bool          `mapstructure:"allow_private"`
+}
+
+// Recalls configures the recall watch of `vds serve`.
+type Recalls struct {
+	// RefreshInterval is how often each watched vehicle's recalls are refreshed at most; 0 turns the watch off.
+	RefreshInterval time.Duration `mapstructure:"refresh_interval"`
 }
 
 // UpstreamMargin is how much shorter than server.write_timeout
@@ -170,6 +177,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("webhooks.retry_initial", "1m")
 	v.SetDefault("webhooks.timeout", "10s")
 	v.SetDefault("webhooks.allow_private", false)
+	v.SetDefault("recalls.refresh_interval", "24h")
 	v.SetDefault("database.url", "")
 	v.SetDefault("dashboard.signup", true)
 	v.SetDefault("dashboard.session_ttl", "168h")
@@ -286,6 +294,9 @@ func (c *Config) Validate() error {
 		if _, err := ParseProxies([]string{p}); err != nil {
 			errs = append(errs, fmt.Errorf("server.trusted_proxies: %q is not an address or CIDR prefix such as 10.0.0.0/8 or 192.0.2.10 (or none alone)", p))
 		}
+	}
+	if c.Recalls.RefreshInterval < 0 || c.Recalls.RefreshInterval > 0 && c.Recalls.RefreshInterval < time.Hour {
+		errs = append(errs, errors.New("recalls.refresh_interval: must be 0 (no watch) or at least 1h, so NHTSA is not asked too often"))
 	}
 	if d := c.VIN.Decoder; d != "" && d != "auto" && d != "offline" && d != "online" {
 		errs = append(errs, fmt.Errorf("vin.decoder: %q is not auto, offline or online", d))

@@ -123,6 +123,8 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /dashboard/garage/add", h.authed(h.addVehicle))
 	m.HandleFunc("POST /dashboard/garage/items", h.authed(h.addItem))
 	m.HandleFunc("POST /dashboard/garage/items/remove", h.authed(h.removeItem))
+	m.HandleFunc("POST /dashboard/garage/vins", h.authed(h.addVIN))
+	m.HandleFunc("POST /dashboard/garage/recalls", h.authed(h.setRecallStatus))
 	m.HandleFunc("GET /dashboard/records/{type}/{uuid}", h.authed(h.record))
 
 	if h.hooks != nil {

@@ -151,6 +151,9 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 		if err != nil || len(lists) != 1 || lists[0].Name != "My garage" {
 			t.Fatalf("Lists: %+v, %v", lists, err)
 		}
+		if recalls, err := c.ListRecalls(ctx); err != nil || recalls == nil {
+			t.Fatalf("ListRecalls: %+v, %v", recalls, err)
+		}
 		if log, err := c.Changelog(ctx); err != nil || len(log) == 0 || log[0].Version != "1.4.0" {
 			t.Fatalf("Changelog: %+v, %v", log, err)
 		}

@@ -275,9 +275,20 @@ func operations() map[string]opDoc {
 	}
 	ops["GET /v1/lists"] = opDoc{
 		id: "getLists", tag: "Account", summary: "Saved vehicle lists",
-		desc: "The authenticated user's curated lists (the dashboard's garage). An item whose record has left the " +
-			"catalog stays, with missing true and record null.",
+		desc: "The authenticated user's curated lists (the dashboard's garage). An item is a catalog record or a VIN " +
+			"(type vin, with its decoded make, model and year as record and its catalog cars as links). An item whose " +
+			"record has left the catalog stays, with missing true and record null. Cars, motorcycles and VINs carry " +
+			"recalls, the status the recall watch keeps: open and new campaign numbers, the park-it, park-outside and " +
+			"over-the-air flags, and checked_at.",
 		shape: arrayOf, data: reflect.TypeFor[List](),
+	}
+	ops["GET /v1/lists/recalls"] = opDoc{
+		id: "getListsRecalls", tag: "Account", summary: "Recalls of the saved vehicles",
+		desc: "Every recall campaign affecting a car, motorcycle or VIN of the user's lists, grouped by item, with when " +
+			"the recall watch first saw it on the item, NHTSA's flags and the user's status (open or dealt_with, set " +
+			"in the dashboard). Campaigns open at an item's first check are its baseline and never new. One charged " +
+			"call, however many items; answered from the watch's records, never from NHTSA.",
+		shape: arrayOf, data: reflect.TypeFor[ItemRecalls](),
 	}
 	changelog := opDoc{
 		tag: "About", summary: "API changelog",

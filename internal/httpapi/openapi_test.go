@@ -28,10 +28,14 @@ import (
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/httpapi/apitest"
+	"github.com/vds-dev/vds/internal/lists"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store/storetest"
+	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/watch"
 )
 
 // routes returns the route table. Routes only builds handler closures, so a
@@ -375,8 +379,8 @@ func TestOpenAPIFieldTypes(t *testing.T) {
 		{"TireFitment", "speed_rating", `{"description":"Speed rating of the OEM tire (front when staggered), e.g. V; null when unknown.","type":["null","string"]}`},
 		{"Meta", "truncated", `{"description":"True when more than 400 records match: narrow the query to see the rest.","type":"boolean"}`},
 		{"MeAccount", "created_at", `{"description":"When the account was created (UTC).","format":"date-time","type":"string"}`},
-		{"ListItem", "type", `{"description":"The record's kind: car, motorcycle, boat or tire_size.","enum":["car","motorcycle","boat","tire_size"],"type":"string"}`},
-		{"ListItem", "record", `{"anyOf":[{"$ref":"#/components/schemas/RecordRef"},{"type":"null"}],"description":"A summary of the saved record; null when it is missing."}`},
+		{"ListItem", "type", `{"description":"The record's kind: car, motorcycle, boat or tire_size; vin for a saved VIN.","enum":["car","motorcycle","boat","tire_size","vin"],"type":"string"}`},
+		{"ListItem", "record", `{"anyOf":[{"$ref":"#/components/schemas/RecordRef"},{"type":"null"}],"description":"A summary of the saved record, or of a VIN's decode; null when it is missing or the VIN decoded to no vehicle."}`},
 		{"FitmentGeometry", "rear", `{"anyOf":[{"$ref":"#/components/schemas/SizeGeometry"},{"type":"null"}],"description":"Geometry of the rear size of a staggered fitment; null otherwise."}`},
 		{"Problem", "accepted", `{"description":"The accepted parameters, for unknown_parameter.","items":{"type":"string"},"type":"array"}`},
 	} {
@@ -542,9 +546,31 @@ func newFixture(t *testing.T) *fixture {
 	if err := acc.SetSuspended(ctx, accounts["suspended"].ID, true); err != nil {
 		t.Fatal(err)
 	}
-	// A garage with a present record of each kind and one that leaves the
-	// catalog, so /v1/lists shows both a record summary and a null one.
+	// A garage with a VIN, a present record of each kind and one that
+	// leaves the catalog, so /v1/lists shows a decode, a record summary
+	// and a null one; a watch pass gives them their recall baselines.
+	up := upstream.New(upstream.Config{VPICURL: fake.URL, NHTSAURL: fake.URL, Timeout: 5 * time.Second, CacheTTL: time.Hour}, nil, nil)
+	vehicles, err := server.LoadVehicles(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := lists.New(st)
+	saved.SetVINDecoder(lookup.New(vehicles, up, "online").ListDecode)
+	garage, err := saved.Default(ctx, accounts["dev"].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := saved.AddVIN(ctx, accounts["dev"].ID, garage.ID, upstreamtest.KnownVIN, "Dana's F-150"); err != nil {
+		t.Fatal(err)
+	}
 	f.goneCar = storetest.GarageWithGoneCar(t, st, c, accounts["dev"].ID, "saved by the test", storetest.FirstOfEachKind(c)...)
+	vehicles, err = server.LoadVehicles(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := watch.New(st, vehicles, up, nil, nil, watch.Config{}, slog.New(slog.DiscardHandler)).Pass(ctx, watch.PassOptions{}); err != nil {
+		t.Fatal(err)
+	}
 
 	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -661,10 +687,11 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		"GET /v1/me":                         {"/v1/me"},
 		"GET /v1/me/requests": {"/v1/me/requests", "/v1/me/requests?status=4xx&per_page=2&page=2",
 			"/v1/me/requests?status=4XX", "/v1/me/requests?status=&page=&per_page=&request_id="},
-		"GET /v1/lists":        {"/v1/lists"},
-		"GET /v1/changelog":    {"/v1/changelog"},
-		"GET /changelog":       {"/changelog"},
-		"GET /v1/openapi.json": {"/v1/openapi.json"},
+		"GET /v1/lists":         {"/v1/lists"},
+		"GET /v1/lists/recalls": {"/v1/lists/recalls"},
+		"GET /v1/changelog":     {"/v1/changelog"},
+		"GET /changelog":        {"/changelog"},
+		"GET /v1/openapi.json":  {"/v1/openapi.json"},
 	}
 	bad := func(path string) exchange {
 		return exchange{method: http.MethodGet, path: path, token: dev, want: http.StatusBadRequest}
@@ -736,6 +763,7 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/me/requests?per_page=101"), // invalid_parameter
 		bad("/v1/me/requests?request=abc"),  // unknown_parameter
 		bad("/v1/lists?x=1"),
+		bad("/v1/lists/recalls?x=1"),
 		bad("/v1/openapi.json?format=yaml"),
 		bad("/changelog?since=1.0.0"),
 		bad("/v1/vin/1FTMW1T88"),         // invalid_vin: too short

@@ -150,6 +150,7 @@ func (h *Handler) Routes() []Route {
 		{Pattern: "GET /v1/me", Charged: free, Cache: cacheNever, handler: h.me},
 		{Pattern: "GET /v1/me/requests", Charged: free, Query: true, Cache: cacheNever, handler: h.requests},
 		{Pattern: "GET /v1/lists", Charged: charged, Cache: cacheNever, handler: h.lists},
+		{Pattern: "GET /v1/lists/recalls", Charged: charged, Cache: cacheNever, handler: h.listsRecalls},
 		{Pattern: "GET /v1/changelog", Charged: free, handler: h.changelog},
 		{Pattern: "GET /changelog", Charged: free, handler: h.changelog},
 		{Pattern: "GET /v1/openapi.json", Charged: free, Public: true, handler: h.openAPI},

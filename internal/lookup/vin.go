@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/upstream"
@@ -406,4 +407,18 @@ func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter *Meter) (
 		}
 	}
 	return entries, meta, nil
+}
+
+// ListDecode decodes a VIN to save in a list: its make, model, year and
+// catalog cars. An invalid VIN's error is the local check's reason.
+func (s *Service) ListDecode(ctx context.Context, raw string) (string, account.VINDecode, error) {
+	r, _, err := s.DecodeVIN(ctx, raw)
+	if err != nil {
+		return "", account.VINDecode{}, err
+	}
+	d := account.VINDecode{Make: r.Make, Model: r.Model, Year: r.Year, Cars: r.Links.Cars, Motorcycles: r.Links.Motorcycles}
+	if d.Year == nil && len(r.ModelYearCandidates) > 0 {
+		d.Year = &r.ModelYearCandidates[0]
+	}
+	return r.VIN, d, nil
 }

@@ -95,6 +95,7 @@ func twinCases(e *env) []twinCase {
 		twinCase{tool: "tire_size_lookup", args: map[string]any{"size": "35x12.50R17 LT", "window": 5, "page": 2, "per_page": 1, "make": "jeep"},
 			path: "/v1/tire-sizes/lookup?size=" + url.QueryEscape("35x12.50R17 LT") + "&window=5&page=2&per_page=1&make=jeep"},
 		twinCase{tool: "my_garage", args: map[string]any{}, path: "/v1/lists"},
+		twinCase{tool: "garage_recalls", args: map[string]any{}, path: "/v1/lists/recalls"},
 		twinCase{tool: "account_usage", args: map[string]any{}, path: "/v1/me",
 			// Each request takes a unit of the rate window and may straddle
 			// the turn of a minute; the rest of /me must be equal.

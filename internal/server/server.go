@@ -35,6 +35,7 @@ import (
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/vpic"
+	"github.com/vds-dev/vds/internal/watch"
 	"github.com/vds-dev/vds/internal/webhooks"
 )
 
@@ -62,6 +63,8 @@ type Server struct {
 	access       *edge.AccessLog
 	requests     *requestlog.Log
 	hooks        *webhooks.Service
+	// watch refreshes the garages' recalls and emits recall.new to hooks.
+	watch *watch.Watch
 	// loadFailure is the newest catalog version that failed to load; nil otherwise.
 	loadFailure atomic.Pointer[catalogFailure]
 }
@@ -114,6 +117,8 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	saved := lists.New(st)
 	lk := lookup.New(s.svc, up, cfg.VIN.Decoder)
 	s.lookup = lk
+	saved.SetVINDecoder(lk.ListDecode)
+	s.watch = watch.New(st, s.svc, up, watch.Events(s.hooks), s.metrics, watch.Config{Interval: cfg.Recalls.RefreshInterval}, log)
 	// The snapshot loads before the first request (tens of milliseconds),
 	// so no VIN is sent to NHTSA that the snapshot would have answered.
 	switch cfg.VIN.Decoder {
@@ -312,6 +317,9 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 	wg.Go(func() { s.every(bg, sweepEvery, s.signin.Sweep, "dashboard sweep failed; will retry") })
 	wg.Go(func() { s.hooks.Run(bg) })
 	wg.Go(func() { tuneGC(bg, uint64(sc.GCHeadroomMB)<<20, s.log) })
+	if s.cfg.Recalls.RefreshInterval > 0 {
+		wg.Go(func() { s.watch.Run(bg) })
+	}
 
 	errc := make(chan error, len(all))
 	for _, sv := range all {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/vds-dev/vds/client"
 )
@@ -341,9 +342,14 @@ func (f *fakeClient) Lists(_ context.Context, _ ...client.CallOption) ([]client.
 		Items: []client.ListItem{
 			{Type: client.KindCar, UUID: fakeUUID(1), Note: "daily driver", Record: &client.RecordRef{Make: "Toyota", Model: "Camry", Year: 2019}},
 			{Type: client.KindBoat, UUID: missingBoat, Missing: true},
+			{Type: client.KindVIN, UUID: fakeUUID(9), VIN: ptr(fakeVIN), Note: "Dana's", Record: &client.RecordRef{Make: "Toyota", Model: "Camry", Year: 2019},
+				Links: &client.ItemLinks{Cars: []string{fakeUUID(1)}}, Recalls: &client.RecallStatus{Open: []string{"19V001000"}, New: []string{"19V001000"}, CheckedAt: &fakeChecked}},
 		},
 	}}, nil
 }
+
+// fakeChecked is when the garage's VIN was checked for recalls.
+var fakeChecked = time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)
 
 // errUnavailable is a server error for the error-path tests.
 var errUnavailable = errors.New("vds: 503 upstream_unavailable: NHTSA is unavailable")

@@ -512,11 +512,17 @@ func TestUpdateGarage(t *testing.T) {
 	fc := newFake()
 	m := drive(t, newTest(t, fc, 100, 30), runes("g"))
 	assertState(t, m, stateGarage)
-	assertView(t, m, "My garage", "2019 Toyota Camry", "daily driver", "(no longer in the catalog)")
+	assertView(t, m, "My garage", "2019 Toyota Camry", "daily driver", "(no longer in the catalog)",
+		"VIN "+fakeVIN, "1 open recalls, 1 new")
 	m = drive(t, m, down, enter)
 	assertState(t, m, stateGarage)
 	assertView(t, m, "left the catalog")
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyUp}, enter)
+	assertState(t, m, stateRecord)
+	assertView(t, m, "2019 Toyota Camry LE")
+
+	// The VIN opens its catalog car.
+	m = drive(t, newTest(t, fc, 100, 30), runes("g"), down, down, enter)
 	assertState(t, m, stateRecord)
 	assertView(t, m, "2019 Toyota Camry LE")
 }

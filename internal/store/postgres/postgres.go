@@ -52,7 +52,10 @@ func Open(ctx context.Context, url string) (*sqldb.DB, error) {
 		LockCatalog: "LOCK TABLE catalog_versions IN EXCLUSIVE MODE",
 		ForUpdate:   " FOR UPDATE",
 		SkipLocked:  " FOR UPDATE OF d SKIP LOCKED",
-		IsConflict:  isConflict,
+		// 0x76647377 spells "vdsw", the watch.
+		TryWatchLock: "SELECT pg_try_advisory_lock(1986294647)",
+		WatchUnlock:  "SELECT pg_advisory_unlock(1986294647)",
+		IsConflict:   isConflict,
 	}), nil
 }
 

@@ -38,6 +38,9 @@ type Dialect struct {
 	// RowAtATime inserts with a prepared single-row statement: SQLite runs
 	// in-process and spends most of a multi-row INSERT parsing it.
 	RowAtATime bool
+	// TryWatchLock answers whether this session now holds the recall watch's
+	// lock, WatchUnlock gives it back; empty when one process owns the database.
+	TryWatchLock, WatchUnlock string
 	// Check, when set, checks the database is still the one opened.
 	Check func() error
 }

@@ -58,6 +58,8 @@ func Run(t *testing.T, open Opener) {
 		{"Flash", testFlash},
 		{"MICList", testMICList},
 		{"Webhooks", testWebhooks},
+		{"RecallClaims", testRecallClaims},
+		{"ItemRecalls", testItemRecalls},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/watch"
+)
+
+type recallsRefreshOptions struct{}
+
+func newRecallsRefreshCmd(f *Factory, runF func(*recallsRefreshOptions) error) *cobra.Command {
+	return noArgsCmd(f, &recallsRefreshOptions{}, runF, recallsRefreshRun, &cobra.Command{
+		Use:   "refresh",
+		Short: "Ask NHTSA now for the recalls of every saved vehicle (operator, on the database)",
+		Long: `Run one pass of the recall watch now, on the database: ask NHTSA for the
+recalls of every make, model and year saved in any account's lists (cars,
+motorcycles and VINs), however recently vds serve checked them, record
+each campaign's first sighting and print the new ones. An item's first
+check is its baseline: what is open then is not new. Each new campaign is
+stored as a recall.new event for the account's webhooks, which vds serve
+delivers.
+
+Piped, each new campaign is a line starting with "new".`,
+		Example: `  vds recalls refresh
+  vds recalls refresh --json`,
+	})
+}
+
+func recallsRefreshRun(ctx context.Context, f *Factory, _ *recallsRefreshOptions) error {
+	cfg, log := f.Config(), newLogger(f.Config(), f)
+	st, vehicles, up, err := f.upstream(ctx, log)
+	if err != nil {
+		return err
+	}
+	hooks, err := f.Webhooks(ctx)
+	if err != nil {
+		return err
+	}
+	w := watch.New(st, vehicles, up, watch.Events(hooks), nil, watch.Config{Interval: cfg.Recalls.RefreshInterval}, log)
+	res, err := w.Pass(ctx, watch.PassOptions{Force: true})
+	if err != nil {
+		return err
+	}
+	if res.Failed > 0 {
+		fmt.Fprintf(f.IO.ErrOut, "note: NHTSA did not answer for %d vehicles; vds serve retries them\n", res.Failed)
+	}
+	return f.show(res, nil, func() error {
+		t := f.IO.newTable("", "CAMPAIGN", "VEHICLE", "ITEM", "LIST", "ADVICE")
+		for _, s := range res.New {
+			it, item := s.Item, typeArg(client.Kind(s.Item.Type))+" "+s.Item.UUID.String()
+			if it.VIN != nil {
+				item = "vin " + *it.VIN
+			}
+			t.row("new", s.Campaign.CampaignNumber, vehicleName(it.Year, it.Make, it.Model), item, it.ListID, recallAdvice(s.Campaign.ParkIt, s.Campaign.ParkOutside, s.Campaign.OTAUpdate))
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
+		if f.IO.OutTTY || len(res.New) == 0 {
+			_, err := fmt.Fprintln(f.IO.Out, res.String())
+			return err
+		}
+		return nil
+	})
+}
