@@ -19,6 +19,12 @@ func (c *Client) Lists(ctx context.Context, opts ...CallOption) ([]List, error) 
 	return getSlice[List](ctx, c, apiPrefix+"/lists", nil, opts)
 }
 
+// ListRecalls returns the recall campaigns of every car, motorcycle and VIN
+// of the user's lists, grouped by item (GET /v1/lists/recalls; charged once).
+func (c *Client) ListRecalls(ctx context.Context, opts ...CallOption) ([]ItemRecalls, error) {
+	return getSlice[ItemRecalls](ctx, c, apiPrefix+"/lists/recalls", nil, opts)
+}
+
 // Changelog returns the API's release notes (GET /v1/changelog; free).
 func (c *Client) Changelog(ctx context.Context, opts ...CallOption) ([]ChangelogEntry, error) {
 	return getSlice[ChangelogEntry](ctx, c, apiPrefix+"/changelog", nil, opts)

@@ -18,32 +18,34 @@ import (
 func TestEndpoints(t *testing.T) {
 	t.Parallel()
 	bodies := map[string]string{
-		"/v1/cars":                                 carListBody,
-		"/v1/cars/makes":                           env(makesJSON),
-		"/v1/cars/models":                          env(modelsJSON),
-		"/v1/cars/body-types":                      env(bodyTypesJSON),
-		"/v1/cars/" + carUUID:                      env(carEnriched),
-		"/v1/cars/" + carUUID + "/tire-sizes":      env(carTiresJSON),
-		"/v1/motorcycles":                          `{"data":[` + motoJSON + `],"meta":{"page":1,"per_page":10,"total":1,"total_pages":1,"max_page":1,"truncated":false}}`,
-		"/v1/motorcycles/makes":                    env(makesJSON),
-		"/v1/motorcycles/models":                   env(modelsJSON),
-		"/v1/motorcycles/types":                    env(motoTypesJSON),
-		"/v1/motorcycles/" + motoUUID:              env(motoJSON),
-		"/v1/boats":                                `{"data":[` + boatJSON + `],"meta":{"page":1,"per_page":10,"total":1,"total_pages":1,"max_page":1,"truncated":false}}`,
-		"/v1/boats/makes":                          env(makesJSON),
-		"/v1/boats/models":                         env(modelsJSON),
-		"/v1/boats/hull-types":                     env(hullTypesJSON),
-		"/v1/boats/" + boatUUID:                    env(boatJSON),
-		"/v1/tire-sizes":                           `{"data":[` + tireJSON + `],"meta":{"page":1,"per_page":10,"total":1,"total_pages":1,"max_page":1,"truncated":false}}`,
-		"/v1/tire-sizes/makes":                     env(makesJSON),
-		"/v1/tire-sizes/models":                    env(modelsJSON),
-		"/v1/tire-sizes/" + tireUUID:               env(tireJSON),
-		"/v1/tire-sizes/" + tireUUID + "/geometry": env(geometryJSON),
-		"/v1/me":           env(meJSON),
-		"/v1/lists":        env(listsJSON),
-		"/v1/changelog":    env(changelogJSON),
-		"/v1/openapi.json": openAPIDoc,
-		"/readyz":          `{"status":"ready","catalog_version":3}`,
+		"/v1/cars":                                   carListBody,
+		"/v1/cars/makes":                             env(makesJSON),
+		"/v1/cars/models":                            env(modelsJSON),
+		"/v1/cars/body-types":                        env(bodyTypesJSON),
+		"/v1/cars/" + carUUID:                        env(carEnriched),
+		"/v1/cars/" + carUUID + "/tire-sizes":        env(carTiresJSON),
+		"/v1/motorcycles":                            `{"data":[` + motoJSON + `],"meta":{"page":1,"per_page":10,"total":1,"total_pages":1,"max_page":1,"truncated":false}}`,
+		"/v1/motorcycles/makes":                      env(makesJSON),
+		"/v1/motorcycles/models":                     env(modelsJSON),
+		"/v1/motorcycles/types":                      env(motoTypesJSON),
+		"/v1/motorcycles/" + motoUUID:                env(motoJSON),
+		"/v1/boats":                                  `{"data":[` + boatJSON + `],"meta":{"page":1,"per_page":10,"total":1,"total_pages":1,"max_page":1,"truncated":false}}`,
+		"/v1/boats/makes":                            env(makesJSON),
+		"/v1/boats/models":                           env(modelsJSON),
+		"/v1/boats/hull-types":                       env(hullTypesJSON),
+		"/v1/boats/" + boatUUID:                      env(boatJSON),
+		"/v1/tire-sizes":                             `{"data":[` + tireJSON + `],"meta":{"page":1,"per_page":10,"total":1,"total_pages":1,"max_page":1,"truncated":false}}`,
+		"/v1/tire-sizes/makes":                       env(makesJSON),
+		"/v1/tire-sizes/models":                      env(modelsJSON),
+		"/v1/tire-sizes/" + tireUUID:                 env(tireJSON),
+		"/v1/tire-sizes/" + tireUUID + "/geometry":   env(geometryJSON),
+		"/v1/tire-sizes/" + tireUUID + "/plus-sizes": env(plusSizesJSON),
+		"/v1/tire-sizes/lookup":                      env(sizeLookupJSON),
+		"/v1/me":                                     env(meJSON),
+		"/v1/lists":                                  env(listsJSON),
+		"/v1/changelog":                              env(changelogJSON),
+		"/v1/openapi.json":                           openAPIDoc,
+		"/readyz":                                    `{"status":"ready","catalog_version":3}`,
 	}
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request) {
 		body, ok := bodies[r.URL.Path]
@@ -295,6 +297,41 @@ func TestEndpoints(t *testing.T) {
 				alt := g.Alternates[1]
 				if alt.Size != "205/60R16" || alt.DiameterDiffIn != -0.62 || alt.DiameterDiffPct != -2.36 || !alt.WithinWindow || alt.WidthMM != 205 {
 					t.Errorf("alternate = %+v", alt)
+				}
+			},
+		},
+		{
+			name:      "TirePlusSizes",
+			call:      func() (any, error) { return c.TirePlusSizes(ctx, tireUUID, 1) },
+			wantPath:  "/v1/tire-sizes/" + tireUUID + "/plus-sizes",
+			wantQuery: url.Values{"window": {"1"}},
+			check: func(t *testing.T, got any) {
+				p := got.(*FitmentPlusSizes)
+				if p.Rear != nil || p.WindowPct != 1 || *p.Front.LoadKg != 670 || len(p.Front.Rims) != 1 || p.Fitment.UUID != tireUUID {
+					t.Fatalf("plus sizes = %+v", p)
+				}
+				if s := p.Front.Rims[0].Sizes[0]; s.Size != "225/45R18" || s.Speedometer60 != 60.8 || !s.Reinforced || *s.MinLoadIndex != 94 || *s.MinSpeedRating != "V" {
+					t.Errorf("size = %+v", s)
+				}
+			},
+		},
+		{
+			name:     "TirePlusSizes default window sends no parameter",
+			call:     func() (any, error) { return c.TirePlusSizes(ctx, tireUUID, 0) },
+			wantPath: "/v1/tire-sizes/" + tireUUID + "/plus-sizes",
+		},
+		{
+			name: "LookupTireSize",
+			call: func() (any, error) {
+				return c.LookupTireSize(ctx, SizeLookupQuery{Size: "35x12.50R17 LT", Window: 5, Make: "Jeep", Year: 2020, Page: 2, PerPage: 3})
+			},
+			wantPath: "/v1/tire-sizes/lookup",
+			wantQuery: url.Values{"size": {"35x12.50R17 LT"}, "window": {"5"}, "make": {"Jeep"}, "year": {"2020"}, "page": {"2"},
+				"per_page": {"3"}},
+			check: func(t *testing.T, got any) {
+				l := got.(*SizeLookup)
+				if len(l.Fitments) != 1 || l.Fitments[0].Roles[0] != "oem" || l.Facets.Makes[0].Count != 1 || l.Facets.Years[0].Year != 2022 || l.Meta.Total != 1 {
+					t.Errorf("lookup = %+v", l)
 				}
 			},
 		},
@@ -564,6 +601,7 @@ func TestInvalidUUIDIsLocal(t *testing.T) {
 			"GetBoat":       func() error { _, err := c.GetBoat(ctx, id); return err },
 			"GetTireSize":   func() error { _, err := c.GetTireSize(ctx, id); return err },
 			"TireGeometry":  func() error { _, err := c.TireGeometry(ctx, id); return err },
+			"TirePlusSizes": func() error { _, err := c.TirePlusSizes(ctx, id, 3); return err },
 		}
 		for name, call := range calls {
 			if err := call(); !errors.Is(err, ErrInvalidUUID) {

@@ -46,6 +46,8 @@ func TestWireTypesMatchServer(t *testing.T) {
 		{"CarRef", &vehicle.CarRef{}, &client.CarRef{}},
 		{"CarTires", &vehicle.CarTires{}, &client.CarTires{}},
 		{"VehicleTires", &vehicle.VehicleTires{}, &client.VehicleTires{}},
+		{"FitmentPlusSizes", &vehicle.FitmentPlusSizes{}, &client.FitmentPlusSizes{}},
+		{"SizeLookup", &vehicle.SizeLookup{}, &client.SizeLookup{}},
 		{"Me", &httpapi.Me{}, &client.Me{}},
 		{"Plan", &account.Plan{}, &client.Plan{}},
 		{"List", &httpapi.List{}, &client.List{}},
@@ -55,6 +57,8 @@ func TestWireTypesMatchServer(t *testing.T) {
 		{"RequestLine", &httpapi.RequestLine{}, &client.RequestLine{}},
 		{"Problem", &edge.Problem{}, &client.Problem{}},
 		{"VINReport", &lookup.VINReport{}, &client.VINReport{}},
+		{"HINReport", &lookup.HINReport{}, &client.HINReport{}},
+		{"HINFailure", &lookup.HINFailure{}, &client.HINEntry{}},
 		{"CarRecalls", &lookup.CarRecalls{}, &client.CarRecalls{}},
 		{"MotorcycleRecalls", &lookup.MotorcycleRecalls{}, &client.MotorcycleRecalls{}},
 	}

@@ -19,6 +19,7 @@ const (
 	CodeQueryTooBroad       = "query_too_broad"
 	CodeInvalidUUID         = "invalid_uuid"
 	CodeInvalidVIN          = "invalid_vin"
+	CodeInvalidHIN          = "invalid_hin"
 	CodeUnauthorized        = "unauthorized"
 	CodeNoAPIAccess         = "no_api_access"
 	CodeAccountSuspended    = "account_suspended"
@@ -56,7 +57,10 @@ type APIError struct {
 	Limit      string
 	Reset      time.Time
 	RetryAfter time.Duration
-	Rate       RateInfo
+	// Position and Rule come with invalid_hin: where the HIN breaks which rule.
+	Position int
+	Rule     string
+	Rate     RateInfo
 	// URL is the request's URL without its query.
 	URL string
 }
@@ -88,6 +92,7 @@ func newAPIError(status int, h http.Header, body []byte, now time.Time) *APIErro
 		e.Code, e.Title, e.Detail = p.Code, p.Title, p.Detail
 		e.Type, e.Instance, e.Param, e.Accepted, e.Limit = p.Type, p.Instance, p.Param, p.Accepted, p.Limit
 		e.AcceptedValues, e.Suggestion = p.AcceptedValues, p.Suggestion
+		e.Position, e.Rule = p.Position, p.Rule
 		if p.RequestID != "" {
 			e.RequestID = p.RequestID
 		}

@@ -49,6 +49,8 @@ type VINLinks struct {
 	Cars       []string   `json:"cars"`
 	CarMatches []CarMatch `json:"car_matches"`
 	TireSizes  []string   `json:"tire_sizes"`
+	// Motorcycles are motorcycle records (ATVs, LSVs ... too), for a powersports VIN.
+	Motorcycles []string `json:"motorcycles"`
 }
 
 // CarMatch is how a linked car agrees with the decode: Level is full,
@@ -102,34 +104,49 @@ type EntryError struct {
 
 // UnmarshalJSON reads a report, or {"vin", "error"}.
 func (e *VINEntry) UnmarshalJSON(b []byte) error {
-	var probe struct {
-		VIN   string      `json:"vin"`
-		Error *EntryError `json:"error"`
-	}
-	if err := json.Unmarshal(b, &probe); err != nil {
-		return err
-	}
-	if probe.Error != nil {
-		*e = VINEntry{VIN: probe.VIN, Error: probe.Error}
-		return nil
-	}
-	var r VINReport
-	if err := json.Unmarshal(b, &r); err != nil {
-		return err
-	}
-	*e = VINEntry{VIN: r.VIN, Report: &r}
-	return nil
+	id, r, ee, err := readEntry[VINReport, EntryError](b, "vin", func(r *VINReport) string { return r.VIN })
+	*e = VINEntry{VIN: id, Report: r, Error: ee}
+	return err
 }
 
 // MarshalJSON writes the entry as the server sent it.
-func (e VINEntry) MarshalJSON() ([]byte, error) {
-	if e.Report != nil {
-		return json.Marshal(e.Report)
+func (e VINEntry) MarshalJSON() ([]byte, error) { return writeEntry("vin", e.VIN, e.Report, e.Error) }
+
+// readEntry reads a batch entry: {key, "error"}, or a report whose id idOf reads.
+func readEntry[R, E any](b []byte, key string, idOf func(*R) string) (string, *R, *E, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return "", nil, nil, err
 	}
-	return json.Marshal(struct {
-		VIN   string      `json:"vin"`
-		Error *EntryError `json:"error"`
-	}{e.VIN, e.Error})
+	if raw, ok := probe["error"]; ok && string(raw) != "null" {
+		var id string
+		var e E
+		if err := json.Unmarshal(probe[key], &id); err != nil {
+			return "", nil, nil, err
+		}
+		return id, nil, &e, json.Unmarshal(raw, &e)
+	}
+	var r R
+	if err := json.Unmarshal(b, &r); err != nil {
+		return "", nil, nil, err
+	}
+	return idOf(&r), &r, nil, nil
+}
+
+// writeEntry writes a batch entry: the report, else {key, "error"}.
+func writeEntry[R, E any](key, id string, r *R, e *E) ([]byte, error) {
+	if r != nil {
+		return json.Marshal(r)
+	}
+	idJSON, err := json.Marshal(id)
+	if err != nil {
+		return nil, err
+	}
+	errJSON, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(`{"` + key + `":` + string(idJSON) + `,"error":` + string(errJSON) + `}`), nil
 }
 
 // MaxBatch is how many VINs one DecodeVINs call takes.

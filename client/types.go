@@ -50,11 +50,15 @@ type Motorcycle struct {
 	Model          string `json:"model"`
 	Year           int    `json:"year"`
 	MotorcycleType string `json:"motorcycle_type"`
-	// VehicleType is "Motorcycle" or "ATV/UTV".
+	// VehicleType is "Motorcycle", "ATV/UTV", "Snowmobile" or "Golf Cart / LSV".
 	VehicleType    string   `json:"vehicle_type"`
 	DisplacementCC *int     `json:"displacement_cc"`
 	EngineType     string   `json:"engine_type"`
 	PowerHP        *float64 `json:"power_hp"`
+	BodyClass      string   `json:"body_class"`
+	FuelType       string   `json:"fuel_type"`
+	// Source is e.g. "vPIC snapshot 2026-02-17"; empty for the demo's records.
+	Source string `json:"source"`
 }
 
 // Boat is a power boat.
@@ -93,6 +97,48 @@ type TireFitment struct {
 	// RearAlternateSizes of RearTireSize's.
 	AlternateSizes     []string `json:"alternate_sizes"`
 	RearAlternateSizes []string `json:"rear_alternate_sizes"`
+	WheelSpecs
+}
+
+// WheelSpecs are a fitment's wheel figures; each is nil when the catalog
+// does not give it.
+type WheelSpecs struct {
+	BoltPattern   *string  `json:"bolt_pattern"`   // 5x114.3: lugs x pitch circle in mm
+	CenterBoreMM  *float64 `json:"center_bore_mm"` // mm
+	OffsetMinMM   *int     `json:"offset_min_mm"`  // ET, mm
+	OffsetMaxMM   *int     `json:"offset_max_mm"`
+	RimWidthMinIn *float64 `json:"rim_width_min_in"` // in
+	RimWidthMaxIn *float64 `json:"rim_width_max_in"`
+	LugThread     *string  `json:"lug_thread"`    // M12x1.5 or 1/2-20
+	LugTorqueNM   *int     `json:"lug_torque_nm"` // N·m
+	TPMS          *bool    `json:"tpms"`
+}
+
+// Known returns the specs that are set, as JSON field name and text, in
+// field order; none for a fitment without them.
+func (w WheelSpecs) Known() [][2]string {
+	var out [][2]string
+	add := func(name string, ok bool, text func() string) {
+		if ok {
+			out = append(out, [2]string{name, text()})
+		}
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	add("bolt_pattern", w.BoltPattern != nil, func() string { return *w.BoltPattern })
+	add("center_bore_mm", w.CenterBoreMM != nil, func() string { return num(*w.CenterBoreMM) })
+	add("offset_min_mm", w.OffsetMinMM != nil, func() string { return strconv.Itoa(*w.OffsetMinMM) })
+	add("offset_max_mm", w.OffsetMaxMM != nil, func() string { return strconv.Itoa(*w.OffsetMaxMM) })
+	add("rim_width_min_in", w.RimWidthMinIn != nil, func() string { return num(*w.RimWidthMinIn) })
+	add("rim_width_max_in", w.RimWidthMaxIn != nil, func() string { return num(*w.RimWidthMaxIn) })
+	add("lug_thread", w.LugThread != nil, func() string { return *w.LugThread })
+	add("lug_torque_nm", w.LugTorqueNM != nil, func() string { return strconv.Itoa(*w.LugTorqueNM) })
+	add("tpms", w.TPMS != nil, func() string {
+		if *w.TPMS {
+			return "yes"
+		}
+		return "no"
+	})
+	return out
 }
 
 // RatedSize is a size with its load index and speed rating as a sidewall
@@ -276,15 +322,60 @@ type List struct {
 	Items     []ListItem `json:"items"`
 }
 
-// ListItem is a saved record; Record is nil and Missing true once the
-// record has left the catalog.
+// ListItem is a saved record or VIN (Type KindVIN, VIN set, Record its
+// decode, Links its catalog cars); Record is nil and Missing true once the
+// record has left the catalog. Recalls is nil for boats and tire sizes.
 type ListItem struct {
-	Type    Kind       `json:"type"`
-	UUID    string     `json:"uuid"`
-	Note    string     `json:"note"`
-	AddedAt time.Time  `json:"added_at"`
-	Missing bool       `json:"missing"`
-	Record  *RecordRef `json:"record"`
+	Type    Kind          `json:"type"`
+	UUID    string        `json:"uuid"`
+	Note    string        `json:"note"`
+	AddedAt time.Time     `json:"added_at"`
+	Missing bool          `json:"missing"`
+	VIN     *string       `json:"vin"`
+	Record  *RecordRef    `json:"record"`
+	Links   *ItemLinks    `json:"links"`
+	Recalls *RecallStatus `json:"recalls"`
+}
+
+// ItemLinks are a saved VIN's catalog cars and motorcycles.
+type ItemLinks struct {
+	Cars        []string `json:"cars"`
+	Motorcycles []string `json:"motorcycles"`
+}
+
+// RecallStatus sums up an item's recall campaigns: Open and New are
+// campaign numbers; CheckedAt is nil before the watch's first check.
+type RecallStatus struct {
+	Open        []string   `json:"open"`
+	New         []string   `json:"new"`
+	ParkIt      bool       `json:"park_it"`
+	ParkOutside bool       `json:"park_outside"`
+	OTA         bool       `json:"ota"`
+	CheckedAt   *time.Time `json:"checked_at"`
+}
+
+// ItemRecalls is one saved item's recall campaigns (GET /v1/lists/recalls).
+type ItemRecalls struct {
+	ListID    string         `json:"list_id"`
+	ListName  string         `json:"list_name"`
+	Type      Kind           `json:"type"`
+	UUID      string         `json:"uuid"`
+	VIN       *string        `json:"vin"`
+	Note      string         `json:"note"`
+	Record    *RecordRef     `json:"record"`
+	CheckedAt *time.Time     `json:"checked_at"`
+	Campaigns []ItemCampaign `json:"campaigns"`
+}
+
+// ItemCampaign is a campaign on an item: Status is "open" or "dealt_with".
+type ItemCampaign struct {
+	Recall
+	FirstSeenAt time.Time  `json:"first_seen_at"`
+	Baseline    bool       `json:"baseline"`
+	New         bool       `json:"new"`
+	Status      string     `json:"status"`
+	DealtWithAt *time.Time `json:"dealt_with_at"`
+	StatusNote  string     `json:"status_note"`
 }
 
 // RecordRef summarises a catalog record.
@@ -321,4 +412,7 @@ type Problem struct {
 	CheckDigit          *CheckDigit `json:"check_digit,omitempty"`
 	WMI                 *WMI        `json:"wmi,omitempty"`
 	ModelYearCandidates []int       `json:"model_year_candidates,omitempty"`
+	// An invalid HIN names the 1-based position and the rule it breaks.
+	Position int    `json:"position,omitempty"`
+	Rule     string `json:"rule,omitempty"`
 }

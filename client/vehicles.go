@@ -17,6 +17,8 @@ const (
 	KindMotorcycle Kind = "motorcycle"
 	KindBoat       Kind = "boat"
 	KindTireSize   Kind = "tire_size"
+	// KindVIN is a saved VIN in a list, never a catalog record.
+	KindVIN Kind = "vin"
 )
 
 // Kinds lists every record kind in display order.

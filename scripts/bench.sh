@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench: vds serve on the demo catalog, driven by wrk (64 connections)
-# on four endpoints, next to a bare Go handler that writes the same bytes as
+# on six endpoints, next to a bare Go handler that writes the same bytes as
 # the filtered car list (the baseline of docs/architecture.md#speed). Every
 # check runs: the token, the plan's limits (none refuse: the bench plan is
 # unlimited), the usage count and the access log.
@@ -104,9 +104,13 @@ run makes "GET /v1/cars/makes" "$base/v1/cars/makes" "$auth"
 run geometry "GET /v1/tire-sizes/{uuid}/geometry" "$base/v1/tire-sizes/$fit/geometry" "$auth"
 run moto "GET /v1/motorcycles/{uuid}" "$base/v1/motorcycles/$moto" "$auth"
 run recalls "GET /v1/motorcycles/{uuid}/recalls, offline" "$base/v1/motorcycles/$moto/recalls" "$auth"
+run plus "GET /v1/tire-sizes/{uuid}/plus-sizes" "$base/v1/tire-sizes/$fit/plus-sizes" "$auth"
+run sizelookup "GET /v1/tire-sizes/lookup?size=235/55R19" "$base/v1/tire-sizes/lookup?size=235/55R19" "$auth"
 # wrk prints latencies with their unit (850.00us, 9.13ms, 1.02s).
 ms() { awk '{ v = $1 + 0; if ($1 ~ /us$/) v /= 1000; else if ($1 ~ /[^m]s$/) v *= 1000; print v }' "$1"; }
 awk -v v="$(cat "$work/list.rps")" -v b="$(cat "$work/bare.rps")" -v lp="$(ms "$work/list.p99")" -v bp="$(ms "$work/bare.p99")" \
 	'BEGIN { printf "car list / bare handler: %.0f%% of the requests/s (goal: at least 70%%), p99 %.1fx (goal: at most 1.5x)\n", 100 * v / b, lp / bp }'
 awk -v r="$(cat "$work/recalls.rps")" -v m="$(cat "$work/moto.rps")" -v rp="$(ms "$work/recalls.p99")" -v mp="$(ms "$work/moto.p99")" \
 	'BEGIN { printf "offline recalls / motorcycle record: %.0f%% of the requests/s, p99 %.1fx (goal: no more costly)\n", 100 * r / m, rp / mp }'
+awk -v p="$(cat "$work/plus.rps")" -v g="$(cat "$work/geometry.rps")" \
+	'BEGIN { printf "plus sizes / geometry of one fitment: %.0f%% of the requests/s (goal: at least 100%%)\n", 100 * p / g }'

@@ -81,12 +81,36 @@ type List struct {
 // ListItem points at a catalog record. It stays when the record leaves the
 // catalog, so a re-ingest never drops what a user saved.
 type ListItem struct {
-	Kind    catalog.Kind `json:"type" jsonschema:"The record's kind: car, motorcycle, boat or tire_size."`
+	Kind    catalog.Kind `json:"type" jsonschema:"The record's kind: car, motorcycle, boat or tire_size; vin for a saved VIN."`
 	UUID    uuid.UUID    `json:"uuid" jsonschema:"The record's uuid."`
 	Note    string       `json:"note" jsonschema:"The user's note; may be empty."`
 	AddedAt time.Time    `json:"added_at" jsonschema:"When the record was saved (UTC)."`
 	// Missing is computed when the list is read, never stored.
 	Missing bool `json:"missing" jsonschema:"True when the record has left the catalog; record is then null."`
+	// VIN is set on items of KindVIN, whose UUID is VINItemID(VIN).
+	VIN *string `json:"vin" jsonschema:"The saved VIN, for an item of type vin (its uuid is derived from the VIN); null for a catalog record."`
+	// Decode is a VIN item's offline decode, stored with it.
+	Decode *VINDecode `json:"-"`
+	// RecallsCheckedAt is the watch's last recall check of the item; nil before the first.
+	RecallsCheckedAt *time.Time `json:"-"`
+}
+
+// KindVIN is the kind of a list item that is a VIN rather than a catalog record.
+const KindVIN catalog.Kind = "vin"
+
+var vinSpace = uuid.MustParse("6f2b8c1e-3d7a-5b90-9c4e-1a2b3c4d5e6f")
+
+// VINItemID is the uuid a VIN's list item is stored and removed by.
+func VINItemID(vin string) uuid.UUID { return uuid.NewSHA1(vinSpace, []byte(vin)) }
+
+// VINDecode is what a VIN item keeps of its decode: the vehicle and its catalog cars.
+type VINDecode struct {
+	Make  *string     `json:"make"`
+	Model *string     `json:"model"`
+	Year  *int        `json:"year"`
+	Cars  []uuid.UUID `json:"cars"`
+	// Motorcycles links a powersports VIN (decodes saved before it hold none).
+	Motorcycles []uuid.UUID `json:"motorcycles,omitempty"`
 }
 
 // MaxNoteLen bounds a list item's note.

@@ -152,6 +152,18 @@ func TestMotorcycleNormalize(t *testing.T) {
 	assertFieldError(t, bad.Normalize(), "power_hp", "is outside")
 	bad = Motorcycle{Make: "Honda", Model: "Grom", Year: 2023, MotorcycleType: "Scooter", PowerHP: ptr(math.NaN())}
 	assertFieldError(t, bad.Normalize(), "power_hp", "NaN is not a finite number")
+
+	// The classes beyond the spec's two, and vPIC's long names.
+	for typ, class := range map[string]string{"Snowmobile": ClassSnowmobile, "golf cart": ClassGolfLSV, "Low Speed Vehicle": ClassGolfLSV, "Three-Wheeler": ClassMotorcycle} {
+		m := Motorcycle{Make: strings.Repeat("M", 100), Model: strings.Repeat("m", 160), Year: 2023, MotorcycleType: typ}
+		if errs := m.Normalize(); errs != nil || m.VehicleType != class {
+			t.Errorf("%s: %v, class %q, want %q", typ, errs, m.VehicleType, class)
+		}
+	}
+	bad = Motorcycle{Make: "Honda", Model: strings.Repeat("m", 161), Year: 2023, MotorcycleType: "Scooter"}
+	assertFieldError(t, bad.Normalize(), "model", "longer than 160")
+	bad = Motorcycle{Make: "Club Car", Model: "Onward", Year: 2023, MotorcycleType: "Golf Cart", VehicleType: "ATV/UTV"}
+	assertFieldError(t, bad.Normalize(), "vehicle_type", "does not match motorcycle_type")
 }
 
 func TestBoatNormalize(t *testing.T) {

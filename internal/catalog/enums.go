@@ -31,27 +31,34 @@ var CarFuels = []string{FuelGasoline, FuelDiesel, FuelFlex, FuelHEV, FuelPHEV, F
 var Drives = []string{"FWD", "RWD", "AWD", "4WD"}
 
 // Motorcycle riding types and the broad vehicle class each belongs to. The
-// spec names exactly two classes; a riding type always maps to one of them.
+// spec names the Motorcycle and ATV/UTV classes; snowmobiles, golf carts
+// and low-speed vehicles, which vPIC's powersports catalog holds by the
+// thousand, have their own.
 const (
 	ClassMotorcycle = "Motorcycle"
 	ClassATVUTV     = "ATV/UTV"
+	ClassSnowmobile = "Snowmobile"
+	ClassGolfLSV    = "Golf Cart / LSV"
 )
 
-// MotorcycleTypes lists the accepted riding types, the Motorcycle class first
-// and then the ATV/UTV one (see ClassOf).
+// MotorcycleTypes lists the accepted riding types, grouped by class (see ClassOf).
 var MotorcycleTypes = []string{
-	"Street Motorcycle", "Off-road Motorcycle", "Dual Sport Motorcycle", "Scooter",
-	"ATV", "UTV / SXS", "Snowmobile", "Personal Watercraft", "Golf Cart",
+	"Street Motorcycle", "Off-road Motorcycle", "Dual Sport Motorcycle", "Scooter", "Three-Wheeler",
+	"ATV", "UTV / SXS", "Personal Watercraft", "Snowmobile", "Golf Cart", "Low Speed Vehicle",
 }
 
 // VehicleClasses lists the accepted motorcycle vehicle classes.
-var VehicleClasses = []string{ClassMotorcycle, ClassATVUTV}
+var VehicleClasses = []string{ClassMotorcycle, ClassATVUTV, ClassSnowmobile, ClassGolfLSV}
 
 // ClassOf returns the vehicle class of a riding type.
 func ClassOf(motorcycleType string) string {
 	switch motorcycleType {
-	case "Street Motorcycle", "Off-road Motorcycle", "Dual Sport Motorcycle", "Scooter":
+	case "Street Motorcycle", "Off-road Motorcycle", "Dual Sport Motorcycle", "Scooter", "Three-Wheeler":
 		return ClassMotorcycle
+	case "Snowmobile":
+		return ClassSnowmobile
+	case "Golf Cart", "Low Speed Vehicle":
+		return ClassGolfLSV
 	default:
 		return ClassATVUTV
 	}

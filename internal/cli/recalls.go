@@ -19,7 +19,7 @@ type recallsOptions struct {
 
 func newRecallsCmd(f *Factory, runF func(*recallsOptions) error) *cobra.Command {
 	opts := &recallsOptions{}
-	return clientCmd(f, &cobra.Command{
+	cmd := clientCmd(f, &cobra.Command{
 		Use:   "recalls TYPE UUID",
 		Short: "Show NHTSA recalls (and, for cars, NCAP crash ratings) of a catalog vehicle",
 		Long: `Show the NHTSA recall campaigns of a car or motorcycle of the catalog, and
@@ -44,6 +44,8 @@ Piped, recall rows start with "recall" and rating rows with "rating".`,
 			return nil
 		}, uuidArg(1, &opts.UUID)),
 	})
+	cmd.AddCommand(newRecallsRefreshCmd(f, nil))
+	return cmd
 }
 
 func recallsRun(ctx context.Context, f *Factory, opts *recallsOptions) error {
@@ -95,7 +97,7 @@ func recallsRun(ctx context.Context, f *Factory, opts *recallsOptions) error {
 	rt := s.newTable("CAMPAIGN", "DATE", "COMPONENT", "ADVICE", "SUMMARY")
 	for _, r := range recalls {
 		rt.row(linkCells(s, "recall", r.CampaignNumber, optString(r.ReportDate), truncateTTY(s, optString(r.Component), 40),
-			recallAdvice(r), truncateTTY(s, optString(r.Summary), 80))...)
+			recallAdvice(r.ParkIt, r.ParkOutside, r.OTAUpdate), truncateTTY(s, optString(r.Summary), 80))...)
 	}
 	if err := flushSection(s, fmt.Sprintf("Recalls (%d, from %s)", len(recalls), textfmt.Printable(source)), rt); err != nil {
 		return err
@@ -118,15 +120,15 @@ func recallsRun(ctx context.Context, f *Factory, opts *recallsOptions) error {
 }
 
 // recallAdvice sums up NHTSA's flags: what the owner should do now.
-func recallAdvice(r client.Recall) string {
+func recallAdvice(parkIt, parkOutside, ota bool) string {
 	var a []string
-	if r.ParkIt {
+	if parkIt {
 		a = append(a, "park it")
 	}
-	if r.ParkOutside {
+	if parkOutside {
 		a = append(a, "park outside")
 	}
-	if r.OTAUpdate {
+	if ota {
 		a = append(a, "over-the-air fix")
 	}
 	return dashIfEmpty(strings.Join(a, ", "))

@@ -97,6 +97,7 @@ motorcycles and other powersports vehicles, power boats and tire fitments.`,
 		newVPICCmd(f),
 		newAccountsCmd(f),
 		newTokensCmd(f),
+		newWebhooksCmd(f),
 		newListsCmd(f),
 		newLoginCmd(f, nil),
 		newLogoutCmd(f, nil),
@@ -107,6 +108,7 @@ motorcycles and other powersports vehicles, power boats and tire fitments.`,
 		newSearchCmd(f, nil),
 		newGetCmd(f, nil),
 		newVINCmd(f, nil),
+		newHINCmd(f, nil),
 		newTiresCmd(f, nil),
 		newRecallsCmd(f, nil),
 		newGarageCmd(f, nil),
@@ -157,11 +159,12 @@ var briefs = map[string]string{
 	"vin": "Decode VINs", "search": "Search the catalog", "get": "Show one record",
 	"makes": "List makes", "models": "List models of a make", "tires": "Tire fitments, geometry",
 	"recalls": "Recalls, crash ratings", "garage": "Your saved lists", "tui": "Browse in a terminal",
-	"api": "GET any API path", "login": "Store a token", "logout": "Forget a token",
+	"api": "GET any API path", "hin": "Decode boats' HINs", "login": "Store a token", "logout": "Forget a token",
 	"auth": "Switch instances", "whoami": "Account, plan, quota", "logs": "Your newest requests",
 	"serve": "API, MCP and dashboard", "ingest": "Load catalog files", "enrich": "Add EPA fuel economy",
 	"catalog": "Inspect the catalog", "accounts": "Accounts and plans", "tokens": "API tokens",
 	"lists": "Accounts' saved lists", "migrate": "Apply migrations", "vpic": "Offline VIN decoding",
+	"webhooks": "Signed event endpoints",
 }
 
 // rootHelp is vds --help: the command groups first, the long text in the
@@ -197,9 +200,9 @@ var commandGroups = []struct {
 	names []string
 }{
 	{cobra.Group{ID: "client", Title: "Client commands (HTTP, any vds server):"},
-		[]string{"vin", "search", "get", "makes", "models", "tires", "recalls", "garage", "tui", "api", "login", "logout", "auth", "whoami", "logs"}},
+		[]string{"vin", "search", "get", "makes", "models", "tires", "recalls", "garage", "tui", "api", "login", "logout", "auth", "whoami", "logs", "hin"}},
 	{cobra.Group{ID: "operator", Title: "Operator commands (on the database):"},
-		[]string{"serve", "ingest", "enrich", "catalog", "accounts", "tokens", "lists", "migrate", "vpic"}},
+		[]string{"serve", "ingest", "enrich", "catalog", "accounts", "tokens", "lists", "migrate", "vpic", "webhooks"}},
 }
 
 func groupCommands(root *cobra.Command) {

@@ -83,6 +83,7 @@ by the server's code.`,
 	cmd.Flags().IntVar(&opts.Year, "year", 0, "model year of the vehicle")
 	_ = cmd.RegisterFlagCompletionFunc("make", completeMake(f, client.KindTireSize))
 	_ = cmd.RegisterFlagCompletionFunc("model", cobra.NoFileCompletions)
+	cmd.AddCommand(newTiresPlusCmd(f, nil), newTiresSizeCmd(f, nil))
 	return cmd
 }
 

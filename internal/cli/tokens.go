@@ -31,15 +31,22 @@ type issuedToken struct {
 
 // printSecret shows a new secret, the only time it is ever shown.
 func printSecret(f *Factory, it issuedToken) error {
+	return printOnce(f, it, it.Token, "token id "+it.ID, "Token id "+it.ID+".")
+}
+
+// printOnce shows a secret that is never shown again: v with --json, else
+// the secret alone on stdout and, on a terminal, about (what it is) and a
+// warning; piped, id goes to stderr.
+func printOnce(f *Factory, v any, secret, id, about string) error {
 	if f.JSON {
-		return f.writeJSON(it)
+		return f.writeJSON(v)
 	}
 	if !f.IO.OutTTY {
-		_, err := fmt.Fprintln(f.IO.Out, it.Token)
-		fmt.Fprintf(f.IO.ErrOut, "token id %s\n", it.ID)
+		_, err := fmt.Fprintln(f.IO.Out, secret)
+		fmt.Fprintln(f.IO.ErrOut, id)
 		return err
 	}
-	_, err := fmt.Fprintf(f.IO.Out, "%s\n\nToken id %s. The secret above is shown only this once: store it now.\n", it.Token, it.ID)
+	_, err := fmt.Fprintf(f.IO.Out, "%s\n\n%s The secret above is shown only this once: store it now.\n", secret, about)
 	return err
 }
 

@@ -201,7 +201,8 @@ records (--per-page) and pages 1 to 40 can be reached (--page).
 
 Filters by TYPE:
   car          --body, --fuel-type, --drive-type (FWD, RWD, AWD, 4WD), --ev-only
-  motorcycle   --motorcycle-type, --vehicle-type (Motorcycle, ATV/UTV)
+  motorcycle   --motorcycle-type, --vehicle-type (Motorcycle, ATV/UTV,
+               Snowmobile, Golf Cart / LSV)
   boat         --hull-type, --fuel-type (Gas, Diesel, Electric), --model-type,
                --hp-min, --hp-max, --length-min, --length-max (feet)
   tire         --tire-size (an OEM size such as 225/45R17)
@@ -240,7 +241,7 @@ vds api 'cars?make=Toyota' --jq .meta`,
 	fl.StringVar(&sf.driveType, "drive-type", "", "car drive: FWD, RWD, AWD or 4WD")
 	fl.BoolVar(&sf.evOnly, "ev-only", false, "only electrified cars (BEV, PHEV, HEV, FCEV)")
 	fl.StringVar(&sf.motorcycleType, "motorcycle-type", "", "motorcycle riding type, e.g. Scooter")
-	fl.StringVar(&sf.vehicleType, "vehicle-type", "", "motorcycle class: Motorcycle or ATV/UTV")
+	fl.StringVar(&sf.vehicleType, "vehicle-type", "", "motorcycle class: Motorcycle, ATV/UTV, Snowmobile or Golf Cart / LSV")
 	fl.StringVar(&sf.hullType, "hull-type", "", "boat hull material, e.g. Aluminum")
 	fl.StringVar(&sf.modelType, "model-type", "", "boat category, e.g. Center Console")
 	fl.IntVar(&sf.hpMin, "hp-min", 0, "boat horsepower, at least")
@@ -250,7 +251,7 @@ vds api 'cars?make=Toyota' --jq .meta`,
 	fl.StringVar(&sf.tireSize, "tire-size", "", "OEM tire size, e.g. 225/45R17")
 	_ = cmd.RegisterFlagCompletionFunc("make", completeMake(f, ""))
 	_ = cmd.RegisterFlagCompletionFunc("drive-type", fixedValues("FWD", "RWD", "AWD", "4WD"))
-	_ = cmd.RegisterFlagCompletionFunc("vehicle-type", fixedValues("Motorcycle", "ATV/UTV"))
+	_ = cmd.RegisterFlagCompletionFunc("vehicle-type", fixedValues(catalog.VehicleClasses...))
 	_ = cmd.RegisterFlagCompletionFunc("fuel-type", fixedValues("Gas", "Diesel", "Electric", "bev", "phev", "hev"))
 	for _, name := range []string{"model", "q", "body", "motorcycle-type", "hull-type", "model-type", "tire-size"} {
 		_ = cmd.RegisterFlagCompletionFunc(name, cobra.NoFileCompletions)
@@ -417,7 +418,8 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 			{label("uuid"), r.UUID}, {label("make"), r.Make}, {label("model"), r.Model}, {label("year"), strconv.Itoa(r.Year)},
 			{label("motorcycle_type"), dashIfEmpty(r.MotorcycleType)}, {label("vehicle_type"), dashIfEmpty(r.VehicleType)},
 			{label("displacement_cc"), optInt(r.DisplacementCC)}, {label("engine_type"), dashIfEmpty(r.EngineType)},
-			{label("power_hp"), optFloat(r.PowerHP, 1)},
+			{label("power_hp"), optFloat(r.PowerHP, 1)}, {label("body_class"), dashIfEmpty(r.BodyClass)},
+			{label("fuel_type"), dashIfEmpty(r.FuelType)}, {label("source"), dashIfEmpty(r.Source)},
 		}
 	case client.KindBoat:
 		r, err := c.GetBoat(ctx, opts.UUID)
@@ -444,6 +446,9 @@ func getRun(ctx context.Context, f *Factory, opts *getOptions) error {
 			{label("tire_size"), client.RatedSize(r.TireSize, r.LoadIndex, r.SpeedRating)}, {label("rear_tire_size"), rearSize(r)},
 			{label("alternate_sizes"), dashIfEmpty(strings.Join(r.AlternateSizes, ", "))},
 			{label("rear_alternate_sizes"), dashIfEmpty(strings.Join(r.RearAlternateSizes, ", "))},
+		}
+		for _, kv := range r.Known() {
+			fields = append(fields, [2]string{label(kv[0]), kv[1]})
 		}
 	}
 	if f.JSON {

@@ -33,26 +33,29 @@ type vinOptions struct {
 // prints the decode alone, the API's data.
 type vinOutput struct {
 	*client.VINReport
-	Fetched         bool
-	LinkedCars      []client.Car
-	LinkedTireSizes []client.TireFitment
+	Fetched           bool
+	LinkedCars        []client.Car
+	LinkedTireSizes   []client.TireFitment
+	LinkedMotorcycles []client.Motorcycle
 }
 
 func newVINCmd(f *Factory, runF func(*vinOptions) error) *cobra.Command {
 	opts := &vinOptions{}
 	cmd := clientCmd(f, &cobra.Command{
 		Use:   "vin VIN... | -",
-		Short: "Decode VINs and name the catalog cars and tire fitments they link to",
+		Short: "Decode VINs and name the catalog cars, motorcycles and tire fitments they link to",
 		Long: `Decode a 17-character VIN: the server's local checks (check digit, model
 year candidates, manufacturer region and country), its decode with NHTSA
 vPIC's rules (from the server's vPIC snapshot, or live vPIC), and how many
-catalog cars and tire fitments of the same make, model and year it links
-to (piped, one "car UUID" or "tire UUID" row each). This costs one call.
+catalog cars, tire fitments and motorcycles (ATVs, LSVs ...) of the same
+make, model and year it links to (piped, one "car UUID", "tire UUID" or
+"motorcycle UUID" row each). This costs one call.
 
 --links also fetches the linked records and lists them (the first ` + strconv.Itoa(maxLinked) + ` of
 each kind): cars with what tells them apart (model, trim, body, engine,
-drive, transmission, combined MPG), fitments with their sizes. It costs
-one more call per record listed, so up to ` + strconv.Itoa(1+2*maxLinked) + ` calls in all. --json
+drive, transmission, combined MPG), fitments with their sizes,
+motorcycles with their type, displacement and power. It costs one more call per record
+listed, so up to ` + strconv.Itoa(1+3*maxLinked) + ` calls in all. --json
 prints the server's decode, which names the linked records by uuid, and
 fetches none.
 
@@ -74,13 +77,7 @@ single well-formed VIN whose manufacturer nobody knows exits 1.`,
   echo 1FTMW1T88MFA00001 | vds vin --csv - > decoded.csv`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: cobra.NoFileCompletions,
-		RunE: runCmd(f, opts, runF, vinRun, func(args []string) error {
-			for _, a := range args {
-				if strings.TrimSpace(a) == "" {
-					return usageErrorf(fmt.Errorf("empty VIN"))
-				}
-				opts.VINs = append(opts.VINs, strings.TrimSpace(a))
-			}
+		RunE: runCmd(f, opts, runF, vinRun, trimmedArgs(&opts.VINs, "VIN"), func([]string) error {
 			if opts.noLinks {
 				fmt.Fprintln(f.IO.ErrOut, "note: --no-links is the default now; --links fetches the linked records")
 			}
@@ -90,7 +87,7 @@ single well-formed VIN whose manufacturer nobody knows exits 1.`,
 			return nil
 		}),
 	})
-	cmd.Flags().BoolVar(&opts.Links, "links", false, "also fetch and list the linked catalog records (one call each, up to "+strconv.Itoa(2*maxLinked)+")")
+	cmd.Flags().BoolVar(&opts.Links, "links", false, "also fetch and list the linked catalog records (one call each, up to "+strconv.Itoa(3*maxLinked)+")")
 	// Links used to be fetched unless --no-links; it is kept so scripts run,
 	// with a note on stderr (cobra's deprecation notice goes to stdout).
 	cmd.Flags().BoolVar(&opts.noLinks, "no-links", false, "")
@@ -126,6 +123,9 @@ func vinRun(ctx context.Context, f *Factory, opts *vinOptions) error {
 		if out.LinkedTireSizes, err = fetchLinked(ctx, rep.Links.TireSizes, c.GetTireSize); err != nil {
 			return err
 		}
+		if out.LinkedMotorcycles, err = fetchLinked(ctx, rep.Links.Motorcycles, c.GetMotorcycle); err != nil {
+			return err
+		}
 	}
 	return printVIN(f.IO, out)
 }
@@ -133,48 +133,13 @@ func vinRun(ctx context.Context, f *Factory, opts *vinOptions) error {
 // vinBatchRun decodes many VINs, client.MaxBatch per request, and prints
 // what was decoded even when a later batch fails.
 func vinBatchRun(ctx context.Context, f *Factory, c *client.Client, opts *vinOptions) error {
-	var (
-		vins    []string
-		skipped error // lines too long to read, reported after the others are decoded
-	)
-	for _, a := range opts.VINs {
-		if a != "-" {
-			vins = append(vins, a)
-			continue
-		}
-		err := scanVINs(f.IO.In, f.IO.ErrOut, func(v string) error { vins = append(vins, v); return nil })
-		var ce *codedError
-		if errors.As(err, &ce) {
-			skipped = err
-		} else if err != nil {
-			return fmt.Errorf("read VINs from stdin: %w", err)
-		}
+	vins, skipped, err := batchInput(f, opts.VINs, "VINs")
+	if err != nil {
+		return err
 	}
-	if len(vins) == 0 {
-		return usageErrorf(errors.New("no VINs on stdin"))
-	}
-	var bar *progressbar.ProgressBar
-	if f.IO.ErrTTY && len(vins) > client.MaxBatch {
-		bar = progressbar.NewOptions(len(vins), progressbar.OptionSetWriter(f.IO.ErrOut),
-			progressbar.OptionSetDescription("decoding VINs"), progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
-	}
-	entries := make([]client.VINEntry, 0, len(vins))
-	var failed error
-	for chunk := range slices.Chunk(vins, client.MaxBatch) {
-		got, err := c.DecodeVINs(ctx, chunk)
-		if err != nil {
-			failed = err
-			break
-		}
-		entries = append(entries, got...)
-		if bar != nil {
-			_ = bar.Add(len(chunk))
-		}
-	}
-	if bar != nil {
-		_ = bar.Finish()
-	}
+	entries, failed := decodeInBatches(ctx, f, vins, "VINs", func(ctx context.Context, chunk []string) ([]client.VINEntry, error) {
+		return c.DecodeVINs(ctx, chunk)
+	})
 	sent := len(entries)
 	if failed != nil {
 		entries = append(entries, notSent(vins[sent:], failed)...)
@@ -183,10 +148,7 @@ func vinBatchRun(ctx context.Context, f *Factory, c *client.Client, opts *vinOpt
 		return err
 	}
 	if failed != nil {
-		// Main prints failed next, its own way (an API error's detail and request id).
-		fmt.Fprintf(f.IO.ErrOut, "vds: stopped after %d of %d VINs; the other %d are rows with error %s\n",
-			sent, len(vins), len(vins)-sent, entries[sent].Error.Code)
-		return failed
+		return stoppedAfter(f, sent, len(vins), "VINs", entries[sent].Error.Code, failed)
 	}
 	if n := countFailed(entries); n > 0 && !f.JSON {
 		fmt.Fprintf(f.IO.ErrOut, "%d of %d VINs were not decoded (not charged)\n", n, len(entries))
@@ -194,14 +156,89 @@ func vinBatchRun(ctx context.Context, f *Factory, c *client.Client, opts *vinOpt
 	return skipped
 }
 
-// notSent are the entries of VINs a failed batch left unsent, so the output
-// keeps one row per VIN and says why: the refusal's code (quota_exceeded,
-// rate_limited...), or not_sent.
-func notSent(vins []string, err error) []client.VINEntry {
-	e := &client.EntryError{Code: "not_sent", Detail: "not sent: " + err.Error()}
-	if ae, ok := errors.AsType[*client.APIError](err); ok {
-		e.Code = ae.Code
+// trimmedArgs binds the arguments, trimmed, to dst, refusing an empty one.
+func trimmedArgs(dst *[]string, what string) binder {
+	return func(args []string) error {
+		for _, a := range args {
+			if strings.TrimSpace(a) == "" {
+				return usageErrorf(fmt.Errorf("empty %s", what))
+			}
+			*dst = append(*dst, strings.TrimSpace(a))
+		}
+		return nil
 	}
+}
+
+// batchInput returns the items args name, "-" reading more from stdin;
+// skipped is the error of stdin lines too long to read, to report after
+// the others are decoded.
+func batchInput(f *Factory, args []string, what string) (items []string, skipped, err error) {
+	for _, a := range args {
+		if a != "-" {
+			items = append(items, a)
+			continue
+		}
+		err := scanVINs(f.IO.In, f.IO.ErrOut, func(v string) error { items = append(items, v); return nil })
+		var ce *codedError
+		if errors.As(err, &ce) {
+			skipped = err
+		} else if err != nil {
+			return nil, nil, fmt.Errorf("read %s from stdin: %w", what, err)
+		}
+	}
+	if len(items) == 0 {
+		return nil, nil, usageErrorf(fmt.Errorf("no %s on stdin", what))
+	}
+	return items, skipped, nil
+}
+
+// decodeInBatches decodes items client.MaxBatch per request, with a
+// progress bar on a terminal when there is more than one batch; it returns
+// the entries of the batches answered and the error that stopped it.
+func decodeInBatches[E any](ctx context.Context, f *Factory, items []string, what string, decode func(context.Context, []string) ([]E, error)) ([]E, error) {
+	var bar *progressbar.ProgressBar
+	if f.IO.ErrTTY && len(items) > client.MaxBatch {
+		bar = progressbar.NewOptions(len(items), progressbar.OptionSetWriter(f.IO.ErrOut),
+			progressbar.OptionSetDescription("decoding "+what), progressbar.OptionShowCount(),
+			progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(100*time.Millisecond))
+		defer func() { _ = bar.Finish() }()
+	}
+	entries := make([]E, 0, len(items))
+	for chunk := range slices.Chunk(items, client.MaxBatch) {
+		got, err := decode(ctx, chunk)
+		if err != nil {
+			return entries, err
+		}
+		entries = append(entries, got...)
+		if bar != nil {
+			_ = bar.Add(len(chunk))
+		}
+	}
+	return entries, nil
+}
+
+// stoppedAfter says how far a batch decode got before failed stopped it,
+// and returns failed for main to print its own way (an API error's detail
+// and request id).
+func stoppedAfter(f *Factory, sent, total int, what, code string, failed error) error {
+	fmt.Fprintf(f.IO.ErrOut, "vds: stopped after %d of %d %s; the other %d are rows with error %s\n",
+		sent, total, what, total-sent, code)
+	return failed
+}
+
+// notSentCode is the code of items a failed batch left unsent: the
+// refusal's (quota_exceeded, rate_limited...), or not_sent.
+func notSentCode(err error) string {
+	if ae, ok := errors.AsType[*client.APIError](err); ok {
+		return ae.Code
+	}
+	return "not_sent"
+}
+
+// notSent are the entries of VINs a failed batch left unsent, so the output
+// keeps one row per VIN and says why.
+func notSent(vins []string, err error) []client.VINEntry {
+	e := &client.EntryError{Code: notSentCode(err), Detail: "not sent: " + err.Error()}
 	out := make([]client.VINEntry, len(vins))
 	for i, v := range vins {
 		out[i] = client.VINEntry{VIN: v, Error: e}
@@ -377,7 +414,17 @@ func printVIN(s *IOStreams, out vinOutput) error {
 		tires.row(linkCells(s, "tire", ts.UUID, ts.Model, dashIfEmpty(ts.Trim),
 			client.RatedSize(ts.TireSize, ts.LoadIndex, ts.SpeedRating), rearSize(&ts))...)
 	}
-	return flushSection(s, linkedTitle("Tire fitments", len(out.LinkedTireSizes), len(r.Links.TireSizes)), tires)
+	if err := flushSection(s, linkedTitle("Tire fitments", len(out.LinkedTireSizes), len(r.Links.TireSizes)), tires); err != nil {
+		return err
+	}
+	if len(r.Links.Motorcycles) == 0 {
+		return nil // a car's VIN: no empty section
+	}
+	motos := s.newTable("UUID", "MODEL", "TYPE", "CC", "HP")
+	for _, m := range out.LinkedMotorcycles {
+		motos.row(linkCells(s, "motorcycle", m.UUID, m.Model, dashIfEmpty(m.MotorcycleType), optInt(m.DisplacementCC), optFloat(m.PowerHP, 1))...)
+	}
+	return flushSection(s, linkedTitle("Catalog motorcycles", len(out.LinkedMotorcycles), len(r.Links.Motorcycles)), motos)
 }
 
 // linkedTitle is "Catalog cars (20)", or "(20 of 26)" past maxLinked.
@@ -400,14 +447,19 @@ func printLinkIDs(s *IOStreams, l client.VINLinks) error {
 		for _, id := range l.TireSizes {
 			t.row("tire", id)
 		}
+		for _, id := range l.Motorcycles {
+			t.row("motorcycle", id)
+		}
 		return t.flush()
 	}
-	n := min(len(l.Cars), maxLinked) + min(len(l.TireSizes), maxLinked)
+	n := min(len(l.Cars), maxLinked) + min(len(l.TireSizes), maxLinked) + min(len(l.Motorcycles), maxLinked)
 	text := "none in the catalog of this make, model and year"
 	if n > 0 {
-		text = fmt.Sprintf("%s and %s of this make, model and year; --links lists them (%s)",
-			plural(len(l.Cars), "catalog car", "catalog cars"), plural(len(l.TireSizes), "tire fitment", "tire fitments"),
-			plural(n, "more call", "more calls"))
+		kinds := plural(len(l.Cars), "catalog car", "catalog cars") + " and " + plural(len(l.TireSizes), "tire fitment", "tire fitments")
+		if len(l.Motorcycles) > 0 {
+			kinds = plural(len(l.Motorcycles), "catalog motorcycle", "catalog motorcycles") + ", " + kinds
+		}
+		text = fmt.Sprintf("%s of this make, model and year; --links lists them (%s)", kinds, plural(n, "more call", "more calls"))
 	}
 	_, err := fmt.Fprintf(s.Out, "\n%s %s\n", s.colorize(colorBold, "Linked records:"), text)
 	return err

@@ -103,13 +103,7 @@ stdin (one or more per line, separated by white space or commas); a line
 over 64 KiB is reported and skipped, and the exit code is then 1.`,
 		Example: `  vds vpic decode 1FTMW1T88MFA00001
   vds vpic decode --format csv - < vins.txt > decoded.csv`,
-		RunE: runCmd(f, opts, runF, vpicDecodeRun, func(args []string) error {
-			if opts.Format != "jsonl" && opts.Format != "csv" {
-				return usageErrorf(fmt.Errorf("--format %q: use jsonl or csv", opts.Format))
-			}
-			opts.VINs = args
-			return nil
-		}),
+		RunE: runCmd(f, opts, runF, vpicDecodeRun, bulkArgs(&opts.Format, &opts.VINs)),
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "jsonl", "jsonl or csv")
 	return cmd
@@ -151,22 +145,38 @@ func vpicDecodeRun(ctx context.Context, f *Factory, opts *vpicDecodeOptions) err
 		enc.SetEscapeHTML(false)
 		write = func(e lookup.VINEntry) error { return enc.Encode(e) }
 	}
-	decode := func(vin string) error {
+	return eachInput(f, opts.VINs, func(vin string) error {
 		e, err := lk.DecodeEntry(ctx, vin)
 		if err != nil {
 			return err
 		}
 		return write(e)
+	})
+}
+
+// bulkArgs binds an offline decode's arguments to dst, checking --format.
+func bulkArgs(format *string, dst *[]string) binder {
+	return func(args []string) error {
+		if *format != "jsonl" && *format != "csv" {
+			return usageErrorf(fmt.Errorf("--format %q: use jsonl or csv", *format))
+		}
+		*dst = args
+		return nil
 	}
-	if len(opts.VINs) > 0 && !(len(opts.VINs) == 1 && opts.VINs[0] == "-") {
-		for _, v := range opts.VINs {
-			if err := decode(v); err != nil {
+}
+
+// eachInput calls fn with each of args, or, with none or "-", with each
+// item of stdin (scanVINs).
+func eachInput(f *Factory, args []string, fn func(string) error) error {
+	if len(args) > 0 && !(len(args) == 1 && args[0] == "-") {
+		for _, a := range args {
+			if err := fn(a); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return scanVINs(f.IO.In, f.IO.ErrOut, decode)
+	return scanVINs(f.IO.In, f.IO.ErrOut, fn)
 }
 
 // maxVINLine caps a line of VINs on stdin; a longer one is skipped.
@@ -206,9 +216,11 @@ func scanVINs(r io.Reader, warn io.Writer, fn func(string) error) error {
 	return nil
 }
 
-func deref(p *string) string {
+// deref is *p, or the zero value for nil.
+func deref[T any](p *T) T {
 	if p == nil {
-		return ""
+		var zero T
+		return zero
 	}
 	return *p
 }

@@ -28,6 +28,7 @@ type Config struct {
 	Log       Log                   `mapstructure:"log"`
 	Dashboard Dashboard             `mapstructure:"dashboard"`
 	VIN       VIN                   `mapstructure:"vin"`
+	Webhooks  Webhooks              `mapstructure:"webhooks"`
 	Recalls   Recalls               `mapstructure:"recalls"`
 	Plans     map[string]PlanLimits `mapstructure:"plans"`
 }
@@ -75,10 +76,19 @@ type VIN struct {
 	Decoder string `mapstructure:"decoder"`
 }
 
-// Recalls chooses where recalls come from: "auto", "offline" (the imported
-// NHTSA recall files) or "online" (NHTSA's recalls API).
+// Webhooks configures the delivery of signed webhooks.
+type Webhooks struct {
+	RetryInitial time.Duration `mapstructure:"retry_initial"`
+	Timeout      time.Duration `mapstructure:"timeout"`
+	AllowPrivate bool          `mapstructure:"allow_private"`
+}
+
+// Recalls configures where recalls come from and the recall watch of `vds serve`.
 type Recalls struct {
+	// Source is "auto", "offline" (the imported NHTSA recall files) or "online" (NHTSA's recalls API).
 	Source string `mapstructure:"source"`
+	// RefreshInterval is how often each watched vehicle's recalls are refreshed at most; 0 turns the watch off.
+	RefreshInterval time.Duration `mapstructure:"refresh_interval"`
 }
 
 // UpstreamMargin is how much shorter than server.write_timeout
@@ -167,6 +177,10 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("upstream.cache_ttl", "24h")
 	v.SetDefault("vin.decoder", "auto")
 	v.SetDefault("recalls.source", "auto")
+	v.SetDefault("webhooks.retry_initial", "1m")
+	v.SetDefault("webhooks.timeout", "10s")
+	v.SetDefault("webhooks.allow_private", false)
+	v.SetDefault("recalls.refresh_interval", "24h")
 	v.SetDefault("database.url", "")
 	v.SetDefault("dashboard.signup", true)
 	v.SetDefault("dashboard.session_ttl", "168h")
@@ -284,11 +298,21 @@ func (c *Config) Validate() error {
 			errs = append(errs, fmt.Errorf("server.trusted_proxies: %q is not an address or CIDR prefix such as 10.0.0.0/8 or 192.0.2.10 (or none alone)", p))
 		}
 	}
+	if c.Recalls.RefreshInterval < 0 || c.Recalls.RefreshInterval > 0 && c.Recalls.RefreshInterval < time.Hour {
+		errs = append(errs, errors.New("recalls.refresh_interval: must be 0 (no watch) or at least 1h, so NHTSA is not asked too often"))
+	}
 	if d := c.VIN.Decoder; d != "" && d != "auto" && d != "offline" && d != "online" {
 		errs = append(errs, fmt.Errorf("vin.decoder: %q is not auto, offline or online", d))
 	}
 	if d := c.Recalls.Source; d != "" && d != "auto" && d != "offline" && d != "online" {
 		errs = append(errs, fmt.Errorf("recalls.source: %q is not auto, offline or online", d))
+	}
+	// 0 leaves each its default.
+	if d := c.Webhooks.RetryInitial; d < 0 || d > time.Hour {
+		errs = append(errs, fmt.Errorf("webhooks.retry_initial: %s is not between 1ms and 1h, such as 1m", d))
+	}
+	if d := c.Webhooks.Timeout; d != 0 && (d < time.Second || d > time.Minute) {
+		errs = append(errs, fmt.Errorf("webhooks.timeout: %s is not between 1s and 60s, such as 10s", d))
 	}
 	if c.Server.Addr == "" {
 		errs = append(errs, errors.New("server.addr: must not be empty"))

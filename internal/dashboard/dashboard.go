@@ -1,6 +1,6 @@
 // Package dashboard is the web dashboard of vds under /dashboard/:
 // sign-up and sign-in, plan, quota and calls per day, API tokens, the
-// account, the garage and how to connect. Pages are rendered on the server
+// account, the garage, webhook endpoints and how to connect. Pages are rendered on the server
 // and work without JavaScript; like REST handlers and MCP tools they call
 // the services, so all three show the same data.
 //
@@ -23,6 +23,7 @@ import (
 	"github.com/vds-dev/vds/internal/requestlog"
 	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/webhooks"
 )
 
 // Prefix is where the dashboard is mounted.
@@ -39,6 +40,7 @@ type Deps struct {
 	Config     *config.Config
 	Log        *slog.Logger
 	RequestLog *requestlog.Log
+	Webhooks   *webhooks.Service
 }
 
 // Handler serves the dashboard.
@@ -51,6 +53,7 @@ type Handler struct {
 	cfg        *config.Config
 	log        *slog.Logger
 	requestLog *requestlog.Log
+	hooks      *webhooks.Service
 
 	signup     bool
 	sessionTTL time.Duration
@@ -68,6 +71,7 @@ type Handler struct {
 func New(d Deps) *Handler {
 	h := &Handler{
 		acc: d.Access, lists: d.Lists, signin: d.SignIn, vehicles: d.Vehicles, limiter: d.Limiter, cfg: d.Config, log: d.Log, requestLog: d.RequestLog,
+		hooks:  d.Webhooks,
 		signup: d.Config.Dashboard.Signup, sessionTTL: d.Config.Dashboard.SessionTTL,
 		cookieMode: d.Config.Dashboard.CookieMode(), publicURL: strings.TrimRight(d.Config.Dashboard.PublicURL, "/"),
 		cop: http.NewCrossOriginProtection(), pages: mustParsePages(), now: time.Now,
@@ -119,8 +123,13 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /dashboard/garage/add", h.authed(h.addVehicle))
 	m.HandleFunc("POST /dashboard/garage/items", h.authed(h.addItem))
 	m.HandleFunc("POST /dashboard/garage/items/remove", h.authed(h.removeItem))
+	m.HandleFunc("POST /dashboard/garage/vins", h.authed(h.addVIN))
+	m.HandleFunc("POST /dashboard/garage/recalls", h.authed(h.setRecallStatus))
 	m.HandleFunc("GET /dashboard/records/{type}/{uuid}", h.authed(h.record))
 
+	if h.hooks != nil {
+		h.routeWebhooks(m)
+	}
 	m.HandleFunc("GET /dashboard/account", h.authed(h.accountPage))
 	m.HandleFunc("POST /dashboard/account/password", h.authed(h.changePassword))
 	m.HandleFunc("GET /dashboard/account/delete", h.authed(h.confirmDeleteAccount))

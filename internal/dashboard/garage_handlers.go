@@ -13,6 +13,8 @@ import (
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/lists"
+	"github.com/vds-dev/vds/internal/lookup"
+	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/views"
 )
@@ -23,19 +25,36 @@ type garageData struct {
 	Lists       []views.List
 	MaxListName int
 	NewName     string
+	// Campaigns are each watched item's recall campaigns, by itemKey.
+	Campaigns map[string][]views.CampaignView
+	// VIN and VINList keep a refused VIN in its form.
+	VIN, VINList string
+}
+
+// itemKey names a list item in garageData.Campaigns.
+func itemKey(listID string, kind catalog.Kind, id uuid.UUID) string {
+	return listID + "/" + string(kind) + "/" + id.String()
 }
 
 func (h *Handler) garageView(w http.ResponseWriter, r *http.Request, s *session, status int, d garageData, errMsg string) {
-	stored, err := h.lists.Lists(r.Context(), s.account.ID)
+	saved, sightings, err := views.ReadLists(r.Context(), h.lists, h.vehicles, s.account.ID)
 	if err != nil {
 		h.serverError(w, r, err)
 		return
 	}
-	d.Lists = views.NewLists(stored, h.vehicles)
+	d.Lists = saved
 	d.MaxListName = lists.MaxListName
+	d.Campaigns = map[string][]views.CampaignView{}
+	for _, it := range views.NewItemRecalls(saved, sightings) {
+		d.Campaigns[itemKey(it.ListID, it.Type, it.UUID)] = it.Campaigns
+	}
 	v := signedIn(s, "garage", "Garage")
 	v.Notice, v.Error, v.Data = notice(r), errMsg, d
 	h.render(w, r, status, "garage", v)
+	// The user has seen the new campaigns, shown as new this once.
+	if err := h.lists.MarkRecallsSeen(r.Context(), s.account.ID); err != nil {
+		h.log.Warn("mark recalls seen", "err", err)
+	}
 }
 
 func (h *Handler) garage(w http.ResponseWriter, r *http.Request, s *session) {
@@ -98,6 +117,9 @@ func (h *Handler) deleteList(w http.ResponseWriter, r *http.Request, s *session)
 
 func itemForm(r *http.Request) (listID string, kind catalog.Kind, id uuid.UUID, ok bool) {
 	kind, err := catalog.ParseKind(r.PostForm.Get("type"))
+	if r.PostForm.Get("type") == string(account.KindVIN) {
+		kind, err = account.KindVIN, nil
+	}
 	if err != nil {
 		return "", "", uuid.Nil, false
 	}
@@ -115,25 +137,84 @@ func (h *Handler) addItem(w http.ResponseWriter, r *http.Request, s *session) {
 		return
 	}
 	_, err := h.lists.Add(r.Context(), s.account.ID, listID, kind, id, r.PostForm.Get("note"))
-	if h.badText(w, r, err) {
+	if h.itemRefused(w, r, err) {
 		return
 	}
 	n := "added"
 	switch {
 	case errors.Is(err, lists.ErrConflict):
 		n = "already"
-	case errors.Is(err, lists.ErrNotFound):
-		h.notFound(w, r)
-		return
 	case errors.Is(err, lists.ErrUnknownRecord):
 		h.errorPage(w, r, http.StatusBadRequest, "Not in the catalog", "That vehicle is not in the catalog (any more).")
-		return
-	case errors.Is(err, lists.ErrNoteTooLong):
-		h.errorPage(w, r, http.StatusBadRequest, "Note too long", fmt.Sprintf("A note has at most %d characters.", account.MaxNoteLen))
 		return
 	case err != nil:
 		h.serverError(w, r, err)
 		return
+	}
+	http.Redirect(w, r, "/dashboard/garage?n="+n+"#list-"+url.PathEscape(listID), http.StatusSeeOther)
+}
+
+// itemRefused answers the refusals the item forms share; true when it did.
+func (h *Handler) itemRefused(w http.ResponseWriter, r *http.Request, err error) bool {
+	switch {
+	case h.badText(w, r, err):
+	case errors.Is(err, lists.ErrNotFound):
+		h.notFound(w, r)
+	case errors.Is(err, lists.ErrNoteTooLong):
+		h.errorPage(w, r, http.StatusBadRequest, "Note too long", fmt.Sprintf("A note has at most %d characters.", account.MaxNoteLen))
+	default:
+		return false
+	}
+	return true
+}
+
+// addVIN saves a VIN, decoded; one that cannot be decoded is shown again
+// in its form with the reason.
+func (h *Handler) addVIN(w http.ResponseWriter, r *http.Request, s *session) {
+	listID, raw := r.PostForm.Get("list"), r.PostForm.Get("vin")
+	_, err := h.lists.AddVIN(r.Context(), s.account.ID, listID, raw, r.PostForm.Get("note"))
+	if h.itemRefused(w, r, err) {
+		return
+	}
+	var ve *vehicle.Error
+	n := "added"
+	switch {
+	case errors.Is(err, lists.ErrConflict):
+		n = "already"
+	case errors.As(err, &ve):
+		status := http.StatusBadRequest
+		if ve.Code != lookup.CodeInvalidVIN && ve.Code != lookup.CodeVINNotDecodable {
+			status = http.StatusServiceUnavailable
+		}
+		h.garageView(w, r, s, status, garageData{VIN: raw, VINList: listID}, sentence(ve.Message))
+		return
+	case err != nil:
+		h.serverError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/dashboard/garage?n="+n+"#list-"+url.PathEscape(listID), http.StatusSeeOther)
+}
+
+// setRecallStatus marks a campaign on an item dealt with (with a note) or open again.
+func (h *Handler) setRecallStatus(w http.ResponseWriter, r *http.Request, s *session) {
+	listID, kind, id, ok := itemForm(r)
+	if !ok {
+		h.badRequest(w, r)
+		return
+	}
+	dealt := r.PostForm.Get("status") == views.StatusDealtWith
+	err := h.lists.SetDealtWith(r.Context(), s.account.ID, store.ItemRef{ListID: listID, Kind: kind, UUID: id},
+		r.PostForm.Get("campaign"), dealt, r.PostForm.Get("note"))
+	if h.itemRefused(w, r, err) {
+		return
+	}
+	if err != nil {
+		h.serverError(w, r, err)
+		return
+	}
+	n := "reopened"
+	if dealt {
+		n = "dealt-with"
 	}
 	http.Redirect(w, r, "/dashboard/garage?n="+n+"#list-"+url.PathEscape(listID), http.StatusSeeOther)
 }

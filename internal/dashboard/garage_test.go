@@ -3,6 +3,7 @@ package dashboard_test
 import (
 	"context"
 	"html"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -10,10 +11,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/upstream"
+	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
+	"github.com/vds-dev/vds/internal/watch"
 )
 
 // options returns the values of a page's <option>s (the placeholder "" left out).
@@ -273,4 +281,77 @@ func mustAccount(t *testing.T, e *env, email string) account.Account {
 		t.Fatal(err)
 	}
 	return a
+}
+
+// TestGarageVINAndRecalls: a VIN is added on the list page (an invalid
+// one shown again with the reason), the watch's campaigns appear on it,
+// new once, and a campaign is marked dealt with, with a note.
+func TestGarageVINAndRecalls(t *testing.T) {
+	t.Parallel()
+	fake := upstreamtest.New(t)
+	e := newEnv(t, func(c *config.Config) {
+		c.Upstream = config.Upstream{VPICURL: fake.URL, NHTSAURL: fake.URL, Timeout: 5 * time.Second, CacheTTL: time.Hour}
+	})
+	base := e.start()
+	b := newBrowser(t, base)
+	b.signUp("vin@example.com", password)
+	g := b.get("/dashboard/garage").want(t, http.StatusOK, "").contains(t, "Add a VIN")
+	listID := regexp.MustCompile(`id="list-(lst_[a-z2-7]+)"`).FindStringSubmatch(g.body)[1]
+	ctx := context.Background()
+	a := mustAccount(t, e, "vin@example.com")
+	_, token, err := e.acc.CreateToken(ctx, a.ID, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	b.post("/dashboard/garage/vins", url.Values{"list": {listID}, "vin": {"1FTMW1T88MFAO0001"}}).
+		want(t, http.StatusBadRequest, "").contains(t, `Character 13 is &#34;O&#34;: the letters I, O and Q never appear in a VIN.`, `value="1FTMW1T88MFAO0001"`)
+	b.post("/dashboard/garage/vins", url.Values{"list": {listID}, "vin": {upstreamtest.KnownVIN}, "note": {"Dana's F-150"}}).
+		want(t, http.StatusSeeOther, "/dashboard/garage?n=added#list-"+listID)
+	b.post("/dashboard/garage/vins", url.Values{"list": {listID}, "vin": {strings.ToLower(upstreamtest.KnownVIN)}}).
+		want(t, http.StatusSeeOther, "/dashboard/garage?n=already#list-"+listID)
+	b.get("/dashboard/garage").contains(t, "2021 Ford F-150", upstreamtest.KnownVIN, "Dana&#39;s F-150", "not checked yet")
+
+	// The watch's baseline, then a campaign first seen later.
+	vehicles, err := server.LoadVehicles(ctx, e.st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := upstream.New(upstream.Config{NHTSAURL: fake.URL, Timeout: 5 * time.Second, CacheTTL: time.Hour}, nil, nil)
+	if _, err := watch.New(e.st, vehicles, up, nil, nil, watch.Config{}, slog.New(slog.DiscardHandler)).Pass(ctx, watch.PassOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	ref := store.ItemRef{ListID: listID, Kind: account.KindVIN, UUID: account.VINItemID(upstreamtest.KnownVIN)}
+	if _, err := e.st.RecordItemRecalls(ctx, ref, map[string][]byte{"26V999000": []byte(`{"campaign_number":"26V999000","park_it":true,"component":"FUEL SYSTEM"}`)}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	g = b.get("/dashboard/garage").contains(t, "3 open", "1 new", "Park it: do not drive", "26V999000", "FUEL SYSTEM")
+	if strings.Contains(b.get("/dashboard/garage").body, `class="tag new"`) {
+		t.Fatal("a campaign is still new after the user saw it")
+	}
+
+	b.post("/dashboard/garage/recalls", url.Values{"list": {listID}, "type": {"vin"}, "uuid": {ref.UUID.String()},
+		"campaign": {"26V999000"}, "status": {"dealt_with"}, "note": {"fixed at the dealer"}}).
+		want(t, http.StatusSeeOther, "/dashboard/garage?n=dealt-with#list-"+listID)
+	b.get("/dashboard/garage?n=dealt-with").contains(t, "Marked dealt with.", "2 open", "fixed at the dealer", "Mark open again")
+	status, body := api(t, base, token, "/v1/lists/recalls")
+	if status != http.StatusOK {
+		t.Fatalf("/v1/lists/recalls: %d %v", status, body)
+	}
+	dealt := 0
+	for _, c := range body["data"].([]any)[0].(map[string]any)["campaigns"].([]any) {
+		if c := c.(map[string]any); c["status"] == "dealt_with" && c["status_note"] == "fixed at the dealer" && c["campaign_number"] == "26V999000" {
+			dealt++
+		}
+	}
+	if dealt != 1 {
+		t.Fatalf("/v1/lists/recalls = %v; want 26V999000 dealt with, with its note", body)
+	}
+
+	// Another account cannot mark it.
+	other := newBrowser(t, base)
+	other.signUp("other@example.com", password)
+	other.get("/dashboard/garage")
+	other.post("/dashboard/garage/recalls", url.Values{"list": {listID}, "type": {"vin"}, "uuid": {ref.UUID.String()},
+		"campaign": {"26V999000"}, "status": {"open"}}).want(t, http.StatusNotFound, "")
 }

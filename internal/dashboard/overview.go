@@ -26,6 +26,8 @@ type overviewData struct {
 	Days        []dayUsage
 	Wide        chart
 	Narrow      chart
+	// DisabledHooks are the webhook endpoints failures turned off.
+	DisabledHooks int
 }
 
 type dayUsage struct {
@@ -70,6 +72,18 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request, s *session) {
 	daysInMonth := first.AddDate(0, 1, -1).Day()
 	d.Wide = newChart(d.Days, daysInMonth, chartSize{width: 640, height: 220, font: 13, labelEvery: 5, id: "wide"})
 	d.Narrow = newChart(d.Days, daysInMonth, chartSize{width: 340, height: 200, font: 12, labelEvery: 10, id: "narrow"})
+	if h.hooks != nil {
+		eps, err := h.hooks.Endpoints(r.Context(), a.ID)
+		if err != nil {
+			h.serverError(w, r, err)
+			return
+		}
+		for _, e := range eps {
+			if !e.Enabled {
+				d.DisabledHooks++
+			}
+		}
+	}
 	v := signedIn(s, "overview", "Overview")
 	v.Notice = notice(r)
 	v.Data = d

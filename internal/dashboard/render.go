@@ -89,6 +89,9 @@ func mustParsePages() *pageSet {
 		"num":       formatNum,
 		"kindLabel": kindLabel,
 		"recordURL": recordURL,
+		"itemKey":   itemKey,
+		"inc":       func(i int) int { return i + 1 },
+		"carURL":    func(id fmt.Stringer) string { return recordURL(catalog.KindCar, id) },
 	}
 	pages, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
@@ -127,6 +130,8 @@ func kindLabel(k catalog.Kind) string {
 		return "Boat"
 	case catalog.KindTireSize:
 		return "Tire fitment"
+	case account.KindVIN:
+		return "VIN"
 	}
 	return string(k)
 }
@@ -260,6 +265,12 @@ var notices = map[string]string{
 	"removed":      "Removed from the list.",
 	"list-created": "List created.",
 	"list-deleted": "List deleted.",
+	"dealt-with":   "Marked dealt with.",
+	"reopened":     "Marked open again.",
+
+	"webhook-test":    "A test event is on its way; its attempt shows below within seconds.",
+	"webhook-enabled": "The endpoint is enabled again and receives new events.",
+	"webhook-deleted": "The endpoint was deleted with its pending deliveries and its log.",
 
 	"password-changed": "Your password was changed. Every other browser signed in to this account was signed out.",
 	"account-deleted":  "Your account was deleted, with its tokens, lists and sessions.",

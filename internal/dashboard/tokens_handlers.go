@@ -97,7 +97,14 @@ func (h *Handler) tokens(w http.ResponseWriter, r *http.Request, s *session) {
 // showSecret leaves a new secret in the session's flash and redirects to
 // the tokens page, which shows it once.
 func (h *Handler) showSecret(w http.ResponseWriter, r *http.Request, s *session, f tokenFlash) {
-	body, err := json.Marshal(f)
+	h.putFlash(w, r, s, f, "/dashboard/tokens")
+}
+
+// putFlash leaves v in the session's flash and redirects to the page at
+// to, which takes it (POST-redirect-GET: a reload neither shows it again
+// nor repeats the POST).
+func (h *Handler) putFlash(w http.ResponseWriter, r *http.Request, s *session, v any, to string) {
+	body, err := json.Marshal(v)
 	if err != nil {
 		h.internalError(w, r, err)
 		return
@@ -106,7 +113,7 @@ func (h *Handler) showSecret(w http.ResponseWriter, r *http.Request, s *session,
 		h.serverError(w, r, err)
 		return
 	}
-	http.Redirect(w, r, "/dashboard/tokens", http.StatusSeeOther)
+	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
 func (h *Handler) createToken(w http.ResponseWriter, r *http.Request, s *session) {

@@ -87,16 +87,17 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 			t.Fatalf("body types count %d cars, want %d (%v)", sumNames(bodies), len(demo.Cars), err)
 		}
 
-		// Motorcycles, boats, tire sizes.
+		// Motorcycles, boats, HINs, tire sizes.
+		var apiErr *client.APIError
 		types, err := c.MotorcycleTypes(ctx)
-		if err != nil || len(types) != 9 {
+		if err != nil || len(types) != len(catalog.MotorcycleTypes) {
 			t.Fatalf("motorcycle types: %v, %v", types, err)
 		}
 		motos, err := c.ListMotorcycles(ctx, client.MotorcycleQuery{MotorcycleType: "Snowmobile"})
 		if err != nil || motos.Meta.Total != count(demo.Motorcycles, func(m catalog.Motorcycle) bool { return m.MotorcycleType == "Snowmobile" }) {
 			t.Fatalf("snowmobiles: %+v, %v", motos.Meta, err)
 		}
-		if m, err := c.GetMotorcycle(ctx, motos.Data[0].UUID); err != nil || m.VehicleType != "ATV/UTV" {
+		if m, err := c.GetMotorcycle(ctx, motos.Data[0].UUID); err != nil || m.VehicleType != catalog.ClassSnowmobile {
 			t.Fatalf("GetMotorcycle: %+v, %v", m, err)
 		}
 		hp := 300
@@ -109,6 +110,18 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 		if err != nil || sumNames(hulls) != len(demo.Boats) {
 			t.Fatalf("hull types count %d boats, want %d", sumNames(hulls), len(demo.Boats))
 		}
+		hin, err := c.DecodeHIN(ctx, "US-BWC 12345 L7 18")
+		if err != nil || hin.Manufacturer == nil || hin.Manufacturer.Company != "BOSTON WHALER INC" || hin.ModelYear == nil ||
+			*hin.ModelYear != 2018 || len(hin.Links.Boats) != count(demo.Boats, func(b catalog.Boat) bool { return b.Make == "Boston Whaler" && b.Year == 2018 }) {
+			t.Fatalf("DecodeHIN: %+v, %v", hin, err)
+		}
+		hins, err := c.DecodeHINs(ctx, []string{"BWC12345L718", "BWC12O45L718"})
+		if err != nil || len(hins) != 2 || hins[0].Report == nil || hins[1].Error == nil || hins[1].Error.Position != 6 {
+			t.Fatalf("DecodeHINs: %+v, %v", hins, err)
+		}
+		if _, err := c.DecodeHIN(ctx, "BWC12345Z718"); !errors.As(err, &apiErr) || apiErr.Code != "invalid_hin" || apiErr.Position != 9 {
+			t.Fatalf("invalid HIN: %v", err)
+		}
 		fits, err := c.ListTireSizes(ctx, client.TireSizeQuery{Make: "Chevrolet", Model: "Corvette"})
 		if err != nil || fits.Meta.Total == 0 {
 			t.Fatalf("Corvette fitments: %+v, %v", fits, err)
@@ -116,6 +129,17 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 		geo, err := c.TireGeometry(ctx, fits.Data[0].UUID)
 		if err != nil || len(geo.Alternates) != len(fits.Data[0].AlternateSizes) || geo.OEM.DiameterIn <= 0 {
 			t.Fatalf("geometry: %+v, %v", geo, err)
+		}
+		plus, err := c.TirePlusSizes(ctx, fits.Data[0].UUID, 2)
+		if err != nil || plus.WindowPct != 2 || plus.Front.OEM != geo.OEM || len(plus.Front.Rims) != 6 || (plus.Rear == nil) != (geo.Rear == nil) {
+			t.Fatalf("plus sizes: %+v, %v", plus, err)
+		}
+		carrying := count(demo.TireSizes, func(f catalog.TireFitment) bool {
+			return f.TireSize == "LT285/70R17" || slices.Contains(f.AlternateSizes, "LT285/70R17")
+		})
+		look, err := c.LookupTireSize(ctx, client.SizeLookupQuery{Size: "lt285/70 r17"})
+		if err != nil || look.Size.Size != "LT285/70R17" || look.Meta.Total != carrying || carrying == 0 {
+			t.Fatalf("lookup LT285/70R17: %+v, %v; want %d fitments", look, err, carrying)
 		}
 
 		// Account.
@@ -127,6 +151,9 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 		if err != nil || len(lists) != 1 || lists[0].Name != "My garage" {
 			t.Fatalf("Lists: %+v, %v", lists, err)
 		}
+		if recalls, err := c.ListRecalls(ctx); err != nil || recalls == nil {
+			t.Fatalf("ListRecalls: %+v, %v", recalls, err)
+		}
 		if log, err := c.Changelog(ctx); err != nil || len(log) == 0 || log[0].Version != "1.4.0" {
 			t.Fatalf("Changelog: %+v, %v", log, err)
 		}
@@ -136,7 +163,6 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 
 		// Errors carry the problem code and the request id.
 		_, err = c.ListCars(ctx, client.CarQuery{YearMin: 1990})
-		var apiErr *client.APIError
 		if !errors.As(err, &apiErr) || apiErr.Status != 400 || apiErr.Code != "query_too_broad" || apiErr.RequestID == "" {
 			t.Fatalf("open-ended year: %v", err)
 		}

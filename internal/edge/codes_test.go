@@ -98,7 +98,7 @@ func TestAPICodes(t *testing.T) {
 			t.Errorf("APICodes lists %q", c)
 		}
 	}
-	if api["quota_exceeded"] != 429 || api[CodeUnauthorized] != 401 || len(api) != 19 {
+	if api["quota_exceeded"] != 429 || api[CodeUnauthorized] != 401 || len(api) != 20 {
 		t.Errorf("APICodes = %v", api)
 	}
 }

@@ -38,6 +38,9 @@ type Problem struct {
 	CheckDigit          *vin.CheckDigit `json:"check_digit,omitempty" jsonschema:"The VIN's check digit verdict, when no decoder could answer."`
 	WMI                 *lookup.WMI     `json:"wmi,omitempty" jsonschema:"The VIN's manufacturer code, region and country, when no decoder could answer."`
 	ModelYearCandidates []int           `json:"model_year_candidates,omitempty" jsonschema:"The model years position 10 can mean, when no decoder could answer."`
+	// An invalid HIN names where and why.
+	Position int    `json:"position,omitempty" jsonschema:"For invalid_hin: the 1-based position of the offending character in the HIN without spaces and hyphens; absent for a wrong length."`
+	Rule     string `json:"rule,omitempty" jsonschema:"For invalid_hin: the rule of 33 CFR 181.25 (or ISO 10087) the HIN breaks."`
 }
 
 // SchemaDescription describes Problem in the OpenAPI document.
@@ -89,6 +92,7 @@ var codes = map[string]row{
 	vehicle.CodeQueryTooBroad:      {http.StatusBadRequest, true},
 	vehicle.CodeInvalidUUID:        {http.StatusBadRequest, true},
 	lookup.CodeInvalidVIN:          {http.StatusBadRequest, true},
+	lookup.CodeInvalidHIN:          {http.StatusBadRequest, true},
 	CodeInvalidRequest:             {http.StatusBadRequest, false},
 	CodeUnauthorized:               {http.StatusUnauthorized, true},
 	CodeNoAPIAccess:                {http.StatusForbidden, true},
@@ -187,6 +191,9 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		if errors.As(err, &vinErr) {
 			c := vinErr.Checks
 			p.CheckDigit, p.WMI, p.ModelYearCandidates = &c.CheckDigit, &c.WMI, c.ModelYearCandidates
+		}
+		if hinErr, ok := errors.AsType[*lookup.HINError](err); ok {
+			p.Position, p.Rule = hinErr.Position, hinErr.Rule
 		}
 		WriteProblem(w, r, p)
 		return

@@ -28,6 +28,14 @@ type (
 	ListItem = views.ListItem
 	// RecordRef summarises a catalog record.
 	RecordRef = views.RecordRef
+	// RecallStatus sums up the recall campaigns of an item.
+	RecallStatus = views.RecallStatus
+	// ItemLinks are a saved VIN's catalog records.
+	ItemLinks = views.ItemLinks
+	// ItemRecalls is one item's recall campaigns.
+	ItemRecalls = views.ItemRecalls
+	// CampaignView is a campaign on an item with its sighting and the user's status.
+	CampaignView = views.CampaignView
 )
 
 func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
@@ -42,12 +50,22 @@ func (h *Handler) me(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) lists(w http.ResponseWriter, r *http.Request) {
 	p, _ := edge.PrincipalFrom(r.Context())
-	stored, err := h.saved.Lists(r.Context(), p.Account.ID)
+	saved, _, err := views.ReadLists(r.Context(), h.saved, h.svc, p.Account.ID)
 	if err != nil {
 		edge.Unavailable(w, r, "account", err)
 		return
 	}
-	ok(w, views.NewLists(stored, h.svc))
+	ok(w, saved)
+}
+
+func (h *Handler) listsRecalls(w http.ResponseWriter, r *http.Request) {
+	p, _ := edge.PrincipalFrom(r.Context())
+	saved, sightings, err := views.ReadLists(r.Context(), h.saved, h.svc, p.Account.ID)
+	if err != nil {
+		edge.Unavailable(w, r, "account", err)
+		return
+	}
+	ok(w, views.NewItemRecalls(saved, sightings))
 }
 
 //go:embed static/changelog.json

@@ -30,25 +30,28 @@ func (h *Handler) decodeVIN(w http.ResponseWriter, r *http.Request) {
 	okUpstream(w, meta, rep)
 }
 
-// decodeVINs answers GET /v1/vins?vin=...&vin=...: one entry per VIN, in
-// order, each charged only when decoded.
-func (h *Handler) decodeVINs(w http.ResponseWriter, r *http.Request) {
+// batchParam returns the repeated parameter name of a batch endpoint, or
+// answers the 400 of another parameter or of none.
+func batchParam(w http.ResponseWriter, r *http.Request, name, what string) ([]string, bool) {
 	q := query(r)
-	for name := range q {
-		if name != "vin" {
-			p := edge.NewProblem(r, vehicle.CodeUnknownParameter, fmt.Sprintf("Unknown parameter %s: the only parameter is vin, repeated once per VIN.", vehicle.Echo(name)))
-			p.Param, p.Accepted = vehicle.Clip(name), []string{"vin"}
-			edge.WriteProblem(w, r, p)
-			return
+	for p := range q {
+		if p != name {
+			prob := edge.NewProblem(r, vehicle.CodeUnknownParameter, fmt.Sprintf("Unknown parameter %s: the only parameter is %s, repeated once per %s.", vehicle.Echo(p), name, what))
+			prob.Param, prob.Accepted = vehicle.Clip(p), []string{name}
+			edge.WriteProblem(w, r, prob)
+			return nil, false
 		}
 	}
-	vins := q["vin"]
-	if len(vins) == 0 {
-		edge.WriteCode(w, r, vehicle.CodeMissingParameter, "vin", "Give the VINs to decode as repeated vin parameters: /v1/vins?vin=...&vin=...")
-		return
+	if len(q[name]) == 0 {
+		edge.WriteCode(w, r, vehicle.CodeMissingParameter, name, fmt.Sprintf("Give the %ss to decode as repeated %s parameters: %s?%s=...&%s=...", what, name, r.URL.Path, name, name))
+		return nil, false
 	}
-	// DecodeVINs refuses more than lookup.MaxBatch before charging anything.
-	entries, meta, err := h.lookup.DecodeVINs(r.Context(), vins, h.meter(r.Context()))
+	return q[name], true
+}
+
+// writeBatch writes a batch's entries, or its error: a refusal of the
+// whole batch as the door refuses, another as its problem.
+func writeBatch(w http.ResponseWriter, r *http.Request, meta upstream.Meta, entries any, err error) {
 	var refusal *limits.Refusal
 	switch {
 	case errors.As(err, &refusal):
@@ -58,6 +61,38 @@ func (h *Handler) decodeVINs(w http.ResponseWriter, r *http.Request) {
 	default:
 		okUpstream(w, meta, entries)
 	}
+}
+
+// decodeVINs answers GET /v1/vins?vin=...&vin=...: one entry per VIN, in
+// order, each charged only when decoded.
+func (h *Handler) decodeVINs(w http.ResponseWriter, r *http.Request) {
+	vins, ok := batchParam(w, r, "vin", "VIN")
+	if !ok {
+		return
+	}
+	// DecodeVINs refuses more than lookup.MaxBatch before charging anything.
+	entries, meta, err := h.lookup.DecodeVINs(r.Context(), vins, h.meter(r.Context()))
+	writeBatch(w, r, meta, entries, err)
+}
+
+func (h *Handler) decodeHIN(w http.ResponseWriter, r *http.Request) {
+	rep, err := h.lookup.DecodeHIN(r.PathValue("hin"))
+	if err != nil {
+		edge.WriteError(w, r, err)
+		return
+	}
+	ok(w, rep)
+}
+
+// decodeHINs answers GET /v1/hins?hin=...&hin=...: one entry per HIN, in
+// order, each charged only when decoded.
+func (h *Handler) decodeHINs(w http.ResponseWriter, r *http.Request) {
+	hins, ok := batchParam(w, r, "hin", "HIN")
+	if !ok {
+		return
+	}
+	entries, err := h.lookup.DecodeHINs(r.Context(), hins, h.meter(r.Context()))
+	writeBatch(w, r, upstream.Meta{}, entries, err)
 }
 
 func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request, id uuid.UUID) error {

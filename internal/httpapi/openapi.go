@@ -181,6 +181,29 @@ func operations() map[string]opDoc {
 		own400:   []string{vehicle.CodeMissingParameter},
 		upstream: true,
 	}
+	ops["GET /v1/hin/{hin}"] = opDoc{
+		id: "decodeHIN", tag: "HIN", summary: "Decode a boat's HIN",
+		desc: "Decodes a boat's hull identification number by 33 CFR 181 subpart C, offline: the current 12-character " +
+			"format, the two 1972-1984 formats (straight year, model year), State- and Coast Guard-issued codes, a US- " +
+			"prefix, and the EU's 14-character CIN (ISO 10087) with its country code; spaces and hyphens are ignored. The " +
+			"answer has the format, the manufacturer identification code with the company and address from the Coast " +
+			"Guard's MIC list, the serial, the production month and year (its decade resolved from the model year), the " +
+			"model year, numbered warnings (1 production date outside the model year, 2 code not in the list, 3 format not " +
+			"in use at that date) and links.boats, the catalog's boats of the manufacturer's makes and the model year. An " +
+			"invalid HIN is a 400 invalid_hin naming the position and the rule (position, rule), not charged.",
+		shape: objectOf, data: reflect.TypeFor[lookup.HINReport](),
+	}
+	ops["GET /v1/hins"] = opDoc{
+		id: "decodeHINs", tag: "HIN", summary: "Decode up to 50 HINs",
+		desc: "Decodes each hin parameter (repeat it, 1 to 50 times) as GET /v1/hin/{hin} does and answers one entry per " +
+			"HIN, in the order given: the same report, or {hin, error: {code, detail, position, rule}}. Charged once per " +
+			"distinct HIN decoded (a HIN repeated in the batch is charged once); an invalid one costs nothing, so a batch of only those is a 200 with per-entry errors. The " +
+			"request counts once against the per-minute rate. When the monthly quota runs out part-way, the HINs past " +
+			"that point carry quota_exceeded (not decoded, not charged); when it is out before the first, the answer is a 429.",
+		shape: arrayOf, data: reflect.TypeFor[lookup.HINReport](), alt: reflect.TypeFor[lookup.HINFailure](),
+		query: []string{"hin"}, required: []string{"hin"},
+		own400: []string{vehicle.CodeMissingParameter},
+	}
 	ops["GET /v1/motorcycles/types"] = opDoc{
 		id: "listMotorcycleTypes", tag: "Motorcycles", summary: "List motorcycle riding types",
 		desc:  "All riding types with their vehicle class and record count (which may be 0).",
@@ -197,6 +220,35 @@ func operations() map[string]opDoc {
 			"size of a staggered fitment), and of each alternate size with its diameter difference versus OEM. " +
 			"within_window is true when the difference is within ±window_pct percent (3).",
 		shape: objectOf, data: reflect.TypeFor[vehicle.FitmentGeometry](),
+	}
+	window := paramDoc{schema: schema{"type": "integer", "minimum": vehicle.MinPlusWindow, "maximum": vehicle.MaxPlusWindow,
+		"default": vehicle.DefaultPlusWindow}, desc: "The diameter window, ± whole percent of the OEM diameter. Out of range is a 400, not a clamp."}
+	ops["GET /v1/tire-sizes/{uuid}/plus-sizes"] = opDoc{
+		id: "getTireFitmentPlusSizes", tag: "Tire sizes", summary: "Plus sizes of a fitment",
+		desc: "Every metric size from 20 mm narrower to 40 mm wider than the OEM size (steps of 10), aspect ratio 25 to 85 " +
+			"(steps of 5), on rims from 2 inches below to 3 above the OEM rim, whose overall diameter is within ±window " +
+			"percent of the OEM's; grouped by rim and sorted by the size of the difference. Each carries its geometry, the " +
+			"diameter and sidewall change, the speedometer reading at a true 60 mph and 100 km/h, the lowest load index " +
+			"that carries the OEM tire's load (ISO 4000 table) and whether that needs a reinforced (XL) tire, and the " +
+			"lowest speed rating allowed (the OEM's). A staggered fitment has a rear list too.",
+		shape: objectOf, data: reflect.TypeFor[vehicle.FitmentPlusSizes](), query: []string{"window"},
+		params: map[string]paramDoc{"window": window},
+	}
+	ops["GET /v1/tire-sizes/lookup"] = opDoc{
+		id: "lookupTireSize", tag: "Tire sizes", summary: "Look up a tire size",
+		desc: "The geometry and plus sizes of any size, and one page of the fitments that carry it as OEM or alternate " +
+			"size, front or rear (from an index of every size), with counts by make and by year of all of them. size " +
+			"takes any spelling the tire_size filter takes; a size that is not one is a 400 invalid_parameter naming the " +
+			"format. make and year narrow the fitments, not the counts.",
+		shape: objectOf, data: reflect.TypeFor[vehicle.SizeLookup](), query: lookupParams, required: []string{"size"},
+		own400: []string{vehicle.CodeMissingParameter},
+		params: map[string]paramDoc{
+			"size": {schema: schema{"type": "string", "examples": anys("225/45R17", "LT285/70R17", "35x12.50R17LT")},
+				desc: "The tire size: " + vehicle.SizeFormat + "; letter case and spaces are free, a load index and speed rating after it set the plus sizes' load and speed fields."},
+			"window": window,
+			"make":   {schema: schema{"type": "string", "examples": anys("Toyota")}, desc: "Only fitments of this make, matched case-insensitively; see facets.makes."},
+			"year":   {schema: yearSchema(), desc: "Only fitments of this model year; see facets.years."},
+		},
 	}
 	ops["GET /v1/me"] = opDoc{
 		id: "getMe", tag: "Account", summary: "Plan and quota usage",
@@ -223,9 +275,20 @@ func operations() map[string]opDoc {
 	}
 	ops["GET /v1/lists"] = opDoc{
 		id: "getLists", tag: "Account", summary: "Saved vehicle lists",
-		desc: "The authenticated user's curated lists (the dashboard's garage). An item whose record has left the " +
-			"catalog stays, with missing true and record null.",
+		desc: "The authenticated user's curated lists (the dashboard's garage). An item is a catalog record or a VIN " +
+			"(type vin, with its decoded make, model and year as record and its catalog cars as links). An item whose " +
+			"record has left the catalog stays, with missing true and record null. Cars, motorcycles and VINs carry " +
+			"recalls, the status the recall watch keeps: open and new campaign numbers, the park-it, park-outside and " +
+			"over-the-air flags, and checked_at.",
 		shape: arrayOf, data: reflect.TypeFor[List](),
+	}
+	ops["GET /v1/lists/recalls"] = opDoc{
+		id: "getListsRecalls", tag: "Account", summary: "Recalls of the saved vehicles",
+		desc: "Every recall campaign affecting a car, motorcycle or VIN of the user's lists, grouped by item, with when " +
+			"the recall watch first saw it on the item, NHTSA's flags and the user's status (open or dealt_with, set " +
+			"in the dashboard). Campaigns open at an item's first check are its baseline and never new. One charged " +
+			"call, however many items; answered from the watch's records, never from NHTSA.",
+		shape: arrayOf, data: reflect.TypeFor[ItemRecalls](),
 	}
 	changelog := opDoc{
 		tag: "About", summary: "API changelog",
@@ -302,6 +365,10 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 		return paramDoc{schema: schema{"type": "array", "items": schema{"type": "string"}, "minItems": 1, "maxItems": lookup.MaxBatch,
 			"examples": []any{[]any{"1FTMW1T88MFA00001", "5YJ3E1EA7KF000001"}}},
 			desc: "A VIN to decode; repeat the parameter for each (vin=...&vin=..., at most 50). Invalid VINs, empty ones included, get a per-entry invalid_vin.", emptyOK: true}, true
+	case "hin":
+		return paramDoc{schema: schema{"type": "array", "items": schema{"type": "string"}, "minItems": 1, "maxItems": lookup.MaxBatch,
+			"examples": []any{[]any{"BWC12345L718", "SER12345A919"}}},
+			desc: "A HIN to decode; repeat the parameter for each (hin=...&hin=..., at most 50). Invalid HINs, empty ones included, get a per-entry invalid_hin.", emptyOK: true}, true
 	case "make":
 		if kind == "" {
 			return str("The make whose models to list, as /makes returns it. Matches exactly but case-insensitively; an unknown make gives an empty list.", "Toyota")
@@ -317,7 +384,7 @@ func queryParam(kind catalog.Kind, name string) (paramDoc, bool) {
 	case "year_max":
 		return paramDoc{schema: yearSchema(), desc: "Upper bound of a model-year window (inclusive); see year_min."}, true
 	case "q":
-		return str("Free-text search: every word must prefix-match a word of make, model, trim or type fields, case-insensitively.", "civic hybrid")
+		return str("Free-text search: every word must prefix-match a word of make, model, trim or type fields, case-insensitively; records whose make and model hold every word come first.", "civic hybrid")
 	case "per_page":
 		return paramDoc{schema: schema{"type": "integer", "minimum": 1, "maximum": vehicle.MaxPerPage, "default": vehicle.DefaultPerPage},
 			desc: "Records per page. Out of range is a 400, not a clamp."}, true
@@ -385,6 +452,11 @@ func pathParam(name string) (paramDoc, bool) {
 		return paramDoc{schema: schema{"type": "string", "minLength": vin.Length, "maxLength": vin.Length, "pattern": "^[A-HJ-NPR-Za-hj-npr-z0-9]{17}$",
 			"examples": []any{"1FTMW1T88MFA00001"}},
 			desc: "A 17-character VIN; letters I, O and Q are never valid. Case-insensitive.", code: lookup.CodeInvalidVIN}, true
+	}
+	if name == "hin" {
+		return paramDoc{schema: schema{"type": "string", "minLength": 12, "examples": []any{"BWC12345L718"}},
+			desc: "A 12-character HIN (33 CFR 181.25), optionally with US- or an EU country code before it (a 14-character CIN); spaces, hyphens and letter case are ignored.",
+			code: lookup.CodeInvalidHIN}, true
 	}
 	if name == "uuid" {
 		return paramDoc{schema: schema{"type": "string", "format": "uuid"},
@@ -644,6 +716,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 			{"name": "Boats", "description": "Power boats."},
 			{"name": "Tire sizes", "description": "Tire fitments: a vehicle's OEM size and alternate sizes, with geometry."},
 			{"name": "VIN", "description": "VIN decoding: local checks, then vPIC's rules, with links to catalog records."},
+			{"name": "HIN", "description": "Boats' hull identification numbers, decoded offline with the Coast Guard's manufacturer list, with links to catalog boats."},
 			{"name": "Account", "description": "The caller's plan, quota and saved lists."},
 			{"name": "About", "description": "The changelog and this document."},
 		},

@@ -28,10 +28,14 @@ import (
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/httpapi/apitest"
+	"github.com/vds-dev/vds/internal/lists"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store/storetest"
+	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/watch"
 )
 
 // routes returns the route table. Routes only builds handler closures, so a
@@ -375,8 +379,8 @@ func TestOpenAPIFieldTypes(t *testing.T) {
 		{"TireFitment", "speed_rating", `{"description":"Speed rating of the OEM tire (front when staggered), e.g. V; null when unknown.","type":["null","string"]}`},
 		{"Meta", "truncated", `{"description":"True when more than 400 records match: narrow the query to see the rest.","type":"boolean"}`},
 		{"MeAccount", "created_at", `{"description":"When the account was created (UTC).","format":"date-time","type":"string"}`},
-		{"ListItem", "type", `{"description":"The record's kind: car, motorcycle, boat or tire_size.","enum":["car","motorcycle","boat","tire_size"],"type":"string"}`},
-		{"ListItem", "record", `{"anyOf":[{"$ref":"#/components/schemas/RecordRef"},{"type":"null"}],"description":"A summary of the saved record; null when it is missing."}`},
+		{"ListItem", "type", `{"description":"The record's kind: car, motorcycle, boat or tire_size; vin for a saved VIN.","enum":["car","motorcycle","boat","tire_size","vin"],"type":"string"}`},
+		{"ListItem", "record", `{"anyOf":[{"$ref":"#/components/schemas/RecordRef"},{"type":"null"}],"description":"A summary of the saved record, or of a VIN's decode; null when it is missing or the VIN decoded to no vehicle."}`},
 		{"FitmentGeometry", "rear", `{"anyOf":[{"$ref":"#/components/schemas/SizeGeometry"},{"type":"null"}],"description":"Geometry of the rear size of a staggered fitment; null otherwise."}`},
 		{"Problem", "accepted", `{"description":"The accepted parameters, for unknown_parameter.","items":{"type":"string"},"type":"array"}`},
 	} {
@@ -475,6 +479,8 @@ func TestOpenAPIProblemResponses(t *testing.T) {
 		"/v1/tire-sizes/makes": {"invalid_parameter", "unknown_parameter"},
 		"/v1/vin/{vin}":        {"invalid_parameter", "invalid_vin", "unknown_parameter"},
 		"/v1/vins":             {"invalid_parameter", "missing_parameter", "unknown_parameter"},
+		"/v1/hin/{hin}":        {"invalid_hin", "invalid_parameter", "unknown_parameter"},
+		"/v1/hins":             {"invalid_parameter", "missing_parameter", "unknown_parameter"},
 	} {
 		allOf := at(t, paths, path, "get", "responses", "400", "content", "application/problem+json", "schema", "allOf").([]any)
 		var got []string
@@ -540,9 +546,31 @@ func newFixture(t *testing.T) *fixture {
 	if err := acc.SetSuspended(ctx, accounts["suspended"].ID, true); err != nil {
 		t.Fatal(err)
 	}
-	// A garage with a present record of each kind and one that leaves the
-	// catalog, so /v1/lists shows both a record summary and a null one.
+	// A garage with a VIN, a present record of each kind and one that
+	// leaves the catalog, so /v1/lists shows a decode, a record summary
+	// and a null one; a watch pass gives them their recall baselines.
+	up := upstream.New(upstream.Config{VPICURL: fake.URL, NHTSAURL: fake.URL, Timeout: 5 * time.Second, CacheTTL: time.Hour}, nil, nil)
+	vehicles, err := server.LoadVehicles(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := lists.New(st)
+	saved.SetVINDecoder(lookup.New(vehicles, up, "online", "").ListDecode)
+	garage, err := saved.Default(ctx, accounts["dev"].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := saved.AddVIN(ctx, accounts["dev"].ID, garage.ID, upstreamtest.KnownVIN, "Dana's F-150"); err != nil {
+		t.Fatal(err)
+	}
 	f.goneCar = storetest.GarageWithGoneCar(t, st, c, accounts["dev"].ID, "saved by the test", storetest.FirstOfEachKind(c)...)
+	vehicles, err = server.LoadVehicles(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := watch.New(st, vehicles, up, nil, nil, watch.Config{}, slog.New(slog.DiscardHandler)).Pass(ctx, watch.PassOptions{}); err != nil {
+		t.Fatal(err)
+	}
 
 	srv, err := server.New(ctx, cfg, st, slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -636,21 +664,34 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 			"/v1/tire-sizes/" + tire.UUID.String() + "/geometry",
 			"/v1/tire-sizes/" + staggered.UUID.String() + "/geometry",
 		},
+		"GET /v1/tire-sizes/{uuid}/plus-sizes": {
+			"/v1/tire-sizes/" + tire.UUID.String() + "/plus-sizes",
+			"/v1/tire-sizes/" + staggered.UUID.String() + "/plus-sizes?window=1",
+		},
+		"GET /v1/tire-sizes/lookup": {
+			"/v1/tire-sizes/lookup?size=" + q(tire.TireSize),
+			"/v1/tire-sizes/lookup?size=" + q("35x12.50R17 LT") + "&window=5&page=2&per_page=1",
+			"/v1/tire-sizes/lookup?size=" + q("p225/45 r17 91W") + "&make=toyota&year=2020&window=",
+		},
 		"GET /v1/vin/{vin}": {"/v1/vin/" + upstreamtest.KnownVIN, "/v1/vin/" + strings.ToLower(upstreamtest.KnownVIN)},
 		"GET /v1/vins": {
 			"/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=ZZZZZZZZZZZZZZZZZ&vin=not-a-vin&vin=" + upstreamtest.KnownVIN,
 			"/v1/vins?vin=1FTMW1T88",
 			"/v1/vins?vin=", // one entry per parameter: an empty one is an invalid_vin entry
 		},
+		"GET /v1/hin/{hin}": {"/v1/hin/BWC12345L718", "/v1/hin/us-bwc12345-l718", "/v1/hin/FR-BEN12345A606", "/v1/hin/ABC123450683",
+			"/v1/hin/BOA13579M84E", "/v1/hin/FLZ12345A818"},
+		"GET /v1/hins":                       {"/v1/hins?hin=BWC12345L718&hin=BWC12O45L718&hin=&hin=BWC12345L718", "/v1/hins?hin=short"},
 		"GET /v1/cars/{uuid}/recalls":        {"/v1/cars/" + car.UUID.String() + "/recalls"},
 		"GET /v1/motorcycles/{uuid}/recalls": {"/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
 		"GET /v1/me":                         {"/v1/me"},
 		"GET /v1/me/requests": {"/v1/me/requests", "/v1/me/requests?status=4xx&per_page=2&page=2",
 			"/v1/me/requests?status=4XX", "/v1/me/requests?status=&page=&per_page=&request_id="},
-		"GET /v1/lists":        {"/v1/lists"},
-		"GET /v1/changelog":    {"/v1/changelog"},
-		"GET /changelog":       {"/changelog"},
-		"GET /v1/openapi.json": {"/v1/openapi.json"},
+		"GET /v1/lists":         {"/v1/lists"},
+		"GET /v1/lists/recalls": {"/v1/lists/recalls"},
+		"GET /v1/changelog":     {"/v1/changelog"},
+		"GET /changelog":        {"/changelog"},
+		"GET /v1/openapi.json":  {"/v1/openapi.json"},
 	}
 	bad := func(path string) exchange {
 		return exchange{method: http.MethodGet, path: path, token: dev, want: http.StatusBadRequest}
@@ -710,14 +751,19 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/tire-sizes/models?make=X&model=Y"), // unknown_parameter
 		bad("/v1/cars/6f1c1d1e-52a3"),               // invalid_uuid
 		bad("/v1/boats/"+strings.ReplaceAll(boat.UUID.String(), "-", "")),
-		bad("/v1/tire-sizes/12345/geometry"),         // invalid_uuid
-		bad("/v1/cars/"+car.UUID.String()+"?full=1"), // unknown_parameter
+		bad("/v1/tire-sizes/12345/geometry"),                             // invalid_uuid
+		bad("/v1/tire-sizes/"+tire.UUID.String()+"/plus-sizes?window=6"), // invalid_parameter
+		bad("/v1/tire-sizes/lookup?size=225%2F45"),                       // invalid_parameter: no rim
+		bad("/v1/tire-sizes/lookup?size=225/45R17&year=20"),              // invalid_parameter
+		bad("/v1/tire-sizes/lookup?size=225/45R17&size=LT285/70R17"),     // repeated
+		bad("/v1/cars/"+car.UUID.String()+"?full=1"),                     // unknown_parameter
 		bad("/v1/cars/makes?page=2"),
 		bad("/v1/me?verbose=1"),
 		bad("/v1/me/requests?status=4x"),    // invalid_parameter
 		bad("/v1/me/requests?per_page=101"), // invalid_parameter
 		bad("/v1/me/requests?request=abc"),  // unknown_parameter
 		bad("/v1/lists?x=1"),
+		bad("/v1/lists/recalls?x=1"),
 		bad("/v1/openapi.json?format=yaml"),
 		bad("/changelog?since=1.0.0"),
 		bad("/v1/vin/1FTMW1T88"),         // invalid_vin: too short
@@ -725,6 +771,12 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/vin/1FTMW1T88MFA0000%21"),
 		bad("/v1/vin/"+upstreamtest.KnownVIN+"%0A"), // invalid_parameter: a VIN read with its newline
 		bad("/v1/cars/makes?x=%00"),
+		bad("/v1/hin/BWC12O45L718"),     // invalid_hin: letter O in the serial
+		bad("/v1/hin/BWC12345L71"),      // invalid_hin: too short
+		bad("/v1/hin/BWC12345L718?x=1"), // unknown_parameter
+		bad("/v1/hins"),                 // missing_parameter
+		bad("/v1/hins?hin=BWC12345L718&h=1"),
+		bad("/v1/hins?"+strings.Repeat("hin=BWC12345L718&", 51)),              // invalid_parameter: over 50
 		bad("/v1/vins"),                                                       // missing_parameter
 		bad("/v1/vins?vin="+upstreamtest.KnownVIN+"&v=1"),                     // unknown_parameter
 		bad("/v1/vins?"+strings.Repeat("vin="+upstreamtest.KnownVIN+"&", 51)), // invalid_parameter: over 50
@@ -739,6 +791,7 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		exchange{http.MethodGet, "/v1/boats/" + unknown, dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/tire-sizes/" + unknown, dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/tire-sizes/" + unknown + "/geometry", dev, nil, http.StatusNotFound},
+		exchange{http.MethodGet, "/v1/tire-sizes/" + unknown + "/plus-sizes", dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/trucks", dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/boats/types", dev, nil, http.StatusNotFound},
 		exchange{http.MethodGet, "/v1/tire-sizes/xyz/geometry", dev, nil, http.StatusNotFound},

@@ -91,18 +91,8 @@ func NewRequestLine(e requestlog.Entry) RequestLine {
 
 func requestFilter(q url.Values) (requestlog.Filter, int, int, error) {
 	var f requestlog.Filter
-	for name, vals := range q {
-		if !slices.Contains(requestParams, name) {
-			msg := fmt.Sprintf("unknown parameter %s for the request log", vehicle.Echo(name))
-			if s := textfmt.Closest(name, requestParams); s != "" {
-				msg += fmt.Sprintf(" (did you mean %s?)", s)
-			}
-			return f, 0, 0, &vehicle.Error{Code: vehicle.CodeUnknownParameter, Param: vehicle.Clip(name),
-				Message: msg + ": accepted parameters are " + strings.Join(requestParams, ", "), Accepted: requestParams}
-		}
-		if len(vals) > 1 {
-			return f, 0, 0, invalidParam(name, "%s is given %d times: give each parameter at most once", name, len(vals))
-		}
+	if err := checkParams(q, requestParams, "the request log"); err != nil {
+		return f, 0, 0, err
 	}
 	page, err := intParam(q, "page", 1, maxRequestsPage, 1)
 	if err != nil {
@@ -120,6 +110,25 @@ func requestFilter(q url.Values) (requestlog.Filter, int, int, error) {
 	}
 	f.RequestID = strings.TrimSpace(q.Get("request_id"))
 	return f, page, perPage, nil
+}
+
+// checkParams refuses a parameter not in accepted, naming the closest,
+// and one given twice.
+func checkParams(q url.Values, accepted []string, what string) error {
+	for name, vals := range q {
+		if !slices.Contains(accepted, name) {
+			msg := fmt.Sprintf("unknown parameter %s for %s", vehicle.Echo(name), what)
+			if s := textfmt.Closest(name, accepted); s != "" {
+				msg += fmt.Sprintf(" (did you mean %s?)", s)
+			}
+			return &vehicle.Error{Code: vehicle.CodeUnknownParameter, Param: vehicle.Clip(name),
+				Message: msg + ": accepted parameters are " + strings.Join(accepted, ", "), Accepted: accepted}
+		}
+		if len(vals) > 1 {
+			return invalidParam(name, "%s is given %d times: give each parameter at most once", name, len(vals))
+		}
+	}
+	return nil
 }
 
 func intParam(q url.Values, name string, lo, hi, def int) (int, error) {

@@ -58,10 +58,14 @@ func TestSamples(t *testing.T) {
 		"getBoat":          "/v1/boats/" + boat.UUID.String(),
 		"listTireFitments": "/v1/tire-sizes?make=Toyota&model=Camry&per_page=2", "listTireFitmentMakes": "/v1/tire-sizes/makes",
 		"listTireFitmentModels": "/v1/tire-sizes/models?make=Toyota", "getTireFitment": "/v1/tire-sizes/" + tire.UUID.String(),
-		"getTireFitmentGeometry": "/v1/tire-sizes/" + tire.UUID.String() + "/geometry",
-		"decodeVIN":              "/v1/vin/" + upstreamtest.KnownVIN,
-		"decodeVINs":             "/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=1FTMW1T88MFA0000X",
-		"getLists":               "/v1/lists", "getChangelog": "/v1/changelog", "getChangelogRoot": "/changelog",
+		"getTireFitmentGeometry":  "/v1/tire-sizes/" + tire.UUID.String() + "/geometry",
+		"getTireFitmentPlusSizes": "/v1/tire-sizes/" + tire.UUID.String() + "/plus-sizes?window=1",
+		"lookupTireSize":          "/v1/tire-sizes/lookup?size=" + q(tire.TireSize) + "&window=1&per_page=2",
+		"decodeVIN":               "/v1/vin/" + upstreamtest.KnownVIN,
+		"decodeVINs":              "/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=1FTMW1T88MFA0000X",
+		"getLists":                "/v1/lists", "getListsRecalls": "/v1/lists/recalls", "getChangelog": "/v1/changelog", "getChangelogRoot": "/changelog",
+		"decodeHIN":      "/v1/hin/BWC12345L718",
+		"decodeHINs":     "/v1/hins?hin=US-BWC12345L718&hin=BWC12O45L718",
 		"listMyRequests": "/v1/me/requests?per_page=2", "getMe": "/v1/me",
 	}
 	doc := rawDoc(t)
@@ -111,7 +115,7 @@ func mapKeys(m map[string]any) func(func(string) bool) {
 var (
 	sampleTime = regexp.MustCompile(`"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)"`)
 	// sampleIDs are the values that differ on every run: random ids and timings.
-	sampleIDs = regexp.MustCompile(`"(id|request_id|token_prefix|email)": "[^"]*"`)
+	sampleIDs = regexp.MustCompile(`"(id|list_id|request_id|token_prefix|email)": "[^"]*"`)
 	// sampleFixed are run-dependent values with one stand-in each.
 	sampleFixed = map[*regexp.Regexp]string{
 		regexp.MustCompile(`"duration_ms": [0-9.]+`):         `"duration_ms": 1.25`,

@@ -70,8 +70,8 @@ func writeRawList(w http.ResponseWriter, raw []json.RawMessage, m vehicle.Meta) 
 	edge.Send(w, http.StatusOK, "application/json", buf.Bytes())
 }
 
-// writeRawRecord keeps rec out of encoding/json, which would scan and
-// compact it on every request.
+// writeRawRecord keeps rec (a record, or a taxonomy encoded in advance)
+// out of encoding/json, which would scan and compact it on every request.
 func writeRawRecord(w http.ResponseWriter, rec json.RawMessage) {
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
@@ -181,7 +181,7 @@ func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
 
 func (h *Handler) makes(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ok(w, h.svc.Makes(kind))
+		writeRawRecord(w, h.svc.MakesJSON(kind))
 	}
 }
 
@@ -192,7 +192,7 @@ func (h *Handler) models(kind catalog.Kind) http.HandlerFunc {
 			edge.WriteError(w, r, err)
 			return
 		}
-		ok(w, models)
+		writeRawRecord(w, models)
 	}
 }
 

@@ -50,11 +50,15 @@ type motorcycleInput struct {
 	DisplacementCC *int     `json:"displacement_cc"`
 	EngineType     *string  `json:"engine_type"`
 	PowerHP        *float64 `json:"power_hp"`
+	BodyClass      *string  `json:"body_class"`
+	FuelType       *string  `json:"fuel_type"`
+	Source         *string  `json:"source"`
 }
 
 func (in *motorcycleInput) record() (catalog.Motorcycle, catalog.FieldErrors) {
 	m := catalog.Motorcycle{Make: in.Make, Model: in.Model, Year: in.Year, MotorcycleType: in.MotorcycleType,
-		VehicleType: deref(in.VehicleType), DisplacementCC: in.DisplacementCC, EngineType: deref(in.EngineType), PowerHP: in.PowerHP}
+		VehicleType: deref(in.VehicleType), DisplacementCC: in.DisplacementCC, EngineType: deref(in.EngineType), PowerHP: in.PowerHP,
+		BodyClass: deref(in.BodyClass), FuelType: deref(in.FuelType), Source: deref(in.Source)}
 	errs := m.Normalize()
 	return m, errs
 }
@@ -97,12 +101,25 @@ type tireInput struct {
 	// AlternatesOutsideWindow acknowledges alternates (front or rear) outside
 	// the fitment window, which are refused otherwise; it is not stored.
 	AlternatesOutsideWindow *[]string `json:"alternates_outside_window"`
+	// The wheel specs are optional columns, each may be empty.
+	BoltPattern   *string  `json:"bolt_pattern"`
+	CenterBoreMM  *float64 `json:"center_bore_mm"`
+	OffsetMinMM   *int     `json:"offset_min_mm"`
+	OffsetMaxMM   *int     `json:"offset_max_mm"`
+	RimWidthMinIn *float64 `json:"rim_width_min_in"`
+	RimWidthMaxIn *float64 `json:"rim_width_max_in"`
+	LugThread     *string  `json:"lug_thread"`
+	LugTorqueNM   *int     `json:"lug_torque_nm"`
+	TPMS          *bool    `json:"tpms"`
 }
 
 func (in *tireInput) record() (catalog.TireFitment, catalog.FieldErrors) {
 	t := catalog.TireFitment{Make: in.Make, Model: in.Model, Year: in.Year, Trim: deref(in.Trim), TireSize: in.TireSize,
 		LoadIndex: in.LoadIndex, SpeedRating: in.SpeedRating, RearTireSize: in.RearTireSize, RearLoadIndex: in.RearLoadIndex,
-		RearSpeedRating: in.RearSpeedRating, AlternateSizes: in.AlternateSizes}
+		RearSpeedRating: in.RearSpeedRating, AlternateSizes: in.AlternateSizes,
+		WheelSpecs: catalog.WheelSpecs{BoltPattern: in.BoltPattern, CenterBoreMM: in.CenterBoreMM, OffsetMinMM: in.OffsetMinMM,
+			OffsetMaxMM: in.OffsetMaxMM, RimWidthMinIn: in.RimWidthMinIn, RimWidthMaxIn: in.RimWidthMaxIn, LugThread: in.LugThread,
+			LugTorqueNM: in.LugTorqueNM, TPMS: in.TPMS}}
 	if in.RearAlternateSizes != nil {
 		t.RearAlternateSizes = *in.RearAlternateSizes
 	}

@@ -130,6 +130,8 @@ type Options struct {
 	Progress      func(done, total int)
 	AllowRemovals bool
 	DryRun        bool
+	// Prepare is store.ReplaceOptions.Prepare.
+	Prepare func(current, next *catalog.Catalog)
 }
 
 // MaxRemovalPercent of a type's records may go without AllowRemovals: more is
@@ -177,7 +179,7 @@ func checkRemovals(ch *catalog.Changes, files []string) error {
 // Run replaces the stored records of kinds with c; the removal guard runs in
 // the store's write transaction, so it holds under concurrent ingests.
 func Run(ctx context.Context, st store.CatalogStore, c *catalog.Catalog, kinds []catalog.Kind, opts Options) (Result, error) {
-	ro := store.ReplaceOptions{Source: opts.Source, Progress: opts.Progress, DryRun: opts.DryRun}
+	ro := store.ReplaceOptions{Source: opts.Source, Progress: opts.Progress, DryRun: opts.DryRun, Prepare: opts.Prepare}
 	if !opts.AllowRemovals {
 		ro.Check = func(ch *catalog.Changes) error { return checkRemovals(ch, opts.Files) }
 	}

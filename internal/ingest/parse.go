@@ -262,6 +262,15 @@ func setField(f reflect.Value, cell string) error {
 			return fmt.Errorf("%q is not a number", cell)
 		}
 		f.SetFloat(x)
+	case reflect.Bool:
+		switch strings.ToLower(cell) {
+		case "yes", "true", "1":
+			f.SetBool(true)
+		case "no", "false", "0":
+			f.SetBool(false)
+		default:
+			return fmt.Errorf("%q is not yes or no", cell)
+		}
 	case reflect.Slice: // []string, separated by ';' in CSV
 		var parts []string
 		for p := range strings.SplitSeq(cell, ";") {

@@ -254,3 +254,25 @@ func TestParseRefusesUnsafeValues(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { wantInvalid(t, tc.file, tc.data, tc.want) })
 	}
 }
+
+// A vPIC record's own fields go through both file formats.
+func TestParseMotorcycleSourceFields(t *testing.T) {
+	t.Parallel()
+	csv := "make,model,year,motorcycle_type,body_class,fuel_type,source\n" +
+		"Club Car,Onward,2024,Low Speed Vehicle,Low Speed Vehicle (LSV) / Neighborhood Electric Vehicle (NEV),Electric,vPIC snapshot 2026-02-17\n"
+	json := `[{"make": "Club Car", "model": "Onward", "year": 2024, "motorcycle_type": "Low Speed Vehicle",
+  "body_class": "Low Speed Vehicle (LSV) / Neighborhood Electric Vehicle (NEV)", "fuel_type": "Electric", "source": "vPIC snapshot 2026-02-17"}]`
+	a, _, err := Parse([]Source{{Name: "motorcycles.csv", Data: []byte(csv)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := Parse([]Source{{Name: "motorcycles.json", Data: []byte(json)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := a.Motorcycles[0]
+	if m != b.Motorcycles[0] || m.VehicleType != catalog.ClassGolfLSV || m.FuelType != "Electric" || m.Source != "vPIC snapshot 2026-02-17" ||
+		m.BodyClass != "Low Speed Vehicle (LSV) / Neighborhood Electric Vehicle (NEV)" {
+		t.Fatalf("CSV %+v, JSON %+v", m, b.Motorcycles[0])
+	}
+}

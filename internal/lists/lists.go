@@ -34,9 +34,20 @@ var (
 
 // Service implements list operations, each on one account's lists.
 type Service struct {
-	st  store.Store
-	now func() time.Time
+	st     store.Store
+	now    func() time.Time
+	decode VINDecoder
 }
+
+// VINDecoder decodes a VIN to save: the VIN as decoded and what is kept of
+// the decode; lookup.Service.ListDecode is one.
+type VINDecoder func(ctx context.Context, raw string) (string, account.VINDecode, error)
+
+// SetVINDecoder lets AddVIN decode VINs with d.
+func (s *Service) SetVINDecoder(d VINDecoder) { s.decode = d }
+
+// ErrNoVINDecoder: AddVIN was called on a Service without a decoder.
+var ErrNoVINDecoder = errors.New("VIN decoding is not available here")
 
 // New returns a Service on st.
 func New(st store.Store) *Service {
@@ -98,16 +109,47 @@ func (s *Service) Delete(ctx context.Context, accountID, listID string) error {
 	return s.st.DeleteList(ctx, accountID, listID)
 }
 
-// Add adds a catalog record to a list; the item stays if the record leaves later.
-func (s *Service) Add(ctx context.Context, accountID, listID string, kind catalog.Kind, id uuid.UUID, note string) (account.ListItem, error) {
+// checkNote checks the note and the list of an item to add; the note trimmed.
+func (s *Service) checkNote(ctx context.Context, accountID, listID, note string) (string, error) {
 	if err := textcheck.Field("note", note, textcheck.Multiline); err != nil {
-		return account.ListItem{}, err
+		return "", err
 	}
 	note = strings.TrimSpace(note)
 	if len(note) > account.MaxNoteLen {
-		return account.ListItem{}, ErrNoteTooLong
+		return "", ErrNoteTooLong
 	}
-	if _, err := s.List(ctx, accountID, listID); err != nil {
+	_, err := s.List(ctx, accountID, listID)
+	return note, err
+}
+
+// AddVIN decodes a VIN and saves it with its decode; an invalid VIN is
+// refused with the decoder's reason.
+func (s *Service) AddVIN(ctx context.Context, accountID, listID, raw, note string) (account.ListItem, error) {
+	note, err := s.checkNote(ctx, accountID, listID, note)
+	if err != nil {
+		return account.ListItem{}, err
+	}
+	if s.decode == nil {
+		return account.ListItem{}, ErrNoVINDecoder
+	}
+	vin, d, err := s.decode(ctx, raw)
+	if err != nil {
+		return account.ListItem{}, err
+	}
+	item := account.ListItem{Kind: account.KindVIN, UUID: account.VINItemID(vin), VIN: &vin, Decode: &d, Note: note, AddedAt: s.now()}
+	if err := s.st.AddListItem(ctx, listID, item); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return account.ListItem{}, fmt.Errorf("VIN %s is already in the list: %w", vin, store.ErrConflict)
+		}
+		return account.ListItem{}, err
+	}
+	return item, nil
+}
+
+// Add adds a catalog record to a list; the item stays if the record leaves later.
+func (s *Service) Add(ctx context.Context, accountID, listID string, kind catalog.Kind, id uuid.UUID, note string) (account.ListItem, error) {
+	note, err := s.checkNote(ctx, accountID, listID, note)
+	if err != nil {
 		return account.ListItem{}, err
 	}
 	ok, err := s.st.HasRecord(ctx, kind, id)
@@ -127,4 +169,35 @@ func (s *Service) Remove(ctx context.Context, accountID, listID string, kind cat
 		return err
 	}
 	return s.st.RemoveListItem(ctx, listID, kind, id)
+}
+
+// Recalls returns the recall campaigns sighted on the account's items.
+func (s *Service) Recalls(ctx context.Context, accountID string) ([]store.ItemRecall, error) {
+	return s.st.ItemRecalls(ctx, accountID)
+}
+
+// SetDealtWith marks a campaign on one of the account's items dealt with,
+// with a note, or (dealt false) open again.
+func (s *Service) SetDealtWith(ctx context.Context, accountID string, ref store.ItemRef, campaign string, dealt bool, note string) error {
+	if err := textcheck.Field("campaign", campaign, textcheck.Line); err != nil {
+		return err
+	}
+	if err := textcheck.Field("note", note, textcheck.Multiline); err != nil {
+		return err
+	}
+	note = strings.TrimSpace(note)
+	if len(note) > account.MaxNoteLen {
+		return ErrNoteTooLong
+	}
+	var at *time.Time
+	if dealt {
+		now := s.now()
+		at = &now
+	}
+	return s.st.SetRecallDealtWith(ctx, accountID, ref, campaign, at, note)
+}
+
+// MarkRecallsSeen makes the account's new campaigns no longer new: the user has looked.
+func (s *Service) MarkRecallsSeen(ctx context.Context, accountID string) error {
+	return s.st.MarkRecallsSeen(ctx, accountID)
 }

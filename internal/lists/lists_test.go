@@ -3,6 +3,7 @@ package lists_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -137,6 +138,90 @@ func TestTextNoPersonTypesIsRefused(t *testing.T) {
 			if err := call(); !errors.As(err, &te) {
 				t.Errorf("%s: %v, want a textcheck error", name, err)
 			}
+		}
+	})
+}
+
+// TestVINAndRecallStatus: a VIN item is stored with its decode; its
+// sightings are new until seen, dealt with only by its account, and go
+// with the item.
+func TestVINAndRecallStatus(t *testing.T) {
+	t.Parallel()
+	storetest.Backends(t, func(t *testing.T, st store.Store) {
+		ctx := context.Background()
+		svc, car := newService(t, st)
+		mk, model, year := "Toyota", "Camry", 2022
+		svc.SetVINDecoder(func(_ context.Context, raw string) (string, account.VINDecode, error) {
+			if len(raw) != 17 {
+				return "", account.VINDecode{}, errors.New("the VIN has the wrong length")
+			}
+			return strings.ToUpper(raw), account.VINDecode{Make: &mk, Model: &model, Year: &year, Cars: []uuid.UUID{car.UUID}}, nil
+		})
+		a, other := newAccount(t, st, "vin@example.com"), newAccount(t, st, "other@example.com")
+		garage, _ := svc.Default(ctx, a.ID)
+		if _, err := svc.AddVIN(ctx, a.ID, garage.ID, "4T1B11HK5KU00000", ""); err == nil {
+			t.Fatal("a VIN the decoder refuses was saved")
+		}
+		item, err := svc.AddVIN(ctx, a.ID, garage.ID, "4t1b11hk5ku000001", " Dana's ")
+		if err != nil || item.Kind != account.KindVIN || *item.VIN != "4T1B11HK5KU000001" || item.UUID != account.VINItemID("4T1B11HK5KU000001") {
+			t.Fatalf("AddVIN = %+v, %v", item, err)
+		}
+		if _, err := svc.AddVIN(ctx, a.ID, garage.ID, "4T1B11HK5KU000001", ""); !errors.Is(err, lists.ErrConflict) {
+			t.Fatalf("the same VIN twice: %v", err)
+		}
+		got, _ := svc.Lists(ctx, a.ID)
+		if it := got[0].Items[0]; it.Note != "Dana's" || it.Decode == nil || *it.Decode.Model != "Camry" || it.Decode.Cars[0] != car.UUID {
+			t.Fatalf("stored VIN item = %+v", it)
+		}
+
+		ref := store.ItemRef{ListID: garage.ID, Kind: account.KindVIN, UUID: item.UUID}
+		now := time.Now().UTC().Truncate(time.Second)
+		if added, err := st.RecordItemRecalls(ctx, ref, map[string][]byte{"20V001000": []byte(`{}`)}, now); err != nil || len(added) != 0 {
+			t.Fatalf("baseline = %v, %v; want nothing new", added, err)
+		}
+		added, err := st.RecordItemRecalls(ctx, ref, map[string][]byte{"20V001000": []byte(`{}`), "26V777000": []byte(`{"park_it":true}`)}, now.Add(time.Hour))
+		if err != nil || len(added) != 1 || added[0].Campaign != "26V777000" || added[0].AccountID != a.ID {
+			t.Fatalf("second check = %+v, %v; want 26V777000 alone", added, err)
+		}
+		newOnes := func() (n int) {
+			rs, err := svc.Recalls(ctx, a.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rs {
+				if !r.Baseline && !r.Seen && r.DealtWithAt == nil {
+					n++
+				}
+			}
+			return n
+		}
+		if n := newOnes(); n != 1 {
+			t.Fatalf("%d new before the user looked, want 1", n)
+		}
+		if err := svc.MarkRecallsSeen(ctx, a.ID); err != nil || newOnes() != 0 {
+			t.Fatalf("after MarkRecallsSeen: %d new, %v", newOnes(), err)
+		}
+		if err := svc.SetDealtWith(ctx, other.ID, ref, "26V777000", true, ""); !errors.Is(err, lists.ErrNotFound) {
+			t.Fatalf("another account marked it: %v", err)
+		}
+		if err := svc.SetDealtWith(ctx, a.ID, ref, "26V777000", true, " at the dealer "); err != nil {
+			t.Fatal(err)
+		}
+		rs, _ := svc.Recalls(ctx, a.ID)
+		dealt := 0
+		for _, r := range rs {
+			if r.DealtWithAt != nil && r.DealtWithNote == "at the dealer" {
+				dealt++
+			}
+		}
+		if dealt != 1 {
+			t.Fatalf("Recalls = %+v; want 26V777000 dealt with, its note trimmed", rs)
+		}
+		if err := svc.Remove(ctx, a.ID, garage.ID, account.KindVIN, item.UUID); err != nil {
+			t.Fatal(err)
+		}
+		if rs, err := svc.Recalls(ctx, a.ID); err != nil || len(rs) != 0 {
+			t.Fatalf("sightings after the item left: %+v, %v", rs, err)
 		}
 	})
 }

@@ -35,6 +35,7 @@ type Service struct {
 	// recallMode is the recalls.source setting: "auto" or "", "offline", "online".
 	recallMode string
 	recallIx   atomic.Pointer[RecallIndex]
+	hins       atomic.Pointer[hinDecoder]
 }
 
 // Offline decodes VINs without NHTSA, from an imported vPIC snapshot.

@@ -53,11 +53,7 @@ type RecallSet struct {
 // loaded, else NHTSA. models are the model's names to try offline in turn
 // (as the catalog spells it, as its source does); NHTSA gets the first.
 func (s *Service) Recalls(ctx context.Context, vehicleMake string, year int, models ...string) (RecallSet, error) {
-	var ix RecallIndex
-	if p := s.recallIx.Load(); p != nil {
-		ix = *p
-	}
-	if s.recallMode == "offline" || (s.recallMode != "online" && ix != nil) {
+	if ix, offline := s.offlineRecalls(); offline {
 		if ix == nil {
 			return RecallSet{}, &vehicle.Error{Code: CodeUpstreamUnavailable,
 				Message: "No NHTSA recall files are imported on this server (recalls.source is offline); an operator runs vds ingest --source nhtsa-recalls."}
@@ -80,6 +76,39 @@ func (s *Service) Recalls(ctx context.Context, vehicleMake string, year int, mod
 		return RecallSet{}, err
 	}
 	return RecallSet{Recalls: recalls, Source: SourceRecallsAPI, DataDate: meta.FetchedAt.UTC().Format(time.DateOnly), Meta: meta}, nil
+}
+
+// offlineRecalls reports whether recalls come from the files now, and the
+// files' index (nil when recalls.source is offline and none are loaded).
+func (s *Service) offlineRecalls() (RecallIndex, bool) {
+	var ix RecallIndex
+	if p := s.recallIx.Load(); p != nil {
+		ix = *p
+	}
+	return ix, s.recallMode == "offline" || (s.recallMode != "online" && ix != nil)
+}
+
+// WatchRecalls is the garage watch's recall source (a watch.Fetcher):
+// Recalls by recalls.source, so the watch answers from the imported files
+// when they do; a refresh asks NHTSA past its cache otherwise.
+func (s *Service) WatchRecalls() WatchRecalls { return WatchRecalls{s} }
+
+// WatchRecalls fetches a make, model and year's recalls for the watch.
+type WatchRecalls struct{ s *Service }
+
+// Recalls answers from the files, or from NHTSA through its cache.
+func (w WatchRecalls) Recalls(ctx context.Context, vehicleMake, model string, year int) ([]upstream.Recall, upstream.Meta, error) {
+	set, err := w.s.Recalls(ctx, vehicleMake, year, model)
+	return set.Recalls, set.Meta, err
+}
+
+// RefreshRecalls answers from the files, or asks NHTSA now.
+func (w WatchRecalls) RefreshRecalls(ctx context.Context, vehicleMake, model string, year int) ([]upstream.Recall, error) {
+	if _, offline := w.s.offlineRecalls(); offline {
+		recalls, _, err := w.Recalls(ctx, vehicleMake, model, year)
+		return recalls, err
+	}
+	return w.s.up.RefreshRecalls(ctx, vehicleMake, model, year)
 }
 
 var (

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/upstream"
@@ -142,6 +142,9 @@ var fuels = map[string]string{
 // decoded is what r says to rank its linked cars by.
 func decoded(r VINReport) vehicle.Decoded {
 	d := vehicle.Decoded{DisplacementL: r.Engine.DisplacementL, Cylinders: r.Engine.Cylinders}
+	if r.VehicleType != nil {
+		d.VehicleType = *r.VehicleType
+	}
 	if r.Body != nil {
 		d.Body = *r.Body
 	}
@@ -191,7 +194,7 @@ func (s *Service) decodeValid(ctx context.Context, local vin.Decoded) (VINReport
 		VehicleType: vehicleType(res.VehicleType), Manufacturer: res.Manufacturer, Engine: res.Engine, Plant: res.Plant,
 		CheckDigit: checks.CheckDigit, ModelYearCandidates: checks.ModelYearCandidates, WMI: checks.WMI,
 		ErrorCodes: res.ErrorCodes, ErrorText: res.ErrorText,
-		Links:  vehicle.Links{Cars: []uuid.UUID{}, CarMatches: []vehicle.CarMatch{}, TireSizes: []uuid.UUID{}},
+		Links:  vehicle.NoLinks(),
 		Source: source, Stale: meta.Stale, FetchedAt: meta.FetchedAt,
 	}
 	if r.Make != nil {
@@ -280,6 +283,37 @@ func (s *Service) DecodeEntry(ctx context.Context, raw string) (VINEntry, error)
 	return VINEntry{}, err
 }
 
+// chargeEach charges n items in order through meter (nil: free) and
+// returns how many it charged, and the refusal that stopped the rest. A
+// refusal of the first item, or any other failure, is the error, and then
+// nothing is charged.
+func chargeEach(ctx context.Context, meter *Meter, n int) (int, *limits.Refusal, error) {
+	if meter == nil {
+		return n, nil, nil
+	}
+	var settles []func(bool)
+	settleAll := func(charged bool) {
+		for _, settle := range settles {
+			settle(charged)
+		}
+	}
+	for range n {
+		settle, err := meter.Charge(ctx)
+		var refused *limits.Refusal
+		if errors.As(err, &refused) && len(settles) > 0 {
+			settleAll(true)
+			return len(settles), refused, nil
+		}
+		if err != nil {
+			settleAll(false)
+			return 0, nil, err
+		}
+		settles = append(settles, settle)
+	}
+	settleAll(true)
+	return n, nil, nil
+}
+
 // decodeParallelism bounds the decodes a batch runs at once: live vPIC
 // answers in tens of milliseconds, the snapshot in microseconds.
 const decodeParallelism = 8
@@ -340,32 +374,18 @@ func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter *Meter) (
 		return nil, upstream.Meta{}, err
 	}
 
-	var settles []func(bool)
-	var refused *limits.Refusal
+	var decoded []*job
 	for _, j := range jobs {
-		if j.err != nil || refused != nil {
-			continue
+		if j.err == nil {
+			decoded = append(decoded, j)
 		}
-		if meter != nil {
-			settle, err := meter.Charge(ctx)
-			if errors.As(err, &refused) {
-				if len(settles) == 0 {
-					return nil, upstream.Meta{}, err
-				}
-				continue
-			}
-			if err != nil {
-				for _, settle := range settles {
-					settle(false)
-				}
-				return nil, upstream.Meta{}, err
-			}
-			settles = append(settles, settle)
-		}
-		j.charged = true
 	}
-	for _, settle := range settles {
-		settle(true)
+	n, refused, err := chargeEach(ctx, meter, len(decoded))
+	if err != nil {
+		return nil, upstream.Meta{}, err
+	}
+	for _, j := range decoded[:n] {
+		j.charged = true
 	}
 
 	var meta upstream.Meta
@@ -387,4 +407,18 @@ func (s *Service) DecodeVINs(ctx context.Context, raws []string, meter *Meter) (
 		}
 	}
 	return entries, meta, nil
+}
+
+// ListDecode decodes a VIN to save in a list: its make, model, year and
+// catalog cars. An invalid VIN's error is the local check's reason.
+func (s *Service) ListDecode(ctx context.Context, raw string) (string, account.VINDecode, error) {
+	r, _, err := s.DecodeVIN(ctx, raw)
+	if err != nil {
+		return "", account.VINDecode{}, err
+	}
+	d := account.VINDecode{Make: r.Make, Model: r.Model, Year: r.Year, Cars: r.Links.Cars, Motorcycles: r.Links.Motorcycles}
+	if d.Year == nil && len(r.ModelYearCandidates) > 0 {
+		d.Year = &r.ModelYearCandidates[0]
+	}
+	return r.VIN, d, nil
 }

@@ -43,13 +43,16 @@ func myGarage() Tool {
 		title: "My garage",
 		desc: "Read the user's saved vehicles: every list of the account (the default one is \"My garage\"), the same " +
 			"set curated in the dashboard, each item with its type, uuid, note, when it was added and a make, model and " +
-			"year summary (record null and missing true when the record has left the catalog). Use get_vehicle with an " +
-			"item's type and uuid for the full record. Returns {\"data\": [lists]}, the body of GET /v1/lists.",
+			"year summary (record null and missing true when the record has left the catalog). An item of type vin is a " +
+			"saved VIN with its decoded make, model and year and its catalog cars in links. Cars, motorcycles and VINs " +
+			"carry recalls: open and new campaign numbers, park_it, park_outside and ota flags, checked_at (garage_recalls " +
+			"gives the campaigns). Use get_vehicle with an item's type and uuid for the full record. Returns " +
+			"{\"data\": [lists]}, the body of GET /v1/lists.",
 		in:      inputSchema[NoInput](nil),
 		out:     envelope(dataOf[[]views.List](), "The account's lists with their items.", false),
 		charged: true,
 		rest:    "GET /v1/lists",
-		output:  "`{\"data\": [{\"id\", \"name\", \"is_default\", \"created_at\", \"items\": [{\"type\", \"uuid\", \"note\", \"added_at\", \"missing\", \"record\"}]}]}`",
+		output:  "`{\"data\": [{\"id\", \"name\", \"is_default\", \"created_at\", \"items\": [{\"type\", \"uuid\", \"note\", \"added_at\", \"missing\", \"vin\", \"record\", \"links\", \"recalls\"}]}]}`",
 		handler: handle(Deps.accountTools, accountTools.garage),
 	})
 }
@@ -59,14 +62,45 @@ func (a accountTools) garage(ctx context.Context, _ NoInput) (*mcp.CallToolResul
 	if err != nil {
 		return nil, err
 	}
-	stored, err := a.lists.Lists(ctx, p.Account.ID)
+	saved, _, err := views.ReadLists(ctx, a.lists, a.svc, p.Account.ID)
 	if err != nil {
 		// Not the server's bug but an outage: a result the model can relay
 		// (and that is not charged) rather than an internal error.
 		a.log.Error("my_garage: read lists", "request_id", edge.RequestID(ctx), "err", err)
 		return serviceError(views.Unavailable("account"), "")
 	}
-	return jsonResult(views.NewLists(stored, a.svc))
+	return jsonResult(saved)
+}
+
+func garageRecalls() Tool {
+	return newTool(toolSpec{
+		name:  "garage_recalls",
+		title: "Recalls of my garage",
+		desc: "Read every NHTSA recall campaign affecting a car, motorcycle or VIN of the user's lists, grouped by item: " +
+			"the campaign (number, component, summary, consequence, remedy, park_it, park_outside, ota_update), when the " +
+			"recall watch first saw it on the item, baseline (already open at the item's first check), new, and the " +
+			"user's status (open or dealt_with, with a note). Answered from the watch's records, one charged call. " +
+			"Returns {\"data\": [items]}, the body of GET /v1/lists/recalls.",
+		in:      inputSchema[NoInput](nil),
+		out:     envelope(dataOf[[]views.ItemRecalls](), "The watched items with their recall campaigns.", false),
+		charged: true,
+		rest:    "GET /v1/lists/recalls",
+		output:  "`{\"data\": [{\"list_id\", \"type\", \"uuid\", \"vin\", \"record\", \"checked_at\", \"campaigns\": [{\"campaign_number\", ..., \"first_seen_at\", \"new\", \"status\"}]}]}`",
+		handler: handle(Deps.accountTools, accountTools.recalls),
+	})
+}
+
+func (a accountTools) recalls(ctx context.Context, _ NoInput) (*mcp.CallToolResult, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	saved, sightings, err := views.ReadLists(ctx, a.lists, a.svc, p.Account.ID)
+	if err != nil {
+		a.log.Error("garage_recalls: read lists", "request_id", edge.RequestID(ctx), "err", err)
+		return serviceError(views.Unavailable("account"), "")
+	}
+	return jsonResult(views.NewItemRecalls(saved, sightings))
 }
 
 func accountUsage() Tool {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -183,7 +184,7 @@ func TestSchemas(t *testing.T) {
 			if s == nil {
 				return
 			}
-			if (s.Format == "uuid" || s.Format == "date-time") && s.Type != "string" {
+			if (s.Format == "uuid" || s.Format == "date-time") && s.Type != "string" && !slices.Equal(s.Types, []string{"null", "string"}) {
 				t.Errorf("%s: %s is formatted %s but typed %q", tool.Def.Name, path, s.Format, s.Type)
 			}
 			if s.Type == "array" && s.Items != nil && s.Items.Type == "integer" && s.MaxItems != nil && *s.MaxItems == 16 {

@@ -9,8 +9,8 @@ import (
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
-// lookupTools are the tools that ask NHTSA, through the same lookup service
-// as /v1/vin/{vin} and the recalls endpoints.
+// lookupTools are the tools of the lookup service, as /v1/vin/{vin},
+// /v1/hin/{hin} and the recalls endpoints: all but decode_hin ask NHTSA.
 type lookupTools struct{ svc *lookup.Service }
 
 // DecodeVINInput is the arguments of decode_vin: one VIN, or a batch.

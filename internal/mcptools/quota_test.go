@@ -215,3 +215,34 @@ func TestToolCallCountsOnceInRateWindow(t *testing.T) {
 		t.Errorf("X-RateLimit-Remaining %q after one tools/call, want %d", got, ratePerMinute-1)
 	}
 }
+
+// TestDecodeHINChargesPerHIN: decode_hin draws one unit per distinct HIN it
+// decodes, none for an invalid one, and refuses once the quota is out.
+func TestDecodeHINChargesPerHIN(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	token := e.tokens["quota"] // a quota of 3 calls
+	c := e.client(t, token, modern)
+	res := call(t, c, "decode_hin", map[string]any{"hins": []string{"BWC12345L718", "BWC12O45L718", "bwc 12345 l718", "SER12345A919"}})
+	if res.IsError {
+		t.Fatal(text(res))
+	}
+	entries := decode(t, mustJSON(t, res.StructuredContent)).(map[string]any)["data"].([]any)
+	bad := entries[1].(map[string]any)["error"].(map[string]any)
+	if len(entries) != 4 || entries[3].(map[string]any)["mic"] != "SER" || bad["code"] != "invalid_hin" || bad["position"] != json.Number("6") {
+		t.Errorf("entries %v", entries)
+	}
+	if got := e.quotaUsed(t, token); got != 2 {
+		t.Fatalf("X-Quota-Used %d after a batch of two distinct valid HINs, want 2", got)
+	}
+	if res := call(t, c, "decode_hin", map[string]any{"hin": "BWC12345Z718"}); !res.IsError || !strings.Contains(text(res), "invalid_hin") ||
+		!strings.Contains(text(res), "character 9") {
+		t.Errorf("an invalid HIN: %s", text(res))
+	}
+	if res := call(t, c, "decode_hin", map[string]any{"hin": "BWC12345L718"}); res.IsError {
+		t.Fatal(text(res))
+	}
+	if res := call(t, c, "decode_hin", map[string]any{"hin": "BWC12345L718"}); !res.IsError || !strings.Contains(text(res), "quota_exceeded") {
+		t.Errorf("over the quota: %s", text(res))
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/textcheck"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/views"
 )
 
 // Tool is one MCP tool of vds: the definition tools/list shows, the
@@ -48,10 +49,9 @@ type Tool struct {
 // binder makes the handler of the named tool on the services of d.
 type binder func(tool string, d Deps) server.ToolHandlerFunc
 
-// ListSource reads an account's saved lists as stored; *lists.Service is one.
-type ListSource interface {
-	Lists(ctx context.Context, accountID string) ([]account.List, error)
-}
+// ListSource reads an account's saved lists as stored, and the recall
+// sightings on their items; *lists.Service is one.
+type ListSource = views.Saved
 
 // UsageSource reports an account's standing in its limit windows without
 // counting a request; *limits.Limiter is one.
@@ -99,9 +99,13 @@ var definitions = sync.OnceValue(func() []Tool {
 		getVehicle(),
 		tireSizesForVehicle(),
 		myGarage(),
+		garageRecalls(),
 		decodeVIN(),
+		decodeHIN(),
 		vehicleRecalls(),
 		tireGeometry(),
+		tirePlusSizes(),
+		tireSizeLookup(),
 		listMakes(),
 		listModels(),
 		accountUsage(),
@@ -130,7 +134,7 @@ func ServerTools(tools []Tool) []server.ServerTool {
 // instructions tell a model how the tools fit together; clients show them
 // to the model once per connection.
 const instructions = `vds answers questions about cars, motorcycles (and ATVs, UTVs, snowmobiles, scooters, personal watercraft, golf carts), power boats and tire fitments from one catalog.
-Find exact spellings with list_makes and list_models, then search_vehicles with make and model (and year); every list query must be narrowed by make, model, q, a type filter, year, or a year window of at most 10 years. get_vehicle returns one record by uuid; tire_sizes_for_vehicle and tire_geometry give OEM and alternate tire sizes with their geometry. my_garage reads the user's saved vehicles; account_usage shows the plan, the per-minute rate limit and the monthly quota, which tool calls share with the REST API.`
+Find exact spellings with list_makes and list_models, then search_vehicles with make and model (and year); every list query must be narrowed by make, model, q, a type filter, year, or a year window of at most 10 years. get_vehicle returns one record by uuid; tire_sizes_for_vehicle and tire_geometry give OEM and alternate tire sizes with their geometry; tire_plus_sizes lists the plus sizes of a fitment, and tire_size_lookup answers any tire size with the fitments that carry it. my_garage reads the user's saved vehicles with their recall status (also the resource vds://garage), garage_recalls their recall campaigns; account_usage shows the plan, the per-minute rate limit and the monthly quota, which tool calls share with the REST API.`
 
 // NewServer returns an MCP server with every tool registered, input and
 // output validated, panics recovered and quota charged per tools/call.
@@ -147,6 +151,7 @@ func NewServer(d Deps, version string) *server.MCPServer {
 	s := server.NewMCPServer("vds", version,
 		server.WithInstructions(instructions),
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(false, false),
 		// Middleware runs outermost first: mcp-go's recovery is a backstop
 		// for the guard, which recovers itself so it can refund the call
 		// and keep the panic value out of the answer.
@@ -157,6 +162,7 @@ func NewServer(d Deps, version string) *server.MCPServer {
 		server.WithHooks(hooks),
 	)
 	s.AddTools(ServerTools(tools)...)
+	s.AddResource(garageResource(d, g))
 	return s
 }
 

@@ -69,6 +69,9 @@ func twinCases(e *env) []twinCase {
 		twinCase{tool: "decode_vin", args: map[string]any{"vin": strings.ToLower(upstreamtest.KnownVIN)}, path: "/v1/vin/" + upstreamtest.KnownVIN},
 		twinCase{tool: "decode_vin", args: map[string]any{"vins": []string{upstreamtest.KnownVIN, "ZZZZZZZZZZZZZZZZZ", "1FTMW1T88"}},
 			path: "/v1/vins?vin=" + upstreamtest.KnownVIN + "&vin=ZZZZZZZZZZZZZZZZZ&vin=1FTMW1T88"},
+		twinCase{tool: "decode_hin", args: map[string]any{"hin": "us-bwc 12345 l718"}, path: "/v1/hin/US-BWC12345L718"},
+		twinCase{tool: "decode_hin", args: map[string]any{"hins": []string{"BWC12345L718", "BWC12O45L718", "BOA13579M84E"}},
+			path: "/v1/hins?hin=BWC12345L718&hin=BWC12O45L718&hin=BOA13579M84E"},
 		twinCase{tool: "vehicle_recalls", args: map[string]any{"type": "car", "uuid": car.UUID.String()}, path: "/v1/cars/" + car.UUID.String() + "/recalls"},
 		twinCase{tool: "vehicle_recalls", args: map[string]any{"type": "motorcycle", "uuid": moto.UUID.String()}, path: "/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
 	)
@@ -86,7 +89,13 @@ func twinCases(e *env) []twinCase {
 	}
 	cases = append(cases,
 		twinCase{tool: "tire_geometry", args: map[string]any{"uuid": tire.UUID.String()}, path: "/v1/tire-sizes/" + tire.UUID.String() + "/geometry"},
+		twinCase{tool: "tire_plus_sizes", args: map[string]any{"uuid": tire.UUID.String()}, path: "/v1/tire-sizes/" + tire.UUID.String() + "/plus-sizes"},
+		twinCase{tool: "tire_plus_sizes", args: map[string]any{"uuid": tire.UUID.String(), "window": 1}, path: "/v1/tire-sizes/" + tire.UUID.String() + "/plus-sizes?window=1"},
+		twinCase{tool: "tire_size_lookup", args: map[string]any{"size": tire.TireSize}, path: "/v1/tire-sizes/lookup?size=" + url.QueryEscape(tire.TireSize)},
+		twinCase{tool: "tire_size_lookup", args: map[string]any{"size": "35x12.50R17 LT", "window": 5, "page": 2, "per_page": 1, "make": "jeep"},
+			path: "/v1/tire-sizes/lookup?size=" + url.QueryEscape("35x12.50R17 LT") + "&window=5&page=2&per_page=1&make=jeep"},
 		twinCase{tool: "my_garage", args: map[string]any{}, path: "/v1/lists"},
+		twinCase{tool: "garage_recalls", args: map[string]any{}, path: "/v1/lists/recalls"},
 		twinCase{tool: "account_usage", args: map[string]any{}, path: "/v1/me",
 			// Each request takes a unit of the rate window and may straddle
 			// the turn of a minute; the rest of /me must be equal.
@@ -269,6 +278,12 @@ func TestInvalidArguments(t *testing.T) {
 			[]string{"not_found: no boats with uuid " + car.UUID.String(), "check that type is the record's type"}},
 		{"unknown fitment", "tire_geometry", map[string]any{"uuid": car.UUID.String()},
 			[]string{"not_found: no tire fitments with uuid", "the uuid must be a tire fitment's"}},
+		{"unknown fitment's plus sizes", "tire_plus_sizes", map[string]any{"uuid": car.UUID.String()},
+			[]string{"not_found: no tire fitments with uuid", "the uuid must be a tire fitment's"}},
+		{"window out of range", "tire_plus_sizes", map[string]any{"uuid": car.UUID.String(), "window": 9},
+			[]string{"window must be"}},
+		{"not a tire size", "tire_size_lookup", map[string]any{"size": "225/45"},
+			[]string{`invalid_parameter: size "225/45" is not a tire size`, "225/45R17", "35x12.50R17LT"}},
 		{"empty make", "list_models", map[string]any{"type": "car", "make": " "},
 			[]string{"missing_parameter: make is required"}},
 		{"year out of range", "tire_sizes_for_vehicle", map[string]any{"make": "Toyota", "model": "Camry", "year": 1800},

@@ -26,7 +26,7 @@ type SearchVehiclesInput struct {
 	Year    *int   `json:"year,omitempty" jsonschema:"Model year."`
 	YearMin *int   `json:"year_min,omitempty" jsonschema:"First model year of a window; give year_max too. On its own a window narrows the query only when it spans at most 10 years (year_max - year_min <= 9)."`
 	YearMax *int   `json:"year_max,omitempty" jsonschema:"Last model year of a window; give year_min too."`
-	Q       string `json:"q,omitempty" jsonschema:"Free text: every word must prefix-match the make, model, trim or a type field, case-insensitively, e.g. 'f150 lariat'."`
+	Q       string `json:"q,omitempty" jsonschema:"Free text: every word must prefix-match the make, model, trim or a type field, case-insensitively, e.g. 'f150 lariat'; records whose make and model hold every word come first."`
 	Page    *int   `json:"page,omitempty" jsonschema:"Page to return, 1 to 40 (default 1). At most 400 records can be paged through; meta.truncated says when more matched."`
 	PerPage *int   `json:"per_page,omitempty" jsonschema:"Records per page, 1 to 10 (default 10)."`
 

@@ -38,6 +38,10 @@ type Metrics struct {
 	tools    *prometheus.CounterVec
 	fetches  *prometheus.CounterVec
 	cache    *prometheus.CounterVec
+	// The recall watch's passes, vehicle checks by outcome and campaigns found open.
+	passes    prometheus.Counter
+	checks    *prometheus.CounterVec
+	campaigns prometheus.Counter
 }
 
 type servedKey struct {
@@ -72,6 +76,15 @@ func New() *Metrics {
 		cache: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "vds_upstream_cache_answers_total", Help: "Upstream answers served from the cache, by service and result (hit: fresh; stale: NHTSA failed and an expired entry was served).",
 		}, []string{"service", "result"}),
+		passes: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "vds_recall_watch_passes_total", Help: "Passes of the recall watch on this replica.",
+		}),
+		checks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vds_recall_watch_vehicles_total", Help: "Vehicles (make, model, year) whose recalls the watch checked, by outcome (checked, failed).",
+		}, []string{"outcome"}),
+		campaigns: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "vds_recall_watch_campaigns_total", Help: "Recall campaigns the watch found open, summed over its checks.",
+		}),
 	}
 	refusals := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "vds_refusals_total", Help: "Requests and tool calls refused for the token, plan, rate window or quota, by reason.",
@@ -80,7 +93,7 @@ func New() *Metrics {
 		m.refusals[r] = refusals.WithLabelValues(r)
 	}
 	m.served.Store(&map[servedKey]servedChild{})
-	reg.MustRegister(m.requests, m.durations, refusals, m.tools, m.fetches, m.cache,
+	reg.MustRegister(m.requests, m.durations, refusals, m.tools, m.fetches, m.cache, m.passes, m.checks, m.campaigns,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -156,3 +169,12 @@ func (m *Metrics) UpstreamCached(service string, stale bool) {
 	}
 	m.cache.WithLabelValues(service, result).Inc()
 }
+
+// WatchPass counts a pass of the recall watch (watch.Observer).
+func (m *Metrics) WatchPass() { m.passes.Inc() }
+
+// WatchVehicle counts a vehicle the watch checked, by outcome (watch.Observer).
+func (m *Metrics) WatchVehicle(outcome string) { m.checks.WithLabelValues(outcome).Inc() }
+
+// WatchCampaigns counts the campaigns a check found open (watch.Observer).
+func (m *Metrics) WatchCampaigns(n int) { m.campaigns.Add(float64(n)) }

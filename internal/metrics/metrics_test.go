@@ -35,6 +35,11 @@ func TestServedConcurrently(t *testing.T) {
 	m.ToolCall("list_makes", "ok")
 	m.UpstreamFetch("recalls", "timeout")
 	m.UpstreamCached("recalls", true)
+	m.WatchPass()
+	m.WatchVehicle("checked")
+	m.WatchVehicle("checked")
+	m.WatchVehicle("failed")
+	m.WatchCampaigns(3)
 
 	want := `
 # HELP vds_refusals_total Requests and tool calls refused for the token, plan, rate window or quota, by reason.
@@ -61,11 +66,22 @@ vds_upstream_cache_answers_total{result="stale",service="recalls"} 1
 # HELP vds_upstream_requests_total Fetches from NHTSA (retries included), by service and outcome.
 # TYPE vds_upstream_requests_total counter
 vds_upstream_requests_total{outcome="timeout",service="recalls"} 1
+# HELP vds_recall_watch_passes_total Passes of the recall watch on this replica.
+# TYPE vds_recall_watch_passes_total counter
+vds_recall_watch_passes_total 1
+# HELP vds_recall_watch_vehicles_total Vehicles (make, model, year) whose recalls the watch checked, by outcome (checked, failed).
+# TYPE vds_recall_watch_vehicles_total counter
+vds_recall_watch_vehicles_total{outcome="checked"} 2
+vds_recall_watch_vehicles_total{outcome="failed"} 1
+# HELP vds_recall_watch_campaigns_total Recall campaigns the watch found open, summed over its checks.
+# TYPE vds_recall_watch_campaigns_total counter
+vds_recall_watch_campaigns_total 3
 `
 	ts := httptest.NewServer(m.Handler())
 	defer ts.Close()
 	if err := testutil.ScrapeAndCompare(ts.URL, strings.NewReader(want),
-		"vds_refusals_total", "vds_http_requests_total", "vds_mcp_tool_calls_total", "vds_upstream_requests_total", "vds_upstream_cache_answers_total"); err != nil {
+		"vds_refusals_total", "vds_http_requests_total", "vds_mcp_tool_calls_total", "vds_upstream_requests_total", "vds_upstream_cache_answers_total",
+		"vds_recall_watch_passes_total", "vds_recall_watch_vehicles_total", "vds_recall_watch_campaigns_total"); err != nil {
 		t.Error(err)
 	}
 }

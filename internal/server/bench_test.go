@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/storetest"
 )
 
@@ -20,8 +22,14 @@ import (
 // a token.
 func newDemoServer(tb testing.TB) (http.Handler, string) {
 	tb.Helper()
-	ctx := context.Background()
 	st, _ := storetest.DemoSQLite(tb, false)
+	return newServerOn(tb, st)
+}
+
+// newServerOn is newDemoServer on st.
+func newServerOn(tb testing.TB, st store.Store) (http.Handler, string) {
+	tb.Helper()
+	ctx := context.Background()
 	cfg := &config.Config{Plans: map[string]config.PlanLimits{
 		"free":  config.DefaultPlans["free"],
 		"bench": {APIAccess: true},
@@ -94,5 +102,35 @@ func BenchmarkNew(b *testing.B) {
 		if _, err := server.New(ctx, cfg, st, log); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkTireAnswers measures a plus-size answer next to a geometry
+// answer of the same fitment, and a lookup by size, in one run.
+func BenchmarkTireAnswers(b *testing.B) {
+	h, token := newDemoServer(b)
+	get := func(b *testing.B, path string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			b.Fatalf("%s: %d %s", path, w.Code, w.Body)
+		}
+		return w
+	}
+	var list struct{ Data []struct{ UUID string } }
+	if err := json.Unmarshal(get(b, "/v1/tire-sizes?make=Toyota&model=Camry").Body.Bytes(), &list); err != nil || len(list.Data) == 0 {
+		b.Fatal("no Camry fitment", err)
+	}
+	fit := "/v1/tire-sizes/" + list.Data[0].UUID
+	for _, path := range []string{fit + "/geometry", fit + "/plus-sizes", fit + "/plus-sizes?window=5",
+		"/v1/tire-sizes/lookup?size=235/55R19", "/v1/tire-sizes/lookup?size=LT285/70R17&page=2"} {
+		b.Run(path[len("/v1/tire-sizes/"):], func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				get(b, path)
+			}
+		})
 	}
 }

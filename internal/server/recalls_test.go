@@ -10,13 +10,18 @@ import (
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/access/accesstest"
+	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/nhtsafile"
 	"github.com/vds-dev/vds/internal/nhtsafile/nhtsafiletest"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store/storetest"
+	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
+	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/watch"
 )
 
 // recallServer serves the demo catalog with recalls.source offline and the
@@ -115,5 +120,59 @@ func BenchmarkRecallsOffline(b *testing.B) {
 	for _, path := range []string{"/v1/cars/" + jeep, "/v1/cars/" + jeep + "/recalls", "/v1/motorcycles/" + moto, "/v1/motorcycles/" + moto + "/recalls"} {
 		name := strings.Replace(strings.Replace(path, jeep, "{jeep}", 1), moto, "{moto}", 1)
 		b.Run(name, func(b *testing.B) { benchGet(b, h, token, path) })
+	}
+}
+
+// The garage's watch uses recalls.source too: with the files imported and
+// every upstream address a closed port, a pass answers from the files.
+func TestWatchWithNHTSAUnreachable(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	st, c := storetest.DemoSQLite(t, false)
+	if _, err := nhtsafile.Import(ctx, st, []string{nhtsafiletest.File(t, t.TempDir())}, nhtsafile.Options{Now: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := nhtsafile.Load(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := vehicle.NewSnapshot(c, catalog.Version{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cars := vehicle.NewService(snap)
+	closed := "http://127.0.0.1:1"
+	up := upstream.New(upstream.Config{VPICURL: closed, NHTSAURL: closed, Timeout: time.Second}, st, slog.New(slog.DiscardHandler))
+	lk := lookup.New(cars, up, "auto", "auto")
+	lk.SetRecallIndex(ix)
+
+	a := account.Account{ID: account.NewID("acc"), Email: "watch@example.com", Plan: "free", CreatedAt: time.Now()}
+	if err := st.CreateAccount(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	l, err := st.DefaultList(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, car := range c.Cars {
+		if car.Make == "Jeep" && car.Model == "Wrangler" && car.Year == 2020 {
+			if err := st.AddListItem(ctx, l.ID, account.ListItem{Kind: catalog.KindCar, UUID: car.UUID, AddedAt: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			want = len(nhtsafiletest.Captured(t, 2020))
+		}
+	}
+	if want == 0 {
+		t.Fatal("the demo catalog has no 2020 Jeep Wrangler")
+	}
+	w := watch.New(st, cars, lk.WatchRecalls(), nil, nil, watch.Config{}, slog.New(slog.DiscardHandler))
+	res, err := w.Pass(ctx, watch.PassOptions{Force: true})
+	if err != nil || res.Checked != 1 || res.Failed != 0 || res.Campaigns != want {
+		t.Fatalf("pass: %+v, %v; want 1 checked, %d campaigns", res, err, want)
+	}
+	seen, err := st.ItemRecalls(ctx, a.ID)
+	if err != nil || len(seen) != want {
+		t.Errorf("recorded: %d sightings, %v; want %d", len(seen), err, want)
 	}
 }

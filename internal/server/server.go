@@ -23,6 +23,7 @@ import (
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/dashboard"
 	"github.com/vds-dev/vds/internal/edge"
+	"github.com/vds-dev/vds/internal/hin/micdata"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lists"
@@ -36,6 +37,8 @@ import (
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/vpic"
+	"github.com/vds-dev/vds/internal/watch"
+	"github.com/vds-dev/vds/internal/webhooks"
 )
 
 // Server is a configured vds server.
@@ -49,6 +52,8 @@ type Server struct {
 	lookup  *lookup.Service
 	// vpicID is the vPIC snapshot served; 0 for none.
 	vpicID atomic.Int64
+	// micList describes the MIC list served; nil before the first load.
+	micList atomic.Pointer[store.MICList]
 	// vpicDate is the data date of that snapshot, a Unix time.
 	vpicDate atomic.Int64
 	// recallFiles names the NHTSA recall files served (ids and sha256s); "" for none.
@@ -61,6 +66,9 @@ type Server struct {
 	metrics      *metrics.Metrics
 	access       *edge.AccessLog
 	requests     *requestlog.Log
+	hooks        *webhooks.Service
+	// watch refreshes the garages' recalls and emits recall.new to hooks.
+	watch *watch.Watch
 	// loadFailure is the newest catalog version that failed to load; nil otherwise.
 	loadFailure atomic.Pointer[catalogFailure]
 }
@@ -96,6 +104,8 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		limiter:  limits.New(st, log),
 		metrics:  metrics.New(),
 		requests: requestlog.New(st, log),
+		hooks: webhooks.New(st, webhooks.Options{RetryInitial: cfg.Webhooks.RetryInitial, Timeout: cfg.Webhooks.Timeout,
+			AllowPrivate: cfg.Webhooks.AllowPrivate}, log),
 	}
 	for _, o := range opts {
 		o(s)
@@ -111,6 +121,8 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	saved := lists.New(st)
 	lk := lookup.New(s.svc, up, cfg.VIN.Decoder, cfg.Recalls.Source)
 	s.lookup = lk
+	saved.SetVINDecoder(lk.ListDecode)
+	s.watch = watch.New(st, s.svc, lk.WatchRecalls(), watch.Events(s.hooks), s.metrics, watch.Config{Interval: cfg.Recalls.RefreshInterval}, log)
 	// The snapshot loads before the first request (tens of milliseconds),
 	// so no VIN is sent to NHTSA that the snapshot would have answered.
 	switch cfg.VIN.Decoder {
@@ -139,6 +151,11 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 			log.Warn("NHTSA recall files load failed; answering recalls from NHTSA", "err", err)
 		}
 	}
+	if err := s.reloadMICs(ctx); err != nil {
+		// The embedded list decodes as well; the stored one follows on the next poll.
+		log.Warn("MIC list load failed; decoding HINs with the embedded list", "err", err)
+		lk.SetMICs(micdata.List(), micdata.Source)
+	}
 	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log, httpapi.Options{
 		PublicURL: cfg.Dashboard.PublicURL, CacheMaxAge: cfg.Server.CacheMaxAge, CORSOrigins: cfg.Server.CORSOrigins,
 		RequestLog: s.requests})
@@ -150,7 +167,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	}
 	s.signin = signin.New(st, acc)
 	dash := dashboard.New(dashboard.Deps{Access: acc, Lists: saved, SignIn: s.signin, Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log,
-		RequestLog: s.requests})
+		RequestLog: s.requests, Webhooks: s.hooks})
 	mux := http.NewServeMux()
 	api.Mount(mux)
 	apiDocs().At(cfg.Dashboard.PublicURL).Mount(mux)
@@ -197,6 +214,9 @@ func LoadVehicles(ctx context.Context, st store.CatalogStore) (*vehicle.Service,
 	}
 	return vehicle.NewService(snap), nil
 }
+
+// Webhooks is the server's webhook service, whose dispatcher Serve runs.
+func (s *Server) Webhooks() *webhooks.Service { return s.hooks }
 
 // Handler returns the server's root handler (for tests with httptest).
 func (s *Server) Handler() http.Handler { return s.handler }
@@ -318,8 +338,13 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 			}, "NHTSA recall files reload failed; serving the previous ones")
 		})
 	}
+	wg.Go(func() { s.every(bg, sc.CatalogPoll, s.reloadMICs, "MIC list reload failed; serving the previous one") })
 	wg.Go(func() { s.every(bg, sweepEvery, s.signin.Sweep, "dashboard sweep failed; will retry") })
+	wg.Go(func() { s.hooks.Run(bg) })
 	wg.Go(func() { tuneGC(bg, uint64(sc.GCHeadroomMB)<<20, s.log) })
+	if s.cfg.Recalls.RefreshInterval > 0 {
+		wg.Go(func() { s.watch.Run(bg) })
+	}
 
 	errc := make(chan error, len(all))
 	for _, sv := range all {
@@ -440,6 +465,25 @@ func (s *Server) reloadRecalls(ctx context.Context) error {
 	key := sig.String()
 	s.recallFiles.Store(&key)
 	s.log.Info("answering recalls offline", "source", ix.Source(), "files", len(ix.Files()))
+	return nil
+}
+
+// reloadMICs loads the stored MIC list (the embedded one on a first start)
+// when it is not the one served, so every replica follows vds hin import.
+func (s *Server) reloadMICs(ctx context.Context) error {
+	meta, list, err := micdata.Load(ctx, s.st, s.micList.Load())
+	if err != nil || meta == nil {
+		return err
+	}
+	source := meta.Source
+	if !meta.ImportedAt.IsZero() {
+		source = "US Coast Guard MIC list from " + meta.Source + ", imported " + meta.ImportedAt.Format(time.DateOnly)
+	}
+	s.lookup.SetMICs(list, source)
+	s.micList.Store(meta)
+	if !meta.ImportedAt.IsZero() {
+		s.log.Info("decoding HINs with an imported MIC list", "mic_list", source, "codes", len(list))
+	}
 	return nil
 }
 

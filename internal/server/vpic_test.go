@@ -32,10 +32,11 @@ import (
 // account is on a plan of quota monthly calls.
 func offlineServer(t *testing.T, mode string, quota int) (http.Handler, string) {
 	t.Helper()
-	return offlineServerOn(t, openStore(t), mode, quota)
+	return offlineServerOn(t, openStore(t), mode, quota, "1FT")
 }
 
-func offlineServerOn(t *testing.T, st store.Store, mode string, quota int) (http.Handler, string) {
+// offlineServerOn is offlineServer on st with the schemas of wmis.
+func offlineServerOn(t *testing.T, st store.Store, mode string, quota int, wmis ...string) (http.Handler, string) {
 	t.Helper()
 	ctx := context.Background()
 	cfg := &config.Config{Plans: map[string]config.PlanLimits{"small": {APIAccess: true, RatePerMinute: 100, MonthlyQuota: quota}}}
@@ -45,7 +46,7 @@ func offlineServerOn(t *testing.T, st store.Store, mode string, quota int) (http
 	if _, err := server.New(ctx, cfg, st, log); mode == "offline" && !errors.Is(err, vpic.ErrNoSnapshot) {
 		t.Fatalf("offline without a snapshot: got %v, want ErrNoSnapshot", err)
 	}
-	if _, err := vpic.Import(ctx, st, vpictest.Subset(t, "1FT"), time.Now()); err != nil {
+	if _, err := vpic.Import(ctx, st, vpictest.Subset(t, wmis...), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := server.New(ctx, cfg, st, log)
@@ -170,7 +171,7 @@ func TestVINBatch(t *testing.T) {
 func TestVINBatchRace(t *testing.T) {
 	storetest.Backends(t, func(t *testing.T, st store.Store) {
 		const quota, batches = 4, 16
-		h, token := offlineServerOn(t, st, "offline", quota)
+		h, token := offlineServerOn(t, st, "offline", quota, "1FT")
 		ts := httptest.NewServer(h)
 		defer ts.Close()
 		var decoded, refused atomic.Int64

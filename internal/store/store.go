@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/hin"
 	"github.com/vds-dev/vds/internal/requestlog"
 )
 
@@ -27,8 +28,11 @@ type ReplaceOptions struct {
 	Source   string
 	Progress func(done, total int)
 	// Check runs inside the write transaction, the catalog locked; an error refuses the changes.
-	Check  func(*catalog.Changes) error
-	DryRun bool
+	Check func(*catalog.Changes) error
+	// Prepare runs inside the write transaction before the diff, and may
+	// add to next what it keeps of current.
+	Prepare func(current, next *catalog.Catalog)
+	DryRun  bool
 }
 
 // CatalogStore persists the vehicle catalog and its published versions.
@@ -99,6 +103,71 @@ type ListStore interface {
 	DeleteList(ctx context.Context, accountID, listID string) error
 	AddListItem(ctx context.Context, listID string, item account.ListItem) error
 	RemoveListItem(ctx context.Context, listID string, kind catalog.Kind, id uuid.UUID) error
+}
+
+// ItemRef names one list item.
+type ItemRef struct {
+	ListID string
+	Kind   catalog.Kind
+	UUID   uuid.UUID
+}
+
+// WatchedItem is a list item the recall watch checks, with its account.
+type WatchedItem struct {
+	AccountID string
+	ListID    string
+	Item      account.ListItem
+}
+
+// Ref names the item.
+func (w WatchedItem) Ref() ItemRef {
+	return ItemRef{ListID: w.ListID, Kind: w.Item.Kind, UUID: w.Item.UUID}
+}
+
+// ItemRecall is a recall campaign as first sighted on a list item.
+type ItemRecall struct {
+	AccountID string
+	ItemRef
+	Campaign string
+	// Recall is the campaign as NHTSA gave it, JSON.
+	Recall      []byte
+	FirstSeenAt time.Time
+	// Baseline: open at the item's first check; never new, never notified.
+	Baseline      bool
+	Notified      bool
+	Seen          bool
+	DealtWithAt   *time.Time
+	DealtWithNote string
+}
+
+// RecallStore keeps the recall watch's state, shared by replicas.
+type RecallStore interface {
+	// WatchedItems returns every item of kinds car, motorcycle and vin.
+	WatchedItems(ctx context.Context) ([]WatchedItem, error)
+	// RecallChecks returns when each vehicle key was last checked.
+	RecallChecks(ctx context.Context) (map[string]time.Time, error)
+	// ClaimRecallCheck claims vehicle until leaseUntil unless it was checked
+	// after dueBefore or another claim runs; false when not claimed.
+	ClaimRecallCheck(ctx context.Context, vehicle string, dueBefore, now, leaseUntil time.Time) (bool, error)
+	// FinishRecallCheck records a check: done at checkedAt, or failed and
+	// claimed until retryAt (checkedAt nil).
+	FinishRecallCheck(ctx context.Context, vehicle string, checkedAt *time.Time, retryAt time.Time) error
+	// RecordItemRecalls stores the campaigns (number to JSON) open on an item
+	// at now and returns the first sightings after its baseline; ErrNotFound
+	// when the item is gone.
+	RecordItemRecalls(ctx context.Context, ref ItemRef, campaigns map[string][]byte, now time.Time) ([]ItemRecall, error)
+	// UnnotifiedRecalls returns the first sightings not yet notified, oldest first.
+	UnnotifiedRecalls(ctx context.Context) ([]ItemRecall, error)
+	MarkRecallNotified(ctx context.Context, ref ItemRef, campaign string) error
+	// ItemRecalls returns the sightings on the account's items.
+	ItemRecalls(ctx context.Context, accountID string) ([]ItemRecall, error)
+	// SetRecallDealtWith marks (at set) or unmarks a campaign dealt with on one of the account's items.
+	SetRecallDealtWith(ctx context.Context, accountID string, ref ItemRef, campaign string, at *time.Time, note string) error
+	// MarkRecallsSeen makes the account's sightings no longer new.
+	MarkRecallsSeen(ctx context.Context, accountID string) error
+	// TryWatchLock takes the lock of the replica that runs the watch; held
+	// false when another has it. release gives it back.
+	TryWatchLock(ctx context.Context) (held bool, release func(), err error)
 }
 
 // UsageDelta is a batch of charged calls to add to an account's counters.
@@ -184,6 +253,26 @@ type NHTSAFileStore interface {
 	NHTSAFileData(ctx context.Context, id int64) ([]byte, error)
 }
 
+// MICList describes an imported list of the Coast Guard's manufacturer
+// identification codes.
+type MICList struct {
+	// Source names the list: a file name or the embedded copy.
+	Source     string    `json:"source"`
+	SHA256     string    `json:"sha256"`
+	Codes      int       `json:"codes"`
+	ImportedAt time.Time `json:"imported_at"`
+}
+
+// MICStore keeps the MIC list every replica decodes HINs with.
+type MICStore interface {
+	// PutMICList replaces the list and its provenance in one transaction.
+	PutMICList(ctx context.Context, meta MICList, list []hin.Manufacturer) (MICList, error)
+	// MICList describes the list; ErrNotFound when none is imported.
+	MICList(ctx context.Context) (MICList, error)
+	// Manufacturers reads the list, in MIC order.
+	Manufacturers(ctx context.Context) ([]hin.Manufacturer, error)
+}
+
 // Store is everything vds persists.
 type Store interface {
 	CatalogStore
@@ -192,11 +281,14 @@ type Store interface {
 	SignInThrottle
 	TokenStore
 	ListStore
+	RecallStore
 	UsageStore
 	requestlog.Store
 	CacheStore
 	VPICStore
 	NHTSAFileStore
+	MICStore
+	WebhookStore
 	Migrate(ctx context.Context) error
 	Backend() string
 	Check(ctx context.Context) error

@@ -61,12 +61,16 @@ type Comparison struct {
 // Compare compares alt against oem. A non-positive OEM diameter gives 0% and
 // not within the window, rather than NaN or infinity in API responses.
 func Compare(oem, alt Geometry) Comparison {
+	return compareWithin(oem, alt, FitmentWindowPct)
+}
+
+func compareWithin(oem, alt Geometry, windowPct float64) Comparison {
 	c := Comparison{DiameterDiffIn: alt.DiameterIn - oem.DiameterIn}
 	if !(oem.DiameterIn > 0) {
 		return c
 	}
 	c.DiameterDiffPct = c.DiameterDiffIn / oem.DiameterIn * 100
-	c.WithinWindow = math.Abs(c.DiameterDiffPct) <= FitmentWindowPct+windowSlackPct
+	c.WithinWindow = math.Abs(c.DiameterDiffPct) <= windowPct+windowSlackPct
 	return c
 }
 

@@ -24,9 +24,11 @@ type Client interface {
 
 	CarTireSizes(ctx context.Context, uuid string, opts ...client.CallOption) (*client.CarTires, error)
 	TireGeometry(ctx context.Context, uuid string, opts ...client.CallOption) (*client.FitmentGeometry, error)
+	TirePlusSizes(ctx context.Context, uuid string, window int, opts ...client.CallOption) (*client.FitmentPlusSizes, error)
 	CarRecalls(ctx context.Context, uuid string, opts ...client.CallOption) (*client.CarRecalls, error)
 	MotorcycleRecalls(ctx context.Context, uuid string, opts ...client.CallOption) (*client.MotorcycleRecalls, error)
 	DecodeVIN(ctx context.Context, vin string, opts ...client.CallOption) (*client.VINReport, error)
+	DecodeHIN(ctx context.Context, hin string, opts ...client.CallOption) (*client.HINReport, error)
 
 	Lists(ctx context.Context, opts ...client.CallOption) ([]client.List, error)
 }

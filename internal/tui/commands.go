@@ -157,6 +157,17 @@ func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd 
 	}
 }
 
+func fetchHIN(ctx context.Context, c Client, id pageID, hin string) tea.Cmd {
+	return func() tea.Msg {
+		rep, err := c.DecodeHIN(ctx, hin)
+		if err != nil {
+			return fail(id, "decode "+hin, err)
+		}
+		printable(rep)
+		return hinMsg{addr: addr{id}, report: rep}
+	}
+}
+
 func fetchVIN(ctx context.Context, c Client, id pageID, vin string) tea.Cmd {
 	return func() tea.Msg {
 		rep, err := c.DecodeVIN(ctx, vin)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/vds-dev/vds/client"
 )
@@ -25,6 +26,8 @@ type fakeClient struct {
 	motoMake string
 	// vinCars, when set, are the cars the VIN links to instead of Camry #1.
 	vinCars []string
+	// vinMotos are the motorcycles the VIN links to; GetMotorcycle finds fakeMoto.
+	vinMotos []string
 }
 
 var _ Client = (*fakeClient)(nil)
@@ -61,6 +64,7 @@ func fakeUUID(n int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d"
 const (
 	fakeVIN      = "4T1B11HK5KU000001"
 	tireFitID    = "00000000-0000-4000-9000-000000000001"
+	fakeMoto     = "00000000-0000-4000-b000-000000000001"
 	missingBoat  = "00000000-0000-4000-a000-000000000001"
 	camryRecords = 12
 )
@@ -176,6 +180,10 @@ func (f *fakeClient) GetMotorcycle(_ context.Context, uuid string, _ ...client.C
 	if err := f.call("GetMotorcycle", uuid); err != nil {
 		return nil, err
 	}
+	if uuid == fakeMoto {
+		return &client.Motorcycle{UUID: fakeMoto, Make: "Harley-Davidson", Model: "Street Glide Special", Year: 2019,
+			MotorcycleType: "Street Motorcycle", VehicleType: "Motorcycle"}, nil
+	}
 	return nil, errNotFound
 }
 
@@ -239,6 +247,27 @@ func (f *fakeClient) TireGeometry(_ context.Context, uuid string, _ ...client.Ca
 	return &g, nil
 }
 
+// plusSizes has one size on the OEM rim and one needing an XL tire a rim up.
+func plusSizes(uuid string) *client.FitmentPlusSizes {
+	g := geometry()
+	li, kg, sr := 91, 615, "V"
+	return &client.FitmentPlusSizes{Fitment: g.Fitment, WindowPct: 3, Front: client.PlusSizeSet{
+		OEM: g.OEM, LoadIndex: &li, LoadKg: &kg, SpeedRating: &sr,
+		Rims: []client.RimGroup{
+			{RimOffset: -1, RimIn: 16, Sizes: []client.PlusSize{}},
+			{RimOffset: 0, RimIn: 17, Sizes: []client.PlusSize{{SizeGeometry: g.OEM, OEM: true, Speedometer60: 60, MinLoadIndex: &li, MinSpeedRating: &sr}}},
+			{RimOffset: 1, RimIn: 18, Sizes: []client.PlusSize{{SizeGeometry: client.SizeGeometry{Size: "225/45R18", DiameterIn: 25.97}, DiameterDiffPct: -1.3,
+				Speedometer60: 60.8, MinLoadIndex: &li, Reinforced: true, MinSpeedRating: &sr}}},
+		}}}
+}
+
+func (f *fakeClient) TirePlusSizes(_ context.Context, uuid string, _ int, _ ...client.CallOption) (*client.FitmentPlusSizes, error) {
+	if err := f.call("TirePlusSizes", uuid); err != nil {
+		return nil, err
+	}
+	return plusSizes(uuid), nil
+}
+
 func (f *fakeClient) CarRecalls(_ context.Context, uuid string, _ ...client.CallOption) (*client.CarRecalls, error) {
 	if err := f.call("CarRecalls", uuid); err != nil {
 		return nil, err
@@ -281,8 +310,26 @@ func (f *fakeClient) DecodeVIN(_ context.Context, vin string, _ ...client.CallOp
 		Plant:      client.VINPlant{City: ptr("Georgetown"), State: ptr("Kentucky"), Country: ptr("United States")},
 		CheckDigit: client.CheckDigit{Expected: "5", Found: "5", Valid: true},
 		WMI:        client.WMI{Code: "4T1", Region: "North America", Country: "United States"},
-		Links:      client.VINLinks{Cars: cars, TireSizes: []string{tireFitID}},
+		Links:      client.VINLinks{Cars: cars, TireSizes: []string{tireFitID}, Motorcycles: f.vinMotos},
 		Source:     "NHTSA vPIC",
+	}, nil
+}
+
+// fakeHIN is the one HIN the fake decodes: a 2019 boat of the fake's boat make.
+const fakeHIN = "SER12345A919"
+
+func (f *fakeClient) DecodeHIN(_ context.Context, hin string, _ ...client.CallOption) (*client.HINReport, error) {
+	if err := f.call("DecodeHIN", hin); err != nil {
+		return nil, err
+	}
+	if strings.ToUpper(strings.NewReplacer(" ", "", "-", "").Replace(hin)) != fakeHIN {
+		return nil, &client.APIError{Status: 400, Code: client.CodeInvalidHIN, Detail: "character 6 is \"O\"", Position: 6}
+	}
+	return &client.HINReport{
+		HIN: fakeHIN, Format: "current", MIC: "SER", Serial: "12345", ProductionMonth: 1, ProductionYear: 2019, ModelYear: ptr(2019),
+		Manufacturer: &client.HINManufacturer{MIC: "SER", Company: "SEA RAY BOATS", City: "KNOXVILLE", State: "TN"},
+		Issuer:       "manufacturer", Warnings: []client.HINWarning{{Code: 2, Text: "2 - a doubtful \x1b[31mwarning"}},
+		Links: client.HINLinks{Makes: []string{"Sea Ray"}, Boats: []string{fakeUUID(3)}},
 	}, nil
 }
 
@@ -295,9 +342,14 @@ func (f *fakeClient) Lists(_ context.Context, _ ...client.CallOption) ([]client.
 		Items: []client.ListItem{
 			{Type: client.KindCar, UUID: fakeUUID(1), Note: "daily driver", Record: &client.RecordRef{Make: "Toyota", Model: "Camry", Year: 2019}},
 			{Type: client.KindBoat, UUID: missingBoat, Missing: true},
+			{Type: client.KindVIN, UUID: fakeUUID(9), VIN: ptr(fakeVIN), Note: "Dana's", Record: &client.RecordRef{Make: "Toyota", Model: "Camry", Year: 2019},
+				Links: &client.ItemLinks{Cars: []string{fakeUUID(1)}}, Recalls: &client.RecallStatus{Open: []string{"19V001000"}, New: []string{"19V001000"}, CheckedAt: &fakeChecked}},
 		},
 	}}, nil
 }
+
+// fakeChecked is when the garage's VIN was checked for recalls.
+var fakeChecked = time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)
 
 // errUnavailable is a server error for the error-path tests.
 var errUnavailable = errors.New("vds: 503 upstream_unavailable: NHTSA is unavailable")

@@ -25,6 +25,7 @@ type KeyMap struct {
 
 	// One record.
 	Tires   key.Binding
+	Plus    key.Binding
 	Recalls key.Binding
 
 	// Scroll is help text only: the viewport's own key map scrolls.
@@ -43,7 +44,7 @@ func DefaultKeyMap() *KeyMap {
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
 		Back:      key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		VIN:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "VIN")),
+		VIN:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "VIN/HIN")),
 		Garage:    key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "garage")),
 		Retry:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry")),
 		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
@@ -53,10 +54,11 @@ func DefaultKeyMap() *KeyMap {
 		NextPage:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next page")),
 		PrevPage:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prev page")),
 		Tires:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tires")),
+		Plus:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "plus sizes")),
 		Recalls:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "recalls")),
 		Scroll:    key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgdn", "scroll")),
 		Decode:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "decode")),
-		EditVIN:   key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/", "edit VIN")),
+		EditVIN:   key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/", "edit VIN/HIN")),
 		Cancel:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }

@@ -53,6 +53,11 @@ type vinMsg struct {
 	report *client.VINReport
 }
 
+type hinMsg struct {
+	addr
+	report *client.HINReport
+}
+
 type garageMsg struct {
 	addr
 	lists []client.List

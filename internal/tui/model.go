@@ -23,6 +23,7 @@ const (
 	stateRecords
 	stateRecord
 	stateTires
+	statePlus
 	stateRecalls
 	stateVIN
 	stateGarage
@@ -42,6 +43,8 @@ func (s state) String() string {
 		return "record"
 	case stateTires:
 		return "tires"
+	case statePlus:
+		return "plus sizes"
 	case stateRecalls:
 		return "recalls"
 	case stateVIN:

@@ -186,7 +186,7 @@ func TestUpdateBrowse(t *testing.T) {
 	fc := newFake()
 	m := newTest(t, fc, 100, 30)
 	assertState(t, m, stateTypes)
-	assertView(t, m, "Cars", "Motorcycles", "Boats", "Tire fitments", "Decode a VIN", "My garage", "q quit")
+	assertView(t, m, "Cars", "Motorcycles", "Boats", "Tire fitments", "Decode a VIN or HIN", "My garage", "q quit")
 
 	// enter on Cars returns the command that opens the makes page; the
 	// stack changes only when its message comes back.
@@ -367,6 +367,22 @@ func TestUpdateVIN(t *testing.T) {
 	assertView(t, m, "225/50R17", "✓ in window")
 }
 
+// A VIN's linked motorcycles are rows after the cars and fitments, counted
+// in the heading; enter opens the record.
+func TestUpdateVINMotorcycleLink(t *testing.T) {
+	t.Parallel()
+	fc := newFake()
+	fc.vinMotos = []string{fakeMoto}
+	m := atVIN(t, fc)
+	assertView(t, m, "1 motorcycle · 1 car · 1 tire fitment of this make, model and year", "  Catalog motorcycle · 2019 Toyota Camry LE")
+	m = drive(t, m, down, down, enter)
+	assertState(t, m, stateRecord)
+	assertView(t, m, "Street Glide Special", "Street Motorcycle")
+	if got := fc.called(); got[len(got)-1] != "GetMotorcycle"+fakeMoto {
+		t.Errorf("last call %q, want GetMotorcycle", got[len(got)-1])
+	}
+}
+
 // TestVINCalls: one user action, one call. A decode is DecodeVIN alone,
 // however many records it links to; moving over the links costs nothing,
 // opening one fetches that record, and going back fetches nothing.
@@ -430,6 +446,58 @@ func TestUpdateVINTireLink(t *testing.T) {
 	}
 }
 
+// TestUpdatePlusSizes: p on a fitment opens its plus sizes, by rim, each
+// with its bar; on a car it does nothing.
+func TestUpdatePlusSizes(t *testing.T) {
+	t.Parallel()
+	fc := newFake()
+	m := drive(t, atVIN(t, fc), enter)
+	assertState(t, m, stateRecord)
+	before := len(fc.called())
+	m = drive(t, m, runes("p"))
+	assertState(t, m, stateRecord)
+	if got := fc.called()[before:]; len(got) != 0 {
+		t.Errorf("p on a car called %q", got)
+	}
+	m = drive(t, m, esc, down, enter)
+	assertView(t, m, "OEM tire size", "p plus sizes")
+	m = drive(t, m, runes("p"))
+	assertState(t, m, statePlus)
+	assertView(t, m, "Plus sizes", "within ±3% of the OEM diameter", "16 in rim (-1)", "none within the window",
+		"215/55R17*", "225/45R18", "-1.3%", "@60.8", "91 XL", "load index 91 (615 kg)")
+	if got := fc.called(); got[len(got)-1] != "TirePlusSizes"+tireFitID {
+		t.Errorf("last call %q, want TirePlusSizes", got[len(got)-1])
+	}
+	m = drive(t, m, esc)
+	assertState(t, m, stateRecord)
+}
+
+// TestUpdateHIN: the VIN input recognises a boat's HIN, written with spaces
+// or hyphens, decodes it with one call and links its boats.
+func TestUpdateHIN(t *testing.T) {
+	t.Parallel()
+	fc := newFake()
+	m := drive(t, newTest(t, fc, 100, 40), runes("v"))
+	m = drive(t, m, append(typed("ser 12345-a9 19"), enter)...)
+	assertView(t, m, "SER · SEA RAY BOATS, KNOXVILLE, TN", "Built     January 2019", "Model yr  2019", `2 - a doubtful \x1b[31mwarning`,
+		"1 boat of this maker and model year", "▸ Catalog boat · SEA RAY BOATS, model year 2019")
+	if got := fc.called(); got[len(got)-1] != "DecodeHINser 12345-a9 19" {
+		t.Errorf("last call %q, want DecodeHIN", got[len(got)-1])
+	}
+	m = drive(t, m, enter)
+	assertState(t, m, stateRecord)
+	if got := fc.called(); got[len(got)-1] != "GetBoat"+fakeUUID(3) {
+		t.Errorf("last call %q, want GetBoat", got[len(got)-1])
+	}
+	m = drive(t, m, esc, runes("/"), tea.KeyMsg{Type: tea.KeyCtrlU})
+	m = drive(t, m, append(typed("SER12O45A919"), enter)...)
+	assertView(t, m, "✗ decode SER12O45A919", "invalid_hin")
+	// A VIN in the same input still decodes as a VIN.
+	m = drive(t, m, tea.KeyMsg{Type: tea.KeyCtrlU})
+	m = drive(t, m, append(typed(fakeVIN), enter)...)
+	assertView(t, m, "2019 Toyota Camry LE", "Check     5 ✓ valid")
+}
+
 func TestUpdateVINInvalid(t *testing.T) {
 	t.Parallel()
 	// / returns to the input; ctrl+u clears it.
@@ -444,11 +512,17 @@ func TestUpdateGarage(t *testing.T) {
 	fc := newFake()
 	m := drive(t, newTest(t, fc, 100, 30), runes("g"))
 	assertState(t, m, stateGarage)
-	assertView(t, m, "My garage", "2019 Toyota Camry", "daily driver", "(no longer in the catalog)")
+	assertView(t, m, "My garage", "2019 Toyota Camry", "daily driver", "(no longer in the catalog)",
+		"VIN "+fakeVIN, "1 open recalls, 1 new")
 	m = drive(t, m, down, enter)
 	assertState(t, m, stateGarage)
 	assertView(t, m, "left the catalog")
 	m = drive(t, m, tea.KeyMsg{Type: tea.KeyUp}, enter)
+	assertState(t, m, stateRecord)
+	assertView(t, m, "2019 Toyota Camry LE")
+
+	// The VIN opens its catalog car.
+	m = drive(t, newTest(t, fc, 100, 30), runes("g"), down, down, enter)
 	assertState(t, m, stateRecord)
 	assertView(t, m, "2019 Toyota Camry LE")
 }

@@ -80,6 +80,8 @@ func (p *recordPage) update(c *common, msg tea.Msg) tea.Cmd {
 		switch {
 		case key.Matches(msg, c.keys.Tires) && p.rec.loaded() && p.rec.hasTires():
 			return open(newTiresPage(p.rec))
+		case key.Matches(msg, c.keys.Plus) && p.rec.loaded() && p.rec.kind == client.KindTireSize:
+			return open(newPlusPage(p.rec))
 		case key.Matches(msg, c.keys.Recalls) && p.rec.loaded() && p.rec.hasRecalls():
 			return open(newRecallsPage(p.rec))
 		}
@@ -100,6 +102,9 @@ func (p *recordPage) help(c *common) []key.Binding {
 	var kb []key.Binding
 	if p.rec.loaded() && p.rec.hasTires() {
 		kb = append(kb, c.keys.Tires)
+	}
+	if p.rec.loaded() && p.rec.kind == client.KindTireSize {
+		kb = append(kb, c.keys.Plus)
 	}
 	if p.rec.loaded() && p.rec.hasRecalls() {
 		kb = append(kb, c.keys.Recalls)

@@ -125,7 +125,8 @@ func (r record) details() []field {
 			{label("make"), m.Make}, {label("model"), m.Model}, {label("year"), strconv.Itoa(m.Year)},
 			{label("motorcycle_type"), dash(m.MotorcycleType)}, {label("vehicle_type"), dash(m.VehicleType)},
 			{label("displacement_cc"), optInt(m.DisplacementCC, "")}, {label("engine_type"), dash(m.EngineType)},
-			{label("power_hp"), optFloat(m.PowerHP, 0, "")},
+			{label("power_hp"), optFloat(m.PowerHP, 0, "")}, {label("body_class"), dash(m.BodyClass)},
+			{label("fuel_type"), dash(m.FuelType)}, {label("source"), dash(m.Source)},
 		}
 	case r.boat != nil:
 		b := r.boat
@@ -149,6 +150,9 @@ func (r record) details() []field {
 		}
 		if t.RearTireSize != nil {
 			fields = append(fields, field{label("rear_alternate_sizes"), dash(strings.Join(t.RearAlternateSizes, ", "))})
+		}
+		for _, kv := range t.Known() {
+			fields = append(fields, field{label(kv[0]), kv[1]})
 		}
 		return fields
 	}

@@ -96,7 +96,7 @@ func TestTeaVIN(t *testing.T) {
 	tm := startTUI(t, fc)
 	waitOutput(t, tm, "Decode a VIN")
 	tm.Type("v")
-	waitOutput(t, tm, "VIN: ", "enter decode")
+	waitOutput(t, tm, "VIN or HIN: ", "enter decode")
 	tm.Type(fakeVIN)
 	press(tm, tea.KeyEnter)
 	waitOutput(t, tm, "2019 Toyota Camry LE", "Georgetown", "Linked catalog records", "Catalog car · 2019 Toyota Camry LE",

@@ -22,7 +22,7 @@ func newTypesPage(c *common) *typesPage {
 		{title: "Motorcycles", detail: "and ATVs, scooters, snowmobiles", value: client.KindMotorcycle},
 		{title: "Boats", detail: "power boats", value: client.KindBoat},
 		{title: "Tire fitments", detail: "OEM and alternate sizes", value: client.KindTireSize},
-		{title: "Decode a VIN", detail: "NHTSA vPIC, linked to the catalog", value: stateVIN},
+		{title: "Decode a VIN or HIN", detail: "vehicles by NHTSA vPIC, boats by the Coast Guard's rules", value: stateVIN},
 		{title: "My garage", detail: "your saved vehicles", value: stateGarage},
 	}
 	setRows(&p.list, rows)

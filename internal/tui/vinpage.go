@@ -3,6 +3,7 @@ package tui
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -13,12 +14,13 @@ import (
 	"github.com/vds-dev/vds/client"
 )
 
-// vinPage decodes a VIN and lists the catalog records it links to; / goes
-// back to the input.
+// vinPage decodes a VIN, or a boat's HIN, and lists the catalog records it
+// links to; / goes back to the input.
 type vinPage struct {
 	pageBase
 	input  textinput.Model
 	report *client.VINReport
+	hin    *client.HINReport
 	links  list.Model
 	// editing is true while the input has focus.
 	editing bool
@@ -31,9 +33,9 @@ type vinLink struct {
 
 func newVINPage(c *common) *vinPage {
 	in := textinput.New()
-	in.Prompt = "VIN: "
-	in.Placeholder = "17 letters and digits"
-	in.CharLimit = 17
+	in.Prompt = "VIN or HIN: "
+	in.Placeholder = "17 letters and digits, or a boat's 12"
+	in.CharLimit = 24
 	c.styles.styleInput(&in)
 	in.Cursor.SetMode(cursor.CursorStatic)
 	in.Focus()
@@ -43,7 +45,7 @@ func newVINPage(c *common) *vinPage {
 }
 
 func (p *vinPage) state() state  { return stateVIN }
-func (p *vinPage) crumb() string { return "VIN" }
+func (p *vinPage) crumb() string { return "VIN/HIN" }
 func (p *vinPage) typing() bool  { return p.editing }
 
 // captures gives the input every key but esc, which still goes back.
@@ -59,8 +61,16 @@ func (p *vinPage) setSize(c *common, w, h int) {
 
 func (p *vinPage) update(c *common, msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case hinMsg:
+		p.loading, p.report, p.hin = "", nil, msg.report
+		name := hinName(msg.report)
+		rows := make([]row, len(msg.report.Links.Boats))
+		for i, id := range msg.report.Links.Boats {
+			rows[i] = row{title: "Catalog boat · " + name, detail: shortID(id), value: vinLink{client.KindBoat, id}}
+		}
+		return p.showLinks(c, rows)
 	case vinMsg:
-		p.loading, p.report = "", msg.report
+		p.loading, p.report, p.hin = "", msg.report, nil
 		var rows []row
 		name := reportName(msg.report)
 		for _, id := range msg.report.Links.Cars {
@@ -69,26 +79,26 @@ func (p *vinPage) update(c *common, msg tea.Msg) tea.Cmd {
 		for _, id := range msg.report.Links.TireSizes {
 			rows = append(rows, row{title: "Tire fitment · tire sizes for " + name, detail: shortID(id), value: vinLink{client.KindTireSize, id}})
 		}
-		cmd := setRows(&p.links, rows)
-		p.links.Select(0)
-		if len(rows) > 0 {
-			p.editing = false
-			p.input.Blur()
+		for _, id := range msg.report.Links.Motorcycles {
+			rows = append(rows, row{title: "Catalog motorcycle · " + name, detail: shortID(id), value: vinLink{client.KindMotorcycle, id}})
 		}
-		p.setSize(c, p.width, p.height)
-		return cmd
+		return p.showLinks(c, rows)
 	case errMsg:
 		p.loading = ""
 		return nil
 	case tea.KeyMsg:
 		if p.editing {
 			if key.Matches(msg, c.keys.Decode) {
-				vin := strings.TrimSpace(p.input.Value())
-				if vin == "" || p.loading != "" {
+				id := strings.TrimSpace(p.input.Value())
+				if id == "" || p.loading != "" {
 					return nil
 				}
-				p.loading = "VIN " + strings.ToUpper(vin)
-				return fetchVIN(c.ctx, c.client, p.id, vin)
+				if looksLikeHIN(id) {
+					p.loading = "HIN " + strings.ToUpper(id)
+					return fetchHIN(c.ctx, c.client, p.id, id)
+				}
+				p.loading = "VIN " + strings.ToUpper(id)
+				return fetchVIN(c.ctx, c.client, p.id, id)
 			}
 			var cmd tea.Cmd
 			p.input, cmd = p.input.Update(msg)
@@ -110,6 +120,37 @@ func (p *vinPage) update(c *common, msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	return nil
+}
+
+// showLinks lists the decode's links and moves the focus to them.
+func (p *vinPage) showLinks(c *common, rows []row) tea.Cmd {
+	cmd := setRows(&p.links, rows)
+	p.links.Select(0)
+	if len(rows) > 0 {
+		p.editing = false
+		p.input.Blur()
+	}
+	p.setSize(c, p.width, p.height)
+	return cmd
+}
+
+// looksLikeHIN tells a boat's HIN (12 characters, 14 with a country code,
+// once spaces and hyphens are dropped) from a VIN (17).
+func looksLikeHIN(s string) bool {
+	n := len(strings.NewReplacer(" ", "", "-", "").Replace(s))
+	return n == 12 || n == 14
+}
+
+// hinName is the maker and model year a HIN names: "BOSTON WHALER INC, model year 2018".
+func hinName(r *client.HINReport) string {
+	maker := r.MIC
+	if r.Manufacturer != nil {
+		maker = r.Manufacturer.Company
+	}
+	if r.ModelYear != nil {
+		return maker + ", model year " + strconv.Itoa(*r.ModelYear)
+	}
+	return maker
 }
 
 func reportName(r *client.VINReport) string {
@@ -141,16 +182,20 @@ func shortID(id string) string {
 
 func (p *vinPage) top(c *common) string {
 	st := c.styles
-	lines := []string{st.Title.Render("Decode a VIN"), p.input.View(), ""}
-	r := p.report
-	if r == nil {
-		hint := "Type a VIN and press enter. vds decodes it with vPIC's rules (the server's snapshot, or NHTSA vPIC) and links the result to catalog records of the same make, model and year."
-		return strings.Join(lines, "\n") + lipgloss.NewStyle().Width(max(20, p.width)).Render(st.Subtle.Render(hint))
-	}
+	lines := []string{st.Title.Render("Decode a VIN or a boat's HIN"), p.input.View(), ""}
 	add := func(label, value string) {
 		if value = strings.TrimSpace(value); value != "" && value != "—" {
 			lines = append(lines, st.Label.Render(label+strings.Repeat(" ", max(0, 8-len(label))))+"  "+st.Value.Render(value))
 		}
+	}
+	if p.hin != nil {
+		p.hinTop(c, add, func(line string) { lines = append(lines, line) })
+		return strings.Join(lines, "\n")
+	}
+	r := p.report
+	if r == nil {
+		hint := "Type a VIN or a boat's hull identification number (HIN) and press enter. vds decodes a VIN with vPIC's rules (the server's snapshot, or NHTSA vPIC), a HIN with the Coast Guard's rules and manufacturer list, and links the result to catalog records of the same make, model and year."
+		return strings.Join(lines, "\n") + lipgloss.NewStyle().Width(max(20, p.width)).Render(st.Subtle.Render(hint))
 	}
 	add("VIN", r.VIN)
 	add("Vehicle", reportName(r))
@@ -194,11 +239,41 @@ func (p *vinPage) top(c *common) string {
 	// The links are catalog matches, not part of the decode: a rule and a
 	// heading set them apart.
 	links := r.Links
+	counts := count(len(links.Cars), "car", "cars") + " · " + count(len(links.TireSizes), "tire fitment", "tire fitments")
+	if len(links.Motorcycles) > 0 {
+		counts = count(len(links.Motorcycles), "motorcycle", "motorcycles") + " · " + counts
+	}
 	lines = append(lines, st.Subtle.Render(strings.Repeat("─", max(1, min(p.width, 60)))),
-		st.Title.Render("Linked catalog records")+st.Subtle.Render("  "+
-			count(len(links.Cars), "car", "cars")+" · "+count(len(links.TireSizes), "tire fitment", "tire fitments")+
-			" of this make, model and year"))
+		st.Title.Render("Linked catalog records")+st.Subtle.Render("  "+counts+" of this make, model and year"))
 	return strings.Join(lines, "\n")
+}
+
+// hinTop shows a decoded HIN above its linked boats: add writes a labelled
+// line, raw any other.
+func (p *vinPage) hinTop(c *common, add func(label, value string), raw func(string)) {
+	st, r := c.styles, p.hin
+	add("HIN", r.HIN)
+	maker := st.Warn.Render("not in the Coast Guard's list")
+	if m := r.Manufacturer; m != nil {
+		maker = joinNonEmpty(", ", m.Company, m.City, m.State)
+	}
+	add("Maker", r.MIC+" · "+maker)
+	format := strings.ReplaceAll(r.Format, "_", " ")
+	if r.Country != nil {
+		format += " · " + r.Country.Name
+	}
+	add("Format", format)
+	add("Serial", r.Serial)
+	add("Built", time.Month(r.ProductionMonth).String()+" "+strconv.Itoa(r.ProductionYear))
+	if r.ModelYear != nil {
+		add("Model yr", strconv.Itoa(*r.ModelYear))
+	}
+	for _, w := range r.Warnings {
+		raw(st.Warn.Render(w.Text))
+	}
+	raw(st.Subtle.Render(strings.Repeat("─", max(1, min(p.width, 60)))))
+	raw(st.Title.Render("Linked catalog boats") + st.Subtle.Render("  "+
+		count(len(r.Links.Boats), "boat", "boats")+" of this maker and model year"))
 }
 
 // count is n and the noun that goes with it: "1 car", "2 cars".
@@ -211,7 +286,7 @@ func count(n int, one, many string) string {
 
 func (p *vinPage) view(c *common) string {
 	s := p.top(c)
-	if p.report == nil {
+	if p.report == nil && p.hin == nil {
 		return s
 	}
 	if len(p.links.Items()) == 0 {

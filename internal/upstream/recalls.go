@@ -2,9 +2,11 @@ package upstream
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/url"
 	"strconv"
+	"time"
 )
 
 // Recall is one NHTSA safety recall campaign affecting a vehicle.
@@ -28,14 +30,19 @@ func (c *Client) Recalls(ctx context.Context, vehicleMake, model string, year in
 	if vehicleMake == "" || model == "" || year <= 0 {
 		return nil, Meta{}, errors.New("upstream: Recalls needs make, model and year")
 	}
-	key := normKey("nhtsa:recalls:", vehicleMake, model, strconv.Itoa(year))
-	return load(ctx, c, UpstreamNHTSA, ServiceRecalls, key, func(ctx context.Context) ([]Recall, error) {
+	key, get := c.recallsOf(vehicleMake, model, year)
+	return load(ctx, c, UpstreamNHTSA, ServiceRecalls, key, get)
+}
+
+// recallsOf is the cache key and the fetch of a vehicle's recalls.
+func (c *Client) recallsOf(vehicleMake, model string, year int) (string, func(context.Context) ([]Recall, error)) {
+	return normKey("nhtsa:recalls:", vehicleMake, model, strconv.Itoa(year)), func(ctx context.Context) ([]Recall, error) {
 		return fetch(ctx, c, UpstreamNHTSA, c.cfg.NHTSAURL+"/recalls/recallsByVehicle", url.Values{
 			"make":      {vehicleMake},
 			"model":     {model},
 			"modelYear": {strconv.Itoa(year)},
 		}, parseRecalls)
-	})
+	}
 }
 
 // parseRecalls reads today's recallsByVehicle shape and the retired webapi one.
@@ -64,6 +71,29 @@ func parseRecalls(body []byte) ([]Recall, error) {
 			ParkOutside:    r.boolean("parkOutSide"),
 			OTAUpdate:      r.boolean("overTheAirUpdate"),
 		})
+	}
+	return out, nil
+}
+
+// RefreshRecalls asks NHTSA for a vehicle's recalls whatever the cache
+// holds, and stores the answer there for Recalls to serve.
+func (c *Client) RefreshRecalls(ctx context.Context, vehicleMake, model string, year int) ([]Recall, error) {
+	vehicleMake, model = clean(vehicleMake), clean(model)
+	if vehicleMake == "" || model == "" || year <= 0 {
+		return nil, errors.New("upstream: RefreshRecalls needs make, model and year")
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	key, get := c.recallsOf(vehicleMake, model, year)
+	out, err := get(ctx)
+	c.cfg.Observer.UpstreamFetch(ServiceRecalls, fetchOutcome(err))
+	if err != nil {
+		return nil, err
+	}
+	if raw, err := json.Marshal(out); err == nil && c.cache != nil {
+		if err := c.cache.PutCache(ctx, key, raw, time.Now().UTC().Truncate(time.Microsecond)); err != nil {
+			c.log.Warn("cache write failed", "key", key, "err", err)
+		}
 	}
 	return out, nil
 }

@@ -1,9 +1,14 @@
 package vehicle_test
 
 import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -107,5 +112,109 @@ func BenchmarkTaxonomy(b *testing.B) {
 		if _, err := svc.Models(catalog.KindCar, "Toyota"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// epaFitments is the EPA car catalog's size (49,582) in fitments, made of
+// the demo's, each copy a model of its own.
+const epaFitments = 49_582
+
+var (
+	bigTireOnce sync.Once
+	bigTireCat  *catalog.Catalog
+	bigTireSvc  *vehicle.Service
+)
+
+func bigTires(b *testing.B) (*catalog.Catalog, *vehicle.Service) {
+	b.Helper()
+	bigTireOnce.Do(func() {
+		src := demo(b).TireSizes
+		fits := make([]catalog.TireFitment, epaFitments)
+		for i := range fits {
+			f := src[i%len(src)]
+			f.Model = fmt.Sprintf("%s %d", f.Model, i/len(src))
+			f.UUID = uuid.NewSHA1(uuid.NameSpaceOID, []byte(strconv.Itoa(i)))
+			fits[i] = f
+		}
+		bigTireCat = &catalog.Catalog{TireSizes: fits}
+		bigTireSvc = vehicle.NewService(snapshot(b, bigTireCat, catalog.Version{}))
+	})
+	return bigTireCat, bigTireSvc
+}
+
+// BenchmarkLookupSize: the answer comes from the size index, so its cost
+// follows the size's fitments, not the catalog's.
+func BenchmarkLookupSize(b *testing.B) {
+	for _, size := range []string{"235/55R19", "LT285/70R17"} {
+		for _, c := range []struct {
+			name string
+			svc  func(*testing.B) *vehicle.Service
+		}{
+			{"demo", func(b *testing.B) *vehicle.Service { return demoService(b) }},
+			{"49582", func(b *testing.B) *vehicle.Service { _, svc := bigTires(b); return svc }},
+		} {
+			b.Run(c.name+" "+size, func(b *testing.B) {
+				svc := c.svc(b)
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := svc.LookupSize(vehicle.SizeQuery{Size: size, Page: 3}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkPlusSizes: a fitment's plus sizes once cached, as the API
+// sends them, next to its geometry.
+func BenchmarkPlusSizes(b *testing.B) {
+	svc := demoService(b)
+	id := demo(b).TireSizes[0].UUID
+	b.Run("geometry", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := svc.Geometry(id); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("plus sizes JSON", func(b *testing.B) {
+		var buf bytes.Buffer
+		b.ReportAllocs()
+		for b.Loop() {
+			buf.Reset()
+			if err := svc.WritePlusSizesJSON(&buf, id, 3); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkScanForSize is what the index saves: one pass over the
+// 49,582 fitments comparing every size they carry.
+func BenchmarkScanForSize(b *testing.B) {
+	c, _ := bigTires(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		for i := range c.TireSizes {
+			f := &c.TireSizes[i]
+			if f.TireSize == "235/55R19" || f.RearTireSize != nil && *f.RearTireSize == "235/55R19" ||
+				slices.Contains(f.AlternateSizes, "235/55R19") || slices.Contains(f.RearAlternateSizes, "235/55R19") {
+				n++
+			}
+		}
+		if n == 0 {
+			b.Fatal("no fitment carries 235/55R19")
+		}
+	}
+}
+
+func BenchmarkNewSnapshotTires(b *testing.B) {
+	c, _ := bigTires(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		snapshot(b, c, catalog.Version{})
 	}
 }

@@ -62,9 +62,7 @@ type table[T any] struct {
 	byID  map[uuid.UUID]int32
 	idx   index
 	vocab [maxAttrs][]string
-	// taxonomy, precomputed at build time.
-	makes  []MakeCount
-	models map[string][]ModelRange
+	taxonomy
 }
 
 // interner shares one lowercase copy of each distinct string.
@@ -91,6 +89,21 @@ func isLowerASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// strPool shares one copy of each distinct string among a table's
+// records: loaded from a store, every record's make, model and types are
+// strings of their own, the same few thousand over and over.
+type strPool map[string]string
+
+func (p strPool) share(ss ...*string) {
+	for _, s := range ss {
+		if v, ok := p[*s]; ok {
+			*s = v
+		} else {
+			p[*s] = *s
+		}
+	}
 }
 
 // memo caches the last value of a field: neighbours mostly repeat it.
@@ -178,7 +191,7 @@ func compareKeys(a, b *sortKey) int {
 
 // newTable copies and sorts the records and builds every index; extract
 // runs twice per record so that peak memory stays low.
-func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]string) (*table[T], error) {
+func newTable[T any](in []T, extract func(*T, *fields), share func(*T, strPool), vocab *[maxAttrs][]string) (*table[T], error) {
 	n := len(in)
 	lower := interner{}
 	mMake, mModel, mTrim := memo{in: lower}, memo{in: lower}, memo{in: lower}
@@ -209,8 +222,10 @@ func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]strin
 	tb := newTextBuilder(n)
 	// The original spellings, for the taxonomy's display names.
 	makeNames, modelNames := make([]string, n), make([]string, n)
+	pool := strPool{}
 	for k, p := range perm {
 		t.recs[k] = in[p]
+		share(&t.recs[k], pool)
 		key := &keys[p]
 		t.byID[key.id] = int32(k)
 		ix.lmake[k], ix.lmodel[k], ix.year[k] = key.make, key.model, int32(key.year)
@@ -227,6 +242,7 @@ func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]strin
 		ix.addValues(k, &f)
 		tb.field(0, key.make, true)
 		tb.field(1, key.model, true)
+		tb.endName()
 		for i, s := range f.text {
 			tb.field(2+i, s, false)
 		}
@@ -247,20 +263,44 @@ func newTable[T any](in []T, extract func(*T, *fields), vocab *[maxAttrs][]strin
 	ix.indexMakes()
 	ix.indexYears()
 	ix.text = tb.index()
-	t.buildTaxonomy(makeNames, modelNames)
+	if err := t.buildTaxonomy(makeNames, modelNames); err != nil {
+		return nil, err
+	}
 	t.raw = make([]json.RawMessage, n)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	raws := arena{size: min(arenaChunk, 512*n)}
 	for k := range t.recs {
-		raw, err := encodeJSON(&t.recs[k])
-		if err != nil {
+		buf.Reset()
+		if err := enc.Encode(&t.recs[k]); err != nil {
 			// A record the store holds but JSON cannot carry (NaN, ±Inf
 			// written past validation): name it so it can be fixed.
 			f = fields{text: f.text[:0]}
 			extract(&t.recs[k], &f)
 			return nil, fmt.Errorf("%s (%s %s %d): %w", f.id, f.make, f.model, f.year, err)
 		}
-		t.raw[k] = raw
+		t.raw[k] = raws.copy(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	}
 	return t, nil
+}
+
+// arena holds the records' JSON in shared chunks: a buffer of its own per
+// record kept the capacity it grew to, a third more than the JSON.
+type arena struct {
+	size  int
+	chunk []byte
+}
+
+const arenaChunk = 1 << 20
+
+func (a *arena) copy(b []byte) json.RawMessage {
+	if len(b) > cap(a.chunk)-len(a.chunk) {
+		a.chunk = make([]byte, 0, max(a.size, len(b)))
+	}
+	start := len(a.chunk)
+	a.chunk = append(a.chunk, b...)
+	return a.chunk[start:len(a.chunk):len(a.chunk)]
 }
 
 // vocabulary returns what filter slot a accepts: known values in order,

@@ -11,12 +11,19 @@ import (
 	"github.com/vds-dev/vds/internal/catalog"
 )
 
-// Links are the catalog records a decoded VIN points at: cars and tire
-// fitments of the same make, model and year, the cars best match first.
+// Links are the catalog records a decoded VIN points at: cars, tire
+// fitments and motorcycles of the same make, model and year, the cars best
+// match first.
 type Links struct {
-	Cars       []uuid.UUID `json:"cars" jsonschema:"The linked cars' ids, the best match to the decode first (as car_matches)."`
-	CarMatches []CarMatch  `json:"car_matches" jsonschema:"How well each linked car matches the decode, in the order of cars."`
-	TireSizes  []uuid.UUID `json:"tire_sizes" jsonschema:"Uuids of tire fitments of the decoded make, model and year (GET /v1/tire-sizes/{uuid})."`
+	Cars        []uuid.UUID `json:"cars" jsonschema:"The linked cars' ids, the best match to the decode first (as car_matches)."`
+	CarMatches  []CarMatch  `json:"car_matches" jsonschema:"How well each linked car matches the decode, in the order of cars."`
+	TireSizes   []uuid.UUID `json:"tire_sizes" jsonschema:"Uuids of tire fitments of the decoded make, model and year (GET /v1/tire-sizes/{uuid})."`
+	Motorcycles []uuid.UUID `json:"motorcycles" jsonschema:"Uuids of motorcycle records (motorcycles, ATVs, UTVs, LSVs ...) of the decoded make, model and year (GET /v1/motorcycles/{uuid}); empty for a car's VIN, and cars and tire_sizes are empty for a powersports VIN."`
+}
+
+// NoLinks are the links of a decode that names no make, model and year.
+func NoLinks() Links {
+	return Links{Cars: []uuid.UUID{}, CarMatches: []CarMatch{}, TireSizes: []uuid.UUID{}, Motorcycles: []uuid.UUID{}}
 }
 
 // CarMatch is how a linked car agrees with the decode (docs/data.md, VIN links).
@@ -35,7 +42,14 @@ type Decoded struct {
 	Cylinders     *int
 	FuelType      string   // a catalog fuel type
 	Trims         []string // vPIC's trim and series
+	// VehicleType is vPIC's, upper case: a car's VIN links no motorcycle.
+	VehicleType string
 }
+
+// powersportsTypes are vPIC's vehicle types of the motorcycle catalog: a
+// VIN of one links motorcycles only, another's cars and tire fitments
+// only, and one of unknown type all three.
+var powersportsTypes = []string{"MOTORCYCLE", "LOW SPEED VEHICLE (LSV)", "OFF ROAD VEHICLE"}
 
 // CanonicalMake returns the catalog's spelling of a make ("TOYOTA" and
 // "toyota" become "Toyota"), and whether the catalog knows the make at all.
@@ -44,20 +58,31 @@ func (s *Service) CanonicalMake(mk string) (string, bool) {
 	return name, ok
 }
 
-// Links finds the cars and tire fitments of a make, model and year by the
-// first join rule that finds any (docs/data.md, VIN links), and ranks the
-// cars by how well they match d.
+// Links finds the cars, tire fitments and motorcycles of a make, model and
+// year by the first join rule that finds any (docs/data.md, VIN links), and
+// ranks the cars by how well they match d.
 func (s *Service) Links(mk, model string, year int, d Decoded) Links {
 	snap := s.Snapshot()
-	cars := linked(snap, snap.carFamilies, mk, model, func(p int32) (string, int) {
-		c := &snap.cars.recs[p]
-		return c.Model, c.Year
-	}, year)
-	tires := linked(snap, snap.families, mk, model, func(p int32) (string, int) {
-		f := &snap.tires.recs[p]
-		return f.Model, f.Year
-	}, year)
-	l := Links{Cars: make([]uuid.UUID, len(cars)), CarMatches: make([]CarMatch, len(cars)), TireSizes: make([]uuid.UUID, len(tires))}
+	powersports := slices.Contains(powersportsTypes, d.VehicleType)
+	var motos, cars, tires []int32
+	if powersports || d.VehicleType == "" {
+		motos = linked(snap, snap.motoFamilies, mk, model, func(p int32) (string, int) {
+			m := &snap.motos.recs[p]
+			return m.Model, m.Year
+		}, year)
+	}
+	if !powersports {
+		cars = linked(snap, snap.carFamilies, mk, model, func(p int32) (string, int) {
+			c := &snap.cars.recs[p]
+			return c.Model, c.Year
+		}, year)
+		tires = linked(snap, snap.families, mk, model, func(p int32) (string, int) {
+			f := &snap.tires.recs[p]
+			return f.Model, f.Year
+		}, year)
+	}
+	l := Links{Cars: make([]uuid.UUID, len(cars)), CarMatches: make([]CarMatch, len(cars)), TireSizes: make([]uuid.UUID, len(tires)),
+		Motorcycles: make([]uuid.UUID, len(motos))}
 	for i, p := range cars {
 		l.CarMatches[i] = d.match(&snap.cars.recs[p])
 	}
@@ -69,6 +94,9 @@ func (s *Service) Links(mk, model string, year int, d Decoded) Links {
 	}
 	for i, p := range tires {
 		l.TireSizes[i] = snap.tires.recs[p].UUID
+	}
+	for i, p := range motos {
+		l.Motorcycles[i] = snap.motos.recs[p].UUID
 	}
 	return l
 }
@@ -143,7 +171,7 @@ type family struct {
 }
 
 // linked returns the records of year the first rule finds, in catalog order.
-func linked(snap *Snapshot, families map[string][]int32, mk, model string, rec func(int32) (string, int), year int) []int32 {
+func linked(snap *Snapshot, families familyIndex, mk, model string, rec func(int32) (string, int), year int) []int32 {
 	for _, try := range candidates(snap, mk, model) {
 		fams := familiesOf(families, try[0], year, rec)
 		for _, rule := range joinRules {
@@ -181,13 +209,10 @@ func candidates(snap *Snapshot, mk, model string) [][2]string {
 
 // familiesOf lists the families of mk with records of year, once under
 // their name and once under each name of a "/"-joined one ("Golf/GTI").
-func familiesOf(families map[string][]int32, mk string, year int, rec func(int32) (string, int)) []family {
-	prefix := squash(mk) + "\x00"
+func familiesOf(families familyIndex, mk string, year int, rec func(int32) (string, int)) []family {
 	var out []family
-	for key, all := range families {
-		if !strings.HasPrefix(key, prefix) {
-			continue
-		}
+	for _, key := range families.byMake[squash(mk)] {
+		all := families.byKey[key]
 		var pos []int32
 		for _, p := range all {
 			if _, y := rec(p); y == year {
@@ -206,6 +231,26 @@ func familiesOf(families map[string][]int32, mk string, year int, rec func(int32
 		}
 	}
 	return out
+}
+
+// familyIndex groups a kind's records by make and model, and the models by
+// make, so that a link reads one make's families.
+type familyIndex struct {
+	byKey  map[string][]int32  // familyKey -> positions
+	byMake map[string][]string // squashed make -> its familyKeys, in first-seen order
+}
+
+func newFamilyIndex() familyIndex {
+	return familyIndex{byKey: map[string][]int32{}, byMake: map[string][]string{}}
+}
+
+func (fi familyIndex) add(mk, model string, pos int) {
+	key := familyKey(mk, model)
+	if _, ok := fi.byKey[key]; !ok {
+		m := squash(mk)
+		fi.byMake[m] = append(fi.byMake[m], key)
+	}
+	fi.byKey[key] = append(fi.byKey[key], int32(pos))
 }
 
 func words(s string) []string {
@@ -263,4 +308,30 @@ func longest(fams []family, ok func(family) bool) []int32 {
 		return nil
 	}
 	return best.pos
+}
+
+// Boats returns the ids of the catalog's boats of any of makes (any case)
+// and the model year, in catalog order; never nil.
+func (s *Service) Boats(makes []string, year int) []uuid.UUID {
+	snap := s.Snapshot()
+	out := []uuid.UUID{}
+	for i := range snap.boats.recs {
+		b := &snap.boats.recs[i]
+		if b.Year == year && slices.ContainsFunc(makes, func(mk string) bool { return strings.EqualFold(mk, b.Make) }) {
+			out = append(out, b.UUID)
+		}
+	}
+	return out
+}
+
+// BoatMake returns the catalog's spelling of a boat make (any case), and
+// whether the catalog has boats of it.
+func (s *Service) BoatMake(mk string) (string, bool) {
+	snap := s.Snapshot()
+	for i := range snap.boats.recs {
+		if b := &snap.boats.recs[i]; strings.EqualFold(b.Make, mk) {
+			return b.Make, true
+		}
+	}
+	return "", false
 }

@@ -127,3 +127,39 @@ func TestLinksRankByDecode(t *testing.T) {
 		t.Errorf("a decode that says nothing gives %+v, want level family and empty lists", m)
 	}
 }
+
+// A powersports VIN links the motorcycles of its make, model and year by
+// the car rules (case, punctuation, "Fat Boy" is the Fat Boy 114) and no
+// car; a car's VIN links no motorcycle; one of unknown type links both.
+func TestLinksMotorcycles(t *testing.T) {
+	t.Parallel()
+	moto := func(mk, model string, year int) catalog.Motorcycle {
+		m := catalog.Motorcycle{Make: mk, Model: model, Year: year, MotorcycleType: "Street Motorcycle", VehicleType: "Motorcycle"}
+		if errs := m.Normalize(); errs != nil {
+			t.Fatal(errs)
+		}
+		return m
+	}
+	motos := []catalog.Motorcycle{moto("Harley-Davidson", "Fat Boy 114", 2022), moto("Harley-Davidson", "Fat Boy 114", 2021),
+		moto("Harley-Davidson", "Street Glide", 2022), moto("Honda", "Civic", 2022)}
+	civic := catalog.Car{Make: "Honda", Model: "Civic", Year: 2022, Body: "Sedan", FuelType: catalog.FuelGasoline, DriveType: "FWD"}
+	if errs := civic.Normalize(); errs != nil {
+		t.Fatal(errs)
+	}
+	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: []catalog.Car{civic}, Motorcycles: motos}, catalog.Version{}))
+	for _, tc := range []struct {
+		mk, model, vehicleType string
+		motos, cars            []uuid.UUID
+	}{
+		{"HARLEY DAVIDSON", "Fat Boy", "MOTORCYCLE", []uuid.UUID{motos[0].UUID}, []uuid.UUID{}},
+		{"harley-davidson", "STREET GLIDE", "", []uuid.UUID{motos[2].UUID}, []uuid.UUID{}},
+		{"Honda", "Civic", "PASSENGER CAR", []uuid.UUID{}, []uuid.UUID{civic.UUID}},
+		{"Honda", "Civic", "OFF ROAD VEHICLE", []uuid.UUID{motos[3].UUID}, []uuid.UUID{}},
+		{"Honda", "Civic", "", []uuid.UUID{motos[3].UUID}, []uuid.UUID{civic.UUID}},
+	} {
+		l := svc.Links(tc.mk, tc.model, 2022, vehicle.Decoded{VehicleType: tc.vehicleType})
+		if !slices.Equal(l.Motorcycles, tc.motos) || !slices.Equal(l.Cars, tc.cars) || l.TireSizes == nil {
+			t.Errorf("%s %s (%q) links %+v, want motorcycles %v and cars %v", tc.mk, tc.model, tc.vehicleType, l, tc.motos, tc.cars)
+		}
+	}
+}

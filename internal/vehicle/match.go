@@ -65,6 +65,9 @@ type matcher struct {
 	checks   uint32
 	words    []wordRange
 	skipWord int
+	// allNamed and noneNamed say a record's name decides nothing: every
+	// word matches only names' tokens, or one matches none of them.
+	allNamed, noneNamed bool
 }
 
 func (q *query) active() uint32 {
@@ -225,6 +228,20 @@ func (ix *index) lengthAt(i int32) float64 {
 	return ix.length[i]
 }
 
+// named reports whether every q word matches the make's or model's tokens;
+// once the named matches fill the page, no later record can reach it.
+func (m *matcher) named(i int32, c *collector) bool {
+	if m.allNamed || m.noneNamed || c.named >= c.to {
+		return m.allNamed
+	}
+	for _, r := range m.words {
+		if !m.ix.text.nameHas(i, r.lo, r.hi) {
+			return false
+		}
+	}
+	return true
+}
+
 // pageBuf is returned by value so that a page never needs the heap.
 type pageBuf struct {
 	pos [MaxPerPage]int32
@@ -233,17 +250,36 @@ type pageBuf struct {
 
 func (p *pageBuf) positions() []int32 { return p.pos[:p.n] }
 
+// collector pages the matches, those whose name has every q word first
+// (named), then the others, each group in position order; it keeps the
+// first of the others that a page can reach.
 type collector struct {
 	total, from, to int
 	page            pageBuf
+	named           int
+	others          [MaxReachable]int32
 }
 
-func (c *collector) add(i int32) {
-	if c.total >= c.from && c.total < c.to {
-		c.page.pos[c.page.n] = i
-		c.page.n++
+func (c *collector) add(i int32, named bool) {
+	if named {
+		if c.named >= c.from && c.named < c.to {
+			c.page.pos[c.page.n] = i
+			c.page.n++
+		}
+		c.named++
+	} else if k := c.total - c.named; k < c.to && k < len(c.others) {
+		c.others[k] = i
 	}
 	c.total++
+}
+
+// finish fills the page past the named matches with the others.
+func (c *collector) finish() (int, pageBuf) {
+	for k := max(c.from, c.named); k < min(c.to, c.total); k++ {
+		c.page.pos[c.page.n] = c.others[k-c.named]
+		c.page.n++
+	}
+	return c.total, c.page
 }
 
 // match returns the number of matches and the positions of matches
@@ -254,13 +290,20 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 	if !ok {
 		return 0, pageBuf{}
 	}
-	m := matcher{ix: ix, q: q, words: words}
+	m := matcher{ix: ix, q: q, words: words, allNamed: true}
+	for _, r := range words {
+		name, other := ix.text.inName(r.lo, r.hi)
+		m.allNamed = m.allNamed && !other
+		m.noneNamed = m.noneNamed || !name
+	}
 	m.checks = q.active() &^ src.covers
 	m.skipWord = src.word
 	col := collector{from: off, to: off + limit}
 
-	// When the source alone is the answer, make or make+model costs O(page).
-	exact := m.checks == 0 && (len(m.words) == 0 || len(m.words) == 1 && src.word == 0)
+	// When the source alone is the answer, make or make+model costs O(page);
+	// so does one q word, unless some of its records have it in their name
+	// and others elsewhere (then ranking needs each record).
+	exact := m.checks == 0 && (len(m.words) == 0 || len(m.words) == 1 && src.word == 0 && (m.allNamed || m.noneNamed))
 	switch src.kind {
 	case srcSpan:
 		if exact {
@@ -273,7 +316,7 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 		}
 		for i := src.span.lo; i < src.span.hi; i++ {
 			if m.ok(i) {
-				col.add(i)
+				col.add(i, m.named(i, &col))
 			}
 		}
 	case srcList:
@@ -284,19 +327,29 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 		}
 		for _, i := range src.list {
 			if m.ok(i) {
-				col.add(i)
+				col.add(i, m.named(i, &col))
 			}
 		}
 	case srcUnion:
-		// The bitmap covers the window only, bit b standing for position lo+b.
-		lo := src.span.lo
-		whole := lo == 0 && int(src.span.hi) == ix.n
-		set := make([]uint64, (src.span.hi-lo+63)/64)
-		for _, l := range src.lists {
-			if !whole {
-				l = clip(l, src.span)
+		// The bitmap covers the lists' positions in the window only, bit b
+		// standing for position lo+b: a make's models sit together, so a
+		// word of a few makes' models needs a few words, not the table's.
+		whole := src.span.lo == 0 && int(src.span.hi) == ix.n
+		inWindow := func(l []int32) []int32 {
+			if whole {
+				return l
 			}
-			for _, i := range l {
+			return clip(l, src.span)
+		}
+		lo, hi := src.span.hi, src.span.lo
+		for _, l := range src.lists {
+			if l = inWindow(l); len(l) > 0 {
+				lo, hi = min(lo, l[0]), max(hi, l[len(l)-1]+1)
+			}
+		}
+		set := make([]uint64, (max(hi, lo)-lo+63)/64)
+		for _, l := range src.lists {
+			for _, i := range inWindow(l) {
 				b := i - lo
 				set[b>>6] |= 1 << (b & 63)
 			}
@@ -306,10 +359,10 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 				i := lo + int32(w<<6+bits.TrailingZeros64(word))
 				word &= word - 1
 				if m.ok(i) {
-					col.add(i)
+					col.add(i, m.named(i, &col))
 				}
 			}
 		}
 	}
-	return col.total, col.page
+	return col.finish()
 }

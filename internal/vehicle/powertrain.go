@@ -70,8 +70,8 @@ func (m powertrains) only() powertrain {
 // fitments of a car).
 func (s *Snapshot) linkPowertrains() {
 	s.fitPowertrain = make([]powertrain, len(s.tires.recs))
-	for key, ps := range s.families {
-		cars := s.carFamilies[key]
+	for key, ps := range s.families.byKey {
+		cars := s.carFamilies.byKey[key]
 		carWords := make([][]string, len(cars))
 		var all powertrains
 		for j, i := range cars {

@@ -232,6 +232,9 @@ func TestSearchFreeText(t *testing.T) {
 		{catalog.KindMotorcycle, "harley"},
 		{catalog.KindMotorcycle, "scooter"},
 		{catalog.KindMotorcycle, "atv yamaha"},
+		{catalog.KindMotorcycle, "rzr"},
+		{catalog.KindMotorcycle, "street glide"},
+		{catalog.KindMotorcycle, "STREET GLIDE SP"},
 		{catalog.KindBoat, "center console"},
 		{catalog.KindBoat, "aluminum bass"},
 		{catalog.KindBoat, "grady white"},
@@ -302,6 +305,23 @@ func TestSearchFreeText(t *testing.T) {
 			}
 			if crvs != n || n == 0 || q == "crv" && len(got) != n {
 				t.Errorf("q=%s found %d CR-Vs among %d records, want all %d", q, crvs, len(got), n)
+			}
+		}
+	})
+	// "street" is also the type of every street motorcycle, so a Road
+	// Glide matches "street glide" too, but after the models named so.
+	t.Run("rzr and street glide find their models first", func(t *testing.T) {
+		for q, want := range map[string][]string{"rzr": {"RZR Pro XP", "RZR XP 1000", "RZR XP Turbo S"},
+			"street glide": {"Street Glide", "Street Glide Special"}, "street glide sp": {"Street Glide Special"}} {
+			_, got := searchAll(t, svc, catalog.KindMotorcycle, []string{"q", q})
+			var models []string
+			for _, r := range got {
+				if len(models) == 0 || models[len(models)-1] != r.model {
+					models = append(models, r.model)
+				}
+			}
+			if len(models) < len(want) || strings.Join(models[:len(want)], ",") != strings.Join(want, ",") {
+				t.Errorf("q=%s found models %v, want %v first", q, models, want)
 			}
 		}
 	})

@@ -277,51 +277,74 @@ func (s *Service) Get(kind catalog.Kind, id uuid.UUID) (any, error) {
 	return nil, badKind(kind)
 }
 
+// taxonomy is a kind's makes and models; nil for an unknown kind.
+func (s *Snapshot) taxonomy(kind catalog.Kind) *taxonomy {
+	switch kind {
+	case catalog.KindCar:
+		return &s.cars.taxonomy
+	case catalog.KindMotorcycle:
+		return &s.motos.taxonomy
+	case catalog.KindBoat:
+		return &s.boats.taxonomy
+	case catalog.KindTireSize:
+		return &s.tires.taxonomy
+	}
+	return nil
+}
+
 // Makes returns a copy of a kind's makes (spellings that differ in case are
 // one) with their record counts, sorted case-insensitively.
 func (s *Service) Makes(kind catalog.Kind) []MakeCount {
-	snap := s.Snapshot()
-	switch kind {
-	case catalog.KindCar:
-		return slices.Clone(snap.cars.makes)
-	case catalog.KindMotorcycle:
-		return slices.Clone(snap.motos.makes)
-	case catalog.KindBoat:
-		return slices.Clone(snap.boats.makes)
-	case catalog.KindTireSize:
-		return slices.Clone(snap.tires.makes)
+	if t := s.Snapshot().taxonomy(kind); t != nil {
+		return slices.Clone(t.makes)
 	}
 	return []MakeCount{}
+}
+
+// MakesJSON is Makes encoded, shared: the caller must not change it.
+func (s *Service) MakesJSON(kind catalog.Kind) json.RawMessage {
+	if t := s.Snapshot().taxonomy(kind); t != nil {
+		return t.makesJSON
+	}
+	return json.RawMessage("[]")
 }
 
 // Models returns a make's models with counts and year ranges, sorted by
 // name; an unknown make gives an empty list, as a search would.
 func (s *Service) Models(kind catalog.Kind, mk string) ([]ModelRange, error) {
-	if _, err := rulesFor(kind); err != nil {
+	t, err := s.taxonomyOfMake(kind, mk)
+	if err != nil {
 		return nil, err
 	}
-	mk = strings.TrimSpace(mk)
-	if mk == "" {
-		return nil, paramError(CodeMissingParameter, "make",
-			"make is required: list the makes of %s first, then ask for the models of one, e.g. make=Toyota", noun(kind))
-	}
-	snap := s.Snapshot()
-	var models map[string][]ModelRange
-	switch kind {
-	case catalog.KindCar:
-		models = snap.cars.models
-	case catalog.KindMotorcycle:
-		models = snap.motos.models
-	case catalog.KindBoat:
-		models = snap.boats.models
-	default:
-		models = snap.tires.models
-	}
-	out := slices.Clone(models[strings.ToLower(mk)])
+	out := slices.Clone(t.models[strings.ToLower(strings.TrimSpace(mk))])
 	if out == nil {
 		out = []ModelRange{}
 	}
 	return out, nil
+}
+
+// ModelsJSON is Models encoded, shared: the caller must not change it.
+func (s *Service) ModelsJSON(kind catalog.Kind, mk string) (json.RawMessage, error) {
+	t, err := s.taxonomyOfMake(kind, mk)
+	if err != nil {
+		return nil, err
+	}
+	if raw, ok := t.modelsJSON[strings.ToLower(strings.TrimSpace(mk))]; ok {
+		return raw, nil
+	}
+	return json.RawMessage("[]"), nil
+}
+
+// taxonomyOfMake checks a models call's kind and make.
+func (s *Service) taxonomyOfMake(kind catalog.Kind, mk string) (*taxonomy, error) {
+	if _, err := rulesFor(kind); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(mk) == "" {
+		return nil, paramError(CodeMissingParameter, "make",
+			"make is required: list the makes of %s first, then ask for the models of one, e.g. make=Toyota", noun(kind))
+	}
+	return s.Snapshot().taxonomy(kind), nil
 }
 
 // ModelYears returns a model's years with record counts, newest first,

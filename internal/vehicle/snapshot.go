@@ -22,12 +22,15 @@ type Snapshot struct {
 	motoTypes []TypeCount
 	hullTypes []NameCount
 	geometry  []FitmentGeometry
-	// families maps a squashed make and model to fitment positions.
-	families      map[string][]int32
+	// families groups fitment positions by make and model.
+	families      familyIndex
 	fitPowertrain []powertrain
-	// carFamilies is the same for cars, for VIN links.
-	carFamilies map[string][]int32
-	makeNames   map[string]string
+	// carFamilies and motoFamilies are the same for VIN links.
+	carFamilies, motoFamilies familyIndex
+	makeNames                 map[string]string
+	// bySize maps a size's filter key to the fitments carrying it, in list order.
+	bySize map[string][]sizePost
+	plus   plusCache
 }
 
 // NewSnapshot indexes a catalog, which must not change afterwards; a
@@ -44,14 +47,18 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		carErr, motoErr, boatErr, tireErr error
 	)
 	wg.Go(func() {
-		if s.cars, carErr = newTable(c.Cars, carFields, &carRules.vocab); carErr != nil {
+		if s.cars, carErr = newTable(c.Cars, carFields, shareCar, &carRules.vocab); carErr != nil {
 			return
 		}
 		s.bodyTypes = countBy(s.cars.recs, func(c *catalog.Car) string { return c.Body }, catalog.Bodies)
 	})
 	wg.Go(func() {
-		if s.motos, motoErr = newTable(c.Motorcycles, motorcycleFields, &motoRules.vocab); motoErr != nil {
+		if s.motos, motoErr = newTable(c.Motorcycles, motorcycleFields, shareMotorcycle, &motoRules.vocab); motoErr != nil {
 			return
+		}
+		s.motoFamilies = newFamilyIndex()
+		for i := range s.motos.recs {
+			s.motoFamilies.add(s.motos.recs[i].Make, s.motos.recs[i].Model, i)
 		}
 		types := countBy(s.motos.recs, func(m *catalog.Motorcycle) string { return m.MotorcycleType }, catalog.MotorcycleTypes)
 		for _, nc := range types[:len(catalog.MotorcycleTypes)] {
@@ -59,35 +66,34 @@ func NewSnapshot(c *catalog.Catalog, v catalog.Version) (*Snapshot, error) {
 		}
 	})
 	wg.Go(func() {
-		if s.boats, boatErr = newTable(c.Boats, boatFields, &boatRules.vocab); boatErr != nil {
+		if s.boats, boatErr = newTable(c.Boats, boatFields, shareBoat, &boatRules.vocab); boatErr != nil {
 			return
 		}
 		s.hullTypes = countBy(s.boats.recs, func(b *catalog.Boat) string { return b.HullType }, catalog.HullTypes)
 	})
 	wg.Go(func() {
-		if s.tires, tireErr = newTable(c.TireSizes, tireFields, &tireRules.vocab); tireErr != nil {
+		if s.tires, tireErr = newTable(c.TireSizes, tireFields, shareTire, &tireRules.vocab); tireErr != nil {
 			return
 		}
 		s.geometry = make([]FitmentGeometry, len(s.tires.recs))
-		s.families = map[string][]int32{}
+		s.families = newFamilyIndex()
 		for i := range s.tires.recs {
 			f := &s.tires.recs[i]
 			s.geometry[i] = GeometryOf(f)
-			key := familyKey(f.Make, f.Model)
-			s.families[key] = append(s.families[key], int32(i))
+			s.families.add(f.Make, f.Model, i)
 		}
+		s.indexSizes()
 	})
 	wg.Wait()
 	if err := errors.Join(kindError(catalog.KindCar, carErr), kindError(catalog.KindMotorcycle, motoErr),
 		kindError(catalog.KindBoat, boatErr), kindError(catalog.KindTireSize, tireErr)); err != nil {
 		return nil, fmt.Errorf("catalog version %d: %w", v.Number, err)
 	}
-	s.carFamilies = make(map[string][]int32)
+	s.carFamilies = newFamilyIndex()
 	s.makeNames = make(map[string]string)
 	for i := range s.cars.recs {
 		c := &s.cars.recs[i]
-		key := familyKey(c.Make, c.Model)
-		s.carFamilies[key] = append(s.carFamilies[key], int32(i))
+		s.carFamilies.add(c.Make, c.Model, i)
 		s.makeNames[squash(c.Make)] = c.Make
 	}
 	s.linkPowertrains()
@@ -122,6 +128,20 @@ func (s *Snapshot) vocab(kind catalog.Kind) *[maxAttrs][]string {
 
 // Version returns the catalog version the snapshot holds, with its counts.
 func (s *Snapshot) Version() catalog.Version { return s.version }
+
+func shareCar(c *catalog.Car, p strPool) {
+	p.share(&c.Make, &c.Model, &c.SourceModel, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &c.Engine)
+}
+
+func shareMotorcycle(m *catalog.Motorcycle, p strPool) {
+	p.share(&m.Make, &m.Model, &m.MotorcycleType, &m.VehicleType, &m.EngineType, &m.BodyClass, &m.FuelType, &m.Source)
+}
+
+func shareBoat(b *catalog.Boat, p strPool) {
+	p.share(&b.Make, &b.Model, &b.ModelType, &b.HullType, &b.FuelType)
+}
+
+func shareTire(f *catalog.TireFitment, p strPool) { p.share(&f.Make, &f.Model, &f.Trim, &f.TireSize) }
 
 func carFields(c *catalog.Car, f *fields) {
 	f.id, f.make, f.model, f.trim, f.year = c.UUID, c.Make, c.Model, c.Trim, c.Year

@@ -1,6 +1,7 @@
 package vehicle
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -34,7 +35,7 @@ type NameCount struct {
 // TypeCount is a motorcycle riding type with its vehicle class and record count.
 type TypeCount struct {
 	Name        string `json:"name" jsonschema:"The riding type, as motorcycle_type accepts it."`
-	VehicleType string `json:"vehicle_type" jsonschema:"Its broad class: Motorcycle or ATV/UTV."`
+	VehicleType string `json:"vehicle_type" jsonschema:"Its broad class: Motorcycle, ATV/UTV, Snowmobile or Golf Cart / LSV."`
 	Count       int    `json:"count" jsonschema:"Records of this type; may be 0."`
 }
 
@@ -52,8 +53,17 @@ func (s spelling) best() string {
 	return name
 }
 
+// taxonomy is a kind's makes and models, precomputed at build time, and
+// their JSON for the API: at full size, encoding them was most of a call.
+type taxonomy struct {
+	makes      []MakeCount
+	models     map[string][]ModelRange
+	makesJSON  json.RawMessage
+	modelsJSON map[string]json.RawMessage // by lowercase make
+}
+
 // buildTaxonomy reads makes and models off their runs in one pass.
-func (t *table[T]) buildTaxonomy(makeNames, modelNames []string) {
+func (t *table[T]) buildTaxonomy(makeNames, modelNames []string) error {
 	ix := &t.idx
 	t.makes = make([]MakeCount, 0, len(ix.makes))
 	t.models = make(map[string][]ModelRange, len(ix.makes))
@@ -76,6 +86,17 @@ func (t *table[T]) buildTaxonomy(makeNames, modelNames []string) {
 		t.makes = append(t.makes, MakeCount{Name: makeSpellings.best(), Count: int(me.hi - me.lo)})
 		t.models[lmake] = models
 	}
+	var err error
+	if t.makesJSON, err = encodeJSON(t.makes); err != nil {
+		return err
+	}
+	t.modelsJSON = make(map[string]json.RawMessage, len(t.models))
+	for lmake, models := range t.models {
+		if t.modelsJSON[lmake], err = encodeJSON(models); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (ix *index) modelYears(lmake, lmodel string) []YearCount {

@@ -1,6 +1,7 @@
 package vehicle_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -183,8 +184,8 @@ func TestTypeCounts(t *testing.T) {
 			counts[m.MotorcycleType]++
 		}
 		got := svc.MotorcycleTypes()
-		if len(got) != 9 || len(catalog.MotorcycleTypes) != 9 {
-			t.Fatalf("%d motorcycle types, want all 9", len(got))
+		if len(got) != len(catalog.MotorcycleTypes) {
+			t.Fatalf("%d motorcycle types, want all %d", len(got), len(catalog.MotorcycleTypes))
 		}
 		for i, tc := range got {
 			want := catalog.MotorcycleTypes[i]
@@ -196,7 +197,7 @@ func TestTypeCounts(t *testing.T) {
 	t.Run("zero counts are listed", func(t *testing.T) {
 		svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: synthCars(3, 1)}, catalog.Version{}))
 		types := svc.MotorcycleTypes()
-		if len(types) != 9 || types[0].Count != 0 || types[8].Name != "Golf Cart" {
+		if n := len(types); n != len(catalog.MotorcycleTypes) || types[0].Count != 0 || types[n-1].Name != catalog.MotorcycleTypes[n-1] {
 			t.Errorf("MotorcycleTypes on a catalog without motorcycles = %+v", types)
 		}
 		if hulls := svc.HullTypes(); len(hulls) != len(catalog.HullTypes) || hulls[0].Count != 0 {
@@ -270,6 +271,29 @@ func TestModelYears(t *testing.T) {
 	} {
 		if got := svc.ModelYears(tc.kind, tc.mk, tc.model); got == nil || len(got) != 0 {
 			t.Errorf("ModelYears(%s, %q, %q) = %v, want empty", tc.kind, tc.mk, tc.model, got)
+		}
+	}
+}
+
+// The taxonomies' JSON, encoded at build time, is what encoding Makes and
+// Models gives, for every kind and make; an unknown make is [].
+func TestTaxonomyJSON(t *testing.T) {
+	t.Parallel()
+	svc := demoService(t)
+	for _, kind := range catalog.Kinds {
+		makes := svc.Makes(kind)
+		if want, _ := json.Marshal(makes); string(svc.MakesJSON(kind)) != string(want) || len(makes) == 0 {
+			t.Errorf("%s makes JSON %s, want %s", kind, svc.MakesJSON(kind), want)
+		}
+		for _, mk := range append(makes, vehicle.MakeCount{Name: "Nobody"}) {
+			models, err := svc.Models(kind, strings.ToUpper(mk.Name))
+			raw, rawErr := svc.ModelsJSON(kind, strings.ToUpper(mk.Name))
+			if want, _ := json.Marshal(models); err != nil || rawErr != nil || string(raw) != string(want) {
+				t.Errorf("%s models of %s: JSON %s (%v), want %s (%v)", kind, mk.Name, raw, rawErr, want, err)
+			}
+		}
+		if _, err := svc.ModelsJSON(kind, " "); vehicle.CodeOf(err) != vehicle.CodeMissingParameter {
+			t.Errorf("%s models of no make: %v", kind, err)
 		}
 	}
 }

@@ -31,6 +31,19 @@ type textIndex struct {
 	recTok []int32
 	// recOff[i]..recOff[i+1] delimits record i's token ids in recTok.
 	recOff []int32
+	// nameTok and nameOff are the same for the make's and model's tokens,
+	// which rank a record whose name has every q word first.
+	nameTok, nameOff []int32
+	// nameCum and otherCum count the token ids below each id that some
+	// record has in its name, and in another field: a q word whose range
+	// has none of one kind ranks every record alike.
+	nameCum, otherCum []int32
+}
+
+// inName reports whether some record has a token of lo..hi-1 in its name,
+// and whether some record has one elsewhere.
+func (t *textIndex) inName(lo, hi int32) (name, other bool) {
+	return t.nameCum[hi] > t.nameCum[lo], t.otherCum[hi] > t.otherCum[lo]
 }
 
 func (t *textIndex) prefixRange(w string) (lo, hi int) {
@@ -40,7 +53,16 @@ func (t *textIndex) prefixRange(w string) (lo, hi int) {
 }
 
 func (t *textIndex) has(i int32, lo, hi int32) bool {
-	for _, id := range t.recTok[t.recOff[i]:t.recOff[i+1]] {
+	return hasID(t.recTok[t.recOff[i]:t.recOff[i+1]], lo, hi)
+}
+
+func (t *textIndex) nameHas(i int32, lo, hi int32) bool {
+	return hasID(t.nameTok[t.nameOff[i]:t.nameOff[i+1]], lo, hi)
+}
+
+// hasID reports whether the ascending ids hold one in lo..hi-1.
+func hasID(ids []int32, lo, hi int32) bool {
+	for _, id := range ids {
 		if id >= lo {
 			return id < hi
 		}
@@ -104,10 +126,11 @@ func appendRun(dst []string, run string) []string {
 // textBuilder lays postings out at the end in one flat array: growing a
 // list per token costs more than the rest of the build on a large catalog.
 type textBuilder struct {
-	ids    map[string]int32
-	tokens []string
-	recTok []int32
-	recOff []int32
+	ids             map[string]int32
+	tokens          []string
+	recTok, nameTok []int32
+	recOff, nameOff []int32
+	nameLen         int // of scratch, after the make's and model's tokens
 	// cache: catalogs repeat the same make, body and fuel strings.
 	cache, joinedCache map[string][]int32
 	// last skips even the map lookup for a repeated make or model.
@@ -126,6 +149,8 @@ func newTextBuilder(n int) *textBuilder {
 		ids:         map[string]int32{},
 		recTok:      make([]int32, 0, n*8),
 		recOff:      make([]int32, 1, n+1),
+		nameTok:     make([]int32, 0, n*3),
+		nameOff:     make([]int32, 1, n+1),
 		cache:       map[string][]int32{},
 		joinedCache: map[string][]int32{},
 	}
@@ -162,7 +187,15 @@ func (b *textBuilder) field(slot int, s string, joined bool) {
 	b.scratch = append(b.scratch, ids...)
 }
 
+// endName marks the record's tokens so far as its name's (make and model).
+func (b *textBuilder) endName() { b.nameLen = len(b.scratch) }
+
 func (b *textBuilder) endRecord() {
+	name := b.nameTok[len(b.nameTok):]
+	name = append(name, b.scratch[:b.nameLen]...)
+	slices.Sort(name)
+	b.nameTok = append(b.nameTok, slices.Compact(name)...)
+	b.nameOff = append(b.nameOff, int32(len(b.nameTok)))
 	slices.Sort(b.scratch)
 	b.recTok = append(b.recTok, slices.Compact(b.scratch)...)
 	b.recOff = append(b.recOff, int32(len(b.recTok)))
@@ -177,7 +210,8 @@ func (b *textBuilder) index() textIndex {
 	}
 	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(b.tokens[x], b.tokens[y]) })
 	rank := make([]int32, len(order))
-	t := textIndex{tokens: make([]string, len(order)), recTok: slices.Clip(b.recTok), recOff: b.recOff}
+	t := textIndex{tokens: make([]string, len(order)), recTok: slices.Clip(b.recTok), recOff: b.recOff,
+		nameTok: slices.Clip(b.nameTok), nameOff: b.nameOff}
 	for newID, old := range order {
 		rank[old] = int32(newID)
 		t.tokens[newID] = b.tokens[old]
@@ -187,9 +221,24 @@ func (b *textBuilder) index() textIndex {
 		t.recTok[i] = rank[id]
 		counts[rank[id]]++
 	}
-	for rec := range len(t.recOff) - 1 {
-		slices.Sort(t.recTok[t.recOff[rec]:t.recOff[rec+1]])
+	for i, id := range t.nameTok {
+		t.nameTok[i] = rank[id]
 	}
+	inName, inOther := make([]bool, len(order)), make([]bool, len(order))
+	for rec := range len(t.recOff) - 1 {
+		all, name := t.recTok[t.recOff[rec]:t.recOff[rec+1]], t.nameTok[t.nameOff[rec]:t.nameOff[rec+1]]
+		slices.Sort(all)
+		slices.Sort(name)
+		for _, id := range name {
+			inName[id] = true
+		}
+		for _, id := range all {
+			if _, found := slices.BinarySearch(name, id); !found {
+				inOther[id] = true
+			}
+		}
+	}
+	t.nameCum, t.otherCum = cumulative(inName), cumulative(inOther)
 	t.posts = carve(counts)
 	// Records are visited in position order, so every list comes out ascending.
 	for rec := range len(t.recOff) - 1 {
@@ -199,6 +248,18 @@ func (b *textBuilder) index() textIndex {
 	}
 	t.finish()
 	return t
+}
+
+// cumulative counts the true flags below each index, and in all.
+func cumulative(flags []bool) []int32 {
+	out := make([]int32, len(flags)+1)
+	for i, f := range flags {
+		out[i+1] = out[i]
+		if f {
+			out[i+1]++
+		}
+	}
+	return out
 }
 
 func carve(counts []int) [][]int32 {

@@ -89,8 +89,12 @@ func sizeGeometry(size string) (SizeGeometry, tire.Geometry, bool) {
 		return SizeGeometry{Size: size}, tire.Geometry{}, false
 	}
 	g := sz.Geometry()
+	return roundGeometry(sz.Canonical(), g), g, true
+}
+
+func roundGeometry(name string, g tire.Geometry) SizeGeometry {
 	return SizeGeometry{
-		Size:            sz.Canonical(),
+		Size:            name,
 		WidthMM:         tire.Round(g.WidthMM, 1),
 		WidthIn:         tire.Round(g.WidthIn, 2),
 		SidewallMM:      tire.Round(g.SidewallMM, 1),
@@ -100,7 +104,7 @@ func sizeGeometry(size string) (SizeGeometry, tire.Geometry, bool) {
 		CircumferenceIn: tire.Round(g.CircumferenceIn, 2),
 		CircumferenceMM: tire.Round(g.CircumferenceMM, 1),
 		RevsPerMile:     tire.Round(g.RevsPerMile, 1),
-	}, g, true
+	}
 }
 
 // GeometryOf computes a fitment's geometry, rounding last; rear
@@ -147,7 +151,7 @@ const MaxNearestYears = 2
 // tiresFor returns the fitments of a make, model and powertrain pt (any:
 // all) for a year, else of the nearest years within MaxNearestYears.
 func (s *Snapshot) tiresFor(mk, model string, year int, pt powertrain) (string, []FitmentGeometry) {
-	cands := s.families[familyKey(mk, model)]
+	cands := s.families.byKey[familyKey(mk, model)]
 	ours := func(p int32) bool { return pt == anyPowertrain || s.fitPowertrain[p] == pt }
 	best := -1
 	for _, p := range cands {

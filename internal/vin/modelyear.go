@@ -32,3 +32,12 @@ func modelYears(code, pos7 byte, maxYear int) []int {
 	}
 	return years
 }
+
+// YearCode returns the position-10 code of a model year from 1980 on (it
+// repeats every 30 years), 0 before.
+func YearCode(year int) byte {
+	if year < firstCycle {
+		return 0
+	}
+	return yearCodes[(year-firstCycle)%len(yearCodes)]
+}

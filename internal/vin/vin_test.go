@@ -185,6 +185,9 @@ func TestModelYears(t *testing.T) {
 	seen := map[int]byte{}
 	for i := range len(yearCodes) {
 		y := modelYears(yearCodes[i], '1', 2100)[0]
+		if c := YearCode(y); c != yearCodes[i] || YearCode(y+30) != c {
+			t.Errorf("YearCode(%d) = %q, YearCode(%d) = %q, want %q", y, c, y+30, YearCode(y+30), yearCodes[i])
+		}
 		if y != 1980+i {
 			t.Errorf("code %q = %d, want %d", yearCodes[i], y, 1980+i)
 		}

@@ -33,6 +33,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/store"
 	_ "modernc.org/sqlite" // the snapshot is an SQLite file
 )
@@ -446,7 +447,7 @@ func Load(ctx context.Context, st store.VPICStore) (*Snapshot, error) {
 }
 
 // Source names the snapshot in answers, e.g. "vPIC snapshot 2026-02-17".
-func (s *Snapshot) Source() string { return "vPIC snapshot " + s.Meta.DataDate }
+func (s *Snapshot) Source() string { return catalog.VPICSourcePrefix + s.Meta.DataDate }
 
 // Since is when the snapshot was imported.
 func (s *Snapshot) Since() time.Time { return s.Meta.ImportedAt }

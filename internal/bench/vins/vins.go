@@ -61,12 +61,17 @@ func Generate(prefixes []string, n int, seed uint64) []string {
 	out := make([]string, n)
 	for i := range out {
 		p := prefixes[i%len(prefixes)]
-		v := fmt.Sprintf("%s0%s%06d", p[:8], p[8:], r.IntN(1000000))
-		d, err := vin.Decode(v)
-		if err != nil {
-			panic(err)
-		}
-		out[i] = v[:8] + d.CheckDigit.Expected + v[9:]
+		out[i] = WithCheckDigit(fmt.Sprintf("%s0%s%06d", p[:8], p[8:], r.IntN(1000000)))
 	}
 	return out
+}
+
+// WithCheckDigit returns the well-formed VIN v with its ISO 3779 check
+// digit in position 9.
+func WithCheckDigit(v string) string {
+	d, err := vin.Decode(v)
+	if err != nil {
+		panic(err)
+	}
+	return v[:8] + d.CheckDigit.Expected + v[9:]
 }

@@ -51,7 +51,11 @@ func Open(ctx context.Context, url string) (*sqldb.DB, error) {
 		Locker:      locker,
 		LockCatalog: "LOCK TABLE catalog_versions IN EXCLUSIVE MODE",
 		ForUpdate:   " FOR UPDATE",
-		IsConflict:  isConflict,
+		SkipLocked:  " FOR UPDATE OF d SKIP LOCKED",
+		// 0x76647377 spells "vdsw", the watch.
+		TryWatchLock: "SELECT pg_try_advisory_lock(1986294647)",
+		WatchUnlock:  "SELECT pg_advisory_unlock(1986294647)",
+		IsConflict:   isConflict,
 	}), nil
 }
 

@@ -3,6 +3,7 @@ package sqldb
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -205,27 +206,51 @@ func (s *DB) Lists(ctx context.Context, accountID string) ([]account.List, error
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read lists: %w", err)
 	}
-	items, err := s.db.QueryContext(ctx, `SELECT i.list_id, i.record_type, i.record_uuid, i.note, i.added_at
+	items, err := s.db.QueryContext(ctx, `SELECT i.list_id, i.record_type, i.record_uuid, i.note, i.added_at, i.vin, i.vin_decode, i.recalls_checked_at
 		FROM list_items i JOIN lists l ON l.id = i.list_id WHERE l.account_id = $1 ORDER BY i.added_at, i.record_uuid`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("read list items: %w", err)
 	}
 	defer items.Close()
 	for items.Next() {
-		var listID, kind, id string
-		var it account.ListItem
-		if err := items.Scan(&listID, &kind, &id, &it.Note, &it.AddedAt); err != nil {
+		var listID string
+		it, err := scanListItem(items, &listID)
+		if err != nil {
 			return nil, fmt.Errorf("read list items: %w", err)
 		}
-		it.Kind = catalog.Kind(kind)
-		if it.UUID, err = uuid.Parse(id); err != nil {
-			return nil, fmt.Errorf("read list items: %w", err)
-		}
-		it.AddedAt = it.AddedAt.UTC()
 		l := &lists[index[listID]]
 		l.Items = append(l.Items, it)
 	}
 	return lists, items.Err()
+}
+
+// scanListItem scans list_id, record_type, record_uuid, note, added_at,
+// vin, vin_decode and recalls_checked_at, then any extra columns.
+func scanListItem(r rowScanner, listID *string, extra ...any) (account.ListItem, error) {
+	var kind, id, vin, decode string
+	var checked sql.NullTime
+	var it account.ListItem
+	if err := r.Scan(append([]any{listID, &kind, &id, &it.Note, &it.AddedAt, &vin, &decode, &checked}, extra...)...); err != nil {
+		return it, err
+	}
+	it.Kind = catalog.Kind(kind)
+	var err error
+	if it.UUID, err = uuid.Parse(id); err != nil {
+		return it, err
+	}
+	it.AddedAt = it.AddedAt.UTC()
+	if checked.Valid {
+		at := checked.Time.UTC()
+		it.RecallsCheckedAt = &at
+	}
+	if vin != "" {
+		it.VIN = &vin
+		it.Decode = new(account.VINDecode)
+		if err := json.Unmarshal([]byte(decode), it.Decode); err != nil {
+			return it, fmt.Errorf("VIN %s: %w", vin, err)
+		}
+	}
+	return it, nil
 }
 
 // DefaultList returns the account's default list, without items.
@@ -238,8 +263,16 @@ func (s *DB) DefaultList(ctx context.Context, accountID string) (account.List, e
 }
 
 func (s *DB) AddListItem(ctx context.Context, listID string, it account.ListItem) error {
-	_, err := s.db.ExecContext(ctx, `INSERT INTO list_items (list_id, record_type, record_uuid, note, added_at) VALUES ($1, $2, $3, $4, $5)`,
-		listID, string(it.Kind), it.UUID.String(), it.Note, it.AddedAt.UTC())
+	vin, decode := "", []byte{}
+	if it.VIN != nil {
+		vin = *it.VIN
+		var err error
+		if decode, err = json.Marshal(it.Decode); err != nil {
+			return fmt.Errorf("add list item: %w", err)
+		}
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO list_items (list_id, record_type, record_uuid, note, added_at, vin, vin_decode) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		listID, string(it.Kind), it.UUID.String(), it.Note, it.AddedAt.UTC(), vin, string(decode))
 	if err != nil {
 		err = s.mapErr(err)
 		if errors.Is(err, store.ErrConflict) {

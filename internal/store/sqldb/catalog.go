@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"time"
+	"unique"
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
@@ -57,17 +58,21 @@ var carTable = table[catalog.Car]{
 
 var motorcycleTable = table[catalog.Motorcycle]{
 	name: "motorcycles",
-	cols: []string{"uuid", "make", "model", "year", "motorcycle_type", "vehicle_type", "displacement_cc", "engine_type", "power_hp"},
+	cols: []string{"uuid", "make", "model", "year", "motorcycle_type", "vehicle_type", "displacement_cc", "engine_type", "power_hp", "body_class", "fuel_type", "source"},
 	args: func(m *catalog.Motorcycle) []any {
-		return []any{m.UUID.String(), m.Make, m.Model, m.Year, m.MotorcycleType, m.VehicleType, m.DisplacementCC, m.EngineType, m.PowerHP}
+		return []any{m.UUID.String(), m.Make, m.Model, m.Year, m.MotorcycleType, m.VehicleType, m.DisplacementCC, m.EngineType, m.PowerHP, m.BodyClass, m.FuelType, m.Source}
 	},
-	load: `SELECT uuid, make, model, year, motorcycle_type, vehicle_type, displacement_cc, engine_type, power_hp
+	load: `SELECT uuid, make, model, year, motorcycle_type, vehicle_type, displacement_cc, engine_type, power_hp, body_class, fuel_type, source
 		FROM motorcycles ORDER BY make, model, year DESC, uuid`,
 	scan: func(r rowScanner) (catalog.Motorcycle, error) {
 		var m catalog.Motorcycle
 		var id string
-		if err := r.Scan(&id, &m.Make, &m.Model, &m.Year, &m.MotorcycleType, &m.VehicleType, &m.DisplacementCC, &m.EngineType, &m.PowerHP); err != nil {
+		if err := r.Scan(&id, &m.Make, &m.Model, &m.Year, &m.MotorcycleType, &m.VehicleType, &m.DisplacementCC, &m.EngineType, &m.PowerHP, &m.BodyClass, &m.FuelType, &m.Source); err != nil {
 			return m, err
+		}
+		// A few hundred values repeat over the vPIC catalog's 127,000 records.
+		for _, s := range []*string{&m.Make, &m.MotorcycleType, &m.VehicleType, &m.EngineType, &m.BodyClass, &m.FuelType, &m.Source} {
+			*s = unique.Make(*s).Value()
 		}
 		var err error
 		m.UUID, err = uuid.Parse(id)
@@ -104,23 +109,30 @@ var boatTable = table[catalog.Boat]{
 var tireTable = table[catalog.TireFitment]{
 	name: "tire_fitments",
 	cols: []string{"uuid", "make", "model", "year", "trim", "tire_size", "load_index", "speed_rating",
-		"rear_tire_size", "rear_load_index", "rear_speed_rating", "alternate_sizes", "rear_alternate_sizes"},
+		"rear_tire_size", "rear_load_index", "rear_speed_rating", "alternate_sizes", "rear_alternate_sizes",
+		"bolt_pattern", "center_bore_mm", "offset_min_mm", "offset_max_mm", "rim_width_min_in", "rim_width_max_in",
+		"lug_thread", "lug_torque_nm", "tpms"},
 	args: func(t *catalog.TireFitment) []any {
 		// The alternates are short lists that are only ever read whole:
 		// JSON text columns keep one schema for both backends.
 		alts, _ := json.Marshal(t.AlternateSizes)
 		rearAlts, _ := json.Marshal(t.RearAlternateSizes)
+		w := &t.WheelSpecs
 		return []any{t.UUID.String(), t.Make, t.Model, t.Year, t.Trim, t.TireSize, t.LoadIndex, t.SpeedRating,
-			t.RearTireSize, t.RearLoadIndex, t.RearSpeedRating, string(alts), string(rearAlts)}
+			t.RearTireSize, t.RearLoadIndex, t.RearSpeedRating, string(alts), string(rearAlts),
+			w.BoltPattern, w.CenterBoreMM, w.OffsetMinMM, w.OffsetMaxMM, w.RimWidthMinIn, w.RimWidthMaxIn, w.LugThread, w.LugTorqueNM, w.TPMS}
 	},
 	load: `SELECT uuid, make, model, year, trim, tire_size, load_index, speed_rating,
-		rear_tire_size, rear_load_index, rear_speed_rating, alternate_sizes, rear_alternate_sizes
+		rear_tire_size, rear_load_index, rear_speed_rating, alternate_sizes, rear_alternate_sizes,
+		bolt_pattern, center_bore_mm, offset_min_mm, offset_max_mm, rim_width_min_in, rim_width_max_in, lug_thread, lug_torque_nm, tpms
 		FROM tire_fitments ORDER BY make, model, year DESC, trim, uuid`,
 	scan: func(r rowScanner) (catalog.TireFitment, error) {
 		var t catalog.TireFitment
 		var id, alts, rearAlts string
+		w := &t.WheelSpecs
 		if err := r.Scan(&id, &t.Make, &t.Model, &t.Year, &t.Trim, &t.TireSize, &t.LoadIndex, &t.SpeedRating,
-			&t.RearTireSize, &t.RearLoadIndex, &t.RearSpeedRating, &alts, &rearAlts); err != nil {
+			&t.RearTireSize, &t.RearLoadIndex, &t.RearSpeedRating, &alts, &rearAlts,
+			&w.BoltPattern, &w.CenterBoreMM, &w.OffsetMinMM, &w.OffsetMaxMM, &w.RimWidthMinIn, &w.RimWidthMaxIn, &w.LugThread, &w.LugTorqueNM, &w.TPMS); err != nil {
 			return t, err
 		}
 		if err := json.Unmarshal([]byte(alts), &t.AlternateSizes); err != nil {
@@ -149,14 +161,18 @@ func loadAll[T any](ctx context.Context, q queryer, t table[T], c *catalog.Catal
 	return err
 }
 
-func loadCatalog(ctx context.Context, q queryer) (*catalog.Catalog, error) {
+// loadCatalog loads the records of the kinds in only, every kind when nil.
+func loadCatalog(ctx context.Context, q queryer, only map[catalog.Kind]bool) (*catalog.Catalog, error) {
 	c := &catalog.Catalog{}
-	for _, load := range []func() error{
-		func() error { return loadAll(ctx, q, carTable, c) },
-		func() error { return loadAll(ctx, q, motorcycleTable, c) },
-		func() error { return loadAll(ctx, q, boatTable, c) },
-		func() error { return loadAll(ctx, q, tireTable, c) },
+	for kind, load := range map[catalog.Kind]func() error{
+		catalog.KindCar:        func() error { return loadAll(ctx, q, carTable, c) },
+		catalog.KindMotorcycle: func() error { return loadAll(ctx, q, motorcycleTable, c) },
+		catalog.KindBoat:       func() error { return loadAll(ctx, q, boatTable, c) },
+		catalog.KindTireSize:   func() error { return loadAll(ctx, q, tireTable, c) },
 	} {
+		if only != nil && !only[kind] {
+			continue
+		}
 		if err := load(); err != nil {
 			return nil, err
 		}
@@ -193,7 +209,7 @@ func (s *DB) LoadCatalog(ctx context.Context) (*catalog.Catalog, catalog.Version
 	if err != nil {
 		return nil, v, err
 	}
-	c, err := loadCatalog(ctx, tx)
+	c, err := loadCatalog(ctx, tx, nil)
 	return c, v, err
 }
 
@@ -215,13 +231,17 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 				return fmt.Errorf("lock catalog: %w", err)
 			}
 		}
-		current, err := loadCatalog(ctx, tx)
-		if err != nil {
-			return err
-		}
+		// Only the kinds replaced are diffed: the others need not be read.
 		replace := make(map[catalog.Kind]bool, len(kinds))
 		for _, k := range kinds {
 			replace[k] = true
+		}
+		current, err := loadCatalog(ctx, tx, replace)
+		if err != nil {
+			return err
+		}
+		if opts.Prepare != nil {
+			opts.Prepare(current, next)
 		}
 		ch = catalog.Diff(current, next, replace)
 		if ver, err = readVersion(ctx, tx); err != nil {

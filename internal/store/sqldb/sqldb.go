@@ -30,11 +30,17 @@ type Dialect struct {
 	LockCatalog string
 	// ForUpdate locks a selected row until the transaction ends; empty when
 	// transactions already exclude each other.
-	ForUpdate  string
+	ForUpdate string
+	// SkipLocked ends a subquery choosing rows to claim, so that claimers
+	// pass over each other's; empty when transactions exclude each other.
+	SkipLocked string
 	IsConflict func(error) bool
 	// RowAtATime inserts with a prepared single-row statement: SQLite runs
 	// in-process and spends most of a multi-row INSERT parsing it.
 	RowAtATime bool
+	// TryWatchLock answers whether this session now holds the recall watch's
+	// lock, WatchUnlock gives it back; empty when one process owns the database.
+	TryWatchLock, WatchUnlock string
 	// Check, when set, checks the database is still the one opened.
 	Check func() error
 }
@@ -201,12 +207,19 @@ func writePlaceholders(b *strings.Builder, rows, cols int, anonymous bool) {
 const maxParams = 8000
 
 func insertRows(ctx context.Context, tx execer, table string, cols []string, rows [][]any, done func(int)) error {
+	return insertRowsWith(ctx, tx, table, cols, rows, done, false)
+}
+
+// insertRowsWith is insertRows with anonymous ? parameters when asked:
+// SQLite looks each $N up by name, which over thousands of them costs more
+// than the insert (2 s for the 16,216 MICs, against 0.1 s).
+func insertRowsWith(ctx context.Context, tx execer, table string, cols []string, rows [][]any, done func(int), anonymous bool) error {
 	per := max(1, maxParams/len(cols))
 	for start := 0; start < len(rows); start += per {
 		batch := rows[start:min(start+per, len(rows))]
 		var b strings.Builder
 		fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES ", table, strings.Join(cols, ", "))
-		writePlaceholders(&b, len(batch), len(cols), false)
+		writePlaceholders(&b, len(batch), len(cols), anonymous)
 		args := make([]any, 0, len(batch)*len(cols))
 		for _, r := range batch {
 			args = append(args, r...)

@@ -56,6 +56,10 @@ func Run(t *testing.T, open Opener) {
 		{"TokenGrace", testTokenGrace},
 		{"DeleteAccount", testDeleteAccount},
 		{"Flash", testFlash},
+		{"MICList", testMICList},
+		{"Webhooks", testWebhooks},
+		{"RecallClaims", testRecallClaims},
+		{"ItemRecalls", testItemRecalls},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,7 +88,9 @@ func sampleCatalog(t *testing.T, cars int) *catalog.Catalog {
 	mustValid(t, b.Normalize())
 	tf := catalog.TireFitment{Make: "Toyota", Model: "Camry", Year: 2022, Trim: "SE", TireSize: "235/45R18 95W",
 		RearTireSize: ptr("255/40R18"), RearLoadIndex: ptr(99), RearSpeedRating: ptr("W"),
-		AlternateSizes: []string{"235/40R19", "225/50R18"}, RearAlternateSizes: []string{"255/35R19"}}
+		AlternateSizes: []string{"235/40R19", "225/50R18"}, RearAlternateSizes: []string{"255/35R19"},
+		WheelSpecs: catalog.WheelSpecs{BoltPattern: ptr("5x114.3"), CenterBoreMM: ptr(60.1), OffsetMinMM: ptr(-5), OffsetMaxMM: ptr(45),
+			RimWidthMinIn: ptr(7.5), RimWidthMaxIn: ptr(8.5), LugThread: ptr("M12x1.5"), LugTorqueNM: ptr(103), TPMS: ptr(false)}}
 	mustValid(t, tf.Normalize())
 	c.Motorcycles = []catalog.Motorcycle{m}
 	c.Boats = []catalog.Boat{b}

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,6 +39,9 @@ type Fake struct {
 	mode  atomic.Int32
 	delay atomic.Int64
 	hits  sync.Map // path prefix → *atomic.Int64
+
+	mu            sync.Mutex
+	recallQueries []url.Values
 
 	decode  map[string]json.RawMessage
 	recalls json.RawMessage
@@ -69,6 +74,13 @@ func New(t testing.TB) *Fake {
 	t.Cleanup(ts.Close)
 	f.URL = ts.URL
 	return f
+}
+
+// RecallQueries are the queries of the recallsByVehicle requests so far.
+func (f *Fake) RecallQueries() []url.Values {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.recallQueries)
 }
 
 // SetMode changes how the fake answers from now on; delay applies to Stall.
@@ -124,6 +136,9 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		// and error codes: the captured "tacos" answer's shape.
 		fmt.Fprintf(w, `{"Count":1,"Message":"Results returned successfully","SearchCriteria":"VIN:%s","Results":[{"Make":"","Manufacturer":"","Model":"","ModelYear":"","ErrorCode":"7","ErrorText":"7 - Manufacturer is not registered with NHTSA for sale or importation in the U.S. for use on U.S roads; Please contact the manufacturer directly for more information."}]}`, vin)
 	case strings.HasPrefix(p, "/recalls/recallsByVehicle"):
+		f.mu.Lock()
+		f.recallQueries = append(f.recallQueries, r.URL.Query())
+		f.mu.Unlock()
 		_, _ = w.Write(f.recalls)
 	case strings.HasPrefix(p, "/SafetyRatings/VehicleId/3832"):
 		_, _ = w.Write(f.ratings)

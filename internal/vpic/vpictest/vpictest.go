@@ -163,13 +163,40 @@ func Subset(tb testing.TB, wmis ...string) string {
 	if len(wmis) == 0 {
 		wmis = wmisOf(tb)
 	}
+	return cutFile(tb, "subset", wmis, nil)
+}
+
+// Cut is Subset cut further, for tests under the race detector that read
+// every table: the WMIs, their links, patterns and manufacturers are only
+// the given WMIs', the models and makes only those these name.
+func Cut(tb testing.TB, wmis ...string) string {
+	tb.Helper()
+	return cutFile(tb, "cut", wmis, cuts)
+}
+
+// cutFile makes, once into the cache, the snapshot cut down to wmis.
+func cutFile(tb testing.TB, kind string, wmis []string, cut []struct{ table, where string }) string {
+	tb.Helper()
 	wmis = slices.Clone(wmis)
 	slices.Sort(wmis)
 	key := sha256.Sum256([]byte(strings.Join(wmis, ",")))
 	src := unpacked(tb)
-	return fixture.Cached(tb, fmt.Sprintf("vpic-%s-subset-%x.db", SHA256[:16], key[:8]), func(dst string) error {
-		return build(src, dst, wmis)
+	return fixture.Cached(tb, fmt.Sprintf("vpic-%s-%s-%x.db", SHA256[:16], kind, key[:8]), func(dst string) error {
+		return build(src, dst, wmis, cut)
 	})
+}
+
+// cuts are the WHERE clauses of Cut's tables, in the order they are made
+// (main. names the cut tables made before); WMIS stands for the WMI list.
+var cuts = []struct{ table, where string }{
+	{"Wmi", `Wmi IN (WMIS)`},
+	{"Wmi_VinSchema", `WmiId IN (SELECT Id FROM main.Wmi)`},
+	{"Wmi_Make", `WmiId IN (SELECT Id FROM main.Wmi)`},
+	{"Pattern", `VinSchemaId IN (SELECT VinSchemaId FROM main.Wmi_VinSchema)`},
+	{"Model", `Id IN (SELECT CAST(AttributeId AS INTEGER) FROM main.Pattern WHERE ElementId IN (SELECT Id FROM src.Element WHERE Code = 'Model'))`},
+	{"Make_Model", `ModelId IN (SELECT Id FROM main.Model)`},
+	{"Make", `Id IN (SELECT MakeId FROM main.Make_Model UNION SELECT MakeId FROM main.Wmi UNION SELECT MakeId FROM main.Wmi_Make)`},
+	{"Manufacturer", `Id IN (SELECT ManufacturerId FROM main.Wmi)`},
 }
 
 // wmisOf lists the WMIs of the VINs in the test vectors.
@@ -198,7 +225,7 @@ func wmisOf(tb testing.TB) []string {
 	return out
 }
 
-func build(src, dst string, wmis []string) error {
+func build(src, dst string, wmis []string, cut []struct{ table, where string }) error {
 	db, err := sql.Open("sqlite", "file:"+dst)
 	if err != nil {
 		return err
@@ -225,14 +252,30 @@ func build(src, dst string, wmis []string) error {
 		return err
 	}
 	in := "'" + strings.Join(wmis, "','") + "'"
+	where := map[string]string{}
+	if cut == nil {
+		where["Pattern"] = `VinSchemaId IN (SELECT VinSchemaId FROM src.Wmi_VinSchema WHERE WmiId IN (SELECT Id FROM src.Wmi WHERE Wmi IN (WMIS)))`
+	}
+	for _, c := range cut {
+		where[c.table] = c.where
+	}
+	slices.SortStableFunc(tables, func(a, b string) int { return order(cut, a) - order(cut, b) })
 	for _, t := range tables {
 		q := `CREATE TABLE main."` + t + `" AS SELECT * FROM src."` + t + `"`
-		if t == "Pattern" {
-			q += ` WHERE VinSchemaId IN (SELECT VinSchemaId FROM src.Wmi_VinSchema WHERE WmiId IN (SELECT Id FROM src.Wmi WHERE Wmi IN (` + in + `)))`
+		if w, ok := where[t]; ok {
+			q += ` WHERE ` + strings.ReplaceAll(w, "WMIS", in)
 		}
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return err
 		}
 	}
 	return db.Close()
+}
+
+// order puts the tables of cut first, in their order.
+func order(cut []struct{ table, where string }, table string) int {
+	if i := slices.IndexFunc(cut, func(c struct{ table, where string }) bool { return c.table == table }); i >= 0 {
+		return i
+	}
+	return len(cut)
 }
