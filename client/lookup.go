@@ -179,12 +179,17 @@ type Rating struct {
 
 // CarRecalls is the answer of GET /v1/cars/{uuid}/recalls.
 type CarRecalls struct {
-	Car       CarRef    `json:"car"`
-	Coverage  string    `json:"coverage"`
-	Recalls   []Recall  `json:"recalls"`
-	Ratings   []Rating  `json:"ratings"`
-	Stale     bool      `json:"stale"`
-	FetchedAt time.Time `json:"fetched_at"`
+	Car      CarRef   `json:"car"`
+	Coverage string   `json:"coverage"`
+	Recalls  []Recall `json:"recalls"`
+	// Source is where the recalls come from: the imported NHTSA recall files or NHTSA's API.
+	Source   string   `json:"source"`
+	DataDate string   `json:"data_date"`
+	Ratings  []Rating `json:"ratings"`
+	// RatingsUnavailable: the recalls came from the files and NHTSA failed to give ratings.
+	RatingsUnavailable bool      `json:"ratings_unavailable"`
+	Stale              bool      `json:"stale"`
+	FetchedAt          time.Time `json:"fetched_at"`
 }
 
 // MotorcycleRef identifies the record a motorcycle recall lookup was made for.
@@ -202,6 +207,8 @@ type MotorcycleRecalls struct {
 	// Note qualifies an empty list: NHTSA matches by name.
 	Note      string    `json:"note"`
 	Recalls   []Recall  `json:"recalls"`
+	Source    string    `json:"source"`
+	DataDate  string    `json:"data_date"`
 	Stale     bool      `json:"stale"`
 	FetchedAt time.Time `json:"fetched_at"`
 }

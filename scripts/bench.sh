@@ -45,6 +45,8 @@ YAML
 if [ -n "${BENCH_EPA_CSV:-}" ]; then
 	"$work/vds" ingest --source epa "$BENCH_EPA_CSV" --allow-removals >/dev/null
 fi
+# NHTSA's recall sample, so recalls answer offline (recalls.source auto).
+"$work/vds" ingest --source nhtsa-recalls testdata/nhtsa-recalls/flat-rcl-2014-sample.txt >/dev/null 2>&1
 "$work/vds" accounts create --email bench@example.com --plan bench >/dev/null
 token=$("$work/vds" tokens create --email bench@example.com --json | sed -n 's/.*"token": "\(vds_[a-z2-7]*\)".*/\1/p')
 
@@ -62,6 +64,7 @@ auth="Authorization: Bearer $token"
 list="/v1/cars?make=Toyota"
 curl -sf -H "$auth" "$base$list" >"$work/list.json"
 car=$(grep -o '"uuid":"[^"]*"' "$work/list.json" | head -1 | cut -d'"' -f4)
+moto=$(curl -sf -H "$auth" "$base/v1/motorcycles?make=Honda" | grep -o '"uuid":"[^"]*"' | head -1 | cut -d'"' -f4)
 fit=$(curl -sf -H "$auth" "$base/v1/tire-sizes?make=Toyota" | grep -o '"uuid":"[^"]*"' | head -1 | cut -d'"' -f4)
 
 "$work/bare" -body "$work/list.json" >"$work/bare.addr" &
@@ -99,11 +102,15 @@ run list "GET /v1/cars?make=Toyota" "$base$list" "$auth"
 run get "GET /v1/cars/{uuid}" "$base/v1/cars/$car" "$auth"
 run makes "GET /v1/cars/makes" "$base/v1/cars/makes" "$auth"
 run geometry "GET /v1/tire-sizes/{uuid}/geometry" "$base/v1/tire-sizes/$fit/geometry" "$auth"
+run moto "GET /v1/motorcycles/{uuid}" "$base/v1/motorcycles/$moto" "$auth"
+run recalls "GET /v1/motorcycles/{uuid}/recalls, offline" "$base/v1/motorcycles/$moto/recalls" "$auth"
 run plus "GET /v1/tire-sizes/{uuid}/plus-sizes" "$base/v1/tire-sizes/$fit/plus-sizes" "$auth"
 run sizelookup "GET /v1/tire-sizes/lookup?size=235/55R19" "$base/v1/tire-sizes/lookup?size=235/55R19" "$auth"
 # wrk prints latencies with their unit (850.00us, 9.13ms, 1.02s).
 ms() { awk '{ v = $1 + 0; if ($1 ~ /us$/) v /= 1000; else if ($1 ~ /[^m]s$/) v *= 1000; print v }' "$1"; }
 awk -v v="$(cat "$work/list.rps")" -v b="$(cat "$work/bare.rps")" -v lp="$(ms "$work/list.p99")" -v bp="$(ms "$work/bare.p99")" \
 	'BEGIN { printf "car list / bare handler: %.0f%% of the requests/s (goal: at least 70%%), p99 %.1fx (goal: at most 1.5x)\n", 100 * v / b, lp / bp }'
+awk -v r="$(cat "$work/recalls.rps")" -v m="$(cat "$work/moto.rps")" -v rp="$(ms "$work/recalls.p99")" -v mp="$(ms "$work/moto.p99")" \
+	'BEGIN { printf "offline recalls / motorcycle record: %.0f%% of the requests/s, p99 %.1fx (goal: no more costly)\n", 100 * r / m, rp / mp }'
 awk -v p="$(cat "$work/plus.rps")" -v g="$(cat "$work/geometry.rps")" \
 	'BEGIN { printf "plus sizes / geometry of one fitment: %.0f%% of the requests/s (goal: at least 100%%)\n", 100 * p / g }'

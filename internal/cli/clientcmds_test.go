@@ -269,7 +269,7 @@ func TestClientCommandsRun(t *testing.T) {
 			wantErr: []string{`^no tire fitments match$`}},
 		{name: "recalls car tty", s: tty, args: []string{"recalls", "car", ts.f150},
 			want: []string{`^2021 Ford F-150 .* car ` + ts.f150 + `, coverage US \(NHTSA\)$`,
-				`^Recalls \(2\)\nCAMPAIGN {2,}DATE {2,}COMPONENT {2,}ADVICE {2,}SUMMARY\n00V421001 {2,}2000-12-18 `,
+				`^Recalls \(2, from NHTSA recalls API\)\nCAMPAIGN {2,}DATE {2,}COMPONENT {2,}ADVICE {2,}SUMMARY\n00V421001 {2,}2000-12-18 `,
 				`^NCAP crash ratings, stars \(3 variants\)\nVARIANT {2,}OVERALL {2,}FRONT {2,}SIDE {2,}ROLLOVER\n`}},
 		{name: "recalls car piped", s: piped, args: []string{"recalls", "cars", ts.f150},
 			want: []string{`\Arecall\t00V421001\t2000-12-18\t`, `^rating\t[^\t]+(\t([1-5]|-)){4}$`}, not: []string{"CAMPAIGN"}},

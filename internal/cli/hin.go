@@ -355,7 +355,7 @@ func hinDecodeRun(ctx context.Context, f *Factory, opts *hinDecodeOptions) error
 	if err != nil {
 		return err
 	}
-	lk := lookup.New(vehicles, nil, "offline")
+	lk := lookup.New(vehicles, nil, "offline", "")
 	lk.SetMICs(list, meta.Source)
 
 	out := bufio.NewWriterSize(f.IO.Out, 64<<10)

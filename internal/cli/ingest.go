@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +15,8 @@ import (
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/epa"
 	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/nhtsafile"
+	"github.com/vds-dev/vds/internal/textfmt"
 	"github.com/vds-dev/vds/internal/vpic"
 )
 
@@ -24,20 +27,23 @@ type ingestOptions struct {
 	// EPAFile is vehicles.csv for --source epa, VPICFile the snapshot
 	// for --source vpic (empty: the imported one).
 	EPAFile, VPICFile string
+	// NHTSAFiles are the flat files of --source nhtsa-recalls.
+	NHTSAFiles []string
 }
 
 // demoSource is the --source value that selects the embedded catalog;
 // epaSource the one that builds the car catalog from EPA's vehicles.csv.
 const (
-	demoSource = "demo"
-	epaSource  = "epa"
-	vpicSource = "vpic"
+	demoSource  = "demo"
+	epaSource   = "epa"
+	nhtsaSource = "nhtsa-recalls"
+	vpicSource  = "vpic"
 )
 
 func newIngestCmd(f *Factory, runF func(*ingestOptions) error) *cobra.Command {
 	opts := &ingestOptions{}
 	cmd := &cobra.Command{
-		Use:   "ingest [--source demo|FILE...] [--source epa VEHICLES_CSV] [--source vpic [SNAPSHOT_FILE]] [--dry-run] [--allow-removals]",
+		Use:   "ingest [--source demo|FILE...] [--source epa VEHICLES_CSV] [--source vpic [SNAPSHOT_FILE]] [--source nhtsa-recalls FILE...] [--dry-run] [--allow-removals]",
 		Short: "Load the demo catalog or catalog files into the database",
 		Long: `Load catalog records and publish them as a new catalog version.
 
@@ -50,6 +56,14 @@ motorcycles*.json, boats*.csv, tire_sizes*.csv... (formats in docs/data.md).
 model year since 1984, with its EPA id pinned and its figures exact by
 construction (docs/data.md, the EPA catalog). Only the cars are replaced; on
 a database that holds other cars (the demo's), add --allow-removals.
+
+--source nhtsa-recalls FILE... imports NHTSA's recall flat files
+(FLAT_RCL_PRE_2010, FLAT_RCL_POST_2010: .zip or .txt, files or http(s)
+URLs), which recalls are then answered from (recalls.source, docs/data.md).
+Each line must have the 29 fields of NHTSA's current layout, or the 27 or
+24 of older files; one bad line refuses every file, naming the line. A file
+replaces the stored file of the same name; one whose sha256 is stored
+already is not written again.
 
 --source vpic builds the motorcycle catalog from NHTSA's vPIC data: every
 make, model and model year vPIC decodes for a motorcycle, off-road or
@@ -76,7 +90,8 @@ the same checks, and writes nothing.`,
   vds ingest --source cars.csv --source tire_sizes.json
   vds ingest --dry-run --source cars.csv
   vds ingest --source epa vehicles.csv.zip --allow-removals
-  vds ingest --source vpic --dry-run`,
+  vds ingest --source vpic --dry-run
+  vds ingest --source nhtsa-recalls FLAT_RCL_PRE_2010.zip FLAT_RCL_POST_2010.zip`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case slices.Equal(opts.Sources, []string{epaSource}):
@@ -86,6 +101,11 @@ the same checks, and writes nothing.`,
 					return usageErrorf(fmt.Errorf("--source vpic takes one SNAPSHOT_FILE at most; got %d arguments", len(args)))
 				}
 				return nil
+			case slices.Equal(opts.Sources, []string{nhtsaSource}):
+				if len(args) == 0 {
+					return usageErrorf(errors.New("--source nhtsa-recalls needs one or more FILEs"))
+				}
+				return nil
 			}
 			return noArgs(cmd, args)
 		},
@@ -93,7 +113,7 @@ the same checks, and writes nothing.`,
 			if len(opts.Sources) == 0 {
 				opts.Sources = []string{demoSource}
 			}
-			for _, special := range []string{demoSource, epaSource, vpicSource} {
+			for _, special := range []string{demoSource, epaSource, vpicSource, nhtsaSource} {
 				if slices.Contains(opts.Sources, special) && len(opts.Sources) > 1 {
 					return usageErrorf(fmt.Errorf("--source %s cannot be combined with other sources", special))
 				}
@@ -101,6 +121,8 @@ the same checks, and writes nothing.`,
 			switch opts.Sources[0] {
 			case epaSource:
 				opts.EPAFile = args[0]
+			case nhtsaSource:
+				opts.NHTSAFiles = args
 			case vpicSource:
 				if len(args) == 1 {
 					opts.VPICFile = args[0]
@@ -124,6 +146,9 @@ type ingestReport struct {
 }
 
 func ingestRun(ctx context.Context, f *Factory, opts *ingestOptions) error {
+	if opts.Sources[0] == nhtsaSource {
+		return ingestNHTSA(ctx, f, opts)
+	}
 	start := time.Now()
 	var (
 		sources []ingest.Source
@@ -237,6 +262,39 @@ func epaCatalog(ctx context.Context, f *Factory, source string) (*catalog.Catalo
 		return nil, err
 	}
 	return &catalog.Catalog{Cars: cars}, nil
+}
+
+type nhtsaReport struct {
+	DryRun  bool               `json:"dry_run"`
+	Files   []nhtsafile.Change `json:"files"`
+	Seconds float64            `json:"seconds"`
+}
+
+func ingestNHTSA(ctx context.Context, f *Factory, opts *ingestOptions) error {
+	start := time.Now()
+	st, err := f.Store(ctx)
+	if err != nil {
+		return err
+	}
+	changes, err := nhtsafile.Import(ctx, st, opts.NHTSAFiles, nhtsafile.Options{DryRun: opts.DryRun, Now: time.Now().UTC(),
+		HTTP: &http.Client{Timeout: nhtsafile.DownloadTimeout}})
+	report := nhtsaReport{DryRun: opts.DryRun, Files: changes, Seconds: time.Since(start).Seconds()}
+	return f.show(report, err, func() error {
+		t := f.IO.newTable("FILE", "STATUS", "ROWS", "CAMPAIGNS", "+CAMPAIGNS", "-CAMPAIGNS", "FILE DATE", "DATA DATE", "SHA256")
+		for _, c := range changes {
+			t.row(c.Name, c.Status, textfmt.Thousands(c.Rows["rows"]), textfmt.Thousands(c.Rows["campaigns"]),
+				strconv.Itoa(c.CampaignsAdded), strconv.Itoa(c.CampaignsRemoved), c.FileDate, c.DataDate, c.SHA256)
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
+		if opts.DryRun {
+			_, err = fmt.Fprintln(f.IO.ErrOut, "dry run: nothing written")
+		} else {
+			_, err = fmt.Fprintf(f.IO.ErrOut, "NHTSA recall files imported in %.2fs\n", report.Seconds)
+		}
+		return err
+	})
 }
 
 // vpicCatalog builds the powersports catalog from the snapshot file, or

@@ -144,7 +144,7 @@ func (f *Factory) decodeVINs(ctx context.Context, svc *lists.Service) error {
 		return err
 	}
 	cfg := f.Config()
-	lk := lookup.New(vehicles, up, cfg.VIN.Decoder)
+	lk := lookup.New(vehicles, up, cfg.VIN.Decoder, cfg.Recalls.Source)
 	if cfg.VIN.Decoder != "online" {
 		snap, err := vpic.Load(ctx, st)
 		if err != nil && (!errors.Is(err, vpic.ErrNoSnapshot) || cfg.VIN.Decoder == "offline") {

@@ -59,6 +59,7 @@ func recallsRun(ctx context.Context, f *Factory, opts *recallsOptions) error {
 		recalls    []client.Recall
 		ratings    []client.Rating
 		note       string
+		source     string
 		stale      bool
 		fetchedAt  time.Time
 		hasRatings bool
@@ -68,14 +69,17 @@ func recallsRun(ctx context.Context, f *Factory, opts *recallsOptions) error {
 		if err != nil {
 			return err
 		}
-		out, recalls, ratings, stale, fetchedAt, hasRatings = r, r.Recalls, r.Ratings, r.Stale, r.FetchedAt, true
+		out, recalls, ratings, source, stale, fetchedAt, hasRatings = r, r.Recalls, r.Ratings, r.Source, r.Stale, r.FetchedAt, true
+		if r.RatingsUnavailable {
+			fmt.Fprintln(f.IO.ErrOut, "note: NHTSA did not answer; no crash ratings (recalls are from the imported files)")
+		}
 		title = fmt.Sprintf("%s  car %s, coverage %s", vehicleName(r.Car.Year, r.Car.Make, r.Car.Model, r.Car.Trim), r.Car.UUID, r.Coverage)
 	} else {
 		r, err := c.MotorcycleRecalls(ctx, opts.UUID)
 		if err != nil {
 			return err
 		}
-		out, recalls, note, stale, fetchedAt = r, r.Recalls, r.Note, r.Stale, r.FetchedAt
+		out, recalls, note, source, stale, fetchedAt = r, r.Recalls, r.Note, r.Source, r.Stale, r.FetchedAt
 		title = fmt.Sprintf("%s  motorcycle %s, coverage %s", vehicleName(r.Motorcycle.Year, r.Motorcycle.Make, r.Motorcycle.Model), r.Motorcycle.UUID, r.Coverage)
 	}
 	if stale {
@@ -95,7 +99,7 @@ func recallsRun(ctx context.Context, f *Factory, opts *recallsOptions) error {
 		rt.row(linkCells(s, "recall", r.CampaignNumber, optString(r.ReportDate), truncateTTY(s, optString(r.Component), 40),
 			recallAdvice(r.ParkIt, r.ParkOutside, r.OTAUpdate), truncateTTY(s, optString(r.Summary), 80))...)
 	}
-	if err := flushSection(s, fmt.Sprintf("Recalls (%d)", len(recalls)), rt); err != nil {
+	if err := flushSection(s, fmt.Sprintf("Recalls (%d, from %s)", len(recalls), textfmt.Printable(source)), rt); err != nil {
 		return err
 	}
 	if len(recalls) == 0 && note != "" {

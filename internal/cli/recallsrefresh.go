@@ -2,10 +2,17 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/lookup"
+	"github.com/vds-dev/vds/internal/nhtsafile"
+	"github.com/vds-dev/vds/internal/store"
+	"github.com/vds-dev/vds/internal/upstream"
+	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/watch"
 )
 
@@ -21,7 +28,8 @@ motorcycles and VINs), however recently vds serve checked them, record
 each campaign's first sighting and print the new ones. An item's first
 check is its baseline: what is open then is not new. Each new campaign is
 stored as a recall.new event for the account's webhooks, which vds serve
-delivers.
+delivers. With recalls.source auto and NHTSA's recall files imported (vds
+ingest --source nhtsa-recalls), or offline, the recalls come from the files.
 
 Piped, each new campaign is a line starting with "new".`,
 		Example: `  vds recalls refresh
@@ -39,7 +47,11 @@ func recallsRefreshRun(ctx context.Context, f *Factory, _ *recallsRefreshOptions
 	if err != nil {
 		return err
 	}
-	w := watch.New(st, vehicles, up, watch.Events(hooks), nil, watch.Config{Interval: cfg.Recalls.RefreshInterval}, log)
+	lk, err := recallLookup(ctx, st, vehicles, up, cfg)
+	if err != nil {
+		return err
+	}
+	w := watch.New(st, vehicles, lk.WatchRecalls(), watch.Events(hooks), nil, watch.Config{Interval: cfg.Recalls.RefreshInterval}, log)
 	res, err := w.Pass(ctx, watch.PassOptions{Force: true})
 	if err != nil {
 		return err
@@ -65,4 +77,21 @@ func recallsRefreshRun(ctx context.Context, f *Factory, _ *recallsRefreshOptions
 		}
 		return nil
 	})
+}
+
+// recallLookup answers recalls by recalls.source: from the imported NHTSA
+// recall files when it allows and they are there, else from NHTSA.
+func recallLookup(ctx context.Context, st store.Store, vehicles *vehicle.Service, up *upstream.Client, cfg *config.Config) (*lookup.Service, error) {
+	lk := lookup.New(vehicles, up, cfg.VIN.Decoder, cfg.Recalls.Source)
+	if cfg.Recalls.Source == "online" {
+		return lk, nil
+	}
+	ix, err := nhtsafile.Load(ctx, st)
+	switch {
+	case err == nil:
+		lk.SetRecallIndex(ix)
+	case !errors.Is(err, nhtsafile.ErrNoFiles) || cfg.Recalls.Source == "offline":
+		return nil, err
+	}
+	return lk, nil
 }

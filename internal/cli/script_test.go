@@ -165,6 +165,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			env.Setenv("NOTVDS_URL", notVDS.URL)
 			env.Setenv("KNOWN_VIN", upstreamtest.KnownVIN)
 			env.Setenv("VPIC_SNAPSHOT", vpicSubset)
+			env.Setenv("NHTSA_RCL_2014", fixture.Path(t, "nhtsa-recalls", "flat-rcl-2014-sample.txt"))
 			if setup != nil {
 				return setup(env)
 			}

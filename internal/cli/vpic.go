@@ -122,7 +122,7 @@ func vpicDecodeRun(ctx context.Context, f *Factory, opts *vpicDecodeOptions) err
 	if err != nil {
 		return err
 	}
-	lk := lookup.New(vehicles, nil, "offline")
+	lk := lookup.New(vehicles, nil, "offline", "")
 	lk.SetOffline(snap)
 
 	out := bufio.NewWriter(f.IO.Out)

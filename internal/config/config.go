@@ -83,8 +83,10 @@ type Webhooks struct {
 	AllowPrivate bool          `mapstructure:"allow_private"`
 }
 
-// Recalls configures the recall watch of `vds serve`.
+// Recalls configures where recalls come from and the recall watch of `vds serve`.
 type Recalls struct {
+	// Source is "auto", "offline" (the imported NHTSA recall files) or "online" (NHTSA's recalls API).
+	Source string `mapstructure:"source"`
 	// RefreshInterval is how often each watched vehicle's recalls are refreshed at most; 0 turns the watch off.
 	RefreshInterval time.Duration `mapstructure:"refresh_interval"`
 }
@@ -174,6 +176,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("upstream.timeout", "10s")
 	v.SetDefault("upstream.cache_ttl", "24h")
 	v.SetDefault("vin.decoder", "auto")
+	v.SetDefault("recalls.source", "auto")
 	v.SetDefault("webhooks.retry_initial", "1m")
 	v.SetDefault("webhooks.timeout", "10s")
 	v.SetDefault("webhooks.allow_private", false)
@@ -300,6 +303,9 @@ func (c *Config) Validate() error {
 	}
 	if d := c.VIN.Decoder; d != "" && d != "auto" && d != "offline" && d != "online" {
 		errs = append(errs, fmt.Errorf("vin.decoder: %q is not auto, offline or online", d))
+	}
+	if d := c.Recalls.Source; d != "" && d != "auto" && d != "offline" && d != "online" {
+		errs = append(errs, fmt.Errorf("recalls.source: %q is not auto, offline or online", d))
 	}
 	// 0 leaves each its default.
 	if d := c.Webhooks.RetryInitial; d < 0 || d > time.Hour {

@@ -12,6 +12,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/vds-dev/vds/internal/fetch"
 )
 
 // DefaultURL is EPA's download of the full vehicles.csv, zipped.
@@ -47,11 +49,6 @@ func Open(ctx context.Context, src string, httpClient *http.Client, progress fun
 	return rc, err
 }
 
-func isURL(src string) bool {
-	s := strings.ToLower(src)
-	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
-}
-
 func open(ctx context.Context, src string, client *http.Client, progress func(done, total int64), limit int64) (io.ReadCloser, string, error) {
 	if src == "" {
 		return nil, "", errors.New("no EPA source: give a vehicles.csv file or URL")
@@ -61,8 +58,11 @@ func open(ctx context.Context, src string, client *http.Client, progress func(do
 		cleanup = func() {}
 		err     error
 	)
-	if isURL(src) {
-		f, err = download(ctx, src, client, progress, limit)
+	if fetch.IsURL(src) {
+		if client == nil {
+			client = &http.Client{Timeout: DownloadTimeout}
+		}
+		f, err = fetch.Download(ctx, src, "EPA data", client, limit, progress)
 		if err != nil {
 			return nil, "", err
 		}
@@ -100,14 +100,14 @@ func fromFile(f *os.File, src string, progress func(done, total int64)) (io.Read
 		return nil, "", fmt.Errorf("read %s: %w", src, err)
 	}
 	isZip := bytes.Equal(magic[:n], []byte("PK\x03\x04")) || bytes.Equal(magic[:n], []byte("PK\x05\x06"))
-	if !isZip && strings.EqualFold(path.Ext(urlPath(src)), ".zip") {
+	if !isZip && strings.EqualFold(path.Ext(fetch.Path(src)), ".zip") {
 		return nil, "", fmt.Errorf("%s: named .zip but not a zip archive", src)
 	}
 	if !isZip {
 		if st.Size() > MaxCSVBytes {
 			return nil, "", fmt.Errorf("%s: %d bytes, over the %d-byte limit of an EPA vehicles.csv", src, st.Size(), MaxCSVBytes)
 		}
-		return io.NopCloser(&counter{r: f, total: st.Size(), progress: progress}), src, nil
+		return io.NopCloser(&fetch.Counter{R: f, Total: st.Size(), Progress: progress}), src, nil
 	}
 	zr, err := zip.NewReader(f, st.Size())
 	if err != nil {
@@ -127,8 +127,8 @@ func fromFile(f *os.File, src string, progress func(done, total int64)) (io.Read
 		return nil, "", fmt.Errorf("%s: %w", name, err)
 	}
 	total := int64(m.UncompressedSize64)
-	r := &capped{r: mr, left: MaxCSVBytes, limit: MaxCSVBytes, name: name}
-	return &closer{Reader: &counter{r: r, total: total, progress: progress}, close: mr.Close}, name, nil
+	r := fetch.Capped(mr, MaxCSVBytes, name)
+	return &closer{Reader: &fetch.Counter{R: r, Total: total, Progress: progress}, close: mr.Close}, name, nil
 }
 
 // csvMember picks vehicles.csv from the archive, or its only .csv member.
@@ -150,96 +150,6 @@ func csvMember(zr *zip.Reader) (*zip.File, error) {
 		return csvs[0], nil
 	}
 	return nil, fmt.Errorf("no vehicles.csv in the archive (%d other .csv members)", len(csvs))
-}
-
-// urlPath drops a query, so "x.zip?dl=1" still counts as .zip.
-func urlPath(src string) string {
-	if i := strings.IndexAny(src, "?#"); i >= 0 && isURL(src) {
-		return src[:i]
-	}
-	return src
-}
-
-func download(ctx context.Context, url string, client *http.Client, progress func(done, total int64), limit int64) (*os.File, error) {
-	if client == nil {
-		client = &http.Client{Timeout: DownloadTimeout}
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, fmt.Errorf("download %s: %w", url, err)
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("download EPA data: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("download %s: %s", url, resp.Status)
-	}
-	if resp.ContentLength > limit {
-		return nil, fmt.Errorf("download %s: %d bytes, more than the %d-byte limit", url, resp.ContentLength, limit)
-	}
-	f, err := os.CreateTemp("", "vds-epa-*")
-	if err != nil {
-		return nil, fmt.Errorf("download EPA data: %w", err)
-	}
-	fail := func(err error) (*os.File, error) {
-		_ = f.Close()
-		_ = os.Remove(f.Name())
-		return nil, err
-	}
-	total := resp.ContentLength // -1 when unknown, as the callback expects
-	body := &counter{r: &capped{r: resp.Body, left: limit, limit: limit, name: url}, total: total, progress: progress}
-	if progress != nil {
-		progress(0, total)
-	}
-	if _, err := io.Copy(f, body); err != nil {
-		return fail(fmt.Errorf("download %s: %w", url, err))
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return fail(fmt.Errorf("download %s: %w", url, err))
-	}
-	return f, nil
-}
-
-type counter struct {
-	r        io.Reader
-	done     int64
-	total    int64
-	progress func(done, total int64)
-}
-
-func (c *counter) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.done += int64(n)
-	if c.progress != nil && (n > 0 || err == io.EOF) {
-		c.progress(c.done, c.total)
-	}
-	return n, err
-}
-
-// capped fails instead of truncating like io.LimitReader: a cut CSV would load as a smaller table.
-type capped struct {
-	r           io.Reader
-	left, limit int64
-	name        string
-}
-
-func (c *capped) Read(p []byte) (int, error) {
-	if c.left <= 0 {
-		var one [1]byte
-		n, err := c.r.Read(one[:])
-		if n > 0 {
-			return 0, fmt.Errorf("%s: more than the %d-byte limit", c.name, c.limit)
-		}
-		return 0, err
-	}
-	if int64(len(p)) > c.left {
-		p = p[:c.left]
-	}
-	n, err := c.r.Read(p)
-	c.left -= int64(n)
-	return n, err
 }
 
 type closer struct {

@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/vds-dev/vds/internal/fetch"
 )
 
 // writeZip writes a zip archive with the given members to path.
@@ -196,7 +198,7 @@ func TestLoadSources(t *testing.T) {
 
 	t.Run("size cap", func(t *testing.T) {
 		for _, path := range []string{"/vehicles.csv", "/chunked.zip"} { // with and without Content-Length
-			f, err := download(context.Background(), srv.URL+path, srv.Client(), nil, 100)
+			f, err := fetch.Download(context.Background(), srv.URL+path, "EPA data", srv.Client(), 100, nil)
 			if err == nil {
 				f.Close()
 				os.Remove(f.Name())

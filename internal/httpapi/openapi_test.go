@@ -555,7 +555,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	saved := lists.New(st)
-	saved.SetVINDecoder(lookup.New(vehicles, up, "online").ListDecode)
+	saved.SetVINDecoder(lookup.New(vehicles, up, "online", "").ListDecode)
 	garage, err := saved.Default(ctx, accounts["dev"].ID)
 	if err != nil {
 		t.Fatal(err)

@@ -118,8 +118,9 @@ var (
 	sampleIDs = regexp.MustCompile(`"(id|list_id|request_id|token_prefix|email)": "[^"]*"`)
 	// sampleFixed are run-dependent values with one stand-in each.
 	sampleFixed = map[*regexp.Regexp]string{
-		regexp.MustCompile(`"duration_ms": [0-9.]+`): `"duration_ms": 1.25`,
-		regexp.MustCompile(`"period": "\d{4}-\d\d"`): `"period": "2026-03"`,
+		regexp.MustCompile(`"duration_ms": [0-9.]+`):         `"duration_ms": 1.25`,
+		regexp.MustCompile(`"period": "\d{4}-\d\d"`):         `"period": "2026-03"`,
+		regexp.MustCompile(`"data_date": "\d{4}-\d\d-\d\d"`): `"data_date": "2026-03-02"`,
 	}
 )
 

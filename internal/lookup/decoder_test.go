@@ -55,7 +55,7 @@ func TestDecoderModes(t *testing.T) {
 		{"offline without a snapshot", "offline", fake.URL, false, "", CodeUpstreamUnavailable},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := New(vehicle.NewService(nil), client(tc.upstream), tc.mode)
+			s := New(vehicle.NewService(nil), client(tc.upstream), tc.mode, "")
 			snap := &fakeSnapshot{}
 			if tc.snapshot {
 				s.SetOffline(snap)

@@ -35,7 +35,7 @@ var demoHINs = sync.OnceValues(func() (demoLookup, error) {
 	if err != nil {
 		return demoLookup{}, err
 	}
-	l := lookup.New(vehicle.NewService(snap), nil, "offline")
+	l := lookup.New(vehicle.NewService(snap), nil, "offline", "")
 	l.SetMICs(micdata.List(), micdata.Source)
 	return demoLookup{l, c.Boats}, nil
 })

@@ -153,7 +153,7 @@ func epaLookup(t *testing.T, cars []catalog.Car, set ...string) *lookup.Service 
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := lookup.New(vehicle.NewService(snap), nil, "offline")
+	l := lookup.New(vehicle.NewService(snap), nil, "offline", "")
 	l.SetOffline(off)
 	return l
 }

@@ -32,7 +32,10 @@ type Service struct {
 	up       *upstream.Client
 	mode     string
 	offline  atomic.Pointer[Offline]
-	hins     atomic.Pointer[hinDecoder]
+	// recallMode is the recalls.source setting: "auto" or "", "offline", "online".
+	recallMode string
+	recallIx   atomic.Pointer[RecallIndex]
+	hins       atomic.Pointer[hinDecoder]
 }
 
 // Offline decodes VINs without NHTSA, from an imported vPIC snapshot.
@@ -44,9 +47,10 @@ type Offline interface {
 }
 
 // New returns a Service decoding VINs by mode (the vin.decoder setting:
-// "auto" or "", "offline", "online").
-func New(vehicles *vehicle.Service, up *upstream.Client, mode string) *Service {
-	return &Service{vehicles: vehicles, up: up, mode: mode}
+// "auto" or "", "offline", "online") and finding recalls by recallMode
+// (recalls.source, the same values).
+func New(vehicles *vehicle.Service, up *upstream.Client, mode, recallMode string) *Service {
+	return &Service{vehicles: vehicles, up: up, mode: mode, recallMode: recallMode}
 }
 
 // SetOffline makes o the offline decoder; replicas swap in a newer snapshot.
@@ -105,12 +109,16 @@ func upstreamError(name string, err error) *vehicle.Error {
 
 // CarRecalls is the answer of /v1/cars/{uuid}/recalls.
 type CarRecalls struct {
-	Car       vehicle.CarRef    `json:"car" jsonschema:"The car the recalls and ratings are for."`
-	Coverage  string            `json:"coverage" jsonschema:"Where the data comes from and applies: US (NHTSA)."`
-	Recalls   []upstream.Recall `json:"recalls" jsonschema:"NHTSA recall campaigns for the car's make, model and year; empty when there are none."`
-	Ratings   []upstream.Rating `json:"ratings" jsonschema:"NCAP crash-test ratings of each variant NHTSA rated; empty when none was rated."`
-	Stale     bool              `json:"stale" jsonschema:"True when NHTSA failed and an expired cached answer is served (with a Warning header)."`
-	FetchedAt time.Time         `json:"fetched_at" jsonschema:"When the answer was fetched from NHTSA (UTC)."`
+	Car      vehicle.CarRef    `json:"car" jsonschema:"The car the recalls and ratings are for."`
+	Coverage string            `json:"coverage" jsonschema:"Where the data comes from and applies: US (NHTSA)."`
+	Recalls  []upstream.Recall `json:"recalls" jsonschema:"NHTSA recall campaigns for the car's make, model and year; empty when there are none."`
+	Source   string            `json:"source" jsonschema:"Where the recalls come from: NHTSA recall files YYYY-MM-DD (imported, by their data date) or NHTSA recalls API."`
+	DataDate string            `json:"data_date" jsonschema:"The date of the recall data, YYYY-MM-DD: the newest record of the imported files, or the day NHTSA's API was asked."`
+	Ratings  []upstream.Rating `json:"ratings" jsonschema:"NCAP crash-test ratings of each variant NHTSA rated; empty when none was rated."`
+	// RatingsUnavailable: recalls came from the files and NHTSA's ratings failed.
+	RatingsUnavailable bool      `json:"ratings_unavailable" jsonschema:"True when the recalls come from the imported files and NHTSA failed to give ratings: ratings is then empty, not a statement that none exist."`
+	Stale              bool      `json:"stale" jsonschema:"True when NHTSA failed and an expired cached answer is served (with a Warning header)."`
+	FetchedAt          time.Time `json:"fetched_at" jsonschema:"When the answer was fetched from NHTSA, or when the recall files were imported (UTC)."`
 }
 
 // MotorcycleRef identifies a motorcycle-dataset record.
@@ -127,52 +135,77 @@ type MotorcycleRecalls struct {
 	Coverage   string            `json:"coverage" jsonschema:"Where the data comes from and applies: US (NHTSA)."`
 	Note       string            `json:"note" jsonschema:"How to read an empty list: matched by NHTSA's naming, not a guarantee."`
 	Recalls    []upstream.Recall `json:"recalls" jsonschema:"NHTSA recall campaigns for the make, model and year; empty when none was found."`
+	Source     string            `json:"source" jsonschema:"Where the recalls come from: NHTSA recall files YYYY-MM-DD (imported, by their data date) or NHTSA recalls API."`
+	DataDate   string            `json:"data_date" jsonschema:"The date of the recall data, YYYY-MM-DD: the newest record of the imported files, or the day NHTSA's API was asked."`
 	Stale      bool              `json:"stale" jsonschema:"True when NHTSA failed and an expired cached answer is served (with a Warning header)."`
-	FetchedAt  time.Time         `json:"fetched_at" jsonschema:"When the answer was fetched from NHTSA (UTC)."`
+	FetchedAt  time.Time         `json:"fetched_at" jsonschema:"When the answer was fetched from NHTSA, or when the recall files were imported (UTC)."`
 }
 
 // MotorcycleNote qualifies an empty motorcycle recall list.
 const MotorcycleNote = "Recalls are matched by make, model and year as NHTSA names them; an empty list means no match was found, not a guarantee that there are none."
 
-// CarRecalls fetches a car's recall campaigns and NCAP ratings (in parallel).
+// CarRecalls finds a car's recall campaigns (see Recalls) and fetches its
+// NCAP ratings, in parallel. With recalls from the files, a ratings failure
+// leaves ratings empty and says so rather than failing the answer.
 func (s *Service) CarRecalls(ctx context.Context, id uuid.UUID) (CarRecalls, upstream.Meta, error) {
 	car, err := s.vehicles.Car(id)
 	if err != nil {
 		return CarRecalls{}, upstream.Meta{}, err
 	}
 	out := CarRecalls{Car: vehicle.CarRef{UUID: car.UUID, Make: car.Make, Model: car.Model, Year: car.Year, Trim: car.Trim}, Coverage: Coverage}
-	var recallsMeta, ratingsMeta upstream.Meta
-	g, gctx := errgroup.WithContext(ctx)
+	var (
+		set         RecallSet
+		ratingsMeta upstream.Meta
+		ratingsErr  error
+	)
+	var g errgroup.Group
 	g.Go(func() (err error) {
-		out.Recalls, recallsMeta, err = s.up.Recalls(gctx, car.Make, car.Model, car.Year)
+		set, err = s.Recalls(ctx, car.Make, car.Year, car.Model, car.SourceModel)
 		return err
 	})
-	g.Go(func() (err error) {
-		out.Ratings, ratingsMeta, err = s.up.SafetyRatings(gctx, car.Make, car.Model, car.Year)
-		return err
+	g.Go(func() error {
+		out.Ratings, ratingsMeta, ratingsErr = s.up.SafetyRatings(ctx, car.Make, car.Model, car.Year)
+		return nil
 	})
-	if err := g.Wait(); err != nil {
+	err = g.Wait()
+	if err == nil && ratingsErr != nil && !set.Offline {
+		err = ratingsErr
+	}
+	if err != nil {
+		if ve := (*vehicle.Error)(nil); errors.As(err, &ve) {
+			return CarRecalls{}, upstream.Meta{}, ve
+		}
 		return CarRecalls{}, upstream.Meta{}, upstreamError("NHTSA", err)
 	}
-	meta := upstream.Meta{Stale: recallsMeta.Stale || ratingsMeta.Stale, FetchedAt: oldest(recallsMeta.FetchedAt, ratingsMeta.FetchedAt)}
+	out.Recalls, out.Source, out.DataDate = set.Recalls, set.Source, set.DataDate
+	meta := set.Meta
+	if ratingsErr != nil {
+		out.Ratings, out.RatingsUnavailable = []upstream.Rating{}, true
+	} else {
+		meta = upstream.Meta{Stale: meta.Stale || ratingsMeta.Stale, FetchedAt: oldest(meta.FetchedAt, ratingsMeta.FetchedAt)}
+	}
 	out.Stale, out.FetchedAt = meta.Stale, meta.FetchedAt
 	return out, meta, nil
 }
 
-// MotorcycleRecalls fetches a motorcycle's recall campaigns.
+// MotorcycleRecalls finds a motorcycle's recall campaigns (see Recalls).
 func (s *Service) MotorcycleRecalls(ctx context.Context, id uuid.UUID) (MotorcycleRecalls, upstream.Meta, error) {
 	m, err := s.vehicles.Motorcycle(id)
 	if err != nil {
 		return MotorcycleRecalls{}, upstream.Meta{}, err
 	}
-	recalls, meta, err := s.up.Recalls(ctx, m.Make, m.Model, m.Year)
+	set, err := s.Recalls(ctx, m.Make, m.Year, m.Model)
 	if err != nil {
-		return MotorcycleRecalls{}, meta, upstreamError("NHTSA", err)
+		if ve := (*vehicle.Error)(nil); errors.As(err, &ve) {
+			return MotorcycleRecalls{}, upstream.Meta{}, ve
+		}
+		return MotorcycleRecalls{}, set.Meta, upstreamError("NHTSA", err)
 	}
 	return MotorcycleRecalls{
 		Motorcycle: MotorcycleRef{UUID: m.UUID, Make: m.Make, Model: m.Model, Year: m.Year},
-		Coverage:   Coverage, Note: MotorcycleNote, Recalls: recalls, Stale: meta.Stale, FetchedAt: meta.FetchedAt,
-	}, meta, nil
+		Coverage:   Coverage, Note: MotorcycleNote, Recalls: set.Recalls, Source: set.Source, DataDate: set.DataDate,
+		Stale: set.Meta.Stale, FetchedAt: set.Meta.FetchedAt,
+	}, set.Meta, nil
 }
 
 func oldest(a, b time.Time) time.Time {

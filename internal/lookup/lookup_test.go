@@ -43,7 +43,7 @@ func TestUpstreamErrorCodes(t *testing.T) {
 func TestInvalidVINNeverReachesUpstream(t *testing.T) {
 	t.Parallel()
 	// A nil upstream client would panic if it were called.
-	s := New(vehicle.NewService(nil), nil, "auto")
+	s := New(vehicle.NewService(nil), nil, "auto", "")
 	for _, bad := range []string{"", "SHORT", "1FTMW1T88MFA0000I", "1FTMW1T88MFA 0001"} {
 		_, _, err := s.DecodeVIN(t.Context(), bad)
 		if vehicle.CodeOf(err) != CodeInvalidVIN {

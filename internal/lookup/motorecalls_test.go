@@ -35,7 +35,7 @@ func TestMotorcycleRecallsUseVPICNames(t *testing.T) {
 	}
 	fake := upstreamtest.New(t)
 	up := upstream.New(upstream.Config{VPICURL: fake.URL, NHTSAURL: fake.URL, Timeout: time.Second}, nil, slog.New(slog.DiscardHandler))
-	got, _, err := lookup.New(vehicle.NewService(snap), up, "auto").MotorcycleRecalls(t.Context(), m.UUID)
+	got, _, err := lookup.New(vehicle.NewService(snap), up, "auto", "online").MotorcycleRecalls(t.Context(), m.UUID)
 	if err != nil {
 		t.Fatal(err)
 	}

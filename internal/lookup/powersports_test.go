@@ -56,7 +56,7 @@ func TestPowersportsVINLinkRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := lookup.New(vehicle.NewService(snap), nil, "offline")
+	l := lookup.New(vehicle.NewService(snap), nil, "offline", "")
 	l.SetOffline(off)
 	set, err := vins.Powersports(context.Background(), path, 2000, 1)
 	if err != nil {

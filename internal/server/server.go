@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,6 +30,7 @@ import (
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/mcptools"
 	"github.com/vds-dev/vds/internal/metrics"
+	"github.com/vds-dev/vds/internal/nhtsafile"
 	"github.com/vds-dev/vds/internal/requestlog"
 	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/store"
@@ -54,7 +56,9 @@ type Server struct {
 	micList atomic.Pointer[store.MICList]
 	// vpicDate is the data date of that snapshot, a Unix time.
 	vpicDate atomic.Int64
-	handler  http.Handler
+	// recallFiles names the NHTSA recall files served (ids and sha256s); "" for none.
+	recallFiles atomic.Pointer[string]
+	handler     http.Handler
 	// mcpHandler serves the --mcp-addr listener: /mcp and /healthz only.
 	mcpHandler http.Handler
 	// adminHandler serves the --admin-addr listener: /metrics and /debug/pprof/.
@@ -115,10 +119,10 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		Timeout: cfg.Upstream.Timeout, CacheTTL: cfg.Upstream.CacheTTL, Observer: s.metrics}, st, log)
 	acc := access.New(st, cfg.Plan, cfg.PlanNames(), access.WithAuthenticator(auth))
 	saved := lists.New(st)
-	lk := lookup.New(s.svc, up, cfg.VIN.Decoder)
+	lk := lookup.New(s.svc, up, cfg.VIN.Decoder, cfg.Recalls.Source)
 	s.lookup = lk
 	saved.SetVINDecoder(lk.ListDecode)
-	s.watch = watch.New(st, s.svc, up, watch.Events(s.hooks), s.metrics, watch.Config{Interval: cfg.Recalls.RefreshInterval}, log)
+	s.watch = watch.New(st, s.svc, lk.WatchRecalls(), watch.Events(s.hooks), s.metrics, watch.Config{Interval: cfg.Recalls.RefreshInterval}, log)
 	// The snapshot loads before the first request (tens of milliseconds),
 	// so no VIN is sent to NHTSA that the snapshot would have answered.
 	switch cfg.VIN.Decoder {
@@ -134,6 +138,17 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	default:
 		if err := s.reloadVPIC(ctx); err != nil {
 			log.Warn("vPIC snapshot load failed; decoding VINs with NHTSA vPIC", "err", err)
+		}
+	}
+	switch cfg.Recalls.Source {
+	case "offline":
+		if err := s.reloadRecalls(ctx); err != nil {
+			return nil, fmt.Errorf("recalls.source is offline: %w", err)
+		}
+	case "online":
+	default:
+		if err := s.reloadRecalls(ctx); err != nil && !errors.Is(err, nhtsafile.ErrNoFiles) {
+			log.Warn("NHTSA recall files load failed; answering recalls from NHTSA", "err", err)
 		}
 	}
 	if err := s.reloadMICs(ctx); err != nil {
@@ -228,7 +243,7 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "reason": "database", "database_error": detail})
 		return
 	}
-	body := map[string]any{"status": "ready", "catalog_version": s.CatalogVersion(), "vin_decoder": s.lookup.Decoder()}
+	body := map[string]any{"status": "ready", "catalog_version": s.CatalogVersion(), "vin_decoder": s.lookup.Decoder(), "recalls_source": s.lookup.RecallSource()}
 	// Still ready: the server answers from the last version it loaded.
 	if f := s.loadFailure.Load(); f != nil {
 		body["catalog_error"] = f
@@ -311,6 +326,16 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 	if s.cfg.VIN.Decoder != "online" {
 		wg.Go(func() {
 			s.every(bg, sc.CatalogPoll, s.reloadVPIC, "vPIC snapshot reload failed; serving the previous one")
+		})
+	}
+	if s.cfg.Recalls.Source != "online" {
+		wg.Go(func() {
+			s.every(bg, sc.CatalogPoll, func(ctx context.Context) error {
+				if err := s.reloadRecalls(ctx); !errors.Is(err, nhtsafile.ErrNoFiles) {
+					return err
+				}
+				return nil
+			}, "NHTSA recall files reload failed; serving the previous ones")
 		})
 	}
 	wg.Go(func() { s.every(bg, sc.CatalogPoll, s.reloadMICs, "MIC list reload failed; serving the previous one") })
@@ -415,6 +440,31 @@ func (s *Server) reloadVPIC(ctx context.Context) error {
 	}
 	s.vpicDate.Store(date)
 	s.log.Info("decoding VINs offline", "source", snap.Source(), "sha256", snap.Meta.SHA256)
+	return nil
+}
+
+// reloadRecalls indexes the imported NHTSA recall files when they are not
+// the ones served, so every replica follows vds ingest --source nhtsa-recalls.
+func (s *Server) reloadRecalls(ctx context.Context) error {
+	files, err := s.st.NHTSAFiles(ctx)
+	if err != nil {
+		return err
+	}
+	var sig strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&sig, "%d:%s ", f.ID, f.SHA256)
+	}
+	if p := s.recallFiles.Load(); p != nil && *p == sig.String() {
+		return nil
+	}
+	ix, err := nhtsafile.Load(ctx, s.st)
+	if err != nil {
+		return err
+	}
+	s.lookup.SetRecallIndex(ix)
+	key := sig.String()
+	s.recallFiles.Store(&key)
+	s.log.Info("answering recalls offline", "source", ix.Source(), "files", len(ix.Files()))
 	return nil
 }
 

@@ -227,6 +227,32 @@ type VPICStore interface {
 	VPICFile(ctx context.Context, id int64) ([]byte, error)
 }
 
+// NHTSAFile describes one imported NHTSA flat file (FLAT_RCL_*).
+type NHTSAFile struct {
+	ID int64 `json:"id"`
+	// Name is the file's name without directory and extension, upper case: it
+	// identifies the file, so a newer FLAT_RCL_POST_2010 replaces the older.
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	// FileDate is the file's own date (zip member or modification time), YYYY-MM-DD.
+	FileDate string `json:"file_date"`
+	// DataDate is the newest record date in it, YYYY-MM-DD.
+	DataDate   string           `json:"data_date"`
+	SHA256     string           `json:"sha256"`
+	Rows       map[string]int64 `json:"rows"`
+	ImportedAt time.Time        `json:"imported_at"`
+}
+
+// NHTSAFileStore keeps the imported NHTSA flat files every replica answers recalls from.
+type NHTSAFileStore interface {
+	// PutNHTSAFiles stores files (with data, their parsed rows) in one
+	// transaction, each replacing the stored file of its name.
+	PutNHTSAFiles(ctx context.Context, files []NHTSAFile, data [][]byte) ([]NHTSAFile, error)
+	// NHTSAFiles describes the stored files, by name.
+	NHTSAFiles(ctx context.Context) ([]NHTSAFile, error)
+	NHTSAFileData(ctx context.Context, id int64) ([]byte, error)
+}
+
 // MICList describes an imported list of the Coast Guard's manufacturer
 // identification codes.
 type MICList struct {
@@ -260,6 +286,7 @@ type Store interface {
 	requestlog.Store
 	CacheStore
 	VPICStore
+	NHTSAFileStore
 	MICStore
 	WebhookStore
 	Migrate(ctx context.Context) error

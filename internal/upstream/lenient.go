@@ -182,7 +182,7 @@ func (r record) boolean(names ...string) bool {
 }
 
 func (r record) date(names ...string) *string {
-	d, ok := parseDate(r.str(names...))
+	d, ok := ISODate(r.str(names...))
 	if !ok {
 		return nil
 	}
@@ -197,9 +197,10 @@ var (
 	compactRE = regexp.MustCompile(`^(\d{4})(\d{2})(\d{2})$`)
 )
 
-// parseDate reads slash dates as DD/MM/YYYY (today's NHTSA), falling back to
+// ISODate normalises NHTSA's dates to YYYY-MM-DD: YYYYMMDD (the flat files),
+// ISO, WCF /Date(ms)/, and slash dates as DD/MM/YYYY (today's NHTSA), falling back to
 // MM/DD/YYYY when only that is valid.
-func parseDate(s string) (string, bool) {
+func ISODate(s string) (string, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return "", false

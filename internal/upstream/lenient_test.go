@@ -28,9 +28,9 @@ func TestParseDate(t *testing.T) {
 		"00/00/0000":                   "",
 		"/Date(99999999999999999999)/": "",
 	} {
-		got, ok := parseDate(in)
+		got, ok := ISODate(in)
 		if got != want || ok != (want != "") {
-			t.Errorf("parseDate(%q) = %q, %v; want %q", in, got, ok, want)
+			t.Errorf("ISODate(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
 }

@@ -1,0 +1,153 @@
+package lookup
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/vds-dev/vds/internal/upstream"
+	"github.com/vds-dev/vds/internal/vehicle"
+)
+
+// RecallIndex answers recalls offline, from imported NHTSA recall files.
+type RecallIndex interface {
+	// Recalls lists the campaigns of a make, model and year, never nil.
+	Recalls(vehicleMake, model string, year int) []upstream.Recall
+	// Has reports whether the files name the make, model and year.
+	Has(vehicleMake, model string, year int) bool
+	Source() string
+	DataDate() string
+	// Since is when the files were imported: the answer's fetched_at.
+	Since() time.Time
+}
+
+// SourceRecallsAPI names NHTSA's live recalls API in answers.
+const SourceRecallsAPI = "NHTSA recalls API"
+
+// SetRecallIndex makes ix the offline recall source; replicas swap in newer files.
+func (s *Service) SetRecallIndex(ix RecallIndex) { s.recallIx.Store(&ix) }
+
+// RecallSource names where recalls come from now: the files, the API or "none".
+func (s *Service) RecallSource() string {
+	if p := s.recallIx.Load(); p != nil && s.recallMode != "online" {
+		return (*p).Source()
+	}
+	if s.recallMode == "offline" {
+		return "none"
+	}
+	return SourceRecallsAPI
+}
+
+// RecallSet is the recalls of one vehicle, with where they come from.
+type RecallSet struct {
+	Recalls  []upstream.Recall
+	Source   string
+	DataDate string
+	Meta     upstream.Meta
+	Offline  bool
+}
+
+// Recalls is the one place recalls are fetched (the API, the garage's
+// watch): from the imported files when recalls.source allows and they are
+// loaded, else NHTSA. models are the model's names to try offline in turn
+// (as the catalog spells it, as its source does); NHTSA gets the first.
+func (s *Service) Recalls(ctx context.Context, vehicleMake string, year int, models ...string) (RecallSet, error) {
+	if ix, offline := s.offlineRecalls(); offline {
+		if ix == nil {
+			return RecallSet{}, &vehicle.Error{Code: CodeUpstreamUnavailable,
+				Message: "No NHTSA recall files are imported on this server (recalls.source is offline); an operator runs vds ingest --source nhtsa-recalls."}
+		}
+		out := RecallSet{Recalls: []upstream.Recall{}, Source: ix.Source(), DataDate: ix.DataDate(), Meta: upstream.Meta{FetchedAt: ix.Since()}, Offline: true}
+		for _, m := range nhtsaModels(models) {
+			if ix.Has(vehicleMake, m, year) {
+				out.Recalls = ix.Recalls(vehicleMake, m, year)
+				break
+			}
+		}
+		return out, nil
+	}
+	model := ""
+	if len(models) > 0 {
+		model = models[0]
+	}
+	recalls, meta, err := s.up.Recalls(ctx, vehicleMake, model, year)
+	if err != nil {
+		return RecallSet{}, err
+	}
+	return RecallSet{Recalls: recalls, Source: SourceRecallsAPI, DataDate: meta.FetchedAt.UTC().Format(time.DateOnly), Meta: meta}, nil
+}
+
+// offlineRecalls reports whether recalls come from the files now, and the
+// files' index (nil when recalls.source is offline and none are loaded).
+func (s *Service) offlineRecalls() (RecallIndex, bool) {
+	var ix RecallIndex
+	if p := s.recallIx.Load(); p != nil {
+		ix = *p
+	}
+	return ix, s.recallMode == "offline" || (s.recallMode != "online" && ix != nil)
+}
+
+// WatchRecalls is the garage watch's recall source (a watch.Fetcher):
+// Recalls by recalls.source, so the watch answers from the imported files
+// when they do; a refresh asks NHTSA past its cache otherwise.
+func (s *Service) WatchRecalls() WatchRecalls { return WatchRecalls{s} }
+
+// WatchRecalls fetches a make, model and year's recalls for the watch.
+type WatchRecalls struct{ s *Service }
+
+// Recalls answers from the files, or from NHTSA through its cache.
+func (w WatchRecalls) Recalls(ctx context.Context, vehicleMake, model string, year int) ([]upstream.Recall, upstream.Meta, error) {
+	set, err := w.s.Recalls(ctx, vehicleMake, year, model)
+	return set.Recalls, set.Meta, err
+}
+
+// RefreshRecalls answers from the files, or asks NHTSA now.
+func (w WatchRecalls) RefreshRecalls(ctx context.Context, vehicleMake, model string, year int) ([]upstream.Recall, error) {
+	if _, offline := w.s.offlineRecalls(); offline {
+		recalls, _, err := w.Recalls(ctx, vehicleMake, model, year)
+		return recalls, err
+	}
+	return w.s.up.RefreshRecalls(ctx, vehicleMake, model, year)
+}
+
+var (
+	parenthesized = regexp.MustCompile(`\s*\([^)]*\)`)
+	// EPA's drive and body suffixes, which NHTSA's model names lack ("Wrangler 4WD").
+	driveSuffix = regexp.MustCompile(`(?i)(\s+(2wd|4wd|awd|fwd|rwd|4x4|2dr|4dr|pickup|cab chassis|van|wagon|convertible|coupe|hybrid|ffv))+$`)
+)
+
+// nhtsaModels are the names NHTSA may file a catalog model under: each as
+// given, without parentheses, without EPA's drive and body suffixes, and
+// last the model's first word, its family ("Wrangler 4dr 4xe" is a Wrangler).
+func nhtsaModels(models []string) []string {
+	var out []string
+	add := func(m string) {
+		if m = strings.TrimSpace(m); m != "" && !contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	for _, m := range models {
+		add(m)
+	}
+	for _, m := range models {
+		m = parenthesized.ReplaceAllString(m, "")
+		add(m)
+		add(driveSuffix.ReplaceAllString(m, ""))
+	}
+	for _, m := range models {
+		if first, _, ok := strings.Cut(strings.TrimSpace(m), " "); ok {
+			add(first)
+		}
+	}
+	return out
+}
+
+func contains(l []string, s string) bool {
+	for _, v := range l {
+		if strings.EqualFold(v, s) {
+			return true
+		}
+	}
+	return false
+}
