@@ -181,7 +181,7 @@ func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
 
 func (h *Handler) makes(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		writeRawRecord(w, h.svc.MakesJSON(kind))
+		edge.Send(w, http.StatusOK, "application/json", h.svc.MakesBody(kind))
 	}
 }
 
@@ -192,7 +192,7 @@ func (h *Handler) models(kind catalog.Kind) http.HandlerFunc {
 			edge.WriteError(w, r, err)
 			return
 		}
-		writeRawRecord(w, models)
+		edge.Send(w, http.StatusOK, "application/json", models)
 	}
 }
 

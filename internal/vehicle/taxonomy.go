@@ -1,7 +1,6 @@
 package vehicle
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -54,12 +53,28 @@ func (s spelling) best() string {
 }
 
 // taxonomy is a kind's makes and models, precomputed at build time, and
-// their JSON for the API: at full size, encoding them was most of a call.
+// their answers for the API in its envelope: at full size, encoding them,
+// then copying them into the envelope, was most of a call.
 type taxonomy struct {
 	makes      []MakeCount
 	models     map[string][]ModelRange
-	makesJSON  json.RawMessage
-	modelsJSON map[string]json.RawMessage // by lowercase make
+	makesBody  []byte
+	modelsBody map[string][]byte // by lowercase make
+}
+
+// Envelope bounds of a taxonomy body: {"data":JSON}\n.
+const (
+	bodyPrefix = `{"data":`
+	bodySuffix = "}\n"
+)
+
+// envelope encodes v as an answer body.
+func envelope(v any) ([]byte, error) {
+	raw, err := encodeJSON(v)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat([]byte(bodyPrefix), raw, []byte(bodySuffix)), nil
 }
 
 // buildTaxonomy reads makes and models off their runs in one pass.
@@ -87,12 +102,12 @@ func (t *table[T]) buildTaxonomy(makeNames, modelNames []string) error {
 		t.models[lmake] = models
 	}
 	var err error
-	if t.makesJSON, err = encodeJSON(t.makes); err != nil {
+	if t.makesBody, err = envelope(t.makes); err != nil {
 		return err
 	}
-	t.modelsJSON = make(map[string]json.RawMessage, len(t.models))
+	t.modelsBody = make(map[string][]byte, len(t.models))
 	for lmake, models := range t.models {
-		if t.modelsJSON[lmake], err = encodeJSON(models); err != nil {
+		if t.modelsBody[lmake], err = envelope(models); err != nil {
 			return err
 		}
 	}

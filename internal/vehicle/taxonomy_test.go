@@ -275,24 +275,29 @@ func TestModelYears(t *testing.T) {
 	}
 }
 
-// The taxonomies' JSON, encoded at build time, is what encoding Makes and
-// Models gives, for every kind and make; an unknown make is [].
+// The taxonomies' answers, encoded at build time, are what encoding Makes
+// and Models in the envelope gives, for every kind and make; an unknown
+// make is [].
 func TestTaxonomyJSON(t *testing.T) {
 	t.Parallel()
 	svc := demoService(t)
+	body := func(v any) string {
+		raw, _ := json.Marshal(v)
+		return `{"data":` + string(raw) + "}\n"
+	}
 	for _, kind := range catalog.Kinds {
 		makes := svc.Makes(kind)
-		if want, _ := json.Marshal(makes); string(svc.MakesJSON(kind)) != string(want) || len(makes) == 0 {
-			t.Errorf("%s makes JSON %s, want %s", kind, svc.MakesJSON(kind), want)
+		if want := body(makes); string(svc.MakesBody(kind)) != want || len(makes) == 0 {
+			t.Errorf("%s makes body %s, want %s", kind, svc.MakesBody(kind), want)
 		}
 		for _, mk := range append(makes, vehicle.MakeCount{Name: "Nobody"}) {
 			models, err := svc.Models(kind, strings.ToUpper(mk.Name))
-			raw, rawErr := svc.ModelsJSON(kind, strings.ToUpper(mk.Name))
-			if want, _ := json.Marshal(models); err != nil || rawErr != nil || string(raw) != string(want) {
-				t.Errorf("%s models of %s: JSON %s (%v), want %s (%v)", kind, mk.Name, raw, rawErr, want, err)
+			raw, rawErr := svc.ModelsBody(kind, strings.ToUpper(mk.Name))
+			if want := body(models); err != nil || rawErr != nil || string(raw) != want {
+				t.Errorf("%s models of %s: body %s (%v), want %s (%v)", kind, mk.Name, raw, rawErr, want, err)
 			}
 		}
-		if _, err := svc.ModelsJSON(kind, " "); vehicle.CodeOf(err) != vehicle.CodeMissingParameter {
+		if _, err := svc.ModelsBody(kind, " "); vehicle.CodeOf(err) != vehicle.CodeMissingParameter {
 			t.Errorf("%s models of no make: %v", kind, err)
 		}
 	}
