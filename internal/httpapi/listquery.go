@@ -28,9 +28,9 @@ func (h *Handler) search(kind catalog.Kind, params url.Values) (vehicle.Page, er
 	return h.svc.Search(q)
 }
 
-func (h *Handler) modelsOf(kind catalog.Kind, params url.Values) ([]byte, error) {
+func (h *Handler) modelsOf(kind catalog.Kind, params url.Values) (vehicle.Answer, error) {
 	if err := checkNames(kind, modelsParams, params); err != nil {
-		return nil, err
+		return vehicle.Answer{}, err
 	}
 	return h.svc.ModelsBody(kind, params.Get("make"))
 }

@@ -181,7 +181,8 @@ func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
 
 func (h *Handler) makes(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		edge.Send(w, http.StatusOK, "application/json", h.svc.MakesBody(kind))
+		a := h.svc.MakesBody(kind)
+		edge.SendGzip(w, http.StatusOK, "application/json", a.Body, a.Gzip)
 	}
 }
 
@@ -192,7 +193,7 @@ func (h *Handler) models(kind catalog.Kind) http.HandlerFunc {
 			edge.WriteError(w, r, err)
 			return
 		}
-		edge.Send(w, http.StatusOK, "application/json", models)
+		edge.SendGzip(w, http.StatusOK, "application/json", models.Body, models.Gzip)
 	}
 }
 

@@ -302,11 +302,10 @@ func (s *Service) Makes(kind catalog.Kind) []MakeCount {
 }
 
 // emptyBody is the answer of an empty list.
-var emptyBody = []byte(bodyPrefix + "[]" + bodySuffix)
+var emptyBody = Answer{Body: []byte(bodyPrefix + "[]" + bodySuffix)}
 
-// MakesBody is Makes encoded as a whole answer, {"data":[...]}\n, once
-// per catalog version: shared, the caller must not change it.
-func (s *Service) MakesBody(kind catalog.Kind) []byte {
+// MakesBody is Makes encoded as a whole answer.
+func (s *Service) MakesBody(kind catalog.Kind) Answer {
 	if t := s.Snapshot().taxonomy(kind); t != nil {
 		return t.makesBody
 	}
@@ -328,10 +327,10 @@ func (s *Service) Models(kind catalog.Kind, mk string) ([]ModelRange, error) {
 }
 
 // ModelsBody is Models encoded as a whole answer, as MakesBody.
-func (s *Service) ModelsBody(kind catalog.Kind, mk string) ([]byte, error) {
+func (s *Service) ModelsBody(kind catalog.Kind, mk string) (Answer, error) {
 	t, err := s.taxonomyOfMake(kind, mk)
 	if err != nil {
-		return nil, err
+		return Answer{}, err
 	}
 	if body, ok := t.modelsBody[strings.ToLower(strings.TrimSpace(mk))]; ok {
 		return body, nil
