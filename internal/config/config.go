@@ -56,8 +56,8 @@ type Server struct {
 	// TrustedProxies are the peers (CIDR or address) whose X-Forwarded-For
 	// and X-Forwarded-Proto are believed; empty believes none.
 	TrustedProxies []string `mapstructure:"trusted_proxies"`
-	// GCHeadroomMB is how far (MiB) the heap may grow above a smaller live
-	// heap between collections; 0 or GOGC set leaves Go's default.
+	// GCHeadroomMB is how large (MiB) the heap may grow between
+	// collections, live heap included; 0 or GOGC set leaves Go's default.
 	GCHeadroomMB int `mapstructure:"gc_headroom_mb"`
 }
 

@@ -160,10 +160,15 @@ type gzipWriter struct {
 	gz *gzip.Writer
 	// bodiless: a 204 or 304, which has no body to compress.
 	bodiless bool
+	// precompressed: the handler sends a body compressed in advance
+	// (SendGzip), which passes through with its length.
+	precompressed bool
 }
 
 func (g *gzipWriter) WriteHeader(status int) {
-	g.Header().Del("Content-Length")
+	if !g.precompressed {
+		g.Header().Del("Content-Length")
+	}
 	if status == http.StatusNoContent || status == http.StatusNotModified {
 		g.bodiless = true
 		g.Header().Del("Content-Encoding")
@@ -174,6 +179,9 @@ func (g *gzipWriter) WriteHeader(status int) {
 func (g *gzipWriter) Write(b []byte) (int, error) {
 	if g.bodiless {
 		return 0, http.ErrBodyNotAllowed
+	}
+	if g.precompressed {
+		return g.ResponseWriter.Write(b)
 	}
 	return g.gz.Write(b)
 }
@@ -191,7 +199,7 @@ func Gzip(next http.Handler) http.Handler {
 		gz.Reset(w)
 		gw := &gzipWriter{ResponseWriter: w, gz: gz}
 		defer func() {
-			if !gw.bodiless {
+			if !gw.bodiless && !gw.precompressed {
 				_ = gz.Close()
 			}
 			gzipPool.Put(gz)

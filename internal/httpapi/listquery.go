@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -29,11 +28,11 @@ func (h *Handler) search(kind catalog.Kind, params url.Values) (vehicle.Page, er
 	return h.svc.Search(q)
 }
 
-func (h *Handler) modelsOf(kind catalog.Kind, params url.Values) (json.RawMessage, error) {
+func (h *Handler) modelsOf(kind catalog.Kind, params url.Values) (vehicle.Answer, error) {
 	if err := checkNames(kind, modelsParams, params); err != nil {
-		return nil, err
+		return vehicle.Answer{}, err
 	}
-	return h.svc.ModelsJSON(kind, params.Get("make"))
+	return h.svc.ModelsBody(kind, params.Get("make"))
 }
 
 // listQuery reads a list route's parameters into a vehicle.Query,

@@ -181,7 +181,8 @@ func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
 
 func (h *Handler) makes(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		writeRawRecord(w, h.svc.MakesJSON(kind))
+		a := h.svc.MakesBody(kind)
+		edge.SendGzip(w, http.StatusOK, "application/json", a.Body, a.Gzip)
 	}
 }
 
@@ -192,7 +193,7 @@ func (h *Handler) models(kind catalog.Kind) http.HandlerFunc {
 			edge.WriteError(w, r, err)
 			return
 		}
-		writeRawRecord(w, models)
+		edge.SendGzip(w, http.StatusOK, "application/json", models.Body, models.Gzip)
 	}
 }
 

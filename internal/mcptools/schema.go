@@ -97,13 +97,18 @@ func recordSchemas() []*jsonschema.Schema {
 // envelope builds the output schema {"data": data} or, with meta, the list
 // envelope {"data": data, "meta": meta}: the body of the REST twin.
 func envelope(data *jsonschema.Schema, dataDesc string, meta bool) *jsonschema.Schema {
+	if meta {
+		return envelopeWith(data, dataDesc, dataOf[vehicle.Meta]())
+	}
+	return envelopeWith(data, dataDesc, nil)
+}
+
+// envelopeWith is envelope with a meta of the tool's own, or none.
+func envelopeWith(data *jsonschema.Schema, dataDesc string, meta *jsonschema.Schema) *jsonschema.Schema {
 	// The data of a body is never a nil slice, as REST's bodies show.
 	typeschema.NotNull(data)
 	data.Description = dataDesc
-	if meta {
-		return typeschema.Envelope(data, dataOf[vehicle.Meta]())
-	}
-	return typeschema.Envelope(data, nil)
+	return typeschema.Envelope(data, meta)
 }
 
 // dataOf is the schema of T, every nested struct inline.

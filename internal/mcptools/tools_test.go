@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/mcptools"
+	"github.com/vds-dev/vds/internal/vehicle"
 )
 
 // plural is the REST path segment of a record type.
@@ -105,9 +106,16 @@ func twinCases(e *env) []twinCase {
 				delete(rl, "reset")
 			}},
 	)
+	// list_makes adds meta.total (TestListMakesLimitAndQ); data is REST's
+	// while every make fits under the limit.
+	withoutMeta := func(body map[string]any, fromREST bool) {
+		if !fromREST {
+			delete(body, "meta")
+		}
+	}
 	for _, k := range catalog.Kinds {
 		cases = append(cases,
-			twinCase{tool: "list_makes", args: map[string]any{"type": string(k)}, path: "/v1/" + plural[k] + "/makes"})
+			twinCase{tool: "list_makes", args: map[string]any{"type": string(k)}, path: "/v1/" + plural[k] + "/makes", adjust: withoutMeta})
 	}
 	cases = append(cases,
 		twinCase{tool: "list_models", args: map[string]any{"type": "car", "make": strings.ToUpper(car.Make)}, path: "/v1/cars/models?make=" + url.QueryEscape(strings.ToUpper(car.Make))},
@@ -163,6 +171,47 @@ func TestToolsMatchREST(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// TestListMakesLimitAndQ: list_makes returns the first limit makes of
+// REST's list, or those whose name contains q, and counts all that match.
+func TestListMakesLimitAndQ(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.client(t, e.tokens["dev"], modern)
+	_, body := e.get(t, "/v1/motorcycles/makes", e.tokens["dev"])
+	var rest struct{ Data []vehicle.MakeCount }
+	if err := json.Unmarshal(body, &rest); err != nil || len(rest.Data) < 3 {
+		t.Fatalf("REST makes: %v %s", err, body)
+	}
+	q := strings.ToUpper(rest.Data[1].Name[1:3])
+	var matching []vehicle.MakeCount
+	for _, m := range rest.Data {
+		if strings.Contains(strings.ToUpper(m.Name), q) {
+			matching = append(matching, m)
+		}
+	}
+	for _, tc := range []struct {
+		args  map[string]any
+		want  []vehicle.MakeCount
+		total int
+	}{
+		{map[string]any{"type": "motorcycle", "limit": 2}, rest.Data[:2], len(rest.Data)},
+		{map[string]any{"type": "motorcycle", "q": q}, matching, len(matching)},
+		{map[string]any{"type": "motorcycle", "q": "no make has this"}, []vehicle.MakeCount{}, 0},
+	} {
+		res := call(t, c, "list_makes", tc.args)
+		var got struct {
+			Data []vehicle.MakeCount
+			Meta struct{ Total int }
+		}
+		if err := json.Unmarshal([]byte(text(res)), &got); err != nil || res.IsError {
+			t.Fatalf("%v: %v %s", tc.args, err, text(res))
+		}
+		if !reflect.DeepEqual(got.Data, tc.want) || got.Meta.Total != tc.total {
+			t.Errorf("%v: %d makes, total %d; want %d, total %d", tc.args, len(got.Data), got.Meta.Total, len(tc.want), tc.total)
+		}
 	}
 }
 
@@ -284,6 +333,8 @@ func TestInvalidArguments(t *testing.T) {
 			[]string{"window must be"}},
 		{"not a tire size", "tire_size_lookup", map[string]any{"size": "225/45"},
 			[]string{`invalid_parameter: size "225/45" is not a tire size`, "225/45R17", "35x12.50R17LT"}},
+		{"limit out of range", "list_makes", map[string]any{"type": "motorcycle", "limit": 0},
+			[]string{"limit must be a whole number from 1 to 1000, not 0"}},
 		{"empty make", "list_models", map[string]any{"type": "car", "make": " "},
 			[]string{"missing_parameter: make is required"}},
 		{"year out of range", "tire_sizes_for_vehicle", map[string]any{"make": "Toyota", "model": "Camry", "year": 1800},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -268,20 +269,40 @@ func (v vehicleTools) geometry(_ context.Context, in TireGeometryInput) (*mcp.Ca
 
 // ListMakesInput is the arguments of list_makes.
 type ListMakesInput struct {
-	Type string `json:"type" jsonschema:"Which records' makes to list: car, motorcycle, boat or tire_size."`
+	Type  string `json:"type" jsonschema:"Which records' makes to list: car, motorcycle, boat or tire_size."`
+	Q     string `json:"q,omitempty" jsonschema:"Only makes whose name contains this text, ignoring case, e.g. harley."`
+	Limit *int   `json:"limit,omitempty" jsonschema:"At most this many makes, 1 to 1000 (default 200); meta.total counts all that match."`
+}
+
+// Makes list_makes returns by default and at most: the powersports catalog
+// has over 2,000, about 100 KB that an agent rarely needs whole.
+const (
+	defaultMakesLimit = 200
+	maxMakesLimit     = 1000
+)
+
+// makesMeta is list_makes's meta.
+type makesMeta struct {
+	Total int `json:"total" jsonschema:"Makes that match, all of them: more than data holds when the list was cut at limit; narrow it with q."`
 }
 
 func listMakes() Tool {
 	return newTool(toolSpec{
 		name:  "list_makes",
 		title: "List makes",
-		desc: "List every make of one record type with its record count, sorted by name, to learn the catalog's exact " +
-			"spelling before searching. Returns {\"data\": [{name, count}]}, the body of GET /v1/{type}/makes.",
-		in:      inputSchema[ListMakesInput](map[string]prop{"type": kindProp}),
-		out:     envelope(dataOf[[]vehicle.MakeCount](), "Every make with its record count.", false),
+		desc: "List the makes of one record type with their record counts, sorted by name, to learn the catalog's exact " +
+			"spelling before searching. At most limit makes (default 200) come back; meta.total says how many match, and " +
+			"q narrows the list to makes whose name contains it (motorcycles alone have over 2,000 makes). " +
+			"Returns {\"data\": [{name, count}], \"meta\": {total}}; data is the body of GET /v1/{type}/makes when all fit.",
+		in: inputSchema[ListMakesInput](map[string]prop{
+			"type":  kindProp,
+			"q":     {examples: []any{"harley"}},
+			"limit": bounds(1, maxMakesLimit),
+		}),
+		out:     envelopeWith(dataOf[[]vehicle.MakeCount](), "The makes that match, at most limit, with their record counts.", dataOf[makesMeta]()),
 		charged: true,
 		rest:    "GET /v1/cars/makes, /v1/motorcycles/makes, /v1/boats/makes, /v1/tire-sizes/makes",
-		output:  "`{\"data\": [{\"name\": ..., \"count\": ...}, ...]}`",
+		output:  "`{\"data\": [{\"name\": ..., \"count\": ...}, ...], \"meta\": {\"total\": ...}}`",
 		handler: handle(Deps.vehicleTools, vehicleTools.makes),
 	})
 }
@@ -291,7 +312,19 @@ func (v vehicleTools) makes(_ context.Context, in ListMakesInput) (*mcp.CallTool
 	if err != nil {
 		return serviceError(err, "")
 	}
-	return jsonResult(v.svc.Makes(kind))
+	makes := v.svc.Makes(kind)
+	if q := strings.ToLower(strings.TrimSpace(in.Q)); q != "" {
+		makes = slices.DeleteFunc(makes, func(m vehicle.MakeCount) bool { return !strings.Contains(strings.ToLower(m.Name), q) })
+	}
+	total := len(makes)
+	b, err := json.Marshal(struct {
+		Data []vehicle.MakeCount `json:"data"`
+		Meta makesMeta           `json:"meta"`
+	}{makes[:min(total, orDefault(in.Limit, defaultMakesLimit))], makesMeta{Total: total}})
+	if err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	return structured(b), nil
 }
 
 // ListModelsInput is the arguments of list_models.

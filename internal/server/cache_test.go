@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"compress/gzip"
 	"context"
 	"io"
 	"log/slog"
@@ -331,4 +332,46 @@ func TestCORS(t *testing.T) {
 		resp.Header.Get("Access-Control-Allow-Origin") != "" {
 		t.Fatalf("CORS off: preflight %d %v", resp.StatusCode, resp.Header)
 	}
+}
+
+// TestPrecompressedTaxonomy: a gzip client gets a makes or models answer
+// kept compressed (edge's TestSendGzip checks those bytes pass as they
+// are) with its length, the gzip tag and the call charged, and it
+// decompresses to the identity answer.
+func TestPrecompressedTaxonomy(t *testing.T) {
+	t.Parallel()
+	ws := newWebServer(t, nil)
+	tok := ws.tokens["tiny"] // 5 calls a month: these four are counted
+	for _, path := range []string{"/v1/cars/makes", "/v1/cars/models?make=" + ws.cat.Cars[0].Make} {
+		plainResp, plain := ws.do(t, http.MethodGet, path, tok, "Accept-Encoding", "identity")
+		resp, zipped := ws.do(t, http.MethodGet, path, tok, "Accept-Encoding", "gzip")
+		if plainResp.StatusCode != http.StatusOK || resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("%s: %d and %d, Content-Encoding %q", path, plainResp.StatusCode, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+		}
+		if n, _ := strconv.Atoi(resp.Header.Get("Content-Length")); n != len(zipped) || n == 0 {
+			t.Errorf("%s: Content-Length %q for %d bytes", path, resp.Header.Get("Content-Length"), len(zipped))
+		}
+		if tag := resp.Header.Get("ETag"); tag == "" || tag == plainResp.Header.Get("ETag") {
+			t.Errorf("%s: gzip ETag %q, identity %q", path, tag, plainResp.Header.Get("ETag"))
+		}
+		if u, _ := strconv.Atoi(resp.Header.Get("X-Quota-Used")); u != 1+mustAtoi(t, plainResp.Header.Get("X-Quota-Used")) {
+			t.Errorf("%s: quota used %d after %s", path, u, plainResp.Header.Get("X-Quota-Used"))
+		}
+		zr, err := gzip.NewReader(strings.NewReader(zipped))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if got, err := io.ReadAll(zr); err != nil || string(got) != plain {
+			t.Errorf("%s: gzip answer decompresses to %q (%v), want %q", path, got, err, plain)
+		}
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return n
 }

@@ -12,20 +12,29 @@ import (
 // With GOGC=100 a cycle starts once the heap grew by as much as is live.
 // vds's live heap is small and its garbage rate high, so under load the
 // default collects many times a second, and the mark phases set the tail
-// latency. Headroom lets the heap grow by max(live heap, headroom) instead.
+// latency. So the heap may fill the headroom before a cycle: it grows by
+// the headroom less what is live, and by at least half the live heap, so
+// that a full-size catalog does not double the resident memory.
 
 const gcTuneEvery = 10 * time.Second
 
-// maxGCPercent bounds the percentage for a tiny live heap (a test store).
-const maxGCPercent = 10000
+// Bounds of the percentage: for a tiny live heap (a test store), and for
+// a live heap as large as the headroom or more.
+const (
+	maxGCPercent = 10000
+	minGCPercent = 50
+)
 
-// gcPercent is the GOGC that lets a heap with live bytes grow by
-// max(live, headroom) before the next cycle.
+// gcPercent is the GOGC that lets a heap with live bytes reach
+// max(headroom, 1.5 × live) before the next cycle.
 func gcPercent(live, headroom uint64) int {
 	if live == 0 {
 		return maxGCPercent
 	}
-	return int(min(max(100, headroom*100/live), maxGCPercent))
+	if live >= headroom {
+		return minGCPercent
+	}
+	return int(min(max(minGCPercent, (headroom-live)*100/live), maxGCPercent))
 }
 
 // liveHeap reads the heap the last cycle left live or, before the first,

@@ -16,12 +16,14 @@ func TestGCPercent(t *testing.T) {
 		live, headroom uint64
 		want           int
 	}{
-		{live: 16 * mib, headroom: 256 * mib, want: 1600},  // grow by the headroom
-		{live: 256 * mib, headroom: 256 * mib, want: 100},  // as much as is live
-		{live: 1024 * mib, headroom: 256 * mib, want: 100}, // never below Go's default
-		{live: 1 * mib, headroom: 256 * mib, want: 10000},  // bounded for a tiny heap
+		{live: 16 * mib, headroom: 256 * mib, want: 1500}, // fill the headroom
+		{live: 128 * mib, headroom: 256 * mib, want: 100}, // as much as is live
+		{live: 192 * mib, headroom: 256 * mib, want: 50},  // a full-size catalog: by half
+		{live: 1024 * mib, headroom: 256 * mib, want: 50}, // never below half the live heap
+		{live: 1 * mib, headroom: 256 * mib, want: 10000}, // bounded for a tiny heap
 		{live: 0, headroom: 256 * mib, want: 10000},
-		{live: 100 * mib, headroom: 150 * mib, want: 150},
+		{live: 100 * mib, headroom: 150 * mib, want: 50},
+		{live: 50 * mib, headroom: 150 * mib, want: 200},
 	} {
 		if got := gcPercent(c.live, c.headroom); got != c.want {
 			t.Errorf("gcPercent(%d MiB, %d MiB) = %d, want %d", c.live/mib, c.headroom/mib, got, c.want)

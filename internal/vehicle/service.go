@@ -301,12 +301,15 @@ func (s *Service) Makes(kind catalog.Kind) []MakeCount {
 	return []MakeCount{}
 }
 
-// MakesJSON is Makes encoded, shared: the caller must not change it.
-func (s *Service) MakesJSON(kind catalog.Kind) json.RawMessage {
+// emptyBody is the answer of an empty list.
+var emptyBody = Answer{Body: []byte(bodyPrefix + "[]" + bodySuffix)}
+
+// MakesBody is Makes encoded as a whole answer.
+func (s *Service) MakesBody(kind catalog.Kind) Answer {
 	if t := s.Snapshot().taxonomy(kind); t != nil {
-		return t.makesJSON
+		return t.makesBody
 	}
-	return json.RawMessage("[]")
+	return emptyBody
 }
 
 // Models returns a make's models with counts and year ranges, sorted by
@@ -323,16 +326,16 @@ func (s *Service) Models(kind catalog.Kind, mk string) ([]ModelRange, error) {
 	return out, nil
 }
 
-// ModelsJSON is Models encoded, shared: the caller must not change it.
-func (s *Service) ModelsJSON(kind catalog.Kind, mk string) (json.RawMessage, error) {
+// ModelsBody is Models encoded as a whole answer, as MakesBody.
+func (s *Service) ModelsBody(kind catalog.Kind, mk string) (Answer, error) {
 	t, err := s.taxonomyOfMake(kind, mk)
 	if err != nil {
-		return nil, err
+		return Answer{}, err
 	}
-	if raw, ok := t.modelsJSON[strings.ToLower(strings.TrimSpace(mk))]; ok {
-		return raw, nil
+	if body, ok := t.modelsBody[strings.ToLower(strings.TrimSpace(mk))]; ok {
+		return body, nil
 	}
-	return json.RawMessage("[]"), nil
+	return emptyBody, nil
 }
 
 // taxonomyOfMake checks a models call's kind and make.

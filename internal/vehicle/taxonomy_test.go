@@ -1,7 +1,10 @@
 package vehicle_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
@@ -275,25 +278,56 @@ func TestModelYears(t *testing.T) {
 	}
 }
 
-// The taxonomies' JSON, encoded at build time, is what encoding Makes and
-// Models gives, for every kind and make; an unknown make is [].
+// The taxonomies' answers, encoded at build time, are what encoding Makes
+// and Models in the envelope gives, for every kind and make, and a long
+// one's gzip form decompresses to it; an unknown make is [].
 func TestTaxonomyJSON(t *testing.T) {
 	t.Parallel()
 	svc := demoService(t)
+	body := func(v any) string {
+		raw, _ := json.Marshal(v)
+		return `{"data":` + string(raw) + "}\n"
+	}
+	compressed := 0
+	check := func(what string, a vehicle.Answer, want string) {
+		t.Helper()
+		if string(a.Body) != want {
+			t.Errorf("%s: body %s, want %s", what, a.Body, want)
+		}
+		if a.Gzip == nil {
+			if len(a.Body) > 1<<10 {
+				t.Errorf("%s: %d bytes, not kept compressed", what, len(a.Body))
+			}
+			return
+		}
+		compressed++
+		zr, err := gzip.NewReader(bytes.NewReader(a.Gzip))
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if plain, err := io.ReadAll(zr); err != nil || string(plain) != want {
+			t.Errorf("%s: gzip form gives %q (%v)", what, plain, err)
+		}
+	}
 	for _, kind := range catalog.Kinds {
 		makes := svc.Makes(kind)
-		if want, _ := json.Marshal(makes); string(svc.MakesJSON(kind)) != string(want) || len(makes) == 0 {
-			t.Errorf("%s makes JSON %s, want %s", kind, svc.MakesJSON(kind), want)
+		if len(makes) == 0 {
+			t.Errorf("%s: no makes", kind)
 		}
+		check(string(kind)+" makes", svc.MakesBody(kind), body(makes))
 		for _, mk := range append(makes, vehicle.MakeCount{Name: "Nobody"}) {
 			models, err := svc.Models(kind, strings.ToUpper(mk.Name))
-			raw, rawErr := svc.ModelsJSON(kind, strings.ToUpper(mk.Name))
-			if want, _ := json.Marshal(models); err != nil || rawErr != nil || string(raw) != string(want) {
-				t.Errorf("%s models of %s: JSON %s (%v), want %s (%v)", kind, mk.Name, raw, rawErr, want, err)
+			a, aErr := svc.ModelsBody(kind, strings.ToUpper(mk.Name))
+			if err != nil || aErr != nil {
+				t.Fatalf("%s models of %s: %v, %v", kind, mk.Name, err, aErr)
 			}
+			check(string(kind)+" models of "+mk.Name, a, body(models))
 		}
-		if _, err := svc.ModelsJSON(kind, " "); vehicle.CodeOf(err) != vehicle.CodeMissingParameter {
+		if _, err := svc.ModelsBody(kind, " "); vehicle.CodeOf(err) != vehicle.CodeMissingParameter {
 			t.Errorf("%s models of no make: %v", kind, err)
 		}
+	}
+	if compressed == 0 {
+		t.Error("no demo answer is long enough to be kept compressed: the gzip form went untested")
 	}
 }

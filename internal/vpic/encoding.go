@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // The store holds a snapshot as the decoder's own tables, not as the
@@ -66,18 +67,30 @@ func appendUvarints(b []byte, vs ...uint64) []byte {
 	return b
 }
 
-// unmarshal decodes what marshal encoded. The strings share one copy of b.
+// unmarshal decodes what marshal encoded. The strings share one copy of
+// their own: the rest of b, most of it, is not kept.
 func unmarshal(b []byte) (*Snapshot, error) {
 	if len(b) < len(magic) || string(b[:len(magic)]) != magic {
 		return nil, ErrStoredFormat
 	}
-	all := string(b) // one copy, which every string of the snapshot slices
+	all := string(b)
 	r := reader{s: all, off: len(magic)}
 	s := &Snapshot{}
 	n := r.count()
 	s.strs = make([]string, n)
+	size := 0
 	for i := range s.strs {
 		s.strs[i] = r.string()
+		size += len(s.strs[i])
+	}
+	var joined strings.Builder
+	joined.Grow(size)
+	for _, str := range s.strs {
+		joined.WriteString(str)
+	}
+	pool := joined.String()
+	for i, str := range s.strs {
+		s.strs[i], pool = pool[:len(str)], pool[len(str):]
 	}
 	str := func() uint32 {
 		i := r.uvarint()
@@ -89,7 +102,7 @@ func unmarshal(b []byte) (*Snapshot, error) {
 	n = r.count()
 	s.wmis = make(map[string]*wmi, n)
 	for range n {
-		code := r.string()
+		code := strings.Clone(r.string())
 		w := &wmi{make: str(), manufacturer: str(), vehicleType: str()}
 		if n := r.count(); n > 0 {
 			w.schemas = make([]wmiSchema, n)
