@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,6 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
@@ -99,7 +103,8 @@ type recallEvent struct {
 // catalog car and a VIN and registers a loopback receiver; the first
 // vds recalls refresh is the baseline and sends nothing; a campaign filed
 // at NHTSA for the VIN's vehicle then reaches the receiver once, signed,
-// and the API shows it new on that item only.
+// and the API shows it new on that item only; MCP clients subscribed to
+// vds://garage are told.
 func TestRecallWatchEndToEnd(t *testing.T) {
 	t.Parallel()
 	snapshot := vpictest.Subset(t, "1FT")
@@ -147,6 +152,13 @@ func TestRecallWatchEndToEnd(t *testing.T) {
 			t.Fatalf("baseline pass: %+v, want none failed, none new", base)
 		}
 
+		// MCP clients subscribed to the garage, in both protocol eras.
+		revs := []string{mcp.LATEST_PROTOCOL_VERSION, mcp.LATEST_LEGACY_PROTOCOL_VERSION}
+		updates := map[string]<-chan string{}
+		for _, rev := range revs {
+			updates[rev] = in.subscribeGarage(tok, rev)
+		}
+
 		const campaign = "26V999000"
 		fake.AddRecall(t, "Ford", "F-150", 2021, campaign)
 		var second refresh
@@ -160,6 +172,10 @@ func TestRecallWatchEndToEnd(t *testing.T) {
 		case <-rc.more:
 		case <-time.After(15 * time.Second):
 			t.Fatalf("no delivery within 15s\n%s", in.logs.String())
+		}
+		// Each replica polls the store every server.catalog_poll (1s).
+		for _, rev := range revs {
+			updatedWithin(t, updates[rev], rev, 10*time.Second)
 		}
 		// Deliveries are logged after the receiver answered; once logged,
 		// any other event would have had its own attempt too.
@@ -250,4 +266,78 @@ func TestRecallWatchEndToEnd(t *testing.T) {
 			t.Errorf("/v1/lists items %v, want a car and a VIN", seen)
 		}
 	})
+}
+
+// subscribeGarage connects an MCP client in protocol revision rev and
+// subscribes to vds://garage: by subscriptions/listen from 2026-07-28 on,
+// by resources/subscribe and a GET stream before. It returns the URIs of
+// the notifications/resources/updated the client receives.
+func (in *instance) subscribeGarage(token, rev string) <-chan string {
+	in.t.Helper()
+	modern := rev == mcp.LATEST_PROTOCOL_VERSION
+	opts := []transport.StreamableHTTPCOption{transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token})}
+	if !modern {
+		//lint:ignore SA1019 2025-11-25 clients still subscribe on the GET stream, which vds serves.
+		opts = append(opts, transport.WithContinuousListening())
+	}
+	tr, err := transport.NewStreamableHTTP(in.URL+"/mcp", opts...)
+	if err != nil {
+		in.t.Fatal(err)
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion(rev))
+	in.t.Cleanup(func() { c.Close() })
+	updated, acked := make(chan string, 10), make(chan struct{}, 1)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		switch n.Method {
+		case mcp.MethodNotificationResourceUpdated:
+			uri, _ := n.Params.AdditionalFields["uri"].(string)
+			updated <- uri
+		case mcp.MethodNotificationSubscriptionsAcknowledged:
+			acked <- struct{}{}
+		}
+	})
+	ctx := context.Background()
+	var init mcp.InitializeRequest
+	init.Params.ClientInfo = mcp.Implementation{Name: "vds-e2e", Version: "1.0"}
+	if err := c.Start(ctx); err != nil {
+		in.t.Fatal(err)
+	}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		in.t.Fatal(err)
+	}
+	if !modern {
+		var sub mcp.SubscribeRequest
+		sub.Params.URI = "vds://garage"
+		//lint:ignore SA1019 resources/subscribe is how 2025-11-25 clients subscribe.
+		if err := c.Subscribe(ctx, sub); err != nil {
+			in.t.Fatalf("resources/subscribe: %v", err)
+		}
+		return updated
+	}
+	stop, err := c.ListenAsync(ctx, mcp.SubscriptionFilter{ResourceSubscriptions: []string{"vds://garage"}}, func(err error) {
+		in.t.Errorf("subscriptions/listen: %v", err)
+	})
+	if err != nil {
+		in.t.Fatal(err)
+	}
+	in.t.Cleanup(stop)
+	select {
+	case <-acked:
+	case <-time.After(10 * time.Second):
+		in.t.Fatal("subscriptions/listen not acknowledged within 10s")
+	}
+	return updated
+}
+
+// updatedWithin waits for a notification of vds://garage.
+func updatedWithin(t *testing.T, got <-chan string, rev string, limit time.Duration) {
+	t.Helper()
+	select {
+	case uri := <-got:
+		if uri != "vds://garage" {
+			t.Errorf("%s: notifications/resources/updated for %q, want vds://garage", rev, uri)
+		}
+	case <-time.After(limit):
+		t.Errorf("%s: no notifications/resources/updated within %s", rev, limit)
+	}
 }
