@@ -98,6 +98,29 @@ func TestMethods(t *testing.T) {
 	}
 }
 
+// TestStreamsNeedAToken: the event stream (GET) and ending a session
+// (DELETE) are admitted as a POST is: no token, no stream.
+func TestStreamsNeedAToken(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, method := range []string{http.MethodGet, http.MethodDelete} {
+		for _, tc := range []struct{ token, code string }{{"", "unauthorized"}, {e.tokens["suspended"], "account_suspended"}} {
+			req, err := http.NewRequest(method, e.mcpURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Accept", "text/event-stream")
+			if tc.token != "" {
+				req.Header.Set("Authorization", "Bearer "+tc.token)
+			}
+			resp, b := do(t, req)
+			if code := problemCode(t, resp, b); code != tc.code {
+				t.Errorf("%s: %d %q, want %s", method, resp.StatusCode, code, tc.code)
+			}
+		}
+	}
+}
+
 // TestCrossOrigin checks that a browser's cross-origin POST is refused,
 // and that same-origin and non-browser requests are not.
 func TestCrossOrigin(t *testing.T) {
