@@ -24,9 +24,10 @@ import (
 // mcp-go itself reads bodies without a limit.
 const MaxBodyBytes = 1 << 20
 
-// SessionIdleTTL is how long a session that initialized (and holds no
-// GET stream) is kept for notifications.
-const SessionIdleTTL = 30 * time.Minute
+// SessionIdleTTL is how long a session is kept after its last request or
+// event: a GET stream's heartbeat keeps it, while the sessions of clients
+// that initialize for every call go soon.
+const SessionIdleTTL = 5 * time.Minute
 
 // Handler serves srv's streamable HTTP transport at /mcp, behind
 // cross-origin protection, edge.Door and MaxBodyBytes, errors as problems.
