@@ -22,6 +22,9 @@ type GarageWatchers struct {
 
 	mu   sync.Mutex
 	subs map[server.ClientSession]*garageWatcher
+	// sessions are those registered here (initialize or GET), which end
+	// with an unregistration; a request's passing session never does.
+	sessions map[server.ClientSession]bool
 }
 
 type garageWatcher struct {
@@ -33,12 +36,21 @@ type garageWatcher struct {
 // NewGarageWatchers tracks the subscriptions of the server NewServer builds
 // with them in its Deps.
 func NewGarageWatchers(lists ListSource) *GarageWatchers {
-	return &GarageWatchers{lists: lists, now: time.Now, subs: map[server.ClientSession]*garageWatcher{}}
+	return &GarageWatchers{lists: lists, now: time.Now, subs: map[server.ClientSession]*garageWatcher{}, sessions: map[server.ClientSession]bool{}}
 }
 
 func (g *GarageWatchers) hook(h *server.Hooks) {
+	h.AddOnRegisterSession(func(_ context.Context, s server.ClientSession) {
+		g.mu.Lock()
+		g.sessions[s] = true
+		g.mu.Unlock()
+	})
 	h.AddAfterSubscribe(func(ctx context.Context, _ any, req *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
-		if req.Params.URI == GarageURI {
+		s := server.ClientSessionFromContext(ctx)
+		g.mu.Lock()
+		registered := g.sessions[s]
+		g.mu.Unlock()
+		if req.Params.URI == GarageURI && registered {
 			g.add(ctx)
 		}
 	})
@@ -47,7 +59,7 @@ func (g *GarageWatchers) hook(h *server.Hooks) {
 			g.forget(s)
 		}
 	})
-	h.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) { g.forget(s) })
+	h.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) { g.unregister(s) })
 	h.AddBeforeSubscriptionsListen(func(ctx context.Context, _ any, req *mcp.SubscriptionsListenRequest) {
 		if s := server.ClientSessionFromContext(ctx); s != nil && slices.Contains(req.Params.Notifications.ResourceSubscriptions, GarageURI) && g.add(ctx) {
 			context.AfterFunc(ctx, func() { g.forget(s) })
@@ -55,8 +67,8 @@ func (g *GarageWatchers) hook(h *server.Hooks) {
 	})
 }
 
-// add records the session of ctx as a subscriber; false when it has no
-// session that outlives the request, or no account.
+// add records the session of ctx as a subscriber; false without a
+// session or an account.
 func (g *GarageWatchers) add(ctx context.Context) bool {
 	s := server.ClientSessionFromContext(ctx)
 	p, err := principal(ctx)
@@ -72,6 +84,13 @@ func (g *GarageWatchers) add(ctx context.Context) bool {
 func (g *GarageWatchers) forget(s server.ClientSession) {
 	g.mu.Lock()
 	delete(g.subs, s)
+	g.mu.Unlock()
+}
+
+func (g *GarageWatchers) unregister(s server.ClientSession) {
+	g.mu.Lock()
+	delete(g.subs, s)
+	delete(g.sessions, s)
 	g.mu.Unlock()
 }
 
