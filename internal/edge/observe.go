@@ -186,6 +186,16 @@ func (g *gzipWriter) Write(b []byte) (int, error) {
 	return g.gz.Write(b)
 }
 
+// FlushError sends what is compressed so far, for event streams.
+func (g *gzipWriter) FlushError() error {
+	if err := g.gz.Flush(); err != nil {
+		return err
+	}
+	return http.NewResponseController(g.ResponseWriter).Flush()
+}
+
+func (g *gzipWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
+
 // Gzip compresses responses for clients that accept it.
 func Gzip(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -192,7 +192,7 @@ const connecting = `## Connecting an MCP client
 
 vds serves the Model Context Protocol at ` + "`POST /mcp`" + ` on the REST API's listener (` + "`" + DefaultURL + "`" + ` with the
 default ` + "`--addr`" + `) and, with ` + "`vds serve --mcp-addr HOST:PORT`" + `, on a listener of its own as well. The transport
-is streamable HTTP without sessions (any replica answers any request), in protocol revisions 2026-07-28 and
+is streamable HTTP: a POST needs no session (any replica answers any request), in protocol revisions 2026-07-28 and
 2025-11-25. Authenticate with the same token as the REST API:
 
     Authorization: Bearer vds_...

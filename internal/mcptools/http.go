@@ -3,6 +3,7 @@ package mcptools
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/edge"
@@ -22,14 +24,22 @@ import (
 // mcp-go itself reads bodies without a limit.
 const MaxBodyBytes = 1 << 20
 
-// Handler serves srv's stateless streamable HTTP transport at POST /mcp,
-// behind cross-origin protection, edge.Door and MaxBodyBytes, errors as
-// problems. mcp-go's DNS-rebinding protection stays on.
+// SessionIdleTTL is how long a session is kept after its last request or
+// event: a GET stream's heartbeat keeps it, while the sessions of clients
+// that initialize for every call go soon.
+const SessionIdleTTL = 5 * time.Minute
+
+// Handler serves srv's streamable HTTP transport at /mcp, behind
+// cross-origin protection, edge.Door and MaxBodyBytes, errors as problems.
+// A POST needs no session: initialize mints an id, but any replica accepts
+// any id. GET opens the session's event stream (for resource updates) and
+// DELETE ends it. mcp-go's DNS-rebinding protection stays on.
 func Handler(srv *server.MCPServer, auth *access.Authenticator, lim *limits.Limiter, log *slog.Logger) http.Handler {
 	h := &handler{
 		mcp: server.NewStreamableHTTPServer(srv,
-			server.WithStateLess(true),
-			server.WithDisableStreaming(true),
+			server.WithSessionIdManager(&optionalSessions{}),
+			server.WithSessionIdleTTL(SessionIdleTTL),
+			server.WithHeartbeatInterval(heartbeat),
 			server.WithStreamableHTTPLogger(log),
 		),
 		door: edge.Door{Auth: auth, Limiter: lim,
@@ -49,10 +59,24 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
+	switch r.Method {
+	case http.MethodPost:
+	case http.MethodGet, http.MethodDelete:
+		r, ticket, _, ok := h.door.Admit(w, r, false)
+		if !ok {
+			return
+		}
+		defer ticket.Refund()
+		tw := &textErrorWriter{ResponseWriter: w}
+		h.mcp.ServeHTTP(streamIf(r.Method == http.MethodGet, tw), r)
+		if tw.status != 0 {
+			edge.WriteProblem(w, r, edge.NewProblem(r, transportCode(tw.status), transportDetail(tw.body.String())).WithStatus(tw.status))
+		}
+		return
+	default:
+		w.Header().Set("Allow", allowed)
 		edge.WriteCode(w, r, edge.CodeMethodNotAllowed, "",
-			"The MCP endpoint takes JSON-RPC messages by POST only; it keeps no sessions and opens no event streams.")
+			"The MCP endpoint takes JSON-RPC messages by POST, opens a session's event stream by GET and ends a session by DELETE.")
 		return
 	}
 	// One unit of the rate window per request; the quota is charged per tools/call.
@@ -82,11 +106,49 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	tw := &textErrorWriter{ResponseWriter: lw}
-	h.mcp.ServeHTTP(tw, r)
+	var msg struct {
+		Method string `json:"method"`
+	}
+	_ = json.Unmarshal(body, &msg) // mcp-go answers a body that is not JSON
+	h.mcp.ServeHTTP(streamIf(msg.Method == string(mcp.MethodSubscriptionsListen), tw), r)
 	if tw.status != 0 {
 		edge.WriteProblem(lw, r, edge.NewProblem(r, transportCode(tw.status), transportDetail(tw.body.String())).WithStatus(tw.status))
 	}
 }
+
+// optionalSessions mints a session id at initialize and accepts any
+// well-formed one, from any replica, or none: a POST needs no session.
+type optionalSessions struct {
+	server.StatelessGeneratingSessionIdManager
+}
+
+func (m *optionalSessions) Validate(id string) (bool, error) {
+	if id == "" {
+		return false, nil
+	}
+	return m.StatelessGeneratingSessionIdManager.Validate(id)
+}
+
+const allowed = "GET, POST, DELETE"
+
+// heartbeat keeps an idle event stream open through proxies.
+const heartbeat = 25 * time.Second
+
+// streamIf gives mcp-go a writer it can stream events on (a GET stream, a
+// subscriptions/listen answer), with no write deadline: the stream lasts
+// as long as the client listens. Other answers are never streams, as
+// their writer is no http.Flusher.
+func streamIf(stream bool, w http.ResponseWriter) http.ResponseWriter {
+	if !stream {
+		return w
+	}
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	return flusher{w}
+}
+
+type flusher struct{ http.ResponseWriter }
+
+func (f flusher) Flush() { _ = http.NewResponseController(f.ResponseWriter).Flush() }
 
 // textErrorWriter holds back the plain-text errors of mcp-go's transport
 // (protocol version, Content-Type, Host), which Handler sends as problems.

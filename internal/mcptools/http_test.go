@@ -71,12 +71,12 @@ func TestAuthBeforeJSONRPC(t *testing.T) {
 	})
 }
 
-// TestMethods checks that only POST is served: the server keeps no
-// sessions (DELETE) and opens no event streams (GET).
+// TestMethods checks that methods other than POST, GET (a session's event
+// stream) and DELETE (ending it) are refused.
 func TestMethods(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	for _, method := range []string{http.MethodGet, http.MethodDelete, http.MethodPut, http.MethodOptions} {
+	for _, method := range []string{http.MethodPut, http.MethodPatch, http.MethodOptions} {
 		for _, token := range []string{"", e.tokens["dev"]} {
 			req, err := http.NewRequest(method, e.mcpURL, nil)
 			if err != nil {
@@ -87,12 +87,35 @@ func TestMethods(t *testing.T) {
 				req.Header.Set("Authorization", "Bearer "+token)
 			}
 			resp, b := do(t, req)
-			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" {
-				t.Errorf("%s: %d, Allow %q, want 405 and POST", method, resp.StatusCode, resp.Header.Get("Allow"))
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "GET, POST, DELETE" {
+				t.Errorf("%s: %d, Allow %q, want 405 and GET, POST, DELETE", method, resp.StatusCode, resp.Header.Get("Allow"))
 				continue
 			}
 			if code := problemCode(t, resp, b); code != "method_not_allowed" {
 				t.Errorf("%s: code %q", method, code)
+			}
+		}
+	}
+}
+
+// TestStreamsNeedAToken: the event stream (GET) and ending a session
+// (DELETE) are admitted as a POST is: no token, no stream.
+func TestStreamsNeedAToken(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, method := range []string{http.MethodGet, http.MethodDelete} {
+		for _, tc := range []struct{ token, code string }{{"", "unauthorized"}, {e.tokens["suspended"], "account_suspended"}} {
+			req, err := http.NewRequest(method, e.mcpURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Accept", "text/event-stream")
+			if tc.token != "" {
+				req.Header.Set("Authorization", "Bearer "+tc.token)
+			}
+			resp, b := do(t, req)
+			if code := problemCode(t, resp, b); code != tc.code {
+				t.Errorf("%s: %d %q, want %s", method, resp.StatusCode, code, tc.code)
 			}
 		}
 	}
@@ -186,15 +209,17 @@ func TestDocumentedRequests(t *testing.T) {
 			if resp.StatusCode != http.StatusOK {
 				t.Fatalf("status %d: %s", resp.StatusCode, b)
 			}
-			if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" {
-				t.Errorf("a stateless server sent Mcp-Session-Id %q", sid)
-			}
 			res := rpcResult(t, b)
 			var msg struct {
 				Method string `json:"method"`
 			}
 			if err := json.Unmarshal([]byte(ex.Body), &msg); err != nil {
 				t.Fatal(err)
+			}
+			// Only initialize mints a session; the requests after it carry
+			// none, as documented, and are answered all the same.
+			if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" && msg.Method != "initialize" {
+				t.Errorf("%s answered with Mcp-Session-Id %q", msg.Method, sid)
 			}
 			switch msg.Method {
 			case "initialize":

@@ -73,6 +73,8 @@ type Deps struct {
 	Log *slog.Logger
 	// Calls counts tool calls; nil counts none. Only NewServer uses it.
 	Calls CallObserver
+	// Garage, when set, lets sessions subscribe to vds://garage. Only NewServer uses it.
+	Garage *GarageWatchers
 }
 
 func (d Deps) logger() *slog.Logger {
@@ -148,10 +150,13 @@ func NewServer(d Deps, version string) *server.MCPServer {
 	hooks := &server.Hooks{}
 	hooks.AddAfterCallTool(g.explainInvalidArguments)
 	logOperations(hooks, byName)
+	if d.Garage != nil {
+		d.Garage.hook(hooks)
+	}
 	s := server.NewMCPServer("vds", version,
 		server.WithInstructions(instructions),
 		server.WithToolCapabilities(false),
-		server.WithResourceCapabilities(false, false),
+		server.WithResourceCapabilities(d.Garage != nil, false),
 		// Middleware runs outermost first: mcp-go's recovery is a backstop
 		// for the guard, which recovers itself so it can refund the call
 		// and keep the panic value out of the answer.

@@ -69,6 +69,8 @@ type Server struct {
 	hooks        *webhooks.Service
 	// watch refreshes the garages' recalls and emits recall.new to hooks.
 	watch *watch.Watch
+	// garage tells this replica's MCP sessions subscribed to vds://garage of new recalls.
+	garage *mcptools.GarageWatchers
 	// loadFailure is the newest catalog version that failed to load; nil otherwise.
 	loadFailure atomic.Pointer[catalogFailure]
 }
@@ -159,7 +161,9 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log, httpapi.Options{
 		PublicURL: cfg.Dashboard.PublicURL, CacheMaxAge: cfg.Server.CacheMaxAge, CORSOrigins: cfg.Server.CORSOrigins,
 		RequestLog: s.requests})
-	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: saved, Usage: s.limiter, Charger: s.limiter, Log: log, Calls: s.metrics},
+	s.garage = mcptools.NewGarageWatchers(saved)
+	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: saved, Usage: s.limiter, Charger: s.limiter, Log: log, Calls: s.metrics,
+		Garage: s.garage},
 		buildinfo.Get().Version)
 	mcp := mcptools.Handler(mcpSrv, auth, s.limiter, log)
 	healthz := func(w http.ResponseWriter, _ *http.Request) {
@@ -339,6 +343,8 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 		})
 	}
 	wg.Go(func() { s.every(bg, sc.CatalogPoll, s.reloadMICs, "MIC list reload failed; serving the previous one") })
+	// The watch may run on another replica: its sightings are read from the store.
+	wg.Go(func() { s.every(bg, sc.CatalogPoll, s.garage.Poll, "garage subscriptions poll failed; will retry") })
 	wg.Go(func() { s.every(bg, sweepEvery, s.signin.Sweep, "dashboard sweep failed; will retry") })
 	wg.Go(func() { s.hooks.Run(bg) })
 	wg.Go(func() { tuneGC(bg, uint64(sc.GCHeadroomMB)<<20, s.log) })

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,6 +43,8 @@ type Fake struct {
 
 	mu            sync.Mutex
 	recallQueries []url.Values
+	// added are campaigns filed since the capture, by vehicle (Key).
+	added map[string][]json.RawMessage
 
 	decode  map[string]json.RawMessage
 	recalls json.RawMessage
@@ -81,6 +84,59 @@ func (f *Fake) RecallQueries() []url.Values {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.recallQueries)
+}
+
+// AddRecall files a new campaign for a make, model and year: from now on
+// its recallsByVehicle answers carry, after the captured ones, a copy of
+// the first captured result under that campaign number.
+func (f *Fake) AddRecall(t testing.TB, vehicleMake, model string, year int, campaign string) {
+	t.Helper()
+	var env struct{ Results []map[string]any }
+	if err := json.Unmarshal(f.recalls, &env); err != nil || len(env.Results) == 0 {
+		t.Fatalf("captured recalls: %v", err)
+	}
+	r := env.Results[0]
+	r["NHTSACampaignNumber"] = campaign
+	raw, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.added == nil {
+		f.added = map[string][]json.RawMessage{}
+	}
+	k := recallKey(vehicleMake, model, strconv.Itoa(year))
+	f.added[k] = append(f.added[k], raw)
+}
+
+func recallKey(vehicleMake, model, year string) string {
+	return strings.ToLower(vehicleMake + "|" + model + "|" + year)
+}
+
+// recallsFor is the captured answer with the campaigns added for q's vehicle.
+func (f *Fake) recallsFor(q url.Values) []byte {
+	f.mu.Lock()
+	added := f.added[recallKey(q.Get("make"), q.Get("model"), q.Get("modelYear"))]
+	f.mu.Unlock()
+	if len(added) == 0 {
+		return f.recalls
+	}
+	var env struct {
+		Count   int
+		Message string
+		Results []json.RawMessage
+	}
+	if err := json.Unmarshal(f.recalls, &env); err != nil {
+		return f.recalls
+	}
+	env.Results = append(env.Results, added...)
+	env.Count = len(env.Results)
+	b, err := json.Marshal(env)
+	if err != nil {
+		return f.recalls
+	}
+	return b
 }
 
 // SetMode changes how the fake answers from now on; delay applies to Stall.
@@ -139,7 +195,7 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		f.recallQueries = append(f.recallQueries, r.URL.Query())
 		f.mu.Unlock()
-		_, _ = w.Write(f.recalls)
+		_, _ = w.Write(f.recallsFor(r.URL.Query()))
 	case strings.HasPrefix(p, "/SafetyRatings/VehicleId/3832"):
 		_, _ = w.Write(f.ratings)
 	case strings.HasPrefix(p, "/SafetyRatings/VehicleId/"):
