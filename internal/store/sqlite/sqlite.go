@@ -38,6 +38,13 @@ func Open(path string) (*sqldb.DB, error) {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Set("_txlock", "immediate")
 	q.Set("_time_format", "sqlite")
+	// The file is created once; the pool opens it with mode=rw, so a
+	// connection opened after the file was moved or deleted fails rather
+	// than create an empty database in its place.
+	if err := ping("file:" + path + "?" + q.Encode()); err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	q.Set("mode", "rw")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
@@ -63,6 +70,15 @@ func Open(path string) (*sqldb.DB, error) {
 		RowAtATime: true,
 		Check:      func() error { return sameFile(path, opened) },
 	}), nil
+}
+
+func ping(dsn string) error {
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Ping()
 }
 
 // sameFile reports store.ErrFileChanged when path no longer names the file
