@@ -4,10 +4,8 @@ import (
 	"context"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/vds-dev/vds/internal/lookup"
-	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -163,14 +161,16 @@ func (l lookupTools) complaints(ctx context.Context, in VehicleComplaintsInput) 
 		return serviceError(err, "")
 	}
 	pg := lookup.ComplaintPage{Page: orDefault(in.Page, 1), PerPage: orDefault(in.PerPage, vehicle.DefaultPerPage)}
-	answer := map[string]func(context.Context, uuid.UUID, lookup.ComplaintPage) (lookup.Complaints, upstream.Meta, error){
-		"car": l.svc.CarComplaints, "motorcycle": l.svc.MotorcycleComplaints,
-	}[in.Type]
-	if answer == nil {
+	var rep lookup.Complaints
+	switch in.Type {
+	case "car":
+		rep, _, err = l.svc.CarComplaints(ctx, id, pg)
+	case "motorcycle":
+		rep, _, err = l.svc.MotorcycleComplaints(ctx, id, pg)
+	default:
 		return serviceError(&vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "type",
 			Message: "type " + in.Type + " has no complaints: use car or motorcycle"}, "")
 	}
-	rep, _, err := answer(ctx, id, pg)
 	if err != nil {
 		return serviceError(err, "the uuid must be a car's or a motorcycle's of the catalog, with the matching type; find one with search_vehicles")
 	}
