@@ -31,9 +31,9 @@ imported complaint file or its API, as the server's recalls.source says.
 Piped, complaint rows start with "complaint" and component rows with "component".`,
 		Example: `  vds recalls complaints car a80b48b2-b909-5d42-9c53-0af15fe3ba82
   vds recalls complaints car a80b48b2-b909-5d42-9c53-0af15fe3ba82 --page 2 --json`,
-		Args: exactArgs("TYPE", "UUID"),
+		Args:              exactArgs("TYPE", "UUID"),
 		ValidArgsFunction: completeCarOrMotorcycle,
-		RunE: runCmd(f, opts, runF, complaintsRun, kindArg(&opts.Kind), carOrMotorcycle("complaints", &opts.Kind), uuidArg(1, &opts.UUID)),
+		RunE:              runCmd(f, opts, runF, complaintsRun, kindArg(&opts.Kind), carOrMotorcycle("complaints", &opts.Kind), uuidArg(1, &opts.UUID)),
 	})
 	cmd.Flags().IntVar(&opts.Page, "page", 0, "page number, 1 to 40 (default 1)")
 	cmd.Flags().IntVar(&opts.PerPage, "per-page", 0, "complaints per page, 1 to 10 (default 10)")

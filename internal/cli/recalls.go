@@ -30,9 +30,9 @@ an expired copy, that copy is shown with a note on stderr.
 Piped, recall rows start with "recall" and rating rows with "rating".`,
 		Example: `  vds recalls car a80b48b2-b909-5d42-9c53-0af15fe3ba82
   vds recalls motorcycle 32a94601-e14f-51e7-9af0-c28ce9684355 --json`,
-		Args: exactArgs("TYPE", "UUID"),
+		Args:              exactArgs("TYPE", "UUID"),
 		ValidArgsFunction: completeCarOrMotorcycle,
-		RunE: runCmd(f, opts, runF, recallsRun, kindArg(&opts.Kind), carOrMotorcycle("recalls", &opts.Kind), uuidArg(1, &opts.UUID)),
+		RunE:              runCmd(f, opts, runF, recallsRun, kindArg(&opts.Kind), carOrMotorcycle("recalls", &opts.Kind), uuidArg(1, &opts.UUID)),
 	})
 	cmd.AddCommand(newRecallsRefreshCmd(f, nil), newComplaintsCmd(f, nil))
 	return cmd
