@@ -61,6 +61,7 @@ func TestWireTypesMatchServer(t *testing.T) {
 		{"HINFailure", &lookup.HINFailure{}, &client.HINEntry{}},
 		{"CarRecalls", &lookup.CarRecalls{}, &client.CarRecalls{}},
 		{"MotorcycleRecalls", &lookup.MotorcycleRecalls{}, &client.MotorcycleRecalls{}},
+		{"Complaints", &lookup.Complaints{}, &client.Complaints{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

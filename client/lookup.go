@@ -253,3 +253,69 @@ func (c *Client) CarRecalls(ctx context.Context, uuid string, opts ...CallOption
 func (c *Client) MotorcycleRecalls(ctx context.Context, uuid string, opts ...CallOption) (*MotorcycleRecalls, error) {
 	return getRecord[MotorcycleRecalls](ctx, c, motorcyclesPath, uuid, "/recalls", opts)
 }
+
+// Complaint is one owner's safety complaint to NHTSA.
+type Complaint struct {
+	ODINumber  int64    `json:"odi_number"`
+	Components []string `json:"components"`
+	Crash      bool     `json:"crash"`
+	Fire       bool     `json:"fire"`
+	Injuries   int      `json:"injuries"`
+	Deaths     int      `json:"deaths"`
+	// IncidentDate and ReceivedDate are YYYY-MM-DD; nil when unknown.
+	IncidentDate *string `json:"incident_date"`
+	ReceivedDate *string `json:"received_date"`
+	Summary      *string `json:"summary"`
+}
+
+// ComponentCount is how many complaints name a component.
+type ComponentCount struct {
+	Component  string `json:"component"`
+	Complaints int    `json:"complaints"`
+}
+
+// ComplaintTotals sum a vehicle's complaints over all pages.
+type ComplaintTotals struct {
+	Complaints int `json:"complaints"`
+	Crashes    int `json:"crashes"`
+	Fires      int `json:"fires"`
+	Injuries   int `json:"injuries"`
+	Deaths     int `json:"deaths"`
+}
+
+// Complaints is a page of a car's or motorcycle's complaints, with totals
+// and counts by component over all of them.
+type Complaints struct {
+	Vehicle     MotorcycleRef    `json:"vehicle"`
+	Coverage    string           `json:"coverage"`
+	Complaints  []Complaint      `json:"complaints"`
+	Meta        Meta             `json:"meta"`
+	Totals      ComplaintTotals  `json:"totals"`
+	ByComponent []ComponentCount `json:"by_component"`
+	Source      string           `json:"source"`
+	DataDate    string           `json:"data_date"`
+	Stale       bool             `json:"stale"`
+	FetchedAt   time.Time        `json:"fetched_at"`
+}
+
+// CarComplaints returns a page of a car's complaints; page and perPage 0
+// take the server's defaults (GET /v1/cars/{uuid}/complaints).
+func (c *Client) CarComplaints(ctx context.Context, uuid string, page, perPage int, opts ...CallOption) (*Complaints, error) {
+	return complaints(ctx, c, carsPath, uuid, page, perPage, opts)
+}
+
+// MotorcycleComplaints returns a page of a motorcycle's complaints (GET /v1/motorcycles/{uuid}/complaints).
+func (c *Client) MotorcycleComplaints(ctx context.Context, uuid string, page, perPage int, opts ...CallOption) (*Complaints, error) {
+	return complaints(ctx, c, motorcyclesPath, uuid, page, perPage, opts)
+}
+
+func complaints(ctx context.Context, c *Client, collection, uuid string, page, perPage int, opts []CallOption) (*Complaints, error) {
+	path, err := recordPath(collection, uuid, "/complaints")
+	if err != nil {
+		return nil, err
+	}
+	v := url.Values{}
+	setInt(v, "page", page)
+	setInt(v, "per_page", perPage)
+	return getPtr[Complaints](ctx, c, path, v, opts)
+}

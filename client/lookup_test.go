@@ -18,6 +18,9 @@ func TestLookupPaths(t *testing.T) {
 			writeBody(w, env(`{"car":{"uuid":"`+id+`"},"coverage":"US (NHTSA)","recalls":[{"campaign_number":"19V123000","park_it":true}],"ratings":[]}`))
 		case "/v1/motorcycles/" + id + "/recalls":
 			writeBody(w, env(`{"motorcycle":{"uuid":"`+id+`"},"note":"n","recalls":[]}`))
+		case "/v1/cars/" + id + "/complaints", "/v1/motorcycles/" + id + "/complaints":
+			writeBody(w, env(`{"vehicle":{"uuid":"`+id+`"},"complaints":[{"odi_number":11628932,"components":["STEERING"]}],`+
+				`"meta":{"page":`+r.URL.Query().Get("page")+`,"per_page":1,"total":7},"totals":{"complaints":7,"fires":2}}`))
 		default:
 			http.NotFound(w, r)
 		}
@@ -35,6 +38,12 @@ func TestLookupPaths(t *testing.T) {
 	mr, err := c.MotorcycleRecalls(ctx, id)
 	if err != nil || mr.Motorcycle.UUID != id || mr.Note != "n" {
 		t.Fatalf("MotorcycleRecalls = %+v, %v", mr, err)
+	}
+	for _, get := range []func(context.Context, string, int, int, ...CallOption) (*Complaints, error){c.CarComplaints, c.MotorcycleComplaints} {
+		cc, err := get(ctx, id, 3, 1)
+		if err != nil || cc.Vehicle.UUID != id || cc.Meta.Page != 3 || cc.Totals.Fires != 2 || cc.Complaints[0].ODINumber != 11628932 {
+			t.Fatalf("complaints = %+v, %v", cc, err)
+		}
 	}
 }
 

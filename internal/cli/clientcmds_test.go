@@ -43,6 +43,8 @@ type testServer struct {
 	// asked for yet, moto a motorcycle, fitment a tire fitment, gone the
 	// uuid of a car in dev's garage that left the catalog.
 	f150, camry, moto, fitment, gone string
+	// wrangler is a 2020 Jeep Wrangler, whose complaints the fake NHTSA holds.
+	wrangler string
 }
 
 func newTestServer(t *testing.T) *testServer {
@@ -56,6 +58,8 @@ func newTestServer(t *testing.T) *testServer {
 			ts.f150 = car.UUID.String()
 		case ts.camry == "" && car.Make == "Toyota" && car.Model == "Camry":
 			ts.camry = car.UUID.String()
+		case ts.wrangler == "" && car.Make == "Jeep" && car.Model == "Wrangler" && car.Year == 2020:
+			ts.wrangler = car.UUID.String()
 		}
 	}
 	ts.moto, ts.fitment = c.Motorcycles[0].UUID.String(), c.TireSizes[0].UUID.String()
@@ -275,6 +279,14 @@ func TestClientCommandsRun(t *testing.T) {
 			want: []string{`\Arecall\t00V421001\t2000-12-18\t`, `^rating\t[^\t]+(\t([1-5]|-)){4}$`}, not: []string{"CAMPAIGN"}},
 		{name: "recalls motorcycle", s: piped, args: []string{"recalls", "motorcycle", ts.moto},
 			want: []string{`^recall\t`}},
+		{name: "complaints piped", s: piped, args: []string{"recalls", "complaints", "car", ts.wrangler, "--per-page", "2", "--page", "3"},
+			want:    []string{`\Acomponent\t[A-Z][^\t]*\t[0-9]+\n`, `^complaint\t1[0-9]{7}\t2024-1[0-2]-[0-9]{2}\t[-0-9]+\t[^\t]+\t[^\t]+\t[^\t]+\ncomplaint\t[^\n]+\n\z`},
+			wantErr: []string{`\A387 complaints: [0-9]+ crashes, [0-9]+ fires, [0-9]+ injured, 0 killed \(from NHTSA complaints API\)\n\z`}},
+		{name: "complaints tty", s: tty, args: []string{"recalls", "complaints", "motorcycle", ts.moto},
+			want: []string{`^By component\nnone\n`, `^Complaints \(page 1 of 1\)\nnone\n`}},
+		{name: "complaints of a boat", s: piped, args: []string{"recalls", "complaints", "boat", ts.moto}, wantExitCode: ExitUsage,
+			wantErr: []string{`complaints are known for cars and motorcycles, not boats`}},
+		{name: "complaints per page", s: piped, args: []string{"recalls", "complaints", "car", ts.wrangler, "--per-page", "11"}, wantExitCode: ExitUsage},
 		{name: "garage tty", s: colored, args: []string{"garage"},
 			want: []string{`\ALIST {2,}TYPE {2,}UUID/VIN {2,}MAKE {2,}MODEL {2,}YEAR {2,}NOTE {2,}RECALLS {2,}STATUS\n`,
 				`^My garage {2,}car {2,}` + ts.f150 + ` {2,}Ford {2,}F-150 {2,}2021 {2,}test note {2,}not checked yet {2,}\x1b\[32mok\x1b\[0m$`,

@@ -59,9 +59,11 @@ a database that holds other cars (the demo's), add --allow-removals.
 
 --source nhtsa-recalls FILE... imports NHTSA's recall flat files
 (FLAT_RCL_PRE_2010, FLAT_RCL_POST_2010: .zip or .txt, files or http(s)
-URLs), which recalls are then answered from (recalls.source, docs/data.md).
-Each line must have the 29 fields of NHTSA's current layout, or the 27 or
-24 of older files; one bad line refuses every file, naming the line. A file
+URLs), which recalls are then answered from (recalls.source, docs/data.md),
+and its complaint file (FLAT_CMPL), which complaints are answered from.
+Each recall line must have the 29 fields of NHTSA's current layout, or the
+27 or 24 of older files; a complaint line 49, or 48 or 51; the first line
+tells which a file is. One bad line refuses every file, naming the line. A file
 replaces the stored file of the same name; one whose sha256 is stored
 already is not written again.
 
@@ -91,7 +93,7 @@ the same checks, and writes nothing.`,
   vds ingest --dry-run --source cars.csv
   vds ingest --source epa vehicles.csv.zip --allow-removals
   vds ingest --source vpic --dry-run
-  vds ingest --source nhtsa-recalls FLAT_RCL_PRE_2010.zip FLAT_RCL_POST_2010.zip`,
+  vds ingest --source nhtsa-recalls FLAT_RCL_PRE_2010.zip FLAT_RCL_POST_2010.zip FLAT_CMPL.zip`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case slices.Equal(opts.Sources, []string{epaSource}):
@@ -280,10 +282,14 @@ func ingestNHTSA(ctx context.Context, f *Factory, opts *ingestOptions) error {
 		HTTP: &http.Client{Timeout: nhtsafile.DownloadTimeout}})
 	report := nhtsaReport{DryRun: opts.DryRun, Files: changes, Seconds: time.Since(start).Seconds()}
 	return f.show(report, err, func() error {
-		t := f.IO.newTable("FILE", "STATUS", "ROWS", "CAMPAIGNS", "+CAMPAIGNS", "-CAMPAIGNS", "FILE DATE", "DATA DATE", "SHA256")
+		// RECORDS are a recall file's campaigns, a complaint file's complaints.
+		t := f.IO.newTable("FILE", "KIND", "STATUS", "ROWS", "RECORDS", "+CAMPAIGNS", "-CAMPAIGNS", "FILE DATE", "DATA DATE", "SHA256")
 		for _, c := range changes {
-			t.row(c.Name, c.Status, textfmt.Thousands(c.Rows["rows"]), textfmt.Thousands(c.Rows["campaigns"]),
-				strconv.Itoa(c.CampaignsAdded), strconv.Itoa(c.CampaignsRemoved), c.FileDate, c.DataDate, c.SHA256)
+			records, added, removed := c.Rows["campaigns"], strconv.Itoa(c.CampaignsAdded), strconv.Itoa(c.CampaignsRemoved)
+			if c.Kind == nhtsafile.KindComplaints {
+				records, added, removed = c.Rows["complaints"], "-", "-"
+			}
+			t.row(c.Name, c.Kind, c.Status, textfmt.Thousands(c.Rows["rows"]), textfmt.Thousands(records), added, removed, c.FileDate, c.DataDate, c.SHA256)
 		}
 		if err := t.flush(); err != nil {
 			return err
@@ -291,7 +297,7 @@ func ingestNHTSA(ctx context.Context, f *Factory, opts *ingestOptions) error {
 		if opts.DryRun {
 			_, err = fmt.Fprintln(f.IO.ErrOut, "dry run: nothing written")
 		} else {
-			_, err = fmt.Fprintf(f.IO.ErrOut, "NHTSA recall files imported in %.2fs\n", report.Seconds)
+			_, err = fmt.Fprintf(f.IO.ErrOut, "NHTSA files imported in %.2fs\n", report.Seconds)
 		}
 		return err
 	})

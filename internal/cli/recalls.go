@@ -30,21 +30,11 @@ an expired copy, that copy is shown with a note on stderr.
 Piped, recall rows start with "recall" and rating rows with "rating".`,
 		Example: `  vds recalls car a80b48b2-b909-5d42-9c53-0af15fe3ba82
   vds recalls motorcycle 32a94601-e14f-51e7-9af0-c28ce9684355 --json`,
-		Args: exactArgs("TYPE", "UUID"),
-		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 0 {
-				return []string{"car", "motorcycle"}, cobra.ShellCompDirectiveNoFileComp
-			}
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		},
-		RunE: runCmd(f, opts, runF, recallsRun, kindArg(&opts.Kind), func([]string) error {
-			if opts.Kind != client.KindCar && opts.Kind != client.KindMotorcycle {
-				return usageErrorf(fmt.Errorf("recalls are known for cars and motorcycles, not %s", kindNoun(opts.Kind)))
-			}
-			return nil
-		}, uuidArg(1, &opts.UUID)),
+		Args:              exactArgs("TYPE", "UUID"),
+		ValidArgsFunction: completeCarOrMotorcycle,
+		RunE:              runCmd(f, opts, runF, recallsRun, kindArg(&opts.Kind), carOrMotorcycle("recalls", &opts.Kind), uuidArg(1, &opts.UUID)),
 	})
-	cmd.AddCommand(newRecallsRefreshCmd(f, nil))
+	cmd.AddCommand(newRecallsRefreshCmd(f, nil), newComplaintsCmd(f, nil))
 	return cmd
 }
 
@@ -132,4 +122,22 @@ func recallAdvice(parkIt, parkOutside, ota bool) string {
 		a = append(a, "over-the-air fix")
 	}
 	return dashIfEmpty(strings.Join(a, ", "))
+}
+
+// completeCarOrMotorcycle completes the TYPE of recalls and complaints.
+func completeCarOrMotorcycle(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) == 0 {
+		return []string{"car", "motorcycle"}, cobra.ShellCompDirectiveNoFileComp
+	}
+	return nil, cobra.ShellCompDirectiveNoFileComp
+}
+
+// carOrMotorcycle refuses a TYPE other than car or motorcycle, which alone have what.
+func carOrMotorcycle(what string, kind *client.Kind) func([]string) error {
+	return func([]string) error {
+		if *kind != client.KindCar && *kind != client.KindMotorcycle {
+			return usageErrorf(fmt.Errorf("%s are known for cars and motorcycles, not %s", what, kindNoun(*kind)))
+		}
+		return nil
+	}
 }

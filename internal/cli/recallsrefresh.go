@@ -93,5 +93,12 @@ func recallLookup(ctx context.Context, st store.Store, vehicles *vehicle.Service
 	case !errors.Is(err, nhtsafile.ErrNoFiles) || cfg.Recalls.Source == "offline":
 		return nil, err
 	}
+	cix, err := nhtsafile.LoadComplaints(ctx, st)
+	switch {
+	case err == nil:
+		lk.SetComplaintIndex(cix)
+	case !errors.Is(err, nhtsafile.ErrNoComplaintFiles):
+		return nil, err
+	}
 	return lk, nil
 }

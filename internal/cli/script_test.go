@@ -166,6 +166,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			env.Setenv("KNOWN_VIN", upstreamtest.KnownVIN)
 			env.Setenv("VPIC_SNAPSHOT", vpicSubset)
 			env.Setenv("NHTSA_RCL_2014", fixture.Path(t, "nhtsa-recalls", "flat-rcl-2014-sample.txt"))
+			env.Setenv("NHTSA_CMPL_2020", fixture.Path(t, "nhtsa-recalls", "flat-cmpl-2020-sample.txt"))
 			if setup != nil {
 				return setup(env)
 			}

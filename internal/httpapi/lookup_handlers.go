@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -8,6 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -109,4 +111,29 @@ func (h *Handler) motorcycleRecalls(w http.ResponseWriter, r *http.Request, id u
 		okUpstream(w, meta, rep)
 	}
 	return err
+}
+
+// complaintParams are the query parameters of the complaints routes.
+var complaintParams = []string{"page", "per_page"}
+
+func (h *Handler) complaints(answer func(context.Context, uuid.UUID, lookup.ComplaintPage) (lookup.Complaints, upstream.Meta, error)) func(http.ResponseWriter, *http.Request, uuid.UUID) error {
+	return func(w http.ResponseWriter, r *http.Request, id uuid.UUID) error {
+		q := query(r)
+		if err := checkParams(q, complaintParams, "complaints"); err != nil {
+			return err
+		}
+		var pg lookup.ComplaintPage
+		var err error
+		if pg.Page, err = intParam(q, "page", 1, vehicle.MaxPage, 1); err != nil {
+			return err
+		}
+		if pg.PerPage, err = intParam(q, "per_page", 1, vehicle.MaxPerPage, vehicle.DefaultPerPage); err != nil {
+			return err
+		}
+		rep, meta, err := answer(r.Context(), id, pg)
+		if err == nil {
+			okUpstream(w, meta, rep)
+		}
+		return err
+	}
 }

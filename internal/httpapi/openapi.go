@@ -153,6 +153,19 @@ func operations() map[string]opDoc {
 		shape: objectOf, data: reflect.TypeFor[lookup.MotorcycleRecalls](),
 		also: []int{http.StatusBadGateway}, upstream: true,
 	}
+	complaintsDesc := "Owners' safety complaints to NHTSA about the make, model and year, newest received first, paged " +
+		"(page, per_page), with totals of complaints, crashes, fires, injuries and deaths and counts by component over " +
+		"all pages. From the imported NHTSA complaint files or NHTSA's complaints API, as recalls.source says (source, " +
+		"data_date). Coverage: US (NHTSA). Cached 24 hours, served stale when NHTSA fails, as for recalls."
+	for _, k := range []struct{ path, id, tag, what string }{
+		{"cars", "getCarComplaints", "Cars", "a car"}, {"motorcycles", "getMotorcycleComplaints", "Motorcycles", "a motorcycle"},
+	} {
+		ops["GET /v1/"+k.path+"/{uuid}/complaints"] = opDoc{
+			id: k.id, tag: k.tag, summary: "Complaints about " + k.what, desc: complaintsDesc,
+			shape: objectOf, data: reflect.TypeFor[lookup.Complaints](), query: complaintParams,
+			also: []int{http.StatusBadGateway}, upstream: true,
+		}
+	}
 	ops["GET /v1/vin/{vin}"] = opDoc{
 		id: "decodeVIN", tag: "VIN", summary: "Decode a VIN",
 		desc: "Checks the VIN locally first (exactly 17 characters of A-Z and 0-9 without I, O and Q; a bad one is a 400 " +

@@ -681,10 +681,12 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		},
 		"GET /v1/hin/{hin}": {"/v1/hin/BWC12345L718", "/v1/hin/us-bwc12345-l718", "/v1/hin/FR-BEN12345A606", "/v1/hin/ABC123450683",
 			"/v1/hin/BOA13579M84E", "/v1/hin/FLZ12345A818"},
-		"GET /v1/hins":                       {"/v1/hins?hin=BWC12345L718&hin=BWC12O45L718&hin=&hin=BWC12345L718", "/v1/hins?hin=short"},
-		"GET /v1/cars/{uuid}/recalls":        {"/v1/cars/" + car.UUID.String() + "/recalls"},
-		"GET /v1/motorcycles/{uuid}/recalls": {"/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
-		"GET /v1/me":                         {"/v1/me"},
+		"GET /v1/hins":                          {"/v1/hins?hin=BWC12345L718&hin=BWC12O45L718&hin=&hin=BWC12345L718", "/v1/hins?hin=short"},
+		"GET /v1/cars/{uuid}/recalls":           {"/v1/cars/" + car.UUID.String() + "/recalls"},
+		"GET /v1/motorcycles/{uuid}/recalls":    {"/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
+		"GET /v1/cars/{uuid}/complaints":        {"/v1/cars/" + car.UUID.String() + "/complaints?per_page=2"},
+		"GET /v1/motorcycles/{uuid}/complaints": {"/v1/motorcycles/" + moto.UUID.String() + "/complaints"},
+		"GET /v1/me":                            {"/v1/me"},
 		"GET /v1/me/requests": {"/v1/me/requests", "/v1/me/requests?status=4xx&per_page=2&page=2",
 			"/v1/me/requests?status=4XX", "/v1/me/requests?status=&page=&per_page=&request_id="},
 		"GET /v1/lists":         {"/v1/lists"},
@@ -764,6 +766,12 @@ func TestEveryResponseMatchesDocument(t *testing.T) {
 		bad("/v1/me/requests?request=abc"),  // unknown_parameter
 		bad("/v1/lists?x=1"),
 		bad("/v1/lists/recalls?x=1"),
+		bad("/v1/cars/"+car.UUID.String()+"/complaints?per_page=11"), // invalid_parameter
+		bad("/v1/motorcycles/"+moto.UUID.String()+"/complaints?page=0"),
+		bad("/v1/cars/"+car.UUID.String()+"/complaints?sort=date"), // unknown_parameter
+		bad("/v1/motorcycles/"+moto.UUID.String()+"/complaints?x=1"),
+		bad("/v1/cars/12345/complaints"), // invalid_uuid
+		bad("/v1/motorcycles/12345/complaints"),
 		bad("/v1/openapi.json?format=yaml"),
 		bad("/changelog?since=1.0.0"),
 		bad("/v1/vin/1FTMW1T88"),         // invalid_vin: too short

@@ -120,6 +120,7 @@ func (h *Handler) Routes() []Route {
 		{Pattern: "GET /v1/cars/{uuid}", Charged: charged, Cache: cacheCatalog, handler: h.get(catalog.KindCar)},
 		{Pattern: "GET /v1/cars/{uuid}/tire-sizes", Charged: charged, Cache: cacheCatalog, handler: h.byRecord(h.carTires)},
 		{Pattern: "GET /v1/cars/{uuid}/recalls", Charged: charged, handler: h.byRecord(h.carRecalls)},
+		{Pattern: "GET /v1/cars/{uuid}/complaints", Charged: charged, Query: true, handler: h.byRecord(h.complaints(h.lookup.CarComplaints))},
 
 		{Pattern: "GET /v1/motorcycles", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.list(catalog.KindMotorcycle)},
 		{Pattern: "GET /v1/motorcycles/makes", Charged: charged, Cache: cacheCatalog, handler: h.makes(catalog.KindMotorcycle)},
@@ -127,6 +128,7 @@ func (h *Handler) Routes() []Route {
 		{Pattern: "GET /v1/motorcycles/types", Charged: charged, Cache: cacheCatalog, handler: h.motorcycleTypes},
 		{Pattern: "GET /v1/motorcycles/{uuid}", Charged: charged, Cache: cacheCatalog, handler: h.get(catalog.KindMotorcycle)},
 		{Pattern: "GET /v1/motorcycles/{uuid}/recalls", Charged: charged, handler: h.byRecord(h.motorcycleRecalls)},
+		{Pattern: "GET /v1/motorcycles/{uuid}/complaints", Charged: charged, Query: true, handler: h.byRecord(h.complaints(h.lookup.MotorcycleComplaints))},
 
 		{Pattern: "GET /v1/boats", Charged: charged, Query: true, Cache: cacheCatalog, handler: h.list(catalog.KindBoat)},
 		{Pattern: "GET /v1/boats/makes", Charged: charged, Cache: cacheCatalog, handler: h.makes(catalog.KindBoat)},

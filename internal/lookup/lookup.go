@@ -35,6 +35,7 @@ type Service struct {
 	// recallMode is the recalls.source setting: "auto" or "", "offline", "online".
 	recallMode string
 	recallIx   atomic.Pointer[RecallIndex]
+	cmplIx     atomic.Pointer[ComplaintIndex]
 	hins       atomic.Pointer[hinDecoder]
 }
 

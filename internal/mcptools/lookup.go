@@ -122,3 +122,57 @@ func (l lookupTools) recalls(ctx context.Context, in VehicleRecallsInput) (*mcp.
 	return serviceError(&vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "type",
 		Message: "type " + in.Type + " has no recalls: use car or motorcycle"}, "")
 }
+
+// VehicleComplaintsInput is the arguments of vehicle_complaints.
+type VehicleComplaintsInput struct {
+	Type    string `json:"type" jsonschema:"The record's type: car or motorcycle."`
+	UUID    string `json:"uuid" jsonschema:"The record's uuid, from search_vehicles, get_vehicle or decode_vin."`
+	Page    *int   `json:"page,omitempty" jsonschema:"Page of complaints to return, 1 to 40 (default 1)."`
+	PerPage *int   `json:"per_page,omitempty" jsonschema:"Complaints per page, 1 to 10 (default 10)."`
+}
+
+func vehicleComplaints() Tool {
+	return newTool(toolSpec{
+		name:  "vehicle_complaints",
+		title: "Owner complaints",
+		desc: "List owners' safety complaints to NHTSA about a catalog car's or motorcycle's make, model and year, " +
+			"newest received first and paged (ODI number, components, crash, fire, injuries, deaths, incident and " +
+			"received dates, summary), with totals of complaints, crashes, fires, injuries and deaths and counts by " +
+			"component over all pages. US coverage only. Returns {\"data\": ...}, the body of " +
+			"GET /v1/cars/{uuid}/complaints or GET /v1/motorcycles/{uuid}/complaints.",
+		in: inputSchema[VehicleComplaintsInput](map[string]prop{
+			"type":     {enum: []string{"car", "motorcycle"}},
+			"uuid":     {examples: []any{"6f1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e41"}},
+			"page":     bounds(1, vehicle.MaxPage),
+			"per_page": bounds(1, vehicle.MaxPerPage),
+		}),
+		out:       envelope(dataOf[lookup.Complaints](), "A page of the vehicle's complaints, with totals and counts by component.", false),
+		charged:   true,
+		openWorld: true,
+		rest:      "GET /v1/cars/{uuid}/complaints, /v1/motorcycles/{uuid}/complaints",
+		output:    "`{\"data\": {\"vehicle\", \"complaints\": [...], \"meta\", \"totals\", \"by_component\", \"source\", \"data_date\"}}`",
+		handler:   handle(Deps.lookupTools, lookupTools.complaints),
+	})
+}
+
+func (l lookupTools) complaints(ctx context.Context, in VehicleComplaintsInput) (*mcp.CallToolResult, error) {
+	id, err := vehicle.ParseUUID(in.UUID)
+	if err != nil {
+		return serviceError(err, "")
+	}
+	pg := lookup.ComplaintPage{Page: orDefault(in.Page, 1), PerPage: orDefault(in.PerPage, vehicle.DefaultPerPage)}
+	var rep lookup.Complaints
+	switch in.Type {
+	case "car":
+		rep, _, err = l.svc.CarComplaints(ctx, id, pg)
+	case "motorcycle":
+		rep, _, err = l.svc.MotorcycleComplaints(ctx, id, pg)
+	default:
+		return serviceError(&vehicle.Error{Code: vehicle.CodeInvalidParameter, Param: "type",
+			Message: "type " + in.Type + " has no complaints: use car or motorcycle"}, "")
+	}
+	if err != nil {
+		return serviceError(err, "the uuid must be a car's or a motorcycle's of the catalog, with the matching type; find one with search_vehicles")
+	}
+	return jsonResult(rep)
+}

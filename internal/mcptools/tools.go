@@ -105,6 +105,7 @@ var definitions = sync.OnceValue(func() []Tool {
 		decodeVIN(),
 		decodeHIN(),
 		vehicleRecalls(),
+		vehicleComplaints(),
 		tireGeometry(),
 		tirePlusSizes(),
 		tireSizeLookup(),
@@ -192,7 +193,7 @@ func newTool(s toolSpec) Tool {
 		mcp.WithRawOutputSchema(out),
 		// mcp.NewTool defaults to destructive and open-world, so all four
 		// hints are stated: every vds tool only reads, and only the ones
-		// that ask NHTSA (decode_vin, vehicle_recalls) reach outside.
+		// that ask NHTSA (decode_vin, vehicle_recalls, vehicle_complaints) reach outside.
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           s.title,
 			ReadOnlyHint:    mcp.ToBoolPtr(true),

@@ -75,6 +75,8 @@ func twinCases(e *env) []twinCase {
 			path: "/v1/hins?hin=BWC12345L718&hin=BWC12O45L718&hin=BOA13579M84E"},
 		twinCase{tool: "vehicle_recalls", args: map[string]any{"type": "car", "uuid": car.UUID.String()}, path: "/v1/cars/" + car.UUID.String() + "/recalls"},
 		twinCase{tool: "vehicle_recalls", args: map[string]any{"type": "motorcycle", "uuid": moto.UUID.String()}, path: "/v1/motorcycles/" + moto.UUID.String() + "/recalls"},
+		twinCase{tool: "vehicle_complaints", args: map[string]any{"type": "car", "uuid": car.UUID.String(), "per_page": 3}, path: "/v1/cars/" + car.UUID.String() + "/complaints?per_page=3"},
+		twinCase{tool: "vehicle_complaints", args: map[string]any{"type": "motorcycle", "uuid": moto.UUID.String()}, path: "/v1/motorcycles/" + moto.UUID.String() + "/complaints"},
 	)
 	// The car's own tire lookup is the REST twin of the make/model/year
 	// one, with the car it was made for.
@@ -247,7 +249,7 @@ func TestListTools(t *testing.T) {
 				got = append(got, tool.Name)
 				a := tool.Annotations
 				// Only the tools that ask NHTSA reach outside vds.
-				openWorld := tool.Name == "decode_vin" || tool.Name == "vehicle_recalls"
+				openWorld := tool.Name == "decode_vin" || tool.Name == "vehicle_recalls" || tool.Name == "vehicle_complaints"
 				if a.ReadOnlyHint == nil || !*a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint ||
 					a.IdempotentHint == nil || !*a.IdempotentHint || a.OpenWorldHint == nil || *a.OpenWorldHint != openWorld {
 					t.Errorf("%s: annotations %+v, want read-only, not destructive, idempotent, open-world %v", tool.Name, a, openWorld)

@@ -1,6 +1,7 @@
 package nhtsafile
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -89,7 +90,11 @@ func readFile(ctx context.Context, st store.NHTSAFileStore, src string, stored m
 		c.NHTSAFile, c.Status = old, "unchanged"
 		return c, nil, nil
 	}
-	d, err := parseRecalls(s, s.label)
+	br := bufio.NewReaderSize(s, 1<<20)
+	if complaintLayouts[firstFields(br)] {
+		return readComplaints(s, br, c, old, had, opts)
+	}
+	d, err := parseRecalls(br, s.label)
 	if err != nil {
 		return Change{}, nil, err
 	}
@@ -118,6 +123,28 @@ func readFile(ctx context.Context, st store.NHTSAFileStore, src string, stored m
 			delete(campaigns, cp.Number)
 		}
 		c.CampaignsAdded = len(campaigns)
+	}
+	if opts.DryRun {
+		return c, nil, nil
+	}
+	blob, err := d.marshal()
+	return c, blob, err
+}
+
+// readComplaints is readFile for a FLAT_CMPL file.
+func readComplaints(s *source, br *bufio.Reader, c Change, old store.NHTSAFile, had bool, opts Options) (Change, []byte, error) {
+	d, err := parseComplaints(br, s.label)
+	if err != nil {
+		return Change{}, nil, err
+	}
+	if err := s.close(); err != nil {
+		return Change{}, nil, fmt.Errorf("%s: %w", s.label, err)
+	}
+	s.close = func() error { return nil }
+	c.NHTSAFile = store.NHTSAFile{Name: s.name, Kind: KindComplaints, FileDate: s.fileDate, DataDate: d.DataDate,
+		SHA256: s.sha256, Rows: d.counts(), ImportedAt: opts.Now}
+	if had {
+		c.Status, c.Before = "replaced", old.Rows
 	}
 	if opts.DryRun {
 		return c, nil, nil

@@ -25,7 +25,7 @@ import (
 )
 
 // recallServer serves the demo catalog with recalls.source offline and the
-// captured Jeep Wrangler recalls imported, NHTSA at nhtsaURL; it returns
+// captured Jeep Wrangler recalls and complaints imported, NHTSA at nhtsaURL; it returns
 // the handler, a token and the catalog.
 func recallServer(tb testing.TB, nhtsaURL string) (http.Handler, string, *catalog.Catalog) {
 	tb.Helper()
@@ -39,7 +39,8 @@ func recallServer(tb testing.TB, nhtsaURL string) (http.Handler, string, *catalo
 	if _, err := server.New(ctx, cfg, st, log); err == nil || !strings.Contains(err.Error(), "recalls.source is offline") {
 		tb.Fatalf("offline without files: %v", err)
 	}
-	if _, err := nhtsafile.Import(ctx, st, []string{nhtsafiletest.File(tb, tb.TempDir())}, nhtsafile.Options{Now: time.Now()}); err != nil {
+	files := []string{nhtsafiletest.File(tb, tb.TempDir()), nhtsafiletest.ComplaintsFile(tb, tb.TempDir(), upstreamtest.ComplaintYears)}
+	if _, err := nhtsafile.Import(ctx, st, files, nhtsafile.Options{Now: time.Now()}); err != nil {
 		tb.Fatal(err)
 	}
 	srv, err := server.New(ctx, cfg, st, log)
@@ -101,6 +102,41 @@ func TestRecallsWithNHTSAUnreachable(t *testing.T) {
 		}
 	}
 	if w := get(t, h, token, "/v1/motorcycles/"+c.Motorcycles[0].UUID.String()+"/recalls", &moto); w.Code != http.StatusOK || moto.Data.Recalls == nil || len(moto.Data.Recalls) != 0 {
+		t.Errorf("a motorcycle absent from the files: %d %s", w.Code, w.Body)
+	}
+}
+
+// With every upstream address a closed port, complaints answer from the
+// imported complaint file, paged, with totals over all pages.
+func TestComplaintsWithNHTSAUnreachable(t *testing.T) {
+	t.Parallel()
+	h, token, c := recallServer(t, "http://127.0.0.1:1")
+	var jeep string
+	for _, car := range c.Cars {
+		if car.Make == "Jeep" && car.Model == "Wrangler" && car.Year == 2020 {
+			jeep = car.UUID.String()
+		}
+	}
+	var body struct {
+		Data struct {
+			Complaints []struct {
+				ReceivedDate string `json:"received_date"`
+			}
+			Meta   vehicle.Meta
+			Totals lookup.ComplaintTotals
+			Source string
+		}
+	}
+	w := get(t, h, token, "/v1/cars/"+jeep+"/complaints?page=2&per_page=5", &body)
+	d := body.Data
+	if want := len(nhtsafiletest.CapturedComplaints(t, 2020)); w.Code != http.StatusOK || d.Totals.Complaints != want || d.Meta.Total != want ||
+		len(d.Complaints) != 5 || d.Meta.Page != 2 || !strings.HasPrefix(d.Source, "NHTSA complaint files 20") {
+		t.Fatalf("2020 Wrangler: %d %.300s", w.Code, w.Body)
+	}
+	if r := d.Complaints[0].ReceivedDate; len(r) != 10 || r[4] != '-' {
+		t.Errorf("received date %q is not ISO 8601", r)
+	}
+	if w := get(t, h, token, "/v1/motorcycles/"+c.Motorcycles[0].UUID.String()+"/complaints", &body); w.Code != http.StatusOK || len(body.Data.Complaints) != 0 || body.Data.Totals.Complaints != 0 {
 		t.Errorf("a motorcycle absent from the files: %d %s", w.Code, w.Body)
 	}
 }

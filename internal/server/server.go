@@ -449,8 +449,9 @@ func (s *Server) reloadVPIC(ctx context.Context) error {
 	return nil
 }
 
-// reloadRecalls indexes the imported NHTSA recall files when they are not
-// the ones served, so every replica follows vds ingest --source nhtsa-recalls.
+// reloadRecalls indexes the imported NHTSA recall and complaint files when
+// they are not the ones served, so every replica follows vds ingest
+// --source nhtsa-recalls. ErrNoFiles: no recall file (complaints may be loaded).
 func (s *Server) reloadRecalls(ctx context.Context) error {
 	files, err := s.st.NHTSAFiles(ctx)
 	if err != nil {
@@ -464,12 +465,23 @@ func (s *Server) reloadRecalls(ctx context.Context) error {
 		return nil
 	}
 	ix, err := nhtsafile.Load(ctx, s.st)
-	if err != nil {
+	if err != nil && !errors.Is(err, nhtsafile.ErrNoFiles) {
+		return err
+	}
+	cix, cerr := nhtsafile.LoadComplaints(ctx, s.st)
+	if cerr != nil && !errors.Is(cerr, nhtsafile.ErrNoComplaintFiles) {
+		return cerr
+	}
+	if cix != nil {
+		s.lookup.SetComplaintIndex(cix)
+		s.log.Info("answering complaints offline", "source", cix.Source())
+	}
+	key := sig.String()
+	s.recallFiles.Store(&key)
+	if ix == nil {
 		return err
 	}
 	s.lookup.SetRecallIndex(ix)
-	key := sig.String()
-	s.recallFiles.Store(&key)
 	s.log.Info("answering recalls offline", "source", ix.Source(), "files", len(ix.Files()))
 	return nil
 }

@@ -98,7 +98,8 @@ const maxSuggestions = 3
 
 func (Meta) SchemaDescription() string { return "Pagination metadata of a list response." }
 
-func newMeta(page, perPage, total int) Meta {
+// NewMeta is the metadata of page of total matches, perPage a page.
+func NewMeta(page, perPage, total int) Meta {
 	pages := (total + perPage - 1) / perPage
 	return Meta{
 		Page: page, PerPage: perPage, Total: total, TotalPages: pages,
@@ -137,7 +138,7 @@ func searchTable[T any](t *table[T], q *query, in *Query) Page {
 	for k, p := range pos {
 		raw[k] = t.raw[p]
 	}
-	meta := newMeta(q.page, q.perPage, total)
+	meta := NewMeta(q.page, q.perPage, total)
 	if total == 0 {
 		meta.Suggestions = t.suggest(q, in)
 	}

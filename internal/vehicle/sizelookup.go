@@ -175,7 +175,7 @@ func (s *Service) LookupSize(q SizeQuery) (SizeLookup, error) {
 		}
 		total++
 	}
-	out.Meta = newMeta(q.Page, q.PerPage, total)
+	out.Meta = NewMeta(q.Page, q.PerPage, total)
 	return out, nil
 }
 

@@ -50,6 +50,8 @@ type Fake struct {
 	recalls json.RawMessage
 	trims   json.RawMessage
 	ratings json.RawMessage
+	// complaints are the captured Jeep Wrangler answers by model year.
+	complaints map[string][]byte
 }
 
 // New starts a fake replaying the captures in testdata/.
@@ -73,11 +75,19 @@ func New(t testing.TB) *Fake {
 	f.recalls = read("nhtsa-webapi-2015-fixtures", "recalls__recalls.json")
 	f.trims = read("nhtsa-webapi-2015-fixtures", "safety_ratings__trims.json")
 	f.ratings = read("nhtsa-webapi-2015-fixtures", "safety_ratings__ratings.json")
+	f.complaints = map[string][]byte{}
+	for _, y := range ComplaintYears {
+		f.complaints[strconv.Itoa(y)] = read("nhtsa-recalls", fmt.Sprintf("complaints_jeep_wrangler_%d.json", y))
+	}
 	ts := httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(ts.Close)
 	f.URL = ts.URL
 	return f
 }
+
+// ComplaintYears are the model years of the captured Jeep Wrangler
+// complaints: 2020 has 387, 2024 none.
+var ComplaintYears = []int{2020, 2024}
 
 // RecallQueries are the queries of the recallsByVehicle requests so far.
 func (f *Fake) RecallQueries() []url.Values {
@@ -160,7 +170,7 @@ func (f *Fake) count(prefix string) {
 }
 
 func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
-	for _, p := range []string{"/vehicles/DecodeVinValues/", "/recalls/", "/SafetyRatings/"} {
+	for _, p := range []string{"/vehicles/DecodeVinValues/", "/recalls/", "/complaints/", "/SafetyRatings/"} {
 		if strings.HasPrefix(r.URL.Path, p) {
 			f.count(p)
 		}
@@ -196,6 +206,14 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.recallQueries = append(f.recallQueries, r.URL.Query())
 		f.mu.Unlock()
 		_, _ = w.Write(f.recallsFor(r.URL.Query()))
+	case strings.HasPrefix(p, "/complaints/complaintsByVehicle"):
+		q := r.URL.Query()
+		results := []byte("[]")
+		if strings.EqualFold(q.Get("make"), "jeep") && strings.EqualFold(q.Get("model"), "wrangler") && f.complaints[q.Get("modelYear")] != nil {
+			results = f.complaints[q.Get("modelYear")]
+		}
+		// The captures are the results alone: NHTSA's envelope goes around them.
+		fmt.Fprintf(w, `{"count":%d,"message":"Results returned successfully","results":%s}`, countJSON(results), results)
 	case strings.HasPrefix(p, "/SafetyRatings/VehicleId/3832"):
 		_, _ = w.Write(f.ratings)
 	case strings.HasPrefix(p, "/SafetyRatings/VehicleId/"):
@@ -205,4 +223,10 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		http.NotFound(w, r)
 	}
+}
+
+func countJSON(list []byte) int {
+	var l []json.RawMessage
+	_ = json.Unmarshal(list, &l)
+	return len(l)
 }
