@@ -66,13 +66,5 @@ func (s *DB) NHTSAFiles(ctx context.Context) ([]store.NHTSAFile, error) {
 }
 
 func (s *DB) NHTSAFileData(ctx context.Context, id int64) ([]byte, error) {
-	var data []byte
-	err := s.db.QueryRowContext(ctx, `SELECT data FROM nhtsa_files WHERE id = $1`, id).Scan(&data)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, store.ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read NHTSA file %d: %w", id, err)
-	}
-	return data, nil
+	return s.blob(ctx, `SELECT data FROM nhtsa_files WHERE id = $1`, id, "NHTSA file")
 }

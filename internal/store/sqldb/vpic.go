@@ -48,13 +48,18 @@ func (s *DB) VPICSnapshot(ctx context.Context) (store.VPICSnapshot, error) {
 }
 
 func (s *DB) VPICFile(ctx context.Context, id int64) ([]byte, error) {
-	var file []byte
-	err := s.db.QueryRowContext(ctx, `SELECT file FROM vpic_snapshots WHERE id = $1`, id).Scan(&file)
+	return s.blob(ctx, `SELECT file FROM vpic_snapshots WHERE id = $1`, id, "vPIC snapshot")
+}
+
+// blob reads the one byte column query selects for id; what names it in errors.
+func (s *DB) blob(ctx context.Context, query string, id int64, what string) ([]byte, error) {
+	var data []byte
+	err := s.db.QueryRowContext(ctx, query, id).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, store.ErrNotFound
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read vPIC snapshot %d: %w", id, err)
+		return nil, fmt.Errorf("read %s %d: %w", what, id, err)
 	}
-	return file, nil
+	return data, nil
 }
