@@ -137,7 +137,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 	nhtsa := upstreamtest.New(t)
 	// The vPIC snapshot cut down to a few manufacturers: whole, it takes a
 	// minute to load under the race detector, per vds command.
-	vpicSubset := vpictest.Subset(t, "1FT", "5UX", "1HD")
+	vpicSubset := vpictest.Cut(t, "1FT", "5UX", "1HD")
 	epaZip, epa2015 := fixture.EPAZip(t), fixture.EPA2015(t)
 	// A web server that is not vds, at $NOTVDS_URL: a page at / and an
 	// HTML 404 elsewhere, as python3 -m http.server answers.

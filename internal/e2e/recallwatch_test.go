@@ -107,7 +107,7 @@ type recallEvent struct {
 // vds://garage are told.
 func TestRecallWatchEndToEnd(t *testing.T) {
 	t.Parallel()
-	snapshot := vpictest.Subset(t, "1FT")
+	snapshot := vpictest.Cut(t, "1FT")
 	backends(t, func(t *testing.T, e *env) {
 		fake := upstreamtest.New(t)
 		e.writeConfig(fmt.Sprintf("upstream:\n  vpic_url: %s\n  nhtsa_url: %s\nwebhooks:\n  allow_private: true\n", fake.URL, fake.URL))

@@ -289,7 +289,7 @@ func TestOfflineBatchWithNHTSAClosed(t *testing.T) {
 	e := newEnv(t, "sqlite")
 	e.writeConfig("upstream:\n  vpic_url: http://127.0.0.1:9\n  nhtsa_url: http://127.0.0.1:9\n")
 	e.vds("ingest")
-	e.vds("vpic", "import", vpictest.Subset(t, "1FT"))
+	e.vds("vpic", "import", vpictest.Cut(t, "1FT"))
 	_, tok := e.newToken("batch@example.com", "developer")
 	start := time.Now()
 	in := e.serve()
