@@ -20,4 +20,5 @@ echo "test-bare-clone: the data tests in a copy at $work/vds, cache $work/cache"
 # through the same helpers (internal/fixture, upstreamtest, vpictest).
 # Without the race detector: the whole vPIC snapshot's import runs here.
 VDS_TESTDATA_CACHE="$work/cache" go test -count=1 \
-	./internal/epa ./internal/vin ./internal/upstream/... ./internal/vpic/... ./internal/bench/vins
+	./internal/epa ./internal/vin ./internal/upstream/... ./internal/vpic/... ./internal/bench/vins \
+	./internal/nhtsafile/... ./internal/hin/...
