@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -358,33 +356,24 @@ func hinDecodeRun(ctx context.Context, f *Factory, opts *hinDecodeOptions) error
 	lk := lookup.New(vehicles, nil, "offline", "")
 	lk.SetMICs(list, meta.Source)
 
-	out := bufio.NewWriterSize(f.IO.Out, 64<<10)
-	defer out.Flush()
-	var write func(e lookup.HINEntry) error
-	if opts.Format == "csv" {
-		cw := csv.NewWriter(out)
-		defer cw.Flush()
-		if err := cw.Write(hinColumns); err != nil {
-			return err
+	write, flush, err := bulkWriter(f.IO.Out, opts.Format, hinColumns, func(e lookup.HINEntry) []string {
+		r := e.Report
+		if r == nil {
+			return hinRow(e.HIN, "", "", "", "", 0, 0, nil, "", e.Err.Err.Code)
 		}
-		write = func(e lookup.HINEntry) error {
-			if r := e.Report; r != nil {
-				company, warnings := "", make([]string, len(r.Warnings))
-				if r.Manufacturer != nil {
-					company = r.Manufacturer.Company
-				}
-				for i, w := range r.Warnings {
-					warnings[i] = strconv.Itoa(w.Code)
-				}
-				return cw.Write(hinRow(r.HIN, string(r.Format), r.MIC, company, r.Serial, r.ProductionMonth, r.ProductionYear, r.ModelYear,
-					strings.Join(warnings, ";"), ""))
-			}
-			return cw.Write(hinRow(e.HIN, "", "", "", "", 0, 0, nil, "", e.Err.Err.Code))
+		company, warnings := "", make([]string, len(r.Warnings))
+		if r.Manufacturer != nil {
+			company = r.Manufacturer.Company
 		}
-	} else {
-		enc := json.NewEncoder(out)
-		enc.SetEscapeHTML(false)
-		write = func(e lookup.HINEntry) error { return enc.Encode(e.Body()) }
+		for i, w := range r.Warnings {
+			warnings[i] = strconv.Itoa(w.Code)
+		}
+		return hinRow(r.HIN, string(r.Format), r.MIC, company, r.Serial, r.ProductionMonth, r.ProductionYear, r.ModelYear,
+			strings.Join(warnings, ";"), "")
+	}, func(e lookup.HINEntry) any { return e.Body() })
+	if err != nil {
+		return err
 	}
+	defer flush()
 	return eachInput(f, opts.HINs, func(h string) error { return write(lk.DecodeHINEntry(h)) })
 }

@@ -125,26 +125,16 @@ func vpicDecodeRun(ctx context.Context, f *Factory, opts *vpicDecodeOptions) err
 	lk := lookup.New(vehicles, nil, "offline", "")
 	lk.SetOffline(snap)
 
-	out := bufio.NewWriter(f.IO.Out)
-	defer out.Flush()
-	var write func(e lookup.VINEntry) error
-	if opts.Format == "csv" {
-		cw := csv.NewWriter(out)
-		defer cw.Flush()
-		if err := cw.Write(vinColumns); err != nil {
-			return err
+	write, flush, err := bulkWriter(f.IO.Out, opts.Format, vinColumns, func(e lookup.VINEntry) []string {
+		if r := e.Report; r != nil {
+			return vinRow(r.VIN, r.Year, r.Make, r.Model, r.Trim, r.Body, r.BodyClass, "")
 		}
-		write = func(e lookup.VINEntry) error {
-			if r := e.Report; r != nil {
-				return cw.Write(vinRow(r.VIN, r.Year, r.Make, r.Model, r.Trim, r.Body, r.BodyClass, ""))
-			}
-			return cw.Write(vinRow(e.VIN, nil, nil, nil, nil, nil, nil, e.Err.Code))
-		}
-	} else {
-		enc := json.NewEncoder(out)
-		enc.SetEscapeHTML(false)
-		write = func(e lookup.VINEntry) error { return enc.Encode(e) }
+		return vinRow(e.VIN, nil, nil, nil, nil, nil, nil, e.Err.Code)
+	}, func(e lookup.VINEntry) any { return e })
+	if err != nil {
+		return err
 	}
+	defer flush()
 	return eachInput(f, opts.VINs, func(vin string) error {
 		e, err := lk.DecodeEntry(ctx, vin)
 		if err != nil {
@@ -152,6 +142,24 @@ func vpicDecodeRun(ctx context.Context, f *Factory, opts *vpicDecodeOptions) err
 		}
 		return write(e)
 	})
+}
+
+// bulkWriter returns write, which puts one decoded entry on w as a JSON
+// line, or with --format csv as the row of row under a header of columns,
+// and flush, which the caller defers.
+func bulkWriter[E any](w io.Writer, format string, columns []string, row func(E) []string, value func(E) any) (write func(E) error, flush func(), err error) {
+	out := bufio.NewWriterSize(w, 64<<10)
+	if format != "csv" {
+		enc := json.NewEncoder(out)
+		enc.SetEscapeHTML(false)
+		return func(e E) error { return enc.Encode(value(e)) }, func() { out.Flush() }, nil
+	}
+	cw := csv.NewWriter(out)
+	flush = func() { cw.Flush(); out.Flush() }
+	if err := cw.Write(columns); err != nil {
+		return nil, nil, err
+	}
+	return func(e E) error { return cw.Write(row(e)) }, flush, nil
 }
 
 // bulkArgs binds an offline decode's arguments to dst, checking --format.
