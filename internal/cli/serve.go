@@ -37,7 +37,9 @@ at POST /mcp (same token, same quota), /healthz and /readyz. --mcp-addr
 serves MCP and /healthz alone on a second address as well. --admin-addr
 serves Prometheus metrics at /metrics and Go profiles at /debug/pprof/ on
 an address of their own (keep it private, e.g. 127.0.0.1:9090); the public
-addresses never serve them.
+addresses never serve them. With server.tls_cert_file and
+server.tls_key_file every listener serves HTTPS, and HTTP/2 to clients
+that offer it; SIGHUP, or a change of either file, loads them again.
 
 The catalog is answered from memory; a new catalog version published by
 vds ingest (on this or any replica) is picked up within server.catalog_poll.
@@ -138,7 +140,7 @@ func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
 	}
 	var demo demoAccount
 	if opts.Demo {
-		if demo, err = setUpDemo(ctx, f, st, "http://"+ln.Addr().String()); err != nil {
+		if demo, err = setUpDemo(ctx, f, st, scheme(cfg)+ln.Addr().String()); err != nil {
 			return fmt.Errorf("demo set-up: %w", err)
 		}
 	}
@@ -163,10 +165,10 @@ type demoAccount struct {
 // demoBanner tells a newcomer where everything is. It names the bound
 // addresses, so --addr 127.0.0.1:0 prints the port it got.
 func demoBanner(w io.Writer, cfg *config.Config, lns server.Listeners, demo demoAccount) {
-	base := "http://" + lns.Public.Addr().String()
+	base := scheme(cfg) + lns.Public.Addr().String()
 	mcp := base + "/mcp"
 	if lns.MCP != nil {
-		mcp += " and http://" + lns.MCP.Addr().String() + "/mcp"
+		mcp += " and " + scheme(cfg) + lns.MCP.Addr().String() + "/mcp"
 	}
 	mcp += " (the same token)"
 	password := "none yet; to sign in to the dashboard, set one with"
@@ -203,6 +205,14 @@ func runnable(arg0 string) string {
 		return name
 	}
 	return arg0
+}
+
+// scheme is how clients reach the server's listeners.
+func scheme(cfg *config.Config) string {
+	if cfg.Server.TLSCertFile != "" {
+		return "https://"
+	}
+	return "http://"
 }
 
 func loopback(a net.Addr) bool {
