@@ -19,6 +19,7 @@ import (
 	"github.com/vds-dev/vds/internal/credentials"
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/memlimit"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store"
 )
@@ -113,6 +114,7 @@ func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
 	cfg := f.Config()
 	cfg.Log.Format = logFormat(cfg.Log.Format, f.IO.ErrTTY)
 	log := newLogger(cfg, f)
+	memlimit.Apply(os.DirFS("/"), cfg.Server.MemoryLimitRatio, log)
 	st, err := f.Store(ctx)
 	if err != nil {
 		return err

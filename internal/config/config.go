@@ -64,6 +64,9 @@ type Server struct {
 	// serve HTTPS (and HTTP/2); the pair is reloaded when either changes.
 	TLSCertFile string `mapstructure:"tls_cert_file"`
 	TLSKeyFile  string `mapstructure:"tls_key_file"`
+	// MemoryLimitRatio of the container's cgroup memory limit becomes Go's
+	// memory limit unless GOMEMLIMIT is set; 0 for none.
+	MemoryLimitRatio float64 `mapstructure:"memory_limit_ratio"`
 }
 
 // Client configures the client commands, which talk to a server over HTTP(S).
@@ -183,6 +186,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.gc_headroom_mb", 256)
 	v.SetDefault("server.tls_cert_file", "")
 	v.SetDefault("server.tls_key_file", "")
+	v.SetDefault("server.memory_limit_ratio", 0.9)
 	v.SetDefault("upstream.vpic_url", "https://vpic.nhtsa.dot.gov/api")
 	v.SetDefault("upstream.nhtsa_url", "https://api.nhtsa.gov")
 	v.SetDefault("upstream.epa_url", "https://www.fueleconomy.gov/feg/epadata/vehicles.csv.zip")
@@ -364,6 +368,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Server.GCHeadroomMB < 0 || c.Server.GCHeadroomMB > maxGCHeadroomMB {
 		errs = append(errs, fmt.Errorf("server.gc_headroom_mb: %d is not between 0 (Go's default) and %d MiB", c.Server.GCHeadroomMB, maxGCHeadroomMB))
+	}
+	if r := c.Server.MemoryLimitRatio; r < 0 || r > 1 || r > 0 && r < 0.1 {
+		errs = append(errs, fmt.Errorf("server.memory_limit_ratio: %g is not 0 (off) or between 0.1 and 1, such as 0.9", r))
 	}
 	if (c.Server.TLSCertFile == "") != (c.Server.TLSKeyFile == "") {
 		errs = append(errs, errors.New("server.tls_cert_file and server.tls_key_file: give both (a PEM certificate chain and its private key) or neither"))

@@ -218,3 +218,15 @@ func TestTLSFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryLimitRatio(t *testing.T) {
+	t.Parallel()
+	for ratio, ok := range map[float64]bool{0: true, 0.9: true, 1: true, 0.05: false, 1.5: false, -1: false} {
+		v := withDefaults()
+		v.Set("server.memory_limit_ratio", ratio)
+		c, err := Load(v)
+		if ok && (err != nil || c.Server.MemoryLimitRatio != ratio) || !ok && (err == nil || !strings.Contains(err.Error(), "server.memory_limit_ratio")) {
+			t.Errorf("ratio %g: Load = %v", ratio, err)
+		}
+	}
+}
