@@ -64,6 +64,8 @@ type Server struct {
 	// serve HTTPS (and HTTP/2); the pair is reloaded when either changes.
 	TLSCertFile string `mapstructure:"tls_cert_file"`
 	TLSKeyFile  string `mapstructure:"tls_key_file"`
+	// H2C serves HTTP/2 without TLS to clients that start with its preface.
+	H2C bool `mapstructure:"h2c"`
 	// MemoryLimitRatio of the container's cgroup memory limit becomes Go's
 	// memory limit unless GOMEMLIMIT is set; 0 for none.
 	MemoryLimitRatio float64 `mapstructure:"memory_limit_ratio"`
@@ -186,6 +188,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.gc_headroom_mb", 256)
 	v.SetDefault("server.tls_cert_file", "")
 	v.SetDefault("server.tls_key_file", "")
+	v.SetDefault("server.h2c", false)
 	v.SetDefault("server.memory_limit_ratio", 0.9)
 	v.SetDefault("upstream.vpic_url", "https://vpic.nhtsa.dot.gov/api")
 	v.SetDefault("upstream.nhtsa_url", "https://api.nhtsa.gov")

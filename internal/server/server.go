@@ -307,12 +307,20 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 	ln, mcpLn := l.Public, l.MCP
 	sc := s.cfg.Server
 	newHTTP := func(h http.Handler) *http.Server {
-		var tc *tls.Config
+		var (
+			tc    *tls.Config
+			proto *http.Protocols
+		)
 		if s.certs != nil {
 			tc = s.certs.tlsConfig()
+		} else if sc.H2C {
+			proto = new(http.Protocols)
+			proto.SetHTTP1(true)
+			proto.SetUnencryptedHTTP2(true)
 		}
 		return &http.Server{
 			TLSConfig:         tc,
+			Protocols:         proto,
 			Handler:           h,
 			ReadHeaderTimeout: sc.ReadHeaderTimeout,
 			ReadTimeout:       sc.ReadTimeout,
