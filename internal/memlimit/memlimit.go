@@ -1,6 +1,5 @@
-// Package memlimit sets Go's memory limit from the memory limit of the
-// container's cgroup (v2, else v1), as caddy does, so that the collector
-// works harder near the limit instead of the process being killed.
+// Package memlimit sets Go's memory limit from the container's cgroup
+// memory limit, as caddy does.
 package memlimit
 
 import (
@@ -18,20 +17,14 @@ import (
 	"strings"
 )
 
-// cgroupMount is where cgroups are mounted, below the root given.
 const cgroupMount = "sys/fs/cgroup"
 
-// v1Unlimited: cgroup v1 writes "no limit" as the largest page-aligned
-// int64 (9223372036854771712), at or above this.
+// v1Unlimited: v1's "no limit" is the largest page-aligned int64.
 const v1Unlimited = 1 << 62
 
-// CgroupLimit returns the memory limit, in bytes, of the cgroup this
-// process runs in, read from root (a file system holding proc/self/cgroup
-// and sys/fs/cgroup; os.DirFS("/") for the real one): the smallest
-// memory.limit_in_bytes of the cgroup and its parents when a v1 hierarchy
-// has the memory controller (v1, or hybrid with cgroup2 at
-// sys/fs/cgroup/unified), else the smallest memory.max (v2). 0 means no
-// limit, or no cgroup to read.
+// CgroupLimit returns this process's cgroup memory limit in bytes, 0 for
+// none, read below root (os.DirFS("/") for the real one): v1's when a v1
+// hierarchy has the memory controller (also on hybrid hosts), else v2's.
 func CgroupLimit(root fs.FS) (uint64, error) {
 	self, err := fs.ReadFile(root, "proc/self/cgroup")
 	if errors.Is(err, fs.ErrNotExist) {
@@ -71,10 +64,9 @@ func containsController(list, name string) bool {
 	return false
 }
 
-// smallest reads file in the cgroup dir at mount+rel and its parents up to
-// mount; one that is missing (the root cgroup has none) or unlimited
-// counts for nothing. With a cgroup namespace rel is "/", the mount itself;
-// a rel outside the mount (another namespace's) reads the mount's.
+// smallest is the least limit in file of the cgroup at mount+rel and its
+// parents, missing (at the root) or unlimited files aside; a rel outside
+// the mount (another namespace's) reads the mount's.
 func smallest(root fs.FS, mount, rel, file string) (uint64, error) {
 	var limit uint64
 	dir := path.Join(mount, rel)
@@ -105,9 +97,8 @@ func smallest(root fs.FS, mount, rel, file string) (uint64, error) {
 	}
 }
 
-// Apply sets Go's memory limit to ratio of the cgroup's limit read from
-// root, unless GOMEMLIMIT is set, ratio is 0 or there is no limit, and
-// logs what it did. It returns the limit set, 0 for none.
+// Apply sets Go's memory limit to ratio of the cgroup's, unless GOMEMLIMIT
+// is set, ratio is 0 or there is no limit; it logs and returns what it set.
 func Apply(root fs.FS, ratio float64, log *slog.Logger) int64 {
 	if v, ok := os.LookupEnv("GOMEMLIMIT"); ok {
 		log.Info("GOMEMLIMIT is set; the container's memory limit is not applied", "GOMEMLIMIT", v)
