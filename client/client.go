@@ -2,6 +2,8 @@ package client
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,6 +41,9 @@ func New(baseURL, token string, opts ...Option) *Client {
 			hc.Timeout = s.timeout
 		}
 	}
+	if s.rootCAs != nil {
+		hc.Transport = withRoots(hc.Transport, s.rootCAs)
+	}
 	c := &Client{
 		baseURL:       normalizeBaseURL(baseURL),
 		waitMin:       s.waitMin,
@@ -61,6 +66,23 @@ func New(baseURL, token string, opts ...Option) *Client {
 		AddRetryCondition(c.shouldRetry).
 		SetRetryAfter(c.retryDelay)
 	return c
+}
+
+// withRoots is rt, or the default transport, verifying servers against roots.
+func withRoots(rt http.RoundTripper, roots *x509.CertPool) http.RoundTripper {
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	t, ok := rt.(*http.Transport)
+	if !ok {
+		return rt
+	}
+	t = t.Clone()
+	if t.TLSClientConfig == nil {
+		t.TLSClientConfig = &tls.Config{}
+	}
+	t.TLSClientConfig.RootCAs = roots
+	return t
 }
 
 // BaseURL returns the server root, without "/v1".
@@ -201,8 +223,10 @@ func decode(body []byte, h http.Header, v any) error {
 // shouldRetry replaces resty's default, so transport errors are decided here too.
 func (c *Client) shouldRetry(resp *resty.Response, err error) bool {
 	if err != nil {
-		// No response: the request could not be built and would fail again.
-		return resp != nil && !errors.Is(err, resty.ErrResponseBodyTooLarge)
+		// No response: the request could not be built and would fail
+		// again, as would an untrusted certificate.
+		var untrusted *tls.CertificateVerificationError
+		return resp != nil && !errors.Is(err, resty.ErrResponseBodyTooLarge) && !errors.As(err, &untrusted)
 	}
 	if resp == nil {
 		return false

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"crypto/x509"
 	"net/http"
 	"time"
 )
@@ -34,6 +35,7 @@ type settings struct {
 	waitMin       time.Duration
 	waitMax       time.Duration
 	maxRetryAfter time.Duration
+	rootCAs       *x509.CertPool
 }
 
 func defaultSettings() settings {
@@ -50,6 +52,14 @@ func defaultSettings() settings {
 // WithHTTPClient sends requests through a copy of hc (its Transport and Timeout).
 func WithHTTPClient(hc *http.Client) Option {
 	return func(s *settings) { s.httpClient = hc }
+}
+
+// WithRootCAs verifies the server's certificate against roots instead of
+// the system's (a server with a private CA). It applies to the default
+// transport, or a copy of WithHTTPClient's when that is an *http.Transport;
+// another RoundTripper keeps its own TLS settings.
+func WithRootCAs(roots *x509.CertPool) Option {
+	return func(s *settings) { s.rootCAs = roots }
 }
 
 // WithUserAgent replaces the User-Agent header.

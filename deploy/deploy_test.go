@@ -26,6 +26,7 @@ type composeFile struct {
 		Command     []string
 		Environment map[string]string
 		Ports       []string
+		MemLimit    string                                `yaml:"mem_limit"`
 		DependsOn   map[string]struct{ Condition string } `yaml:"depends_on"`
 		Healthcheck struct {
 			Test    []string
@@ -127,6 +128,10 @@ func TestCompose(t *testing.T) {
 			t.Errorf("%s: ports %q, want one host port of its own for 8080", name, s.Ports)
 		}
 		ports[s.Ports[0]] = true
+		// vds serve sets Go's memory limit from it (internal/memlimit).
+		if s.MemLimit == "" {
+			t.Errorf("%s: no mem_limit: a replica could take the host's memory", name)
+		}
 	}
 }
 

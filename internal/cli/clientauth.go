@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -125,12 +126,49 @@ func (f *Factory) Client() (*client.Client, error) {
 	if a.Token == "" {
 		return nil, errNotLoggedIn(a)
 	}
-	f.apiClient = newAPIClient(a.URL, a.Token)
-	return f.apiClient, nil
+	f.apiClient, err = f.newAPIClient(a.URL, a.Token)
+	return f.apiClient, err
 }
 
-func newAPIClient(baseURL, token string) *client.Client {
-	return client.New(baseURL, token, client.WithUserAgent("vds-cli/"+buildinfo.Get().Version))
+func (f *Factory) newAPIClient(baseURL, token string) (*client.Client, error) {
+	opts := []client.Option{client.WithUserAgent("vds-cli/" + buildinfo.Get().Version)}
+	roots, err := f.rootCAs()
+	if err != nil {
+		return nil, err
+	}
+	if roots != nil {
+		opts = append(opts, client.WithRootCAs(roots))
+	}
+	return client.New(baseURL, token, opts...), nil
+}
+
+// rootCAs are the system's CAs and those of --ca-file, else client.ca_file;
+// nil when neither is given.
+func (f *Factory) rootCAs() (*x509.CertPool, error) {
+	path, name := f.flagCAFile, "--ca-file"
+	if path == "" {
+		path, name = f.Config().Client.CAFile, "client.ca_file"
+	}
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usageErrorf(fmt.Errorf("%s: %w", name, err))
+	}
+	roots, err := x509.SystemCertPool()
+	if err != nil {
+		roots = x509.NewCertPool()
+	}
+	if !roots.AppendCertsFromPEM(b) {
+		return nil, usageErrorf(fmt.Errorf("%s %s: no PEM certificate in it (want -----BEGIN CERTIFICATE-----)", name, path))
+	}
+	return roots, nil
+}
+
+// caFileFlag is --ca-file, for servers whose certificate a private CA signed.
+func caFileFlag(f *Factory, cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.flagCAFile, "ca-file", "", "PEM CA certificates to trust besides the system's (config client.ca_file, env VDS_CLIENT_CA_FILE)")
 }
 
 // clientCmd gives a client command its --url and --token flags, and puts
@@ -142,6 +180,7 @@ func clientCmd(f *Factory, cmd *cobra.Command) *cobra.Command {
 	urlFlag(f, cmd, "server URL (env VDS_URL; default: the current stored instance, else "+defaultURL+")")
 	cmd.Flags().StringVar(&f.flagToken, "token", "", "API token (env VDS_TOKEN; default: the one stored for the URL)")
 	_ = cmd.RegisterFlagCompletionFunc("token", cobra.NoFileCompletions)
+	caFileFlag(f, cmd)
 	return cmd
 }
 
@@ -196,7 +235,11 @@ func loginRun(ctx context.Context, f *Factory, opts *loginOptions) error {
 			return err
 		}
 	}
-	me, err := newAPIClient(a.URL, token).Me(ctx)
+	c, err := f.newAPIClient(a.URL, token)
+	if err != nil {
+		return err
+	}
+	me, err := c.Me(ctx)
 	if err != nil {
 		return loginRefused(a.URL, err)
 	}

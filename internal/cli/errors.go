@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -192,6 +193,10 @@ func errorMessage(err error) string {
 		return apiMessage(apiErr)
 	}
 	var ue *url.Error
+	var untrusted *tls.CertificateVerificationError
+	if errors.As(err, &ue) && errors.As(err, &untrusted) {
+		return fmt.Sprintf("cannot trust the server: %s %s: %v (if a private CA signed its certificate, give the CA with --ca-file or client.ca_file)", strings.ToUpper(ue.Op), ue.URL, ue.Err)
+	}
 	if errors.As(err, &ue) && !errors.Is(err, context.Canceled) {
 		return fmt.Sprintf("cannot reach the server: %s %s: %v (is vds serve running there?)", strings.ToUpper(ue.Op), ue.URL, ue.Err)
 	}

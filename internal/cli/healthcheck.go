@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,7 +25,7 @@ type healthcheckOptions struct {
 func newHealthcheckCmd(f *Factory, runF func(*healthcheckOptions) error) *cobra.Command {
 	opts := &healthcheckOptions{}
 	cmd := noArgsCmd(f, opts, runF, healthcheckRun, &cobra.Command{
-		Use:   "healthcheck [--url URL] [--timeout 5s]",
+		Use:   "healthcheck [--url URL] [--timeout 5s] [--ca-file PEM]",
 		Short: "Exit 0 when a vds server answers its health check",
 		Long: `GET a vds server's /healthz and exit 0 on a 200 with vds's answer;
 otherwise (another status or answer, none within --timeout) print why and
@@ -34,12 +35,16 @@ exits 0 or 1 only, as container health checks expect (2 for a bad flag).
 
 Without --url it asks /healthz on the port of server.addr (--addr of
 vds serve, VDS_SERVER_ADDR), on loopback when the server listens on all
-interfaces, so it follows the address the server was given the same way.
+interfaces, so it follows the address the server was given the same way;
+over HTTPS when server.tls_cert_file is set, without checking the
+certificate (the server is this host's own, and is sent nothing secret).
 --url asks /readyz below the URL given, which checks the database as well,
-unless the URL already ends in /healthz or /readyz.`,
+unless the URL already ends in /healthz or /readyz; an https:// URL's
+certificate is checked against the system's CAs and --ca-file's.`,
 		Example: `  vds healthcheck
   VDS_SERVER_ADDR=0.0.0.0:9090 vds healthcheck
-  vds healthcheck --url http://10.0.0.5:8080 --timeout 2s`,
+  vds healthcheck --url http://10.0.0.5:8080 --timeout 2s
+  vds healthcheck --url https://vds.internal:8443 --ca-file ca.pem`,
 	}, func([]string) error {
 		if opts.Timeout <= 0 {
 			return usageErrorf(fmt.Errorf("--timeout must be a positive duration such as 5s, got %s", opts.Timeout))
@@ -51,22 +56,33 @@ unless the URL already ends in /healthz or /readyz.`,
 	})
 	cmd.Flags().StringVar(&opts.URL, "url", "", "the server to check: its /readyz (default /healthz of server.addr)")
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 5*time.Second, "how long to wait for the answer")
+	caFileFlag(f, cmd)
 	return cmd
 }
 
 func healthcheckRun(ctx context.Context, f *Factory, opts *healthcheckOptions) error {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
 	target := readyURL(opts.URL)
 	if target == "" {
 		var err error
-		if target, err = healthURL(f.Config().Server.Addr); err != nil {
+		if target, err = healthURL(scheme(f.Config()), f.Config().Server.Addr); err != nil {
 			return err
 		}
+		// The certificate names the public host, not this address; the
+		// request carries no secret and trusts nothing in the answer.
+		tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true}
+	} else {
+		roots, err := f.rootCAs()
+		if err != nil {
+			return err
+		}
+		tr.TLSClientConfig = &tls.Config{RootCAs: roots}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
 	if err != nil {
 		return err
 	}
-	resp, err := (&http.Client{Timeout: opts.Timeout}).Do(req)
+	resp, err := (&http.Client{Timeout: opts.Timeout, Transport: tr}).Do(req)
 	if err != nil {
 		return &codedError{code: ExitError, err: err}
 	}
@@ -94,9 +110,10 @@ func readyURL(raw string) string {
 	return u.String()
 }
 
-// healthURL is the /healthz of a server listening on addr; a server on all
-// interfaces (no host, 0.0.0.0 or ::) is asked on loopback.
-func healthURL(addr string) (string, error) {
+// healthURL is the /healthz of a server listening on addr, reached with
+// scheme; a server on all interfaces (no host, 0.0.0.0 or ::) is asked on
+// loopback.
+func healthURL(scheme, addr string) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return "", fmt.Errorf("server.addr %q is not HOST:PORT: %w", addr, err)
@@ -110,5 +127,5 @@ func healthURL(addr string) (string, error) {
 	case ip != nil && ip.IsUnspecified():
 		host = "::1"
 	}
-	return "http://" + net.JoinHostPort(host, port) + "/healthz", nil
+	return scheme + net.JoinHostPort(host, port) + "/healthz", nil
 }

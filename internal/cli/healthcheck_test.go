@@ -20,15 +20,18 @@ func TestHealthURL(t *testing.T) {
 		"[::1]:8081":      "http://[::1]:8081/healthz",
 		"vds.internal:80": "http://vds.internal:80/healthz",
 	} {
-		if got, err := healthURL(addr); err != nil || got != want {
+		if got, err := healthURL("http://", addr); err != nil || got != want {
 			t.Errorf("healthURL(%q) = %q, %v; want %q", addr, got, err, want)
 		}
+	}
+	if got, err := healthURL("https://", "0.0.0.0:8443"); err != nil || got != "https://127.0.0.1:8443/healthz" {
+		t.Errorf("healthURL with TLS = %q, %v; want https://127.0.0.1:8443/healthz", got, err)
 	}
 	for addr, want := range map[string]string{
 		"127.0.0.1:0": `port 0 \(any free port\)`,
 		"localhost":   `server.addr "localhost" is not HOST:PORT`,
 	} {
-		if _, err := healthURL(addr); err == nil || !regexp.MustCompile(want).MatchString(err.Error()) {
+		if _, err := healthURL("http://", addr); err == nil || !regexp.MustCompile(want).MatchString(err.Error()) {
 			t.Errorf("healthURL(%q) error %v, want %q", addr, err, want)
 		}
 	}

@@ -141,7 +141,8 @@ vin, tires, recalls, garage, logs, tui, api) talk to any vds server over
 HTTP, never to the database. They use --url and --token, else VDS_URL and
 VDS_TOKEN, else the current instance and its token that vds login (or vds
 serve --demo) stored in $XDG_CONFIG_HOME/vds/credentials; the URL defaults
-to ` + defaultURL + `. TYPE is car, motorcycle, boat or tire (plurals,
+to ` + defaultURL + `. An https:// server's certificate is checked against
+the system's CAs and those of --ca-file (client.ca_file, VDS_CLIENT_CA_FILE). TYPE is car, motorcycle, boat or tire (plurals,
 tire-size and tire_size accepted).
 
 Output is an aligned table on a terminal, tab-separated text without a
@@ -233,9 +234,10 @@ type Factory struct {
 	closers    []func() error
 
 	// flagURL and flagToken are the client commands' --url and --token.
-	flagURL   string
-	flagToken string
-	apiClient *client.Client
+	flagURL    string
+	flagToken  string
+	flagCAFile string
+	apiClient  *client.Client
 }
 
 // NewFactory returns a Factory on the given streams with a fresh viper.

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"database/sql"
 	"encoding/json"
 	"errors"
@@ -34,6 +36,7 @@ import (
 	"github.com/vds-dev/vds/internal/store/postgres"
 	"github.com/vds-dev/vds/internal/store/sqlite"
 	"github.com/vds-dev/vds/internal/store/storetest"
+	"github.com/vds-dev/vds/internal/tlstest"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
@@ -194,6 +197,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 			"plantlog":     cmdPlantLog,
 			"helpexamples": cmdHelpExamples,
 			"spent":        cmdSpent,
+			"tlscert":      cmdTLSCert,
 		},
 		RequireExplicitExec: true,
 	}
@@ -373,11 +377,17 @@ func cmdWaitServe(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: waitserve")
 	}
 	path := credentials.Path(filepath.Join(ts.Getenv("XDG_CONFIG_HOME"), "vds"))
+	hc := http.DefaultClient
+	if ca := ts.Getenv("VDS_CLIENT_CA_FILE"); ca != "" {
+		roots := x509.NewCertPool()
+		roots.AppendCertsFromPEM([]byte(ts.ReadFile(ca)))
+		hc = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots}}}
+	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
 		c, err := credentials.Load(path)
 		if err == nil && c.Current != "" && c.Token(c.Current) != "" {
-			if resp, err := http.Get(c.Current + "/readyz"); err == nil {
+			if resp, err := hc.Get(c.Current + "/readyz"); err == nil {
 				resp.Body.Close()
 				if resp.StatusCode == http.StatusOK {
 					ts.Setenv("URL", c.Current)
@@ -391,6 +401,19 @@ func cmdWaitServe(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// tlscert DIR writes a new CA to DIR/ca.pem and a server certificate it
+// signed for loopback to DIR/cert.pem and DIR/key.pem.
+func cmdTLSCert(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: tlscert DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(dir, 0o755))
+	ca := tlstest.NewCA(ts)
+	ca.WriteCA(ts, dir)
+	ca.WriteServer(ts, dir)
 }
 
 // exitcode N PROG [ARGS...] runs PROG and fails unless it exits with N;

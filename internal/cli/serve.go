@@ -19,6 +19,7 @@ import (
 	"github.com/vds-dev/vds/internal/credentials"
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/ingest"
+	"github.com/vds-dev/vds/internal/memlimit"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store"
 )
@@ -37,7 +38,9 @@ at POST /mcp (same token, same quota), /healthz and /readyz. --mcp-addr
 serves MCP and /healthz alone on a second address as well. --admin-addr
 serves Prometheus metrics at /metrics and Go profiles at /debug/pprof/ on
 an address of their own (keep it private, e.g. 127.0.0.1:9090); the public
-addresses never serve them.
+addresses never serve them. With server.tls_cert_file and
+server.tls_key_file every listener serves HTTPS, and HTTP/2 to clients
+that offer it; SIGHUP, or a change of either file, loads them again.
 
 The catalog is answered from memory; a new catalog version published by
 vds ingest (on this or any replica) is picked up within server.catalog_poll.
@@ -111,6 +114,7 @@ func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
 	cfg := f.Config()
 	cfg.Log.Format = logFormat(cfg.Log.Format, f.IO.ErrTTY)
 	log := newLogger(cfg, f)
+	memlimit.Apply(os.DirFS("/"), cfg.Server.MemoryLimitRatio, log)
 	st, err := f.Store(ctx)
 	if err != nil {
 		return err
@@ -138,7 +142,7 @@ func serveRun(ctx context.Context, f *Factory, opts *serveOptions) error {
 	}
 	var demo demoAccount
 	if opts.Demo {
-		if demo, err = setUpDemo(ctx, f, st, "http://"+ln.Addr().String()); err != nil {
+		if demo, err = setUpDemo(ctx, f, st, scheme(cfg)+ln.Addr().String()); err != nil {
 			return fmt.Errorf("demo set-up: %w", err)
 		}
 	}
@@ -163,10 +167,10 @@ type demoAccount struct {
 // demoBanner tells a newcomer where everything is. It names the bound
 // addresses, so --addr 127.0.0.1:0 prints the port it got.
 func demoBanner(w io.Writer, cfg *config.Config, lns server.Listeners, demo demoAccount) {
-	base := "http://" + lns.Public.Addr().String()
+	base := scheme(cfg) + lns.Public.Addr().String()
 	mcp := base + "/mcp"
 	if lns.MCP != nil {
-		mcp += " and http://" + lns.MCP.Addr().String() + "/mcp"
+		mcp += " and " + scheme(cfg) + lns.MCP.Addr().String() + "/mcp"
 	}
 	mcp += " (the same token)"
 	password := "none yet; to sign in to the dashboard, set one with"
@@ -203,6 +207,14 @@ func runnable(arg0 string) string {
 		return name
 	}
 	return arg0
+}
+
+// scheme is how clients reach the server's listeners.
+func scheme(cfg *config.Config) string {
+	if cfg.Server.TLSCertFile != "" {
+		return "https://"
+	}
+	return "http://"
 }
 
 func loopback(a net.Addr) bool {

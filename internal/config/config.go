@@ -30,6 +30,7 @@ type Config struct {
 	VIN       VIN                   `mapstructure:"vin"`
 	Webhooks  Webhooks              `mapstructure:"webhooks"`
 	Recalls   Recalls               `mapstructure:"recalls"`
+	Client    Client                `mapstructure:"client"`
 	Plans     map[string]PlanLimits `mapstructure:"plans"`
 }
 
@@ -59,6 +60,21 @@ type Server struct {
 	// GCHeadroomMB is how large (MiB) the heap may grow between
 	// collections, live heap included; 0 or GOGC set leaves Go's default.
 	GCHeadroomMB int `mapstructure:"gc_headroom_mb"`
+	// TLSCertFile and TLSKeyFile, both or neither, make every listener
+	// serve HTTPS (and HTTP/2); the pair is reloaded when either changes.
+	TLSCertFile string `mapstructure:"tls_cert_file"`
+	TLSKeyFile  string `mapstructure:"tls_key_file"`
+	// H2C serves HTTP/2 without TLS to clients that start with its preface.
+	H2C bool `mapstructure:"h2c"`
+	// MemoryLimitRatio of the container's cgroup memory limit becomes Go's
+	// memory limit unless GOMEMLIMIT is set; 0 for none.
+	MemoryLimitRatio float64 `mapstructure:"memory_limit_ratio"`
+}
+
+// Client configures the client commands, which talk to a server over HTTP(S).
+type Client struct {
+	// CAFile holds PEM certificates trusted besides the system's.
+	CAFile string `mapstructure:"ca_file"`
 }
 
 // Upstream locates the outside data sources; tests point them at fakes.
@@ -170,6 +186,10 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.cors_origins", []string{})
 	v.SetDefault("server.trusted_proxies", DefaultTrustedProxies)
 	v.SetDefault("server.gc_headroom_mb", 256)
+	v.SetDefault("server.tls_cert_file", "")
+	v.SetDefault("server.tls_key_file", "")
+	v.SetDefault("server.h2c", false)
+	v.SetDefault("server.memory_limit_ratio", 0.9)
 	v.SetDefault("upstream.vpic_url", "https://vpic.nhtsa.dot.gov/api")
 	v.SetDefault("upstream.nhtsa_url", "https://api.nhtsa.gov")
 	v.SetDefault("upstream.epa_url", "https://www.fueleconomy.gov/feg/epadata/vehicles.csv.zip")
@@ -182,6 +202,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("webhooks.allow_private", false)
 	v.SetDefault("recalls.refresh_interval", "24h")
 	v.SetDefault("database.url", "")
+	v.SetDefault("client.ca_file", "")
 	v.SetDefault("dashboard.signup", true)
 	v.SetDefault("dashboard.session_ttl", "168h")
 	v.SetDefault("dashboard.secure_cookies", SecureCookiesAuto)
@@ -350,6 +371,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Server.GCHeadroomMB < 0 || c.Server.GCHeadroomMB > maxGCHeadroomMB {
 		errs = append(errs, fmt.Errorf("server.gc_headroom_mb: %d is not between 0 (Go's default) and %d MiB", c.Server.GCHeadroomMB, maxGCHeadroomMB))
+	}
+	if r := c.Server.MemoryLimitRatio; r < 0 || r > 1 || r > 0 && r < 0.1 {
+		errs = append(errs, fmt.Errorf("server.memory_limit_ratio: %g is not 0 (off) or between 0.1 and 1, such as 0.9", r))
+	}
+	if (c.Server.TLSCertFile == "") != (c.Server.TLSKeyFile == "") {
+		errs = append(errs, errors.New("server.tls_cert_file and server.tls_key_file: give both (a PEM certificate chain and its private key) or neither"))
 	}
 	if _, ok := c.Plans["free"]; !ok {
 		errs = append(errs, errors.New("plans.free: the free plan must exist: new accounts start on it"))

@@ -199,3 +199,34 @@ func TestAdminAddr(t *testing.T) {
 		}
 	}
 }
+
+// A certificate without its key, or a key alone, is refused at start-up.
+func TestTLSFiles(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ cert, key, want string }{
+		{"", "", ""},
+		{"/etc/vds/cert.pem", "/etc/vds/key.pem", ""},
+		{"/etc/vds/cert.pem", "", "give both"},
+		{"", "/etc/vds/key.pem", "give both"},
+	} {
+		v := withDefaults()
+		v.Set("server.tls_cert_file", tc.cert)
+		v.Set("server.tls_key_file", tc.key)
+		c, err := Load(v)
+		if tc.want == "" && (err != nil || c.Server.TLSCertFile != tc.cert) || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("cert %q, key %q: Load = %v, want %q", tc.cert, tc.key, err, tc.want)
+		}
+	}
+}
+
+func TestMemoryLimitRatio(t *testing.T) {
+	t.Parallel()
+	for ratio, ok := range map[float64]bool{0: true, 0.9: true, 1: true, 0.05: false, 1.5: false, -1: false} {
+		v := withDefaults()
+		v.Set("server.memory_limit_ratio", ratio)
+		c, err := Load(v)
+		if ok && (err != nil || c.Server.MemoryLimitRatio != ratio) || !ok && (err == nil || !strings.Contains(err.Error(), "server.memory_limit_ratio")) {
+			t.Errorf("ratio %g: Load = %v", ratio, err)
+		}
+	}
+}

@@ -59,14 +59,7 @@ func startAdmin(t *testing.T) (*adminRun, *server.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	listen := func() net.Listener {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ln
-	}
-	lns := server.Listeners{Public: listen(), Admin: listen()}
+	lns := server.Listeners{Public: listenLoopback(t), Admin: listenLoopback(t)}
 	r.public, r.admin = "http://"+lns.Public.Addr().String(), "http://"+lns.Admin.Addr().String()
 	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -81,6 +74,16 @@ func startAdmin(t *testing.T) (*adminRun, *server.Server) {
 		}
 	}
 	return r, srv
+}
+
+// listenLoopback listens on a free loopback port.
+func listenLoopback(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
 }
 
 // newRequest builds a request with token (none if "") and header pairs.

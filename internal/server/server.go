@@ -5,16 +5,20 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
@@ -73,6 +77,8 @@ type Server struct {
 	garage *mcptools.GarageWatchers
 	// loadFailure is the newest catalog version that failed to load; nil otherwise.
 	loadFailure atomic.Pointer[catalogFailure]
+	// certs, when server.tls_cert_file is set, makes every listener serve HTTPS.
+	certs *certFiles
 }
 
 // catalogFailure is a catalog version that failed to load, for /readyz.
@@ -114,6 +120,11 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	}
 	if s.access == nil {
 		s.access = edge.NewAccessLog(log.Handler(), nil)
+	}
+	if cfg.Server.TLSCertFile != "" {
+		if s.certs, err = loadCertFiles(cfg.Server.TLSCertFile, cfg.Server.TLSKeyFile, log); err != nil {
+			return nil, err
+		}
 	}
 	s.registerState()
 	auth := access.NewAuthenticator(st, cfg.Plan, cfg.Server.AuthCacheTTL)
@@ -296,7 +307,20 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 	ln, mcpLn := l.Public, l.MCP
 	sc := s.cfg.Server
 	newHTTP := func(h http.Handler) *http.Server {
+		var (
+			tc    *tls.Config
+			proto *http.Protocols
+		)
+		if s.certs != nil {
+			tc = s.certs.tlsConfig()
+		} else if sc.H2C {
+			proto = new(http.Protocols)
+			proto.SetHTTP1(true)
+			proto.SetUnencryptedHTTP2(true)
+		}
 		return &http.Server{
+			TLSConfig:         tc,
+			Protocols:         proto,
 			Handler:           h,
 			ReadHeaderTimeout: sc.ReadHeaderTimeout,
 			ReadTimeout:       sc.ReadTimeout,
@@ -351,12 +375,26 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 	if s.cfg.Recalls.RefreshInterval > 0 {
 		wg.Go(func() { s.watch.Run(bg) })
 	}
+	if s.certs != nil {
+		hup := make(chan os.Signal, 1)
+		signal.Notify(hup, syscall.SIGHUP)
+		defer signal.Stop(hup)
+		wg.Go(func() { s.certs.watch(bg, hup) })
+	}
 
 	errc := make(chan error, len(all))
 	for _, sv := range all {
-		go func() { errc <- sv.hs.Serve(problemListener{sv.ln, s.log}) }()
+		go func() {
+			if s.certs != nil {
+				// problemListener would see ciphertext: net/http must hold
+				// the *tls.Conn itself to negotiate HTTP/2 (ALPN).
+				errc <- sv.hs.ServeTLS(sv.ln, "", "")
+				return
+			}
+			errc <- sv.hs.Serve(problemListener{sv.ln, s.log})
+		}()
 	}
-	attrs := []any{"addr", ln.Addr().String(), "catalog_version", s.CatalogVersion(), "backend", s.st.Backend()}
+	attrs := []any{"addr", ln.Addr().String(), "catalog_version", s.CatalogVersion(), "backend", s.st.Backend(), "https", s.certs != nil}
 	if mcpLn != nil {
 		attrs = append(attrs, "mcp_addr", mcpLn.Addr().String())
 	}
@@ -364,6 +402,9 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 		attrs = append(attrs, "admin_addr", l.Admin.Addr().String())
 	}
 	s.log.Info("serving", attrs...)
+	if s.certs != nil {
+		s.certs.logServed("serving TLS certificate", "start")
+	}
 
 	var errs []error
 	pending := len(all)
