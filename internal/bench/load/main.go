@@ -51,7 +51,7 @@ func main() {
 	var hs headers
 	target := flag.String("url", "", "http:// URL to request (GET)")
 	rate := flag.Float64("rate", 0, "requests per second, open loop; 0 runs closed loop")
-	conns := flag.Int("c", 256, "connections")
+	conns := flag.Int("c", 64, "connections")
 	duration := flag.Duration("d", 10*time.Second, "how long to send requests")
 	asJSON := flag.Bool("json", false, "print the result as JSON")
 	flag.Var(&hs, "H", "request header, Name: value (repeatable)")
