@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -278,17 +277,6 @@ type Listeners struct {
 	Admin net.Listener
 }
 
-// yieldWhenIdle yields once a connection's answer is written: under load
-// net/http keeps one processor on one connection for up to a 10 ms slice
-// while the connections the poller woke wait. With it the car list's p99
-// at 64 connections fell from 2.5-3.6x the bare handler's to 1.1-1.5x, for
-// about a tenth of its throughput (docs/architecture.md, "Speed").
-func yieldWhenIdle(_ net.Conn, st http.ConnState) {
-	if st == http.StateIdle {
-		runtime.Gosched()
-	}
-}
-
 // ServeListeners answers on every listener of l until ctx ends or one
 // fails; then all shut down and the access and request logs are written out.
 func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
@@ -304,7 +292,6 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 			WriteTimeout:      sc.WriteTimeout,
 			IdleTimeout:       sc.IdleTimeout,
 			MaxHeaderBytes:    maxHeaderBytes,
-			ConnState:         yieldWhenIdle,
 			// OPTIONS * goes through the edge: logged, with a request id.
 			DisableGeneralOptionsHandler: true,
 			ErrorLog:                     slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
