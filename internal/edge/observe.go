@@ -163,9 +163,10 @@ const (
 
 type compressWriter struct {
 	http.ResponseWriter
-	// gz compresses what the handler writes; nil when the client takes no
-	// gzip, and the response then goes out as it is written.
-	gz *gzip.Writer
+	// gzip: the client takes gzip, so what the handler writes is
+	// compressed, by gz, taken from the pool at the first write.
+	gzip bool
+	gz   *gzip.Writer
 	// best is the coding the client prefers of those SendEncoded may send.
 	best string
 	// bodiless: a 204 or 304, which has no body to compress.
@@ -176,7 +177,7 @@ type compressWriter struct {
 }
 
 func (g *compressWriter) WriteHeader(status int) {
-	if !g.precompressed && g.gz != nil {
+	if !g.precompressed && g.gzip {
 		g.Header().Del("Content-Length")
 	}
 	if status == http.StatusNoContent || status == http.StatusNotModified {
@@ -190,10 +191,28 @@ func (g *compressWriter) Write(b []byte) (int, error) {
 	if g.bodiless {
 		return 0, http.ErrBodyNotAllowed
 	}
-	if g.precompressed || g.gz == nil {
+	if g.precompressed || !g.gzip {
 		return g.ResponseWriter.Write(b)
 	}
-	return g.gz.Write(b)
+	return g.compressor().Write(b)
+}
+
+// finish ends the gzip stream; with no body written, an empty stream.
+func (g *compressWriter) finish() {
+	if !g.gzip || g.bodiless || g.precompressed {
+		return
+	}
+	_ = g.compressor().Close()
+	gzipPool.Put(g.gz)
+}
+
+// compressor takes a gzip writer from the pool at the first use.
+func (g *compressWriter) compressor() *gzip.Writer {
+	if g.gz == nil {
+		g.gz = gzipPool.Get().(*gzip.Writer)
+		g.gz.Reset(g.ResponseWriter)
+	}
+	return g.gz
 }
 
 // FlushError sends what is compressed so far, for event streams.
@@ -232,15 +251,9 @@ func Compress(next http.Handler) http.Handler {
 		}
 		if g > 0 {
 			w.Header().Set("Content-Encoding", CodingGzip)
-			cw.gz = gzipPool.Get().(*gzip.Writer)
-			cw.gz.Reset(w)
-			defer func() {
-				if !cw.bodiless && !cw.precompressed {
-					_ = cw.gz.Close()
-				}
-				gzipPool.Put(cw.gz)
-			}()
+			cw.gzip = true
 		}
+		defer cw.finish()
 		next.ServeHTTP(cw, r)
 	})
 }
