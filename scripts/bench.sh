@@ -11,7 +11,8 @@
 # p50/p99/p99.9 run from each request's scheduled start.
 # BENCH_EPA_CSV=vehicles.csv.zip replaces the demo's cars with the EPA car
 # catalog (vds ingest --source epa), to measure at 49,582 cars.
-# BENCH_LIST_ONLY=1 measures the car list and the bare handler only.
+# BENCH_LIST_ONLY=1 measures the car list and the bare handler only;
+# BENCH_OPEN_DURATION sets the open-loop runs' length (BENCH_DURATION).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
