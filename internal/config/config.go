@@ -69,6 +69,8 @@ type Server struct {
 	// MemoryLimitRatio of the container's cgroup memory limit becomes Go's
 	// memory limit unless GOMEMLIMIT is set; 0 for none.
 	MemoryLimitRatio float64 `mapstructure:"memory_limit_ratio"`
+	// BodyCacheMB bounds the catalog answers kept rendered and compressed.
+	BodyCacheMB int `mapstructure:"body_cache_mb"`
 }
 
 // Client configures the client commands, which talk to a server over HTTP(S).
@@ -190,6 +192,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.tls_key_file", "")
 	v.SetDefault("server.h2c", false)
 	v.SetDefault("server.memory_limit_ratio", 0.9)
+	v.SetDefault("server.body_cache_mb", 64)
 	v.SetDefault("upstream.vpic_url", "https://vpic.nhtsa.dot.gov/api")
 	v.SetDefault("upstream.nhtsa_url", "https://api.nhtsa.gov")
 	v.SetDefault("upstream.epa_url", "https://www.fueleconomy.gov/feg/epadata/vehicles.csv.zip")
@@ -378,14 +381,21 @@ func (c *Config) Validate() error {
 	if (c.Server.TLSCertFile == "") != (c.Server.TLSKeyFile == "") {
 		errs = append(errs, errors.New("server.tls_cert_file and server.tls_key_file: give both (a PEM certificate chain and its private key) or neither"))
 	}
+	if c.Server.BodyCacheMB < 0 || c.Server.BodyCacheMB > maxBodyCacheMB {
+		errs = append(errs, fmt.Errorf("server.body_cache_mb: %d is not between 0 (no cache) and %d MiB", c.Server.BodyCacheMB, maxBodyCacheMB))
+	}
 	if _, ok := c.Plans["free"]; !ok {
 		errs = append(errs, errors.New("plans.free: the free plan must exist: new accounts start on it"))
 	}
 	return errors.Join(errs...)
 }
 
-// maxGCHeadroomMB bounds server.gc_headroom_mb (64 GiB).
-const maxGCHeadroomMB = 64 << 10
+// maxGCHeadroomMB bounds server.gc_headroom_mb (64 GiB), and
+// maxBodyCacheMB server.body_cache_mb (16 GiB).
+const (
+	maxGCHeadroomMB = 64 << 10
+	maxBodyCacheMB  = 16 << 10
+)
 
 // MaxCacheMaxAge bounds server.cache_max_age.
 const MaxCacheMaxAge = 24 * time.Hour

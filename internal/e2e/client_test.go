@@ -154,7 +154,7 @@ func TestEveryEndpointThroughTheSDK(t *testing.T) {
 		if recalls, err := c.ListRecalls(ctx); err != nil || recalls == nil {
 			t.Fatalf("ListRecalls: %+v, %v", recalls, err)
 		}
-		if log, err := c.Changelog(ctx); err != nil || len(log) == 0 || log[0].Version != "1.4.0" {
+		if log, err := c.Changelog(ctx); err != nil || len(log) == 0 || log[0].Version != "1.5.0" {
 			t.Fatalf("Changelog: %+v, %v", log, err)
 		}
 		if spec, err := c.OpenAPI(ctx); err != nil || !strings.Contains(string(spec), `"openapi":"3.1.0"`) {

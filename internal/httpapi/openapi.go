@@ -715,7 +715,7 @@ func BuildOpenAPI(routes []Route) ([]byte, error) {
 	}{
 		OpenAPI: "3.1.0",
 		Info: schema{
-			"title": "vds API", "version": "1.4.0", "description": apiDescription,
+			"title": "vds API", "version": "1.5.0", "description": apiDescription,
 			"contact": schema{"name": "vds", "url": "https://github.com/vds-dev/vds"},
 			"license": schema{"name": "Proprietary"},
 		},

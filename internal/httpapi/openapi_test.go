@@ -100,7 +100,7 @@ func TestOpenAPIDocumentValidates(t *testing.T) {
 	if !doc.IsOpenAPI31OrLater() || doc.OpenAPI != "3.1.0" {
 		t.Errorf("openapi = %q, want 3.1.0", doc.OpenAPI)
 	}
-	if doc.Info.Title != "vds API" || doc.Info.Version != "1.4.0" || doc.Info.Description == "" {
+	if doc.Info.Title != "vds API" || doc.Info.Version != "1.5.0" || doc.Info.Description == "" {
 		t.Errorf("info = %+v", doc.Info)
 	}
 	if len(doc.Servers) != 1 || doc.Servers[0].URL != "/" {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"math"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -14,7 +15,8 @@ import (
 // default collects many times a second, and the mark phases set the tail
 // latency. So the heap may fill the headroom before a cycle: it grows by
 // the headroom less what is live, and by at least half the live heap, so
-// that a full-size catalog does not double the resident memory.
+// that a full-size catalog does not double the resident memory; under a
+// Go memory limit the headroom is at most half of it.
 
 const gcTuneEvery = 10 * time.Second
 
@@ -35,6 +37,16 @@ func gcPercent(live, headroom uint64) int {
 		return minGCPercent
 	}
 	return int(min(max(minGCPercent, (headroom-live)*100/live), maxGCPercent))
+}
+
+// limitedHeadroom caps headroom at half the Go memory limit, when one is
+// set (GOMEMLIMIT, or from the container's): the collector's goal then
+// stays clear of the limit, which only has to bound a burst.
+func limitedHeadroom(headroom uint64, limit int64) uint64 {
+	if limit > 0 && limit < math.MaxInt64 {
+		return min(headroom, uint64(limit)/2)
+	}
+	return headroom
 }
 
 // liveHeap reads the heap the last cycle left live or, before the first,
@@ -59,14 +71,15 @@ func tuneGC(ctx context.Context, headroom uint64, log *slog.Logger) {
 		log.Info("GOGC is set; server.gc_headroom_mb is not applied", "GOGC", v)
 		return
 	}
-	set := gcPercent(liveHeap(), headroom)
+	// SetMemoryLimit(-1) reads the limit without changing it.
+	set := gcPercent(liveHeap(), limitedHeadroom(headroom, debug.SetMemoryLimit(-1)))
 	before := debug.SetGCPercent(set)
 	defer debug.SetGCPercent(before)
 	log.Debug("collector tuned", "gc_percent", set, "headroom_mb", headroom>>20)
 	onTick(ctx, gcTuneEvery, func() {
 		// Only a change of a tenth or more is applied: each call
 		// recomputes the collector's pacing.
-		if p := gcPercent(liveHeap(), headroom); p*10 < set*9 || p*10 > set*11 {
+		if p := gcPercent(liveHeap(), limitedHeadroom(headroom, debug.SetMemoryLimit(-1))); p*10 < set*9 || p*10 > set*11 {
 			set = p
 			debug.SetGCPercent(set)
 			log.Debug("collector tuned", "gc_percent", set, "headroom_mb", headroom>>20)

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"math"
 	"os"
 	"runtime/debug"
 	"runtime/metrics"
@@ -28,6 +29,29 @@ func TestGCPercent(t *testing.T) {
 		if got := gcPercent(c.live, c.headroom); got != c.want {
 			t.Errorf("gcPercent(%d MiB, %d MiB) = %d, want %d", c.live/mib, c.headroom/mib, got, c.want)
 		}
+	}
+}
+
+func TestLimitedHeadroom(t *testing.T) {
+	const mib = 1 << 20
+	for _, c := range []struct {
+		headroom uint64
+		limit    int64
+		want     uint64
+	}{
+		{256 * mib, math.MaxInt64, 256 * mib}, // no limit: Go's default
+		{256 * mib, 1024 * mib, 256 * mib},
+		{256 * mib, 300 * mib, 150 * mib}, // a small container
+		{256 * mib, 0, 256 * mib},
+	} {
+		if got := limitedHeadroom(c.headroom, c.limit); got != c.want {
+			t.Errorf("limitedHeadroom(%d MiB, %d) = %d MiB, want %d", c.headroom/mib, c.limit, got/mib, c.want/mib)
+		}
+	}
+	// A live heap of 100 MiB under a 300 MiB limit grows by half its size,
+	// not to the 256 MiB headroom.
+	if got := gcPercent(100*mib, limitedHeadroom(256*mib, 300*mib)); got != 50 {
+		t.Errorf("under a 300 MiB limit the percentage is %d, want 50", got)
 	}
 }
 

@@ -67,7 +67,7 @@ func fallback(mux *http.ServeMux) http.HandlerFunc {
 
 // problemListener rewrites as problems the canned text/plain errors
 // net/http writes for a request it cannot read (no hook exists:
-// golang/go#25116), and sends responses whole (wholeConn).
+// golang/go#25116).
 type problemListener struct {
 	net.Listener
 	log *slog.Logger
@@ -78,7 +78,7 @@ func (l problemListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &wholeConn{Conn: &problemConn{Conn: c, log: l.log}}, nil
+	return &problemConn{Conn: c, log: l.log}, nil
 }
 
 type problemConn struct {
@@ -90,6 +90,11 @@ type problemConn struct {
 // handler's response always has Date and framing, so it cannot match.
 var cannedError = regexp.MustCompile(`^HTTP/1\.1 ([0-9]{3}) [^\r\n]*\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n([^\r\n]*)$`)
 
+// cannedHeaders end a canned response's head; a handler's response has a
+// Date line after Connection, so only a write holding them (or a 417,
+// which no handler sends) is matched at all.
+var cannedHeaders = []byte("\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n")
+
 // maxCanned is longer than any canned response; longer writes are not one.
 const maxCanned = 512
 
@@ -98,7 +103,8 @@ const maxCanned = 512
 var expectationFailed = regexp.MustCompile(`^HTTP/1\.1 (417) (Expectation Failed)\r\nConnection: close\r\nDate: [^\r\n]*\r\nContent-Length: 0\r\n\r\n$`)
 
 func (c *problemConn) Write(b []byte) (int, error) {
-	if len(b) > maxCanned || !bytes.HasPrefix(b, []byte("HTTP/1.1 ")) {
+	if len(b) > maxCanned || !bytes.HasPrefix(b, []byte("HTTP/1.1 ")) ||
+		!bytes.HasPrefix(b, []byte("HTTP/1.1 417 ")) && !bytes.Contains(b, cannedHeaders) {
 		return c.Conn.Write(b)
 	}
 	m := cannedError.FindSubmatch(b)
@@ -115,6 +121,16 @@ func (c *problemConn) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// CloseWrite lets net/http half-close the connection after an error, as
+// it does a bare TCP connection, so the client reads the answer before
+// the reset.
+func (c *problemConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 func cannedProblem(status int, text, requestID string) []byte {

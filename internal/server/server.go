@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -171,7 +170,8 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	}
 	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log, httpapi.Options{
 		PublicURL: cfg.Dashboard.PublicURL, CacheMaxAge: cfg.Server.CacheMaxAge, CORSOrigins: cfg.Server.CORSOrigins,
-		RequestLog: s.requests})
+		RequestLog: s.requests, BodyCacheBytes: int64(cfg.Server.BodyCacheMB) << 20})
+	s.registerBodyCache(api.BodyCacheStats)
 	s.garage = mcptools.NewGarageWatchers(saved)
 	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: saved, Usage: s.limiter, Charger: s.limiter, Log: log, Calls: s.metrics,
 		Garage: s.garage},
@@ -197,12 +197,12 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		return nil, fmt.Errorf("server.trusted_proxies: %w", err)
 	}
 	obs := edge.Observer{Log: log, Access: s.access, Metrics: s.metrics, Requests: s.requests, TrustedProxies: proxies}
-	s.handler = edge.Observe(obs, edge.Gzip(plainPaths(mux)))
+	s.handler = edge.Observe(obs, edge.Compress(plainPaths(mux)))
 	mcpMux := http.NewServeMux()
 	mcpMux.Handle("/mcp", mcp)
 	mcpMux.HandleFunc("GET /healthz", healthz)
 	mcpMux.Handle("/", fallback(mcpMux))
-	s.mcpHandler = edge.Observe(obs, edge.Gzip(plainPaths(mcpMux)))
+	s.mcpHandler = edge.Observe(obs, edge.Compress(plainPaths(mcpMux)))
 	s.adminHandler = adminMux(s.metrics.Handler())
 	return s, nil
 }
@@ -288,17 +288,6 @@ type Listeners struct {
 	Admin net.Listener
 }
 
-// yieldWhenIdle yields once a connection's answer is written: under load
-// net/http keeps one processor on one connection for up to a 10 ms slice
-// while the connections the poller woke wait. With it the car list's p99
-// at 64 connections fell from 2.5-3.6x the bare handler's to 1.1-1.5x, for
-// about a tenth of its throughput (docs/architecture.md, "Speed").
-func yieldWhenIdle(_ net.Conn, st http.ConnState) {
-	if st == http.StateIdle {
-		runtime.Gosched()
-	}
-}
-
 // ServeListeners answers on every listener of l until ctx ends or one
 // fails; then all shut down and the access and request logs are written out.
 func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
@@ -327,7 +316,6 @@ func (s *Server) ServeListeners(ctx context.Context, l Listeners) error {
 			WriteTimeout:      sc.WriteTimeout,
 			IdleTimeout:       sc.IdleTimeout,
 			MaxHeaderBytes:    maxHeaderBytes,
-			ConnState:         yieldWhenIdle,
 			// OPTIONS * goes through the edge: logged, with a request id.
 			DisableGeneralOptionsHandler: true,
 			ErrorLog:                     slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
