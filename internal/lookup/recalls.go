@@ -14,6 +14,8 @@ import (
 type RecallIndex interface {
 	// Recalls lists the campaigns of a make, model and year, never nil.
 	Recalls(vehicleMake, model string, year int) []upstream.Recall
+	// RecallsJSON is Recalls as the API encodes it, kept encoded.
+	RecallsJSON(vehicleMake, model string, year int) []byte
 	// Has reports whether the files name the make, model and year.
 	Has(vehicleMake, model string, year int) bool
 	Source() string
@@ -41,7 +43,9 @@ func (s *Service) RecallSource() string {
 
 // RecallSet is the recalls of one vehicle, with where they come from.
 type RecallSet struct {
-	Recalls  []upstream.Recall
+	Recalls []upstream.Recall
+	// JSON is Recalls encoded, from the files; nil from NHTSA.
+	JSON     []byte
 	Source   string
 	DataDate string
 	Meta     upstream.Meta
@@ -58,10 +62,10 @@ func (s *Service) Recalls(ctx context.Context, vehicleMake string, year int, mod
 			return RecallSet{}, &vehicle.Error{Code: CodeUpstreamUnavailable,
 				Message: "No NHTSA recall files are imported on this server (recalls.source is offline); an operator runs vds ingest --source nhtsa-recalls."}
 		}
-		out := RecallSet{Recalls: []upstream.Recall{}, Source: ix.Source(), DataDate: ix.DataDate(), Meta: upstream.Meta{FetchedAt: ix.Since()}, Offline: true}
+		out := RecallSet{Recalls: []upstream.Recall{}, JSON: []byte("[]"), Source: ix.Source(), DataDate: ix.DataDate(), Meta: upstream.Meta{FetchedAt: ix.Since()}, Offline: true}
 		for _, m := range nhtsaModels(models) {
 			if ix.Has(vehicleMake, m, year) {
-				out.Recalls = ix.Recalls(vehicleMake, m, year)
+				out.Recalls, out.JSON = ix.Recalls(vehicleMake, m, year), ix.RecallsJSON(vehicleMake, m, year)
 				break
 			}
 		}

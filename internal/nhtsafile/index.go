@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -72,7 +75,14 @@ type Index struct {
 	date    string
 	since   time.Time
 	recalls map[string][]upstream.Recall
+	// encoded holds RecallsJSON's answers, at most maxEncoded of them.
+	encoded  sync.Map
+	nEncoded atomic.Int64
 }
+
+// maxEncoded bounds the lists kept encoded: about the catalog's make, model
+// and year triples, a few KB each.
+const maxEncoded = 16384
 
 // Key is how the index names a vehicle: make and model folded to lower-case
 // letters and digits ("F-150" and "F150" agree), and the year.
@@ -159,6 +169,30 @@ func (ix *Index) Recalls(vehicleMake, model string, year int) []upstream.Recall 
 		return []upstream.Recall{}
 	}
 	return slices.Clone(r)
+}
+
+// RecallsJSON is Recalls encoded as the API sends it (HTML characters
+// unescaped), kept per vehicle for the life of the index: one data version.
+func (ix *Index) RecallsJSON(vehicleMake, model string, year int) []byte {
+	key := Key(vehicleMake, model, year)
+	if b, ok := ix.encoded.Load(key); ok {
+		return b.([]byte)
+	}
+	l := ix.recalls[key]
+	if l == nil {
+		l = []upstream.Recall{}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(l); err != nil {
+		return nil
+	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if ix.nEncoded.Add(1) <= maxEncoded {
+		ix.encoded.Store(key, b)
+	}
+	return b
 }
 
 // Has reports whether the files name the make, model and year at all.
