@@ -14,9 +14,9 @@ import (
 
 // ComplaintIndex answers complaints offline, from imported NHTSA complaint files.
 type ComplaintIndex interface {
-	// Complaints lists the complaints of a make, model and year, never nil.
-	Complaints(vehicleMake, model string, year int) []upstream.Complaint
-	Has(vehicleMake, model string, year int) bool
+	// Complaints lists the complaints of a make, model and year, newest
+	// received first; none when the files name none.
+	Complaints(ctx context.Context, vehicleMake, model string, year int) ([]upstream.Complaint, error)
 	Source() string
 	DataDate() string
 	Since() time.Time
@@ -83,8 +83,12 @@ func (s *Service) VehicleComplaints(ctx context.Context, vehicleMake string, yea
 		}
 		out := ComplaintSet{Complaints: []upstream.Complaint{}, Source: ix.Source(), DataDate: ix.DataDate(), Meta: upstream.Meta{FetchedAt: ix.Since()}}
 		for _, m := range nhtsaModels(models) {
-			if ix.Has(vehicleMake, m, year) {
-				out.Complaints = ix.Complaints(vehicleMake, m, year)
+			l, err := ix.Complaints(ctx, vehicleMake, m, year)
+			if err != nil {
+				return ComplaintSet{}, err
+			}
+			if len(l) > 0 {
+				out.Complaints = l
 				break
 			}
 		}
