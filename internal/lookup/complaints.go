@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -122,6 +123,24 @@ func (s *Service) MotorcycleComplaints(ctx context.Context, id uuid.UUID, pg Com
 		return Complaints{}, upstream.Meta{}, err
 	}
 	return s.complaints(ctx, MotorcycleRef{UUID: m.UUID, Make: m.Make, Model: m.Model, Year: m.Year}, pg, m.Model)
+}
+
+// FileComplaints is CarComplaints or MotorcycleComplaints (by kind) from
+// the imported complaint files only; ok is false when complaints come from
+// NHTSA now, or the kind has none. The dashboard's free pages spend no NHTSA calls.
+func (s *Service) FileComplaints(ctx context.Context, kind catalog.Kind, id uuid.UUID, pg ComplaintPage) (c Complaints, ok bool, err error) {
+	if s.cmplIx.Load() == nil || s.recallMode == "online" {
+		return Complaints{}, false, nil
+	}
+	switch kind {
+	case catalog.KindCar:
+		c, _, err = s.CarComplaints(ctx, id, pg)
+	case catalog.KindMotorcycle:
+		c, _, err = s.MotorcycleComplaints(ctx, id, pg)
+	default:
+		return Complaints{}, false, nil
+	}
+	return c, err == nil, err
 }
 
 func (s *Service) complaints(ctx context.Context, ref MotorcycleRef, pg ComplaintPage, models ...string) (Complaints, upstream.Meta, error) {
