@@ -29,6 +29,9 @@ func (s *DB) PutNHTSAFiles(ctx context.Context, files []store.NHTSAFilePut) ([]s
 	return out, nil
 }
 
+// complaintsIndex is migration 00019's index, built again after a load.
+const complaintsIndex = `CREATE INDEX nhtsa_complaints_vehicle ON nhtsa_complaints (vehicle)`
+
 var complaintCols = []string{"file_id", "vehicle", "odi", "component", "crash", "fire", "injuries", "deaths", "incident_date", "received_date", "summary"}
 
 func (s *DB) putNHTSAFile(ctx context.Context, tx *sql.Tx, p store.NHTSAFilePut) (store.NHTSAFile, error) {
@@ -57,9 +60,19 @@ func (s *DB) putNHTSAFile(ctx context.Context, tx *sql.Tx, p store.NHTSAFilePut)
 		}
 		return insertRows(ctx, tx, "nhtsa_complaints", complaintCols, args, nil)
 	}
+	if s.d.IndexAfterLoad {
+		if _, err := tx.ExecContext(ctx, `DROP INDEX nhtsa_complaints_vehicle`); err != nil {
+			return f, fmt.Errorf("store NHTSA file %s: %w", f.Name, err)
+		}
+	}
 	read, err := p.Complaints(put)
 	if err != nil {
 		return f, err
+	}
+	if s.d.IndexAfterLoad {
+		if _, err := tx.ExecContext(ctx, complaintsIndex); err != nil {
+			return f, fmt.Errorf("store NHTSA file %s: %w", f.Name, err)
+		}
 	}
 	if rows, err = json.Marshal(read.Rows); err != nil {
 		return f, err
