@@ -143,7 +143,7 @@ func TestRecordPageComplaints(t *testing.T) {
 	}
 	// A motorcycle the file does not name has none; a boat has no section.
 	b.get("/dashboard/records/motorcycle/"+c.Motorcycles[0].UUID.String()).want(t, http.StatusOK, "").contains(t, "No complaints on record")
-	if p := b.get("/dashboard/records/boat/" + c.Boats[0].UUID.String()).want(t, http.StatusOK, ""); strings.Contains(p.body, "complaints-h") {
+	if p := b.get("/dashboard/records/boat/"+c.Boats[0].UUID.String()).want(t, http.StatusOK, ""); strings.Contains(p.body, "complaints-h") {
 		t.Error("a boat's page has a complaints section")
 	}
 }
