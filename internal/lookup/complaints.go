@@ -83,7 +83,7 @@ func (s *Service) VehicleComplaints(ctx context.Context, vehicleMake string, yea
 				Message: "No NHTSA complaint file is imported on this server (recalls.source is offline); an operator runs vds ingest --source nhtsa-recalls FLAT_CMPL.zip."}
 		}
 		out := ComplaintSet{Complaints: []upstream.Complaint{}, Source: ix.Source(), DataDate: ix.DataDate(), Meta: upstream.Meta{FetchedAt: ix.Since()}}
-		for _, m := range nhtsaModels(models) {
+		for _, m := range s.modelNames(models) {
 			l, err := ix.Complaints(ctx, vehicleMake, m, year)
 			if err != nil {
 				return ComplaintSet{}, err

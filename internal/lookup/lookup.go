@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +38,9 @@ type Service struct {
 	recallIx   atomic.Pointer[RecallIndex]
 	cmplIx     atomic.Pointer[ComplaintIndex]
 	hins       atomic.Pointer[hinDecoder]
+	// names holds nhtsaModels' answers by their models (see modelNames).
+	names  sync.Map
+	nNames atomic.Int64
 }
 
 // Offline decodes VINs without NHTSA, from an imported vPIC snapshot.

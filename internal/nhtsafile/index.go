@@ -75,7 +75,7 @@ type Index struct {
 	date    string
 	since   time.Time
 	recalls map[string][]upstream.Recall
-	// encoded holds RecallsJSON's answers, at most maxEncoded of them.
+	// encoded holds Find's encoded lists, at most maxEncoded of them.
 	encoded  sync.Map
 	nEncoded atomic.Int64
 }
@@ -160,45 +160,31 @@ func (c *Campaign) recall() *upstream.Recall {
 		ParkIt: c.ParkIt, ParkOutside: c.ParkOutside, OTAUpdate: c.OTAUpdate}
 }
 
-// Recalls lists the campaigns of a make, model and year; none when the files
-// have none, since they are NHTSA's whole database. The slice is the
-// caller's; the recalls' strings are shared.
-func (ix *Index) Recalls(vehicleMake, model string, year int) []upstream.Recall {
-	r := ix.recalls[Key(vehicleMake, model, year)]
-	if r == nil {
-		return []upstream.Recall{}
-	}
-	return slices.Clone(r)
-}
-
-// RecallsJSON is Recalls encoded as the API sends it (HTML characters
-// unescaped), kept per vehicle for the life of the index: one data version.
-func (ix *Index) RecallsJSON(vehicleMake, model string, year int) []byte {
+// Find lists the campaigns of a make, model and year, and the same encoded
+// as the API sends them (HTML characters unescaped), kept per vehicle for the
+// life of the index: one data version. ok reports whether the files name the
+// vehicle; when not, it has no campaigns, since they are NHTSA's whole
+// database. The slice is the caller's; the recalls' strings are shared.
+func (ix *Index) Find(vehicleMake, model string, year int) (recalls []upstream.Recall, encoded []byte, ok bool) {
 	key := Key(vehicleMake, model, year)
-	if b, ok := ix.encoded.Load(key); ok {
-		return b.([]byte)
-	}
-	l := ix.recalls[key]
+	l, ok := ix.recalls[key]
 	if l == nil {
 		l = []upstream.Recall{}
+	}
+	if b, hit := ix.encoded.Load(key); hit {
+		return slices.Clone(l), b.([]byte), ok
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(l); err != nil {
-		return nil
+		return slices.Clone(l), nil, ok
 	}
 	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if ix.nEncoded.Add(1) <= maxEncoded {
 		ix.encoded.Store(key, b)
 	}
-	return b
-}
-
-// Has reports whether the files name the make, model and year at all.
-func (ix *Index) Has(vehicleMake, model string, year int) bool {
-	_, ok := ix.recalls[Key(vehicleMake, model, year)]
-	return ok
+	return slices.Clone(l), b, ok
 }
 
 // Source names the files in answers, e.g. "NHTSA recall files 2026-05-04".
