@@ -167,16 +167,25 @@ func (s *Service) CarRecalls(ctx context.Context, id uuid.UUID) (CarRecalls, ups
 		ratingsMeta upstream.Meta
 		ratingsErr  error
 	)
-	var g errgroup.Group
-	g.Go(func() (err error) {
+	recalls := func() (err error) {
 		set, err = s.Recalls(ctx, car.Make, car.Year, car.Model, car.SourceModel)
 		return err
-	})
-	g.Go(func() error {
+	}
+	ratings := func() error {
 		out.Ratings, ratingsMeta, ratingsErr = s.up.SafetyRatings(ctx, car.Make, car.Model, car.Year)
 		return nil
-	})
-	err = g.Wait()
+	}
+	if _, offline := s.offlineRecalls(); offline {
+		// The files answer at once: no need for goroutines.
+		if err = recalls(); err == nil {
+			err = ratings()
+		}
+	} else {
+		var g errgroup.Group
+		g.Go(recalls)
+		g.Go(ratings)
+		err = g.Wait()
+	}
 	if err == nil && ratingsErr != nil && !set.Offline {
 		err = ratingsErr
 	}
