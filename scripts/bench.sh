@@ -57,6 +57,14 @@ fi
 "$work/vds" accounts create --email bench@example.com --plan bench >/dev/null
 token=$("$work/vds" tokens create --email bench@example.com --json | sed -n 's/.*"token": "\(vds_[a-z2-7]*\)".*/\1/p')
 
+# NHTSA's NCAP ratings, which the car recall answer adds: a stand-in rating
+# nothing, so the answer is cached as it is from NHTSA.
+echo '{"Count":0,"Message":"No results found for this request","Results":[]}' >"$work/ratings.json"
+"$work/bare" -body "$work/ratings.json" >"$work/ratings.addr" &
+pids+=($!)
+for _ in $(seq 50); do [ -s "$work/ratings.addr" ] && break; sleep 0.1; done
+export VDS_UPSTREAM_NHTSA_URL="http://$(cat "$work/ratings.addr")"
+
 "$work/vds" serve --addr 127.0.0.1:0 2>"$work/serve.log" >/dev/null &
 pids+=($!)
 for _ in $(seq 100); do
@@ -108,6 +116,7 @@ if [ -z "${BENCH_LIST_ONLY:-}" ]; then
 	run makes "GET /v1/cars/makes" "$base/v1/cars/makes" "$auth"
 	run geometry "GET /v1/tire-sizes/{uuid}/geometry" "$base/v1/tire-sizes/$fit/geometry" "$auth"
 	run moto "GET /v1/motorcycles/{uuid}" "$base/v1/motorcycles/$moto" "$auth"
+	run carrecalls "GET /v1/cars/{uuid}/recalls, offline" "$base/v1/cars/$car/recalls" "$auth"
 	run recalls "GET /v1/motorcycles/{uuid}/recalls, offline" "$base/v1/motorcycles/$moto/recalls" "$auth"
 	run plus "GET /v1/tire-sizes/{uuid}/plus-sizes" "$base/v1/tire-sizes/$fit/plus-sizes" "$auth"
 	run sizelookup "GET /v1/tire-sizes/lookup?size=235/55R19" "$base/v1/tire-sizes/lookup?size=235/55R19" "$auth"

@@ -20,6 +20,7 @@ import (
 	"github.com/vds-dev/vds/internal/config"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lists"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/requestlog"
 	"github.com/vds-dev/vds/internal/signin"
 	"github.com/vds-dev/vds/internal/vehicle"
@@ -35,6 +36,8 @@ type Deps struct {
 	Lists    *lists.Service
 	SignIn   *signin.Service
 	Vehicles *vehicle.Service
+	// Lookup answers the complaints a vehicle's page shows.
+	Lookup *lookup.Service
 	// Limiter supplies the limits, the quota and the calls per day.
 	Limiter    *limits.Limiter
 	Config     *config.Config
@@ -49,6 +52,7 @@ type Handler struct {
 	lists      *lists.Service
 	signin     *signin.Service
 	vehicles   *vehicle.Service
+	lookup     *lookup.Service
 	limiter    *limits.Limiter
 	cfg        *config.Config
 	log        *slog.Logger
@@ -70,7 +74,7 @@ type Handler struct {
 // do not parse, which every test run would catch.
 func New(d Deps) *Handler {
 	h := &Handler{
-		acc: d.Access, lists: d.Lists, signin: d.SignIn, vehicles: d.Vehicles, limiter: d.Limiter, cfg: d.Config, log: d.Log, requestLog: d.RequestLog,
+		acc: d.Access, lists: d.Lists, signin: d.SignIn, vehicles: d.Vehicles, lookup: d.Lookup, limiter: d.Limiter, cfg: d.Config, log: d.Log, requestLog: d.RequestLog,
 		hooks:  d.Webhooks,
 		signup: d.Config.Dashboard.Signup, sessionTTL: d.Config.Dashboard.SessionTTL,
 		cookieMode: d.Config.Dashboard.CookieMode(), publicURL: strings.TrimRight(d.Config.Dashboard.PublicURL, "/"),

@@ -58,8 +58,14 @@ func backends(t *testing.T, fn func(t *testing.T, backend string)) {
 // newEnvOn is newEnv on the named store, "sqlite" or "postgres".
 func newEnvOn(t *testing.T, backend string, configure func(*config.Config)) *env {
 	t.Helper()
-	ctx := context.Background()
 	st, c := storetest.Demo(t, backend)
+	return newEnvFrom(t, st, c, configure)
+}
+
+// newEnvFrom is newEnv on st, holding the catalog c.
+func newEnvFrom(t *testing.T, st store.Store, c *catalog.Catalog, configure func(*config.Config)) *env {
+	t.Helper()
+	ctx := context.Background()
 	cfg := &config.Config{Plans: maps.Clone(config.DefaultPlans)}
 	// No token cache: a suspension or plan change made in the store is
 	// seen on the very next call.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
@@ -24,7 +25,15 @@ type recordData struct {
 	APIURL  string
 	Lists   []account.List
 	MaxNote int
+	// Complaints is the first page of owners' complaints, from the
+	// imported files; nil when they are not (see lookup.FileComplaints).
+	Complaints *lookup.Complaints
+	// TopComponents are the components most complained of.
+	TopComponents []lookup.ComponentCount
 }
+
+// complaintsShown is how many complaints and components a record's page lists.
+const complaintsShown = 5
 
 // field is one field of a record: Name is its JSON name, Label how the
 // page shows it (with its unit).
@@ -76,6 +85,11 @@ func (h *Handler) record(w http.ResponseWriter, r *http.Request, s *session) {
 		vals[f.Name] = f.Value
 	}
 	d.Heading = strings.Join(strings.Fields(vals["year"]+" "+vals["make"]+" "+vals["model"]+" "+vals["trim"]), " ")
+	if c, ok, err := h.lookup.FileComplaints(r.Context(), kind, id, lookup.ComplaintPage{Page: 1, PerPage: complaintsShown}); err != nil {
+		h.log.Warn("complaints for a record page", "uuid", id, "err", err)
+	} else if ok {
+		d.Complaints, d.TopComponents = &c, c.ByComponent[:min(len(c.ByComponent), complaintsShown)]
+	}
 	v := signedIn(s, "garage", d.Heading)
 	v.Data = d
 	h.render(w, r, http.StatusOK, "record", v)

@@ -1,6 +1,7 @@
 package dashboard_test
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"net/http"
@@ -8,8 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/lookup"
+	"github.com/vds-dev/vds/internal/nhtsafile"
+	"github.com/vds-dev/vds/internal/nhtsafile/nhtsafiletest"
+	"github.com/vds-dev/vds/internal/store/storetest"
+	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
+	"github.com/vds-dev/vds/internal/vehicle"
 )
 
 var (
@@ -87,5 +95,55 @@ func TestRecordPageLabels(t *testing.T) {
 				t.Errorf("the page shows JSON names %q", keys)
 			}
 		})
+	}
+}
+
+// A car's page shows its owners' complaints from the imported complaint
+// file: totals, the components most complained of and the newest ones.
+func TestRecordPageComplaints(t *testing.T) {
+	t.Parallel()
+	st, c := storetest.DemoSQLite(t, false)
+	file := nhtsafiletest.ComplaintsFile(t, t.TempDir(), upstreamtest.ComplaintYears)
+	if _, err := nhtsafile.Import(context.Background(), st, []string{file}, nhtsafile.Options{Now: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnvFrom(t, st, c, nil)
+	b := newBrowser(t, e.start())
+	b.signUp("complaints@example.com", password)
+	var jeep catalog.Car
+	for _, car := range c.Cars {
+		if car.Make == "Jeep" && car.Model == "Wrangler" && car.Year == 2020 {
+			jeep = car
+		}
+	}
+	ix, err := nhtsafile.LoadComplaints(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := vehicle.NewSnapshot(c, catalog.Version{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lk := lookup.New(vehicle.NewService(snap), nil, "", "auto")
+	lk.SetComplaintIndex(ix)
+	want, _, err := lk.CarComplaints(context.Background(), jeep.UUID, lookup.ComplaintPage{Page: 1, PerPage: 5})
+	if err != nil || want.Totals.Complaints == 0 {
+		t.Fatalf("the 2020 Wrangler's complaints: %+v, %v", want.Totals, err)
+	}
+	p := b.get("/dashboard/records/car/"+jeep.UUID.String()).want(t, http.StatusOK, "")
+	p.contains(t, "complaints to NHTSA</h2>")
+	for _, pair := range [][2]string{{"Complaints", strconv.Itoa(want.Totals.Complaints)}, {"Crashes", strconv.Itoa(want.Totals.Crashes)},
+		{"Persons injured", strconv.Itoa(want.Totals.Injuries)}} {
+		p.contains(t, fmt.Sprintf("<dt>%s</dt><dd>%s</dd>", pair[0], pair[1]))
+	}
+	p.contains(t, fmt.Sprintf("<td>%s</td><td>%d</td>", html.EscapeString(want.ByComponent[0].Component), want.ByComponent[0].Complaints))
+	p.contains(t, fmt.Sprintf("<strong>%d</strong> received %s", want.Complaints[0].ODINumber, *want.Complaints[0].ReceivedDate))
+	if n := strings.Count(p.body, "<li><strong>"); n != 5 {
+		t.Errorf("%d complaints listed, want the first 5", n)
+	}
+	// A motorcycle the file does not name has none; a boat has no section.
+	b.get("/dashboard/records/motorcycle/"+c.Motorcycles[0].UUID.String()).want(t, http.StatusOK, "").contains(t, "No complaints on record")
+	if p := b.get("/dashboard/records/boat/"+c.Boats[0].UUID.String()).want(t, http.StatusOK, ""); strings.Contains(p.body, "complaints-h") {
+		t.Error("a boat's page has a complaints section")
 	}
 }

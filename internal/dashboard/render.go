@@ -91,6 +91,7 @@ func mustParsePages() *pageSet {
 		"recordURL": recordURL,
 		"itemKey":   itemKey,
 		"inc":       func(i int) int { return i + 1 },
+		"join":      strings.Join,
 		"carURL":    func(id fmt.Stringer) string { return recordURL(catalog.KindCar, id) },
 	}
 	pages, err := fs.Glob(templateFS, "templates/*.html")

@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -100,7 +102,9 @@ func (h *Handler) decodeHINs(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request, id uuid.UUID) error {
 	rep, meta, err := h.lookup.CarRecalls(r.Context(), id)
 	if err == nil {
-		okUpstream(w, meta, rep)
+		bare := rep
+		bare.Recalls = []upstream.Recall{}
+		okRecalls(w, meta, rep, bare, rep.RecallsJSON)
 	}
 	return err
 }
@@ -108,9 +112,43 @@ func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request, id uuid.UUI
 func (h *Handler) motorcycleRecalls(w http.ResponseWriter, r *http.Request, id uuid.UUID) error {
 	rep, meta, err := h.lookup.MotorcycleRecalls(r.Context(), id)
 	if err == nil {
-		okUpstream(w, meta, rep)
+		bare := rep
+		bare.Recalls = []upstream.Recall{}
+		okRecalls(w, meta, rep, bare, rep.RecallsJSON)
 	}
 	return err
+}
+
+// emptyRecalls is the recall list of an answer encoded without it: quotes
+// inside strings are escaped, so only the field itself reads so.
+var emptyRecalls = []byte(`"recalls":[]`)
+
+// okRecalls is okUpstream for a recall answer. One from the files has its
+// list already encoded: only the rest is encoded (bare, the answer with an
+// empty list), and the list is put in its place; it is most of the bytes.
+func okRecalls(w http.ResponseWriter, meta upstream.Meta, data, bare any, list []byte) {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	i := -1
+	if list != nil && enc.Encode(Envelope{Data: bare}) == nil {
+		i = bytes.Index(buf.Bytes(), emptyRecalls)
+	}
+	if i < 0 {
+		okUpstream(w, meta, data)
+		return
+	}
+	at := i + len(emptyRecalls) - len("[]")
+	tail := string(buf.Bytes()[at+len("[]"):])
+	buf.Truncate(at)
+	buf.Write(list)
+	buf.WriteString(tail)
+	if warn := meta.Warning(); warn != "" {
+		w.Header().Set("Warning", warn)
+	}
+	edge.Send(w, http.StatusOK, "application/json", buf.Bytes())
 }
 
 // complaintParams are the query parameters of the complaints routes.

@@ -8,15 +8,16 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
 
 // ComplaintIndex answers complaints offline, from imported NHTSA complaint files.
 type ComplaintIndex interface {
-	// Complaints lists the complaints of a make, model and year, never nil.
-	Complaints(vehicleMake, model string, year int) []upstream.Complaint
-	Has(vehicleMake, model string, year int) bool
+	// Complaints lists the complaints of a make, model and year, newest
+	// received first; none when the files name none.
+	Complaints(ctx context.Context, vehicleMake, model string, year int) ([]upstream.Complaint, error)
 	Source() string
 	DataDate() string
 	Since() time.Time
@@ -82,9 +83,13 @@ func (s *Service) VehicleComplaints(ctx context.Context, vehicleMake string, yea
 				Message: "No NHTSA complaint file is imported on this server (recalls.source is offline); an operator runs vds ingest --source nhtsa-recalls FLAT_CMPL.zip."}
 		}
 		out := ComplaintSet{Complaints: []upstream.Complaint{}, Source: ix.Source(), DataDate: ix.DataDate(), Meta: upstream.Meta{FetchedAt: ix.Since()}}
-		for _, m := range nhtsaModels(models) {
-			if ix.Has(vehicleMake, m, year) {
-				out.Complaints = ix.Complaints(vehicleMake, m, year)
+		for _, m := range s.modelNames(models) {
+			l, err := ix.Complaints(ctx, vehicleMake, m, year)
+			if err != nil {
+				return ComplaintSet{}, err
+			}
+			if len(l) > 0 {
+				out.Complaints = l
 				break
 			}
 		}
@@ -118,6 +123,24 @@ func (s *Service) MotorcycleComplaints(ctx context.Context, id uuid.UUID, pg Com
 		return Complaints{}, upstream.Meta{}, err
 	}
 	return s.complaints(ctx, MotorcycleRef{UUID: m.UUID, Make: m.Make, Model: m.Model, Year: m.Year}, pg, m.Model)
+}
+
+// FileComplaints is CarComplaints or MotorcycleComplaints (by kind) from
+// the imported complaint files only; ok is false when complaints come from
+// NHTSA now, or the kind has none. The dashboard's free pages spend no NHTSA calls.
+func (s *Service) FileComplaints(ctx context.Context, kind catalog.Kind, id uuid.UUID, pg ComplaintPage) (c Complaints, ok bool, err error) {
+	if s.cmplIx.Load() == nil || s.recallMode == "online" {
+		return Complaints{}, false, nil
+	}
+	switch kind {
+	case catalog.KindCar:
+		c, _, err = s.CarComplaints(ctx, id, pg)
+	case catalog.KindMotorcycle:
+		c, _, err = s.MotorcycleComplaints(ctx, id, pg)
+	default:
+		return Complaints{}, false, nil
+	}
+	return c, err == nil, err
 }
 
 func (s *Service) complaints(ctx context.Context, ref MotorcycleRef, pg ComplaintPage, models ...string) (Complaints, upstream.Meta, error) {

@@ -1,12 +1,15 @@
 package lookup
 
 import (
+	"log/slog"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/vds-dev/vds/internal/nhtsafile"
 	"github.com/vds-dev/vds/internal/nhtsafile/nhtsafiletest"
 	"github.com/vds-dev/vds/internal/store/storetest"
+	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 	"github.com/vds-dev/vds/internal/vehicle"
 )
@@ -31,7 +34,9 @@ func complaintFiles(t *testing.T) *nhtsafile.ComplaintIndex {
 func TestComplaintsFilesMatchAPI(t *testing.T) {
 	t.Parallel()
 	ix := complaintFiles(t)
-	online := New(vehicle.NewService(nil), client(upstreamtest.New(t).URL), "", "online")
+	// 387 complaints (464 KB) to decode: more than client's second under -race on a loaded machine.
+	api := upstreamtest.New(t).URL
+	online := New(vehicle.NewService(nil), upstream.New(upstream.Config{NHTSAURL: api, Timeout: 10 * time.Second}, nil, slog.New(slog.DiscardHandler)), "", "online")
 	offline := New(vehicle.NewService(nil), client(closedURL(t)), "", "auto")
 	offline.SetComplaintIndex(ix)
 	for _, y := range upstreamtest.ComplaintYears {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +38,9 @@ type Service struct {
 	recallIx   atomic.Pointer[RecallIndex]
 	cmplIx     atomic.Pointer[ComplaintIndex]
 	hins       atomic.Pointer[hinDecoder]
+	// names holds nhtsaModels' answers by their models (see modelNames).
+	names  sync.Map
+	nNames atomic.Int64
 }
 
 // Offline decodes VINs without NHTSA, from an imported vPIC snapshot.
@@ -113,9 +117,11 @@ type CarRecalls struct {
 	Car      vehicle.CarRef    `json:"car" jsonschema:"The car the recalls and ratings are for."`
 	Coverage string            `json:"coverage" jsonschema:"Where the data comes from and applies: US (NHTSA)."`
 	Recalls  []upstream.Recall `json:"recalls" jsonschema:"NHTSA recall campaigns for the car's make, model and year; empty when there are none."`
-	Source   string            `json:"source" jsonschema:"Where the recalls come from: NHTSA recall files YYYY-MM-DD (imported, by their data date) or NHTSA recalls API."`
-	DataDate string            `json:"data_date" jsonschema:"The date of the recall data, YYYY-MM-DD: the newest record of the imported files, or the day NHTSA's API was asked."`
-	Ratings  []upstream.Rating `json:"ratings" jsonschema:"NCAP crash-test ratings of each variant NHTSA rated; empty when none was rated."`
+	// RecallsJSON is Recalls encoded, from the files (see RecallSet.JSON).
+	RecallsJSON []byte            `json:"-"`
+	Source      string            `json:"source" jsonschema:"Where the recalls come from: NHTSA recall files YYYY-MM-DD (imported, by their data date) or NHTSA recalls API."`
+	DataDate    string            `json:"data_date" jsonschema:"The date of the recall data, YYYY-MM-DD: the newest record of the imported files, or the day NHTSA's API was asked."`
+	Ratings     []upstream.Rating `json:"ratings" jsonschema:"NCAP crash-test ratings of each variant NHTSA rated; empty when none was rated."`
 	// RatingsUnavailable: recalls came from the files and NHTSA's ratings failed.
 	RatingsUnavailable bool      `json:"ratings_unavailable" jsonschema:"True when the recalls come from the imported files and NHTSA failed to give ratings: ratings is then empty, not a statement that none exist."`
 	Stale              bool      `json:"stale" jsonschema:"True when NHTSA failed and an expired cached answer is served (with a Warning header)."`
@@ -136,10 +142,12 @@ type MotorcycleRecalls struct {
 	Coverage   string            `json:"coverage" jsonschema:"Where the data comes from and applies: US (NHTSA)."`
 	Note       string            `json:"note" jsonschema:"How to read an empty list: matched by NHTSA's naming, not a guarantee."`
 	Recalls    []upstream.Recall `json:"recalls" jsonschema:"NHTSA recall campaigns for the make, model and year; empty when none was found."`
-	Source     string            `json:"source" jsonschema:"Where the recalls come from: NHTSA recall files YYYY-MM-DD (imported, by their data date) or NHTSA recalls API."`
-	DataDate   string            `json:"data_date" jsonschema:"The date of the recall data, YYYY-MM-DD: the newest record of the imported files, or the day NHTSA's API was asked."`
-	Stale      bool              `json:"stale" jsonschema:"True when NHTSA failed and an expired cached answer is served (with a Warning header)."`
-	FetchedAt  time.Time         `json:"fetched_at" jsonschema:"When the answer was fetched from NHTSA, or when the recall files were imported (UTC)."`
+	// RecallsJSON is Recalls encoded, from the files (see RecallSet.JSON).
+	RecallsJSON []byte    `json:"-"`
+	Source      string    `json:"source" jsonschema:"Where the recalls come from: NHTSA recall files YYYY-MM-DD (imported, by their data date) or NHTSA recalls API."`
+	DataDate    string    `json:"data_date" jsonschema:"The date of the recall data, YYYY-MM-DD: the newest record of the imported files, or the day NHTSA's API was asked."`
+	Stale       bool      `json:"stale" jsonschema:"True when NHTSA failed and an expired cached answer is served (with a Warning header)."`
+	FetchedAt   time.Time `json:"fetched_at" jsonschema:"When the answer was fetched from NHTSA, or when the recall files were imported (UTC)."`
 }
 
 // MotorcycleNote qualifies an empty motorcycle recall list.
@@ -159,16 +167,25 @@ func (s *Service) CarRecalls(ctx context.Context, id uuid.UUID) (CarRecalls, ups
 		ratingsMeta upstream.Meta
 		ratingsErr  error
 	)
-	var g errgroup.Group
-	g.Go(func() (err error) {
+	recalls := func() (err error) {
 		set, err = s.Recalls(ctx, car.Make, car.Year, car.Model, car.SourceModel)
 		return err
-	})
-	g.Go(func() error {
+	}
+	ratings := func() error {
 		out.Ratings, ratingsMeta, ratingsErr = s.up.SafetyRatings(ctx, car.Make, car.Model, car.Year)
 		return nil
-	})
-	err = g.Wait()
+	}
+	if _, offline := s.offlineRecalls(); offline {
+		// The files answer at once: no need for goroutines.
+		if err = recalls(); err == nil {
+			err = ratings()
+		}
+	} else {
+		var g errgroup.Group
+		g.Go(recalls)
+		g.Go(ratings)
+		err = g.Wait()
+	}
 	if err == nil && ratingsErr != nil && !set.Offline {
 		err = ratingsErr
 	}
@@ -178,7 +195,7 @@ func (s *Service) CarRecalls(ctx context.Context, id uuid.UUID) (CarRecalls, ups
 		}
 		return CarRecalls{}, upstream.Meta{}, upstreamError("NHTSA", err)
 	}
-	out.Recalls, out.Source, out.DataDate = set.Recalls, set.Source, set.DataDate
+	out.Recalls, out.RecallsJSON, out.Source, out.DataDate = set.Recalls, set.JSON, set.Source, set.DataDate
 	meta := set.Meta
 	if ratingsErr != nil {
 		out.Ratings, out.RatingsUnavailable = []upstream.Rating{}, true
@@ -204,7 +221,7 @@ func (s *Service) MotorcycleRecalls(ctx context.Context, id uuid.UUID) (Motorcyc
 	}
 	return MotorcycleRecalls{
 		Motorcycle: MotorcycleRef{UUID: m.UUID, Make: m.Make, Model: m.Model, Year: m.Year},
-		Coverage:   Coverage, Note: MotorcycleNote, Recalls: set.Recalls, Source: set.Source, DataDate: set.DataDate,
+		Coverage:   Coverage, Note: MotorcycleNote, Recalls: set.Recalls, RecallsJSON: set.JSON, Source: set.Source, DataDate: set.DataDate,
 		Stale: set.Meta.Stale, FetchedAt: set.Meta.FetchedAt,
 	}, set.Meta, nil
 }

@@ -12,10 +12,10 @@ import (
 
 // RecallIndex answers recalls offline, from imported NHTSA recall files.
 type RecallIndex interface {
-	// Recalls lists the campaigns of a make, model and year, never nil.
-	Recalls(vehicleMake, model string, year int) []upstream.Recall
-	// Has reports whether the files name the make, model and year.
-	Has(vehicleMake, model string, year int) bool
+	// Find lists the campaigns of a make, model and year (never nil), the
+	// same as the API encodes them, kept encoded, and whether the files name
+	// the make, model and year.
+	Find(vehicleMake, model string, year int) (recalls []upstream.Recall, encoded []byte, ok bool)
 	Source() string
 	DataDate() string
 	// Since is when the files were imported: the answer's fetched_at.
@@ -41,7 +41,9 @@ func (s *Service) RecallSource() string {
 
 // RecallSet is the recalls of one vehicle, with where they come from.
 type RecallSet struct {
-	Recalls  []upstream.Recall
+	Recalls []upstream.Recall
+	// JSON is Recalls encoded, from the files; nil from NHTSA.
+	JSON     []byte
 	Source   string
 	DataDate string
 	Meta     upstream.Meta
@@ -58,10 +60,10 @@ func (s *Service) Recalls(ctx context.Context, vehicleMake string, year int, mod
 			return RecallSet{}, &vehicle.Error{Code: CodeUpstreamUnavailable,
 				Message: "No NHTSA recall files are imported on this server (recalls.source is offline); an operator runs vds ingest --source nhtsa-recalls."}
 		}
-		out := RecallSet{Recalls: []upstream.Recall{}, Source: ix.Source(), DataDate: ix.DataDate(), Meta: upstream.Meta{FetchedAt: ix.Since()}, Offline: true}
-		for _, m := range nhtsaModels(models) {
-			if ix.Has(vehicleMake, m, year) {
-				out.Recalls = ix.Recalls(vehicleMake, m, year)
+		out := RecallSet{Recalls: []upstream.Recall{}, JSON: []byte("[]"), Source: ix.Source(), DataDate: ix.DataDate(), Meta: upstream.Meta{FetchedAt: ix.Since()}, Offline: true}
+		for _, m := range s.modelNames(models) {
+			if l, enc, ok := ix.Find(vehicleMake, m, year); ok {
+				out.Recalls, out.JSON = l, enc
 				break
 			}
 		}
@@ -116,6 +118,24 @@ var (
 	// EPA's drive and body suffixes, which NHTSA's model names lack ("Wrangler 4WD").
 	driveSuffix = regexp.MustCompile(`(?i)(\s+(2wd|4wd|awd|fwd|rwd|4x4|2dr|4dr|pickup|cab chassis|van|wagon|convertible|coupe|hybrid|ffv))+$`)
 )
+
+// maxModelNames bounds the models whose names are kept: about the
+// catalog's distinct models, a few strings each.
+const maxModelNames = 16384
+
+// modelNames is nhtsaModels, worked out once per catalog model rather than
+// (with its regular expressions) on every offline answer.
+func (s *Service) modelNames(models []string) []string {
+	key := strings.Join(models, "\x00")
+	if v, ok := s.names.Load(key); ok {
+		return v.([]string)
+	}
+	out := nhtsaModels(models)
+	if s.nNames.Add(1) <= maxModelNames {
+		s.names.Store(key, out)
+	}
+	return out
+}
 
 // nhtsaModels are the names NHTSA may file a catalog model under: each as
 // given, without parentheses, without EPA's drive and body suffixes, and

@@ -3,11 +3,12 @@ package nhtsafile
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/gob"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
+	"hash/fnv"
 	"io"
 	"slices"
 	"strconv"
@@ -41,28 +42,50 @@ const (
 	cSummary   = 19
 )
 
-// Complaints is the content of one complaint file: one complaint per ODI
-// number × make/model/year, its components gathered from its rows.
-type Complaints struct {
-	List     []VehicleComplaint
-	DataDate string
-	rows     int
+// complaintBatch is how many complaint lines go to the store at once: a
+// file is streamed, never held whole.
+const complaintBatch = 1024
+
+// TableKey is how the complaints table names a vehicle: Key's folded make,
+// model and year, joined by "|" (PostgreSQL text holds no NUL).
+func TableKey(vehicleMake, model string, year int) string {
+	return fold(vehicleMake) + "|" + fold(model) + "|" + strconv.Itoa(year)
 }
 
-// VehicleComplaint is a complaint about one make, model and year.
-type VehicleComplaint struct {
-	Make, Model string
-	Year        int
-	upstream.Complaint
+// complaintTally counts a complaint file as it is read: its lines, its
+// complaints (ODI number × vehicle) and vehicles, its newest date received.
+// A complaint is kept as a 64-bit hash, 8 bytes of the 2 million of
+// NHTSA's whole file (a collision, about one chance in 10^7, counts one less).
+type complaintTally struct {
+	rows     int64
+	dataDate string
+	vehicles map[string]bool
+	seen     []uint64
+	h        hash.Hash64
+	odi      [8]byte
 }
 
-// complaintsChunk is how many complaints go in one gob message.
-const complaintsChunk = 4096
+func (t *complaintTally) add(c *store.NHTSAComplaint) {
+	t.rows++
+	t.dataDate = max(t.dataDate, c.ReceivedDate)
+	t.vehicles[c.Vehicle] = true
+	t.h.Reset()
+	_, _ = io.WriteString(t.h, c.Vehicle)
+	binary.LittleEndian.PutUint64(t.odi[:], uint64(c.ODI))
+	_, _ = t.h.Write(t.odi[:])
+	t.seen = append(t.seen, t.h.Sum64())
+}
 
-// parseComplaints reads a FLAT_CMPL file: tab-separated, no header, no quoting.
-func parseComplaints(r io.Reader, file string) (*Complaints, error) {
-	d := &Complaints{}
-	at := map[string]int{}
+func (t *complaintTally) counts() map[string]int64 {
+	slices.Sort(t.seen)
+	return map[string]int64{"rows": t.rows, "complaints": int64(len(slices.Compact(t.seen))), "vehicles": int64(len(t.vehicles))}
+}
+
+// scanComplaints reads a FLAT_CMPL file (tab-separated, no header, no
+// quoting), giving its lines to put in batches, and tallies it.
+func scanComplaints(r io.Reader, file string, put func([]store.NHTSAComplaint) error) (*complaintTally, error) {
+	t := &complaintTally{vehicles: map[string]bool{}, h: fnv.New64a()}
+	batch := make([]store.NHTSAComplaint, 0, complaintBatch)
 	br := bufio.NewReaderSize(r, 1<<20)
 	fields := make([][]byte, 51)
 	want := 0
@@ -88,8 +111,16 @@ func parseComplaints(r io.Reader, file string) (*Complaints, error) {
 			for i := range count {
 				fields[i], s, _ = bytes.Cut(s, []byte{'\t'})
 			}
-			if err := d.add(fields[:count], at, file, n); err != nil {
+			c, err := complaintLine(fields[:count], file, n)
+			if err != nil {
 				return nil, err
+			}
+			t.add(&c)
+			if batch = append(batch, c); len(batch) == complaintBatch {
+				if err := put(batch); err != nil {
+					return nil, err
+				}
+				batch = batch[:0]
 			}
 		}
 		if err == io.EOF {
@@ -99,21 +130,26 @@ func parseComplaints(r io.Reader, file string) (*Complaints, error) {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
 	}
-	if d.rows == 0 {
+	if t.rows == 0 {
 		return nil, fmt.Errorf("%s: no complaint rows", file)
 	}
-	return d, nil
+	if len(batch) > 0 {
+		if err := put(batch); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
-func (d *Complaints) add(f [][]byte, at map[string]int, file string, n int) error {
+func complaintLine(f [][]byte, file string, n int) (store.NHTSAComplaint, error) {
 	str := func(i int) string { return strings.Join(strings.Fields(string(f[i])), " ") }
 	odi, err := strconv.ParseInt(str(cODI), 10, 64)
 	if err != nil || odi <= 0 {
-		return &LineError{file, n, fmt.Sprintf("ODINO %q is not a number", f[cODI])}
+		return store.NHTSAComplaint{}, &LineError{file, n, fmt.Sprintf("ODINO %q is not a number", f[cODI])}
 	}
 	year, err := strconv.Atoi(str(cYear))
 	if err != nil || year < 1900 || year > 9999 {
-		return &LineError{file, n, fmt.Sprintf("YEARTXT %q is not a year", f[cYear])}
+		return store.NHTSAComplaint{}, &LineError{file, n, fmt.Sprintf("YEARTXT %q is not a year", f[cYear])}
 	}
 	count := func(i int, name string) (int, error) {
 		if str(i) == "" {
@@ -127,40 +163,15 @@ func (d *Complaints) add(f [][]byte, at map[string]int, file string, n int) erro
 	}
 	injured, err := count(cInjured, "INJURED")
 	if err != nil {
-		return err
+		return store.NHTSAComplaint{}, err
 	}
 	deaths, err := count(cDeaths, "DEATHS")
 	if err != nil {
-		return err
+		return store.NHTSAComplaint{}, err
 	}
-	d.rows++
-	make_, model := str(cMake), str(cModel)
-	key := Key(make_, model, year) + "\x00" + strconv.FormatInt(odi, 10)
-	comp := ComponentGroup(str(cComponent))
-	if i, ok := at[key]; ok {
-		c := &d.List[i].Complaint
-		if comp != "" && !slices.Contains(c.Components, comp) {
-			c.Components = append(c.Components, comp)
-			slices.Sort(c.Components)
-		}
-		return nil
-	}
-	c := VehicleComplaint{Make: make_, Model: model, Year: year, Complaint: upstream.Complaint{
-		ODINumber: odi, Components: []string{}, Crash: yes(f[cCrash]), Fire: yes(f[cFire]),
-		Injuries: injured, Deaths: deaths, IncidentDate: optDate(f[cFailDate]), ReceivedDate: optDate(f[cReceived]),
-	}}
-	if comp != "" {
-		c.Components = append(c.Components, comp)
-	}
-	if s := str(cSummary); s != "" {
-		c.Summary = &s
-	}
-	if c.ReceivedDate != nil && *c.ReceivedDate > d.DataDate {
-		d.DataDate = *c.ReceivedDate
-	}
-	at[key] = len(d.List)
-	d.List = append(d.List, c)
-	return nil
+	return store.NHTSAComplaint{Vehicle: TableKey(str(cMake), str(cModel), year), ODI: odi,
+		Component: ComponentGroup(str(cComponent)), Crash: yes(f[cCrash]), Fire: yes(f[cFire]), Injuries: injured, Deaths: deaths,
+		IncidentDate: flatDate(bytes.TrimSpace(f[cFailDate])), ReceivedDate: flatDate(bytes.TrimSpace(f[cReceived])), Summary: str(cSummary)}, nil
 }
 
 // ComponentGroup is a component as NHTSA's complaints API names it: the
@@ -170,102 +181,52 @@ func ComponentGroup(s string) string {
 	return strings.TrimSpace(s)
 }
 
-func optDate(b []byte) *string {
-	if d := flatDate(bytes.TrimSpace(b)); d != "" {
-		return &d
-	}
-	return nil
-}
-
-func (d *Complaints) counts() map[string]int64 {
-	vehicles := map[string]bool{}
-	for _, c := range d.List {
-		vehicles[Key(c.Make, c.Model, c.Year)] = true
-	}
-	return map[string]int64{"rows": int64(d.rows), "complaints": int64(len(d.List)), "vehicles": int64(len(vehicles))}
-}
-
-func (d *Complaints) marshal() ([]byte, error) {
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	enc := gob.NewEncoder(zw)
-	err := errors.Join(enc.Encode(d.DataDate), enc.Encode(len(d.List)))
-	for i := 0; err == nil && i < len(d.List); i += complaintsChunk {
-		err = enc.Encode(d.List[i:min(i+complaintsChunk, len(d.List))])
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-func unmarshalComplaints(b []byte) (*Complaints, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, err
-	}
-	dec := gob.NewDecoder(zr)
-	d := &Complaints{}
-	var n int
-	if err := errors.Join(dec.Decode(&d.DataDate), dec.Decode(&n)); err != nil {
-		return nil, err
-	}
-	d.List = make([]VehicleComplaint, 0, min(n, 1<<20))
-	for len(d.List) < n {
-		var part []VehicleComplaint
-		if err := dec.Decode(&part); err != nil {
-			return nil, err
+// gather makes a vehicle's complaint lines its complaints, one per ODI
+// number with the lines' components, newest received first.
+func gather(lines []store.NHTSAComplaint) []upstream.Complaint {
+	opt := func(s string) *string {
+		if s == "" {
+			return nil
 		}
-		d.List = append(d.List, part...)
+		return &s
 	}
-	return d, nil
+	at := map[int64]int{}
+	var out []upstream.Complaint
+	for _, l := range lines {
+		i, ok := at[l.ODI]
+		if !ok {
+			i, at[l.ODI] = len(out), len(out)
+			out = append(out, upstream.Complaint{ODINumber: l.ODI, Components: []string{}, Crash: l.Crash, Fire: l.Fire,
+				Injuries: l.Injuries, Deaths: l.Deaths, IncidentDate: opt(l.IncidentDate), ReceivedDate: opt(l.ReceivedDate), Summary: opt(l.Summary)})
+		}
+		if c := &out[i]; l.Component != "" && !slices.Contains(c.Components, l.Component) {
+			c.Components = append(c.Components, l.Component)
+		}
+	}
+	for i := range out {
+		slices.Sort(out[i].Components)
+	}
+	upstream.SortComplaints(out)
+	return out
 }
 
-// ComplaintIndex answers complaints by make, model and year from imported files.
+// ComplaintIndex answers complaints by make, model and year from the
+// imported files' table.
 type ComplaintIndex struct {
+	st    store.NHTSAFileStore
 	files []store.NHTSAFile
 	date  string
 	since time.Time
-	byKey map[string][]upstream.Complaint
 }
 
-// NewComplaintIndex indexes the data of files (data[i] is files[i]'s),
-// each vehicle's complaints newest received first.
-func NewComplaintIndex(files []store.NHTSAFile, data []*Complaints) *ComplaintIndex {
-	ix := &ComplaintIndex{files: files, byKey: map[string][]upstream.Complaint{}}
-	for i, d := range data {
-		ix.date = max(ix.date, d.DataDate)
-		if files[i].ImportedAt.After(ix.since) {
-			ix.since = files[i].ImportedAt
-		}
-		for _, c := range d.List {
-			k := Key(c.Make, c.Model, c.Year)
-			ix.byKey[k] = append(ix.byKey[k], c.Complaint)
-		}
+// Complaints lists the complaints of a make, model and year, newest
+// received first; nil when the files name none.
+func (ix *ComplaintIndex) Complaints(ctx context.Context, vehicleMake, model string, year int) ([]upstream.Complaint, error) {
+	lines, err := ix.st.NHTSAComplaints(ctx, TableKey(vehicleMake, model, year))
+	if err != nil {
+		return nil, err
 	}
-	for _, l := range ix.byKey {
-		upstream.SortComplaints(l)
-	}
-	return ix
-}
-
-// Complaints lists the complaints of a make, model and year, never nil.
-// The slice is the caller's; the complaints' strings are shared.
-func (ix *ComplaintIndex) Complaints(vehicleMake, model string, year int) []upstream.Complaint {
-	l := ix.byKey[Key(vehicleMake, model, year)]
-	if l == nil {
-		return []upstream.Complaint{}
-	}
-	return slices.Clone(l)
-}
-
-// Has reports whether the files name the make, model and year at all.
-func (ix *ComplaintIndex) Has(vehicleMake, model string, year int) bool {
-	_, ok := ix.byKey[Key(vehicleMake, model, year)]
-	return ok
+	return gather(lines), nil
 }
 
 // Source names the files in answers, e.g. "NHTSA complaint files 2026-05-04".
@@ -280,34 +241,28 @@ func (ix *ComplaintIndex) Since() time.Time { return ix.since }
 // ErrNoComplaintFiles is returned by LoadComplaints when no complaint file has been imported.
 var ErrNoComplaintFiles = errors.New("no NHTSA complaint file imported (run vds ingest --source nhtsa-recalls FLAT_CMPL.zip)")
 
-// LoadComplaints indexes the imported complaint files of st.
+// LoadComplaints describes the imported complaint files of st, whose
+// complaints it then reads per vehicle.
 func LoadComplaints(ctx context.Context, st store.NHTSAFileStore) (*ComplaintIndex, error) {
 	files, err := st.NHTSAFiles(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var (
-		keep []store.NHTSAFile
-		data []*Complaints
-	)
+	ix := &ComplaintIndex{st: st}
 	for _, f := range files {
 		if f.Kind != KindComplaints {
 			continue
 		}
-		b, err := st.NHTSAFileData(ctx, f.ID)
-		if err != nil {
-			return nil, err
+		ix.files = append(ix.files, f)
+		ix.date = max(ix.date, f.DataDate)
+		if f.ImportedAt.After(ix.since) {
+			ix.since = f.ImportedAt
 		}
-		d, err := unmarshalComplaints(b)
-		if err != nil {
-			return nil, fmt.Errorf("NHTSA file %s: %w", f.Name, err)
-		}
-		keep, data = append(keep, f), append(data, d)
 	}
-	if len(keep) == 0 {
+	if len(ix.files) == 0 {
 		return nil, ErrNoComplaintFiles
 	}
-	return NewComplaintIndex(keep, data), nil
+	return ix, nil
 }
 
 // firstFields counts the fields of the first line of br, without reading it.

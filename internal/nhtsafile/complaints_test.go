@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,31 +38,64 @@ func widen(lines []string, n int) []string {
 	return out
 }
 
+// scanAll reads a complaint file whole, in batches of complaintBatch.
+func scanAll(text string) ([]store.NHTSAComplaint, *complaintTally, error) {
+	var lines []store.NHTSAComplaint
+	t, err := scanComplaints(strings.NewReader(text), "FLAT_CMPL.txt", func(b []store.NHTSAComplaint) error {
+		lines = append(lines, b...)
+		return nil
+	})
+	return lines, t, err
+}
+
 func TestParseComplaintLayouts(t *testing.T) {
 	t.Parallel()
 	lines := complaintSample(t)
 	for _, extra := range []int{0, -1, 2} {
-		d, err := parseComplaints(strings.NewReader(strings.Join(widen(lines, extra), "\n")), "FLAT_CMPL.txt")
+		got, tally, err := scanAll(strings.Join(widen(lines, extra), "\n"))
 		if err != nil {
 			t.Fatalf("%d fields: %v", 49+extra, err)
 		}
-		if d.rows != len(lines) || len(d.List) != len(lines) || d.DataDate != "2017-09-14" {
-			t.Fatalf("%d fields: %d rows, %d complaints, data date %s", 49+extra, d.rows, len(d.List), d.DataDate)
+		if c := tally.counts(); len(got) != len(lines) || c["rows"] != int64(len(lines)) || c["complaints"] != 21 || tally.dataDate != "2017-09-14" {
+			t.Fatalf("%d fields: %d lines, counts %v, data date %s", 49+extra, len(got), c, tally.dataDate)
 		}
-		first := d.List[0]
-		if first.Make != "LINCOLN" || first.Model != "TOWN CAR" || first.Year != 1994 || first.ODINumber != 958173 || !first.Crash || first.Fire ||
-			*first.IncidentDate != "1994-12-22" || *first.ReceivedDate != "1995-01-03" || first.Components[0] != "SERVICE BRAKES, HYDRAULIC" ||
-			!strings.HasPrefix(*first.Summary, "BRAKE PEDAL PUSH ROD") {
-			t.Errorf("%d fields: first complaint %+v", 49+extra, first)
+		first := got[0]
+		if first.Vehicle != "lincoln|towncar|1994" || first.ODI != 958173 || !first.Crash || first.Fire ||
+			first.IncidentDate != "1994-12-22" || first.ReceivedDate != "1995-01-03" || first.Component != "SERVICE BRAKES, HYDRAULIC" ||
+			!strings.HasPrefix(first.Summary, "BRAKE PEDAL PUSH ROD") {
+			t.Errorf("%d fields: first line %+v", 49+extra, first)
 		}
 	}
 	var injured int
-	d, _ := parseComplaints(strings.NewReader(strings.Join(lines, "\n")), "x")
-	for _, c := range d.List {
+	got, _, _ := scanAll(strings.Join(lines, "\n"))
+	for _, c := range gather(got) {
 		injured += c.Injuries
 	}
 	if injured != 2 {
 		t.Errorf("injured over the sample = %d, want the 2 of ODI 11003906", injured)
+	}
+}
+
+// Lines of one complaint are one complaint naming their components; a
+// file streams in batches, never whole.
+func TestComplaintsGatherAndBatch(t *testing.T) {
+	t.Parallel()
+	line := complaintSample(t)[0]
+	f := strings.Split(line, "\t")
+	f[cComponent] = "ENGINE:COOLING"
+	text := strings.Repeat(line+"\n", complaintBatch+1) + strings.Join(f, "\t")
+	var sizes []int
+	_, err := scanComplaints(strings.NewReader(text), "x", func(b []store.NHTSAComplaint) error {
+		sizes = append(sizes, len(b))
+		return nil
+	})
+	if err != nil || !slices.Equal(sizes, []int{complaintBatch, 2}) {
+		t.Fatalf("batches %v, %v; want %d then 2", sizes, err, complaintBatch)
+	}
+	lines, _, _ := scanAll(text)
+	c := gather(lines)
+	if len(c) != 1 || !slices.Equal(c[0].Components, []string{"ENGINE", "SERVICE BRAKES, HYDRAULIC"}) {
+		t.Errorf("gathered %+v, want one complaint naming both components", c)
 	}
 }
 
@@ -84,7 +118,7 @@ func TestParseComplaintsRefusesBadLines(t *testing.T) {
 		"bad year":    {set(6, cYear, "19X4"), `line 7: YEARTXT "19X4"`},
 		"bad injured": {set(1, cInjured, "-2"), `line 2: INJURED "-2"`},
 	} {
-		_, err := parseComplaints(strings.NewReader(strings.Join(c.lines, "\n")), "FLAT_CMPL.txt")
+		_, _, err := scanAll(strings.Join(c.lines, "\n"))
 		var le *LineError
 		if !errors.As(err, &le) || !strings.Contains(err.Error(), "FLAT_CMPL.txt "+c.want) {
 			t.Errorf("%s: %v, want %q", name, err, c.want)
@@ -121,8 +155,8 @@ func TestImportComplaints(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := ix.Complaints("Dodge", "Ram 1500", 2005)
-		if len(c) != 2 || c[0].ODINumber != 11003906 || c[0].Injuries != 2 || !c[0].Crash || c[1].ODINumber != 10846473 {
+		c, err := ix.Complaints(ctx, "Dodge", "Ram 1500", 2005)
+		if err != nil || len(c) != 2 || c[0].ODINumber != 11003906 || c[0].Injuries != 2 || !c[0].Crash || c[1].ODINumber != 10846473 {
 			t.Errorf("Dodge Ram 1500 2005: %+v, want two, newest first", c)
 		}
 		if !ix.Since().Equal(now) || ix.Source() != "NHTSA complaint files "+ix.DataDate() {

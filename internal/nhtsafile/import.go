@@ -44,12 +44,21 @@ func Import(ctx context.Context, st store.NHTSAFileStore, srcs []string, opts Op
 	}
 	var (
 		changes []Change
-		put     []store.NHTSAFile
-		blobs   [][]byte
+		puts    []store.NHTSAFilePut
 		seen    = map[string]string{}
+		// sources of complaint files, read within the store's transaction
+		open []*source
 	)
+	defer func() {
+		for _, s := range open {
+			_ = s.close()
+		}
+	}()
 	for _, src := range srcs {
-		c, blob, err := readFile(ctx, st, src, byName, opts)
+		c, put, s, err := readFile(ctx, st, src, byName, opts)
+		if s != nil {
+			open = append(open, s)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -59,13 +68,13 @@ func Import(ctx context.Context, st store.NHTSAFileStore, srcs []string, opts Op
 		seen[c.Name] = src
 		changes = append(changes, c)
 		if c.Status != "unchanged" {
-			put, blobs = append(put, c.NHTSAFile), append(blobs, blob)
+			puts = append(puts, put)
 		}
 	}
-	if opts.DryRun || len(put) == 0 {
+	if opts.DryRun || len(puts) == 0 {
 		return changes, nil
 	}
-	saved, err := st.PutNHTSAFiles(ctx, put, blobs)
+	saved, err := st.PutNHTSAFiles(ctx, puts)
 	if err != nil {
 		return nil, err
 	}
@@ -78,28 +87,32 @@ func Import(ctx context.Context, st store.NHTSAFileStore, srcs []string, opts Op
 	return changes, nil
 }
 
-func readFile(ctx context.Context, st store.NHTSAFileStore, src string, stored map[string]store.NHTSAFile, opts Options) (Change, []byte, error) {
+// readFile reads src, or only its name and sha256 when it is unchanged. A
+// complaint file is read when stored (or now, on a dry run): its source is
+// returned open, for the caller to close.
+func readFile(ctx context.Context, st store.NHTSAFileStore, src string, stored map[string]store.NHTSAFile, opts Options) (Change, store.NHTSAFilePut, *source, error) {
 	s, err := open(ctx, src, opts.HTTP)
 	if err != nil {
-		return Change{}, nil, err
+		return Change{}, store.NHTSAFilePut{}, nil, err
 	}
-	defer func() { _ = s.close() }()
 	c := Change{Source: src, Status: "added"}
 	old, had := stored[s.name]
 	if had && old.SHA256 == s.sha256 {
 		c.NHTSAFile, c.Status = old, "unchanged"
-		return c, nil, nil
+		return c, store.NHTSAFilePut{}, s, nil
 	}
 	br := bufio.NewReaderSize(s, 1<<20)
 	if complaintLayouts[firstFields(br)] {
-		return readComplaints(s, br, c, old, had, opts)
+		c, put, err := readComplaints(s, br, c, old, had, opts)
+		return c, put, s, err
 	}
+	defer func() { _ = s.close() }()
 	d, err := parseRecalls(br, s.label)
 	if err != nil {
-		return Change{}, nil, err
+		return Change{}, store.NHTSAFilePut{}, nil, err
 	}
 	if err := s.close(); err != nil {
-		return Change{}, nil, fmt.Errorf("%s: %w", s.label, err)
+		return Change{}, store.NHTSAFilePut{}, nil, fmt.Errorf("%s: %w", s.label, err)
 	}
 	s.close = func() error { return nil }
 	c.NHTSAFile = store.NHTSAFile{Name: s.name, Kind: KindRecalls, FileDate: s.fileDate, DataDate: d.DataDate,
@@ -113,7 +126,7 @@ func readFile(ctx context.Context, st store.NHTSAFileStore, src string, stored m
 		c.Status, c.Before = "replaced", old.Rows
 		prev, err := load(ctx, st, old)
 		if err != nil {
-			return Change{}, nil, err
+			return Change{}, store.NHTSAFilePut{}, nil, err
 		}
 		c.CampaignsAdded = 0
 		for _, cp := range prev.Camps {
@@ -125,32 +138,38 @@ func readFile(ctx context.Context, st store.NHTSAFileStore, src string, stored m
 		c.CampaignsAdded = len(campaigns)
 	}
 	if opts.DryRun {
-		return c, nil, nil
+		return c, store.NHTSAFilePut{}, nil, nil
 	}
 	blob, err := d.marshal()
-	return c, blob, err
+	return c, store.NHTSAFilePut{File: c.NHTSAFile, Data: blob}, nil, err
 }
 
-// readComplaints is readFile for a FLAT_CMPL file.
-func readComplaints(s *source, br *bufio.Reader, c Change, old store.NHTSAFile, had bool, opts Options) (Change, []byte, error) {
-	d, err := parseComplaints(br, s.label)
-	if err != nil {
-		return Change{}, nil, err
-	}
-	if err := s.close(); err != nil {
-		return Change{}, nil, fmt.Errorf("%s: %w", s.label, err)
-	}
-	s.close = func() error { return nil }
-	c.NHTSAFile = store.NHTSAFile{Name: s.name, Kind: KindComplaints, FileDate: s.fileDate, DataDate: d.DataDate,
-		SHA256: s.sha256, Rows: d.counts(), ImportedAt: opts.Now}
+// readComplaints is readFile for a FLAT_CMPL file: its lines are streamed
+// to the store in its transaction, so the file is never held whole.
+func readComplaints(s *source, br *bufio.Reader, c Change, old store.NHTSAFile, had bool, opts Options) (Change, store.NHTSAFilePut, error) {
+	f := store.NHTSAFile{Name: s.name, Kind: KindComplaints, FileDate: s.fileDate, SHA256: s.sha256, ImportedAt: opts.Now}
 	if had {
 		c.Status, c.Before = "replaced", old.Rows
 	}
-	if opts.DryRun {
-		return c, nil, nil
+	scan := func(put func([]store.NHTSAComplaint) error) (store.NHTSAFile, error) {
+		t, err := scanComplaints(br, s.label, put)
+		if err != nil {
+			return f, err
+		}
+		if err := s.close(); err != nil {
+			return f, fmt.Errorf("%s: %w", s.label, err)
+		}
+		s.close = func() error { return nil }
+		f.Rows, f.DataDate = t.counts(), t.dataDate
+		return f, nil
 	}
-	blob, err := d.marshal()
-	return c, blob, err
+	c.NHTSAFile = f
+	if opts.DryRun {
+		var err error
+		c.NHTSAFile, err = scan(func([]store.NHTSAComplaint) error { return nil })
+		return c, store.NHTSAFilePut{}, err
+	}
+	return c, store.NHTSAFilePut{File: f, Complaints: scan}, nil
 }
 
 func (d *Data) counts() map[string]int64 {

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -72,7 +75,14 @@ type Index struct {
 	date    string
 	since   time.Time
 	recalls map[string][]upstream.Recall
+	// encoded holds Find's encoded lists, at most maxEncoded of them.
+	encoded  sync.Map
+	nEncoded atomic.Int64
 }
+
+// maxEncoded bounds the lists kept encoded: about the catalog's make, model
+// and year triples, a few KB each.
+const maxEncoded = 16384
 
 // Key is how the index names a vehicle: make and model folded to lower-case
 // letters and digits ("F-150" and "F150" agree), and the year.
@@ -150,21 +160,31 @@ func (c *Campaign) recall() *upstream.Recall {
 		ParkIt: c.ParkIt, ParkOutside: c.ParkOutside, OTAUpdate: c.OTAUpdate}
 }
 
-// Recalls lists the campaigns of a make, model and year; none when the files
-// have none, since they are NHTSA's whole database. The slice is the
-// caller's; the recalls' strings are shared.
-func (ix *Index) Recalls(vehicleMake, model string, year int) []upstream.Recall {
-	r := ix.recalls[Key(vehicleMake, model, year)]
-	if r == nil {
-		return []upstream.Recall{}
+// Find lists the campaigns of a make, model and year, and the same encoded
+// as the API sends them (HTML characters unescaped), kept per vehicle for the
+// life of the index: one data version. ok reports whether the files name the
+// vehicle; when not, it has no campaigns, since they are NHTSA's whole
+// database. The slice is the caller's; the recalls' strings are shared.
+func (ix *Index) Find(vehicleMake, model string, year int) (recalls []upstream.Recall, encoded []byte, ok bool) {
+	key := Key(vehicleMake, model, year)
+	l, ok := ix.recalls[key]
+	if l == nil {
+		l = []upstream.Recall{}
 	}
-	return slices.Clone(r)
-}
-
-// Has reports whether the files name the make, model and year at all.
-func (ix *Index) Has(vehicleMake, model string, year int) bool {
-	_, ok := ix.recalls[Key(vehicleMake, model, year)]
-	return ok
+	if b, hit := ix.encoded.Load(key); hit {
+		return slices.Clone(l), b.([]byte), ok
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(l); err != nil {
+		return slices.Clone(l), nil, ok
+	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if ix.nEncoded.Add(1) <= maxEncoded {
+		ix.encoded.Store(key, b)
+	}
+	return slices.Clone(l), b, ok
 }
 
 // Source names the files in answers, e.g. "NHTSA recall files 2026-05-04".

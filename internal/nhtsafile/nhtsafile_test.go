@@ -82,7 +82,7 @@ func TestParseSample2014(t *testing.T) {
 		t.Fatalf("rows %d, campaigns %d; the sample has 100 rows of 21 campaigns", len(d.Rows), len(d.Camps))
 	}
 	ix := NewIndex([]store.NHTSAFile{{Name: "S"}}, []*Data{d})
-	got := ix.Recalls("Ford", "focus", 2001)
+	got, _, _ := ix.Find("Ford", "focus", 2001)
 	if len(got) != 1 || got[0].CampaignNumber != "02V288000" {
 		t.Fatalf("2001 Ford Focus: %+v, want campaign 02V288000", got)
 	}
@@ -94,10 +94,10 @@ func TestParseSample2014(t *testing.T) {
 	if !strings.HasPrefix(deref(r.Summary), "CERTAIN PASSENGER VEHICLES") || r.ParkIt || r.ParkOutside {
 		t.Errorf("recall %+v: summary from DESC_DEFECT, no advisories in a 24-field file", r)
 	}
-	if d.DataDate == "" || !ix.Has("FORD", "FOCUS", 2000) || ix.Has("FORD", "FOCUS", 1999) {
+	if d.DataDate == "" || !has(ix, "FORD", "FOCUS", 2000) || has(ix, "FORD", "FOCUS", 1999) {
 		t.Errorf("data date %q; 2000 Focus listed, 1999 not", d.DataDate)
 	}
-	if got := ix.Recalls("Ford", "Focus", 1999); got == nil || len(got) != 0 {
+	if got, enc, _ := ix.Find("Ford", "Focus", 1999); got == nil || len(got) != 0 || string(enc) != "[]" {
 		t.Errorf("an absent vehicle has no campaigns, as an empty list: %#v", got)
 	}
 }
@@ -194,7 +194,7 @@ func TestImport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := ix.Recalls("FORD", "FOCUS", 2001)
+		r, _, _ := ix.Find("FORD", "FOCUS", 2001)
 		if len(r) != 1 || !r[0].ParkOutside || r[0].ParkIt {
 			t.Errorf("loaded recalls %+v: want one, park_outside from the file", r)
 		}
@@ -252,4 +252,9 @@ func TestParse27Fields(t *testing.T) {
 	if len(d.Rows) != 3 || d.Camps[0].ParkIt || d.Camps[0].Notes == "" {
 		t.Errorf("27 fields: %d rows, campaign %+v", len(d.Rows), d.Camps[0])
 	}
+}
+
+func has(ix *Index, vehicleMake, model string, year int) bool {
+	_, _, ok := ix.Find(vehicleMake, model, year)
+	return ok
 }

@@ -181,7 +181,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		writeStatus(w, http.StatusOK, map[string]any{"status": "ok"})
 	}
 	s.signin = signin.New(st, acc)
-	dash := dashboard.New(dashboard.Deps{Access: acc, Lists: saved, SignIn: s.signin, Vehicles: s.svc, Limiter: s.limiter, Config: cfg, Log: log,
+	dash := dashboard.New(dashboard.Deps{Access: acc, Lists: saved, SignIn: s.signin, Vehicles: s.svc, Lookup: lk, Limiter: s.limiter, Config: cfg, Log: log,
 		RequestLog: s.requests, Webhooks: s.hooks})
 	mux := http.NewServeMux()
 	api.Mount(mux)

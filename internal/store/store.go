@@ -243,14 +243,39 @@ type NHTSAFile struct {
 	ImportedAt time.Time        `json:"imported_at"`
 }
 
+// NHTSAComplaint is one line of an imported complaint file: a complaint
+// about one vehicle, naming one component. Dates are YYYY-MM-DD, "" when none.
+type NHTSAComplaint struct {
+	// Vehicle is the make, model and year as the files' index folds them.
+	Vehicle                    string
+	ODI                        int64
+	Component                  string
+	Crash, Fire                bool
+	Injuries, Deaths           int
+	IncidentDate, ReceivedDate string
+	Summary                    string
+}
+
+// NHTSAFilePut is one file to store: a recall file with Data, its parsed
+// rows; a complaint file with Complaints, which yields its lines in batches
+// to put (read within the transaction) and returns the file as described
+// once read (its row counts and data date).
+type NHTSAFilePut struct {
+	File       NHTSAFile
+	Data       []byte
+	Complaints func(put func([]NHTSAComplaint) error) (NHTSAFile, error)
+}
+
 // NHTSAFileStore keeps the imported NHTSA flat files every replica answers recalls from.
 type NHTSAFileStore interface {
-	// PutNHTSAFiles stores files (with data, their parsed rows) in one
-	// transaction, each replacing the stored file of its name.
-	PutNHTSAFiles(ctx context.Context, files []NHTSAFile, data [][]byte) ([]NHTSAFile, error)
+	// PutNHTSAFiles stores files in one transaction, each replacing the
+	// stored file of its name (and its complaints).
+	PutNHTSAFiles(ctx context.Context, files []NHTSAFilePut) ([]NHTSAFile, error)
 	// NHTSAFiles describes the stored files, by name.
 	NHTSAFiles(ctx context.Context) ([]NHTSAFile, error)
 	NHTSAFileData(ctx context.Context, id int64) ([]byte, error)
+	// NHTSAComplaints lists a vehicle's complaint lines, of every file.
+	NHTSAComplaints(ctx context.Context, vehicle string) ([]NHTSAComplaint, error)
 }
 
 // MICList describes an imported list of the Coast Guard's manufacturer

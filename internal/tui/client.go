@@ -27,6 +27,8 @@ type Client interface {
 	TirePlusSizes(ctx context.Context, uuid string, window int, opts ...client.CallOption) (*client.FitmentPlusSizes, error)
 	CarRecalls(ctx context.Context, uuid string, opts ...client.CallOption) (*client.CarRecalls, error)
 	MotorcycleRecalls(ctx context.Context, uuid string, opts ...client.CallOption) (*client.MotorcycleRecalls, error)
+	CarComplaints(ctx context.Context, uuid string, page, perPage int, opts ...client.CallOption) (*client.Complaints, error)
+	MotorcycleComplaints(ctx context.Context, uuid string, page, perPage int, opts ...client.CallOption) (*client.Complaints, error)
 	DecodeVIN(ctx context.Context, vin string, opts ...client.CallOption) (*client.VINReport, error)
 	DecodeHIN(ctx context.Context, hin string, opts ...client.CallOption) (*client.HINReport, error)
 

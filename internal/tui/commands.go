@@ -129,31 +129,35 @@ func fetchTires(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
 	}
 }
 
+// complaintsPage is how many complaints the recalls page shows.
+const complaintsPage = 5
+
 func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
 	return func() tea.Msg {
+		var r recallReport
 		switch rec.kind {
 		case client.KindCar:
-			r, err := c.CarRecalls(ctx, rec.uuid())
+			cr, err := c.CarRecalls(ctx, rec.uuid())
 			if err != nil {
 				return fail(id, "load recalls", err)
 			}
-			printable(r)
-			return reportMsg[recallReport]{addr: addr{id}, report: recallReport{
-				title: rec.title(), coverage: r.Coverage, recalls: r.Recalls, ratings: r.Ratings,
-				stale: r.Stale, fetchedAt: r.FetchedAt,
-			}}
+			printable(cr)
+			r = recallReport{coverage: cr.Coverage, recalls: cr.Recalls, ratings: cr.Ratings, stale: cr.Stale, fetchedAt: cr.FetchedAt}
+			r.complaints, r.complaintsErr = c.CarComplaints(ctx, rec.uuid(), 1, complaintsPage)
 		case client.KindMotorcycle:
-			r, err := c.MotorcycleRecalls(ctx, rec.uuid())
+			mr, err := c.MotorcycleRecalls(ctx, rec.uuid())
 			if err != nil {
 				return fail(id, "load recalls", err)
 			}
-			printable(r)
-			return reportMsg[recallReport]{addr: addr{id}, report: recallReport{
-				title: rec.title(), coverage: r.Coverage, note: r.Note, recalls: r.Recalls,
-				stale: r.Stale, fetchedAt: r.FetchedAt,
-			}}
+			printable(mr)
+			r = recallReport{coverage: mr.Coverage, note: mr.Note, recalls: mr.Recalls, stale: mr.Stale, fetchedAt: mr.FetchedAt}
+			r.complaints, r.complaintsErr = c.MotorcycleComplaints(ctx, rec.uuid(), 1, complaintsPage)
+		default:
+			return fail(id, "load recalls", fmt.Errorf("NHTSA has no recalls for a %s", kindName(rec.kind)))
 		}
-		return fail(id, "load recalls", fmt.Errorf("NHTSA has no recalls for a %s", kindName(rec.kind)))
+		printable(r.complaints)
+		r.title = rec.title()
+		return reportMsg[recallReport]{addr: addr{id}, report: r}
 	}
 }
 

@@ -292,6 +292,26 @@ func (f *fakeClient) MotorcycleRecalls(_ context.Context, uuid string, _ ...clie
 	return &client.MotorcycleRecalls{Coverage: "US (NHTSA)", Note: "No match is not a guarantee.", Recalls: []client.Recall{}}, nil
 }
 
+func (f *fakeClient) CarComplaints(_ context.Context, uuid string, page, perPage int, _ ...client.CallOption) (*client.Complaints, error) {
+	if err := f.call("CarComplaints", uuid); err != nil {
+		return nil, err
+	}
+	return &client.Complaints{
+		Source: "NHTSA complaint files 2026-05-01", Meta: client.Meta{Page: page, PerPage: perPage, Total: 7},
+		Totals:      client.ComplaintTotals{Complaints: 7, Crashes: 2, Fires: 1, Injuries: 3},
+		ByComponent: []client.ComponentCount{{Component: "ENGINE", Complaints: 5}, {Component: "FUEL SYSTEM, GASOLINE", Complaints: 2}},
+		Complaints: []client.Complaint{{ODINumber: 11500001, Components: []string{"ENGINE"}, Crash: true, Injuries: 2,
+			ReceivedDate: ptr("2023-03-01"), Summary: ptr("The engine stalled on the highway.")}},
+	}, nil
+}
+
+func (f *fakeClient) MotorcycleComplaints(_ context.Context, uuid string, _, _ int, _ ...client.CallOption) (*client.Complaints, error) {
+	if err := f.call("MotorcycleComplaints", uuid); err != nil {
+		return nil, err
+	}
+	return &client.Complaints{Source: "NHTSA complaints API", Complaints: []client.Complaint{}, ByComponent: []client.ComponentCount{}}, nil
+}
+
 func (f *fakeClient) DecodeVIN(_ context.Context, vin string, _ ...client.CallOption) (*client.VINReport, error) {
 	if err := f.call("DecodeVIN", vin); err != nil {
 		return nil, err

@@ -328,10 +328,24 @@ func TestUpdateTiresAndRecalls(t *testing.T) {
 	assertState(t, m, stateRecalls)
 	assertView(t, m, "Recalls: 2019 Toyota Camry LE", "US (NHTSA)", "Crash ratings", "★★★★★", "19V123000",
 		"FUEL SYSTEM", "PARK OUTSIDE", "Remedy")
-	want := []string{"CarTireSizes" + fakeUUID(1), "CarRecalls" + fakeUUID(1)}
-	if got := fc.called(); !slices.Equal(got[len(got)-2:], want) {
-		t.Errorf("calls end %q, want %q", got[len(got)-2:], want)
+	// The page scrolls to its complaints.
+	m = drive(t, m, runes("f"), runes("f"))
+	assertView(t, m, "Complaints (7)", "NHTSA complaint files 2026-05-01", "crashes 2  fires 1  injured 3  killed 0",
+		"    5  ENGINE", "11500001  2023-03-01  ENGINE  CRASH 2 injured", "engine stalled", "1 of 7 shown")
+	want := []string{"CarTireSizes" + fakeUUID(1), "CarRecalls" + fakeUUID(1), "CarComplaints" + fakeUUID(1)}
+	if got := fc.called(); !slices.Equal(got[len(got)-3:], want) {
+		t.Errorf("calls end %q, want %q", got[len(got)-3:], want)
 	}
+}
+
+// Complaints that fail leave the recalls shown, saying why they are missing.
+func TestRecallsWithoutComplaints(t *testing.T) {
+	t.Parallel()
+	fc := newFake()
+	fc.setErr("CarComplaints", &client.APIError{Status: 503, Code: "upstream_unavailable", Detail: "NHTSA is unavailable"})
+	m := drive(t, toRecord(t, newTest(t, fc, 100, 40)), runes("r"), runes("f"), runes("f"))
+	assertState(t, m, stateRecalls)
+	assertView(t, m, "19V123000", "Complaints", "unavailable", "NHTSA is unavailable")
 }
 
 // atVIN drives a fresh model to the VIN screen, with the VIN decoded.

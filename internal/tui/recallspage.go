@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/vds-dev/vds/client"
+	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 // newRecallsPage shows a car's or motorcycle's NHTSA recall campaigns, and a
@@ -61,6 +63,58 @@ func recallsContent(st *Styles, r recallReport, width int) string {
 			}
 			b.WriteString("\n" + st.Label.Render("  "+f.label) + "\n" + indent(wrap.Render(*f.text), "    "))
 		}
+	}
+	b.WriteString("\n\n" + complaintsContent(st, r.complaints, r.complaintsErr, wrap))
+	return b.String()
+}
+
+// topComponents is how many components the complaint counts list.
+const topComponents = 8
+
+// complaintsContent shows owners' complaints: their totals, the components
+// most complained of and the first page, newest first.
+func complaintsContent(st *Styles, c *client.Complaints, err error, wrap lipgloss.Style) string {
+	var b strings.Builder
+	if c == nil {
+		b.WriteString(st.Title.Render("Complaints"))
+		if err != nil {
+			b.WriteString("\n" + st.Warn.Render(indent(wrap.Render("unavailable: "+textfmt.Printable(err.Error())), "  ")))
+		}
+		return b.String()
+	}
+	t := c.Totals
+	b.WriteString(st.Title.Render(fmt.Sprintf("Complaints (%d)", t.Complaints)) + "  " + st.Subtle.Render(c.Source))
+	if t.Complaints == 0 {
+		return b.String() + "\n" + st.Good.Render("  none on record")
+	}
+	fmt.Fprintf(&b, "\n  crashes %s  fires %s  injured %s  killed %s", st.Value.Render(fmt.Sprint(t.Crashes)),
+		st.Value.Render(fmt.Sprint(t.Fires)), st.Value.Render(fmt.Sprint(t.Injuries)), st.Value.Render(fmt.Sprint(t.Deaths)))
+	for _, cc := range c.ByComponent[:min(len(c.ByComponent), topComponents)] {
+		fmt.Fprintf(&b, "\n  %5d  %s", cc.Complaints, cc.Component)
+	}
+	if more := len(c.ByComponent) - topComponents; more > 0 {
+		b.WriteString("\n" + st.Subtle.Render(fmt.Sprintf("         and %d more components", more)))
+	}
+	for _, cp := range c.Complaints {
+		var harm []string
+		for _, h := range []struct {
+			on   bool
+			text string
+		}{{cp.Crash, "CRASH"}, {cp.Fire, "FIRE"}, {cp.Injuries > 0, fmt.Sprintf("%d injured", cp.Injuries)}, {cp.Deaths > 0, fmt.Sprintf("%d killed", cp.Deaths)}} {
+			if h.on {
+				harm = append(harm, st.Warn.Render(h.text))
+			}
+		}
+		fmt.Fprintf(&b, "\n\n%s  %s  %s", st.Selected.Render(fmt.Sprint(cp.ODINumber)), st.Subtle.Render(str(cp.ReceivedDate)), strings.Join(cp.Components, ", "))
+		if len(harm) > 0 {
+			b.WriteString("  " + strings.Join(harm, " "))
+		}
+		if s := str(cp.Summary); strings.TrimSpace(s) != "" {
+			b.WriteString("\n" + indent(wrap.Render(s), "    "))
+		}
+	}
+	if c.Meta.Total > len(c.Complaints) {
+		b.WriteString("\n\n" + st.Subtle.Render(fmt.Sprintf("  %d of %d shown: vds recalls complaints lists them all", len(c.Complaints), c.Meta.Total)))
 	}
 	return b.String()
 }

@@ -181,6 +181,9 @@ type recallReport struct {
 	ratings   []client.Rating
 	stale     bool
 	fetchedAt time.Time
+	// complaints is their first page; complaintsErr why there is none.
+	complaints    *client.Complaints
+	complaintsErr error
 }
 
 func vehicleName(year int, parts ...string) string {

@@ -28,13 +28,14 @@ type Rating struct {
 
 // SafetyRatings walks NHTSA's variants of a make, model and year, then each
 // variant's ratings. Any failed step fails the call, so a partial list is never cached.
+// The list is shared with other callers (see memo): do not modify it.
 func (c *Client) SafetyRatings(ctx context.Context, vehicleMake, model string, year int) ([]Rating, Meta, error) {
 	vehicleMake, model = clean(vehicleMake), clean(model)
 	if vehicleMake == "" || model == "" || year <= 0 {
 		return nil, Meta{}, errors.New("upstream: SafetyRatings needs make, model and year")
 	}
 	key := normKey("nhtsa:ratings:", vehicleMake, model, strconv.Itoa(year))
-	return load(ctx, c, UpstreamNHTSA, ServiceRatings, key, func(ctx context.Context) ([]Rating, error) {
+	return loadMemo(ctx, c, UpstreamNHTSA, ServiceRatings, key, func(ctx context.Context) ([]Rating, error) {
 		return c.fetchRatings(ctx, vehicleMake, model, year)
 	})
 }

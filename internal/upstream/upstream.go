@@ -194,6 +194,7 @@ type Client struct {
 	log   *slog.Logger
 	http  *resty.Client
 	group singleflight.Group
+	memo  memo // ratings, read on every car recall answer
 }
 
 // New returns a Client; a nil cache caches nothing (fetches are still shared), a nil log discards.

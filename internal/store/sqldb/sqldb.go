@@ -38,6 +38,10 @@ type Dialect struct {
 	// RowAtATime inserts with a prepared single-row statement: SQLite runs
 	// in-process and spends most of a multi-row INSERT parsing it.
 	RowAtATime bool
+	// IndexAfterLoad drops an index before a bulk load and builds it again
+	// after, in the load's transaction: SQLite's readers keep their snapshot
+	// meanwhile, where PostgreSQL's would wait on the dropped index's lock.
+	IndexAfterLoad bool
 	// TryWatchLock answers whether this session now holds the recall watch's
 	// lock, WatchUnlock gives it back; empty when one process owns the database.
 	TryWatchLock, WatchUnlock string

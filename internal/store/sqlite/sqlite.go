@@ -63,12 +63,13 @@ func Open(path string) (*sqldb.DB, error) {
 		return nil, err
 	}
 	return sqldb.New(db, sqldb.Dialect{
-		Name:       "sqlite",
-		Goose:      goose.DialectSQLite3,
-		Migrations: sub,
-		IsConflict: isConflict,
-		RowAtATime: true,
-		Check:      func() error { return sameFile(path, opened) },
+		Name:           "sqlite",
+		Goose:          goose.DialectSQLite3,
+		Migrations:     sub,
+		IsConflict:     isConflict,
+		RowAtATime:     true,
+		IndexAfterLoad: true,
+		Check:          func() error { return sameFile(path, opened) },
 	}), nil
 }
 
