@@ -156,8 +156,9 @@ type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any, done func(int)) error {
-	if len(rows) == 0 {
+// insertRowAtATime inserts n rows, building each with row when it is sent.
+func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []string, n int, row func(int) []any, done func(int)) error {
+	if n == 0 {
 		return nil
 	}
 	ph := make([]string, len(cols))
@@ -169,8 +170,8 @@ func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []stri
 		return fmt.Errorf("prepare insert into %s: %w", table, err)
 	}
 	defer stmt.Close()
-	for _, r := range rows {
-		if _, err := stmt.ExecContext(ctx, r...); err != nil {
+	for i := range n {
+		if _, err := stmt.ExecContext(ctx, row(i)...); err != nil {
 			return fmt.Errorf("insert into %s: %w", table, err)
 		}
 		if done != nil {
