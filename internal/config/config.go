@@ -59,6 +59,8 @@ type Server struct {
 	// GCHeadroomMB is how large (MiB) the heap may grow between
 	// collections, live heap included; 0 or GOGC set leaves Go's default.
 	GCHeadroomMB int `mapstructure:"gc_headroom_mb"`
+	// BodyCacheMB bounds the catalog answers kept rendered and compressed.
+	BodyCacheMB int `mapstructure:"body_cache_mb"`
 }
 
 // Upstream locates the outside data sources; tests point them at fakes.
@@ -170,6 +172,7 @@ func SetDefaults(v *viper.Viper) {
 	v.SetDefault("server.cors_origins", []string{})
 	v.SetDefault("server.trusted_proxies", DefaultTrustedProxies)
 	v.SetDefault("server.gc_headroom_mb", 256)
+	v.SetDefault("server.body_cache_mb", 64)
 	v.SetDefault("upstream.vpic_url", "https://vpic.nhtsa.dot.gov/api")
 	v.SetDefault("upstream.nhtsa_url", "https://api.nhtsa.gov")
 	v.SetDefault("upstream.epa_url", "https://www.fueleconomy.gov/feg/epadata/vehicles.csv.zip")
@@ -351,14 +354,21 @@ func (c *Config) Validate() error {
 	if c.Server.GCHeadroomMB < 0 || c.Server.GCHeadroomMB > maxGCHeadroomMB {
 		errs = append(errs, fmt.Errorf("server.gc_headroom_mb: %d is not between 0 (Go's default) and %d MiB", c.Server.GCHeadroomMB, maxGCHeadroomMB))
 	}
+	if c.Server.BodyCacheMB < 0 || c.Server.BodyCacheMB > maxBodyCacheMB {
+		errs = append(errs, fmt.Errorf("server.body_cache_mb: %d is not between 0 (no cache) and %d MiB", c.Server.BodyCacheMB, maxBodyCacheMB))
+	}
 	if _, ok := c.Plans["free"]; !ok {
 		errs = append(errs, errors.New("plans.free: the free plan must exist: new accounts start on it"))
 	}
 	return errors.Join(errs...)
 }
 
-// maxGCHeadroomMB bounds server.gc_headroom_mb (64 GiB).
-const maxGCHeadroomMB = 64 << 10
+// maxGCHeadroomMB bounds server.gc_headroom_mb (64 GiB), and
+// maxBodyCacheMB server.body_cache_mb (16 GiB).
+const (
+	maxGCHeadroomMB = 64 << 10
+	maxBodyCacheMB  = 16 << 10
+)
 
 // MaxCacheMaxAge bounds server.cache_max_age.
 const MaxCacheMaxAge = 24 * time.Hour

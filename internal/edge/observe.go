@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/vds-dev/vds/internal/requestlog"
 )
 
@@ -155,18 +155,28 @@ func logRecord(st *request, route, query string, status int, end time.Time, elap
 
 var gzipPool = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}
 
-type gzipWriter struct {
+// Content codings a body compressed in advance may be sent in (SendEncoded).
+const (
+	CodingGzip = "gzip"
+	CodingZstd = "zstd"
+)
+
+type compressWriter struct {
 	http.ResponseWriter
+	// gz compresses what the handler writes; nil when the client takes no
+	// gzip, and the response then goes out as it is written.
 	gz *gzip.Writer
+	// best is the coding the client prefers of those SendEncoded may send.
+	best string
 	// bodiless: a 204 or 304, which has no body to compress.
 	bodiless bool
 	// precompressed: the handler sends a body compressed in advance
-	// (SendGzip), which passes through with its length.
+	// (SendEncoded), which passes through with its length.
 	precompressed bool
 }
 
-func (g *gzipWriter) WriteHeader(status int) {
-	if !g.precompressed {
+func (g *compressWriter) WriteHeader(status int) {
+	if !g.precompressed && g.gz != nil {
 		g.Header().Del("Content-Length")
 	}
 	if status == http.StatusNoContent || status == http.StatusNotModified {
@@ -176,46 +186,96 @@ func (g *gzipWriter) WriteHeader(status int) {
 	g.ResponseWriter.WriteHeader(status)
 }
 
-func (g *gzipWriter) Write(b []byte) (int, error) {
+func (g *compressWriter) Write(b []byte) (int, error) {
 	if g.bodiless {
 		return 0, http.ErrBodyNotAllowed
 	}
-	if g.precompressed {
+	if g.precompressed || g.gz == nil {
 		return g.ResponseWriter.Write(b)
 	}
 	return g.gz.Write(b)
 }
 
 // FlushError sends what is compressed so far, for event streams.
-func (g *gzipWriter) FlushError() error {
-	if err := g.gz.Flush(); err != nil {
-		return err
+func (g *compressWriter) FlushError() error {
+	if g.gz != nil {
+		if err := g.gz.Flush(); err != nil {
+			return err
+		}
 	}
 	return http.NewResponseController(g.ResponseWriter).Flush()
 }
 
-func (g *gzipWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
+func (g *compressWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
 
-// Gzip compresses responses for clients that accept it.
-func Gzip(next http.Handler) http.Handler {
+// Compress compresses responses with gzip for clients that accept it, and
+// lets a handler send a body compressed in advance, in gzip or zstd
+// (Negotiated, SendEncoded). A HEAD answer is never compressed.
+func Compress(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		AddVary(w.Header(), "Accept-Encoding")
-		if !acceptsGzip(r.Header.Get("Accept-Encoding")) || r.Method == http.MethodHead {
+		if r.Method == http.MethodHead {
 			next.ServeHTTP(w, r)
 			return
 		}
-		w.Header().Set("Content-Encoding", "gzip")
-		gz := gzipPool.Get().(*gzip.Writer)
-		gz.Reset(w)
-		gw := &gzipWriter{ResponseWriter: w, gz: gz}
-		defer func() {
-			if !gw.bodiless && !gw.precompressed {
-				_ = gz.Close()
-			}
-			gzipPool.Put(gz)
-		}()
-		next.ServeHTTP(gw, r)
+		ae := r.Header["Accept-Encoding"]
+		z, g := accepts(ae, CodingZstd), accepts(ae, CodingGzip)
+		var cw *compressWriter
+		switch {
+		case z > 0 && z >= g:
+			cw = &compressWriter{ResponseWriter: w, best: CodingZstd}
+		case g > 0:
+			cw = &compressWriter{ResponseWriter: w, best: CodingGzip}
+		default:
+			next.ServeHTTP(w, r)
+			return
+		}
+		if g > 0 {
+			w.Header().Set("Content-Encoding", CodingGzip)
+			cw.gz = gzipPool.Get().(*gzip.Writer)
+			cw.gz.Reset(w)
+			defer func() {
+				if !cw.bodiless && !cw.precompressed {
+					_ = cw.gz.Close()
+				}
+				gzipPool.Put(cw.gz)
+			}()
+		}
+		next.ServeHTTP(cw, r)
 	})
+}
+
+// compressorOf finds Compress's writer under w, through writers that unwrap.
+func compressorOf(w http.ResponseWriter) *compressWriter {
+	for {
+		if cw, ok := w.(*compressWriter); ok {
+			return cw
+		}
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return nil
+		}
+		w = u.Unwrap()
+	}
+}
+
+// Negotiated is the coding SendEncoded should send w's body in: zstd or
+// gzip, whichever the client prefers (zstd on a tie), or "" for none.
+func Negotiated(w http.ResponseWriter) string {
+	if cw := compressorOf(w); cw != nil {
+		return cw.best
+	}
+	return ""
+}
+
+// SendEncoded is Send for a body already in coding (Negotiated's), which
+// passes through Compress and the writers around it as it is.
+func SendEncoded(w http.ResponseWriter, status int, contentType string, body []byte, coding string) {
+	if cw := compressorOf(w); cw != nil && coding != "" {
+		cw.precompressed = true
+		w.Header().Set("Content-Encoding", coding)
+	}
+	Send(w, status, contentType, body)
 }
 
 // Shared Vary values: a header map takes a shared slice as it is, since
@@ -238,20 +298,26 @@ func AddVary(hd http.Header, name string) {
 	}
 }
 
-// acceptsGzip reads an Accept-Encoding value; "gzip;q=0" refuses gzip.
-func acceptsGzip(h string) bool {
-	for part := range strings.SplitSeq(h, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
-			continue
-		}
-		for p := range strings.SplitSeq(params, ";") {
-			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
-				q, err := strconv.ParseFloat(v, 64)
-				return err == nil && q > 0
+// accepts reads coding's q in Accept-Encoding fields: 0 when absent or
+// refused ("gzip;q=0"), 1 when given without q.
+func accepts(fields []string, coding string) float64 {
+	for _, h := range fields {
+		for part := range strings.SplitSeq(h, ",") {
+			name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+			if !strings.EqualFold(strings.TrimSpace(name), coding) {
+				continue
 			}
+			for p := range strings.SplitSeq(params, ";") {
+				if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
+					q, err := strconv.ParseFloat(v, 64)
+					if err != nil || q < 0 {
+						return 0
+					}
+					return min(q, 1)
+				}
+			}
+			return 1
 		}
-		return true
 	}
-	return false
+	return 0
 }

@@ -55,14 +55,14 @@ func TestObserve(t *testing.T) {
 	}
 }
 
-func TestGzip(t *testing.T) {
+func TestCompress(t *testing.T) {
 	t.Parallel()
 	body := strings.Repeat("vds ", 100)
-	h := edge.Gzip(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := edge.Compress(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", "400")
 		_, _ = io.WriteString(w, body)
 	}))
-	for accept, zipped := range map[string]bool{"gzip": true, "br, GZIP;q=0.5": true, "gzip;q=0": false, "": false, "identity": false} {
+	for accept, zipped := range map[string]bool{"gzip": true, "br, GZIP;q=0.5": true, "gzip;q=0": false, "": false, "identity": false, "zstd": false, "zstd, gzip": true} {
 		w := httptest.NewRecorder()
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.Header.Set("Accept-Encoding", accept)
@@ -132,32 +132,35 @@ type unwrapping struct{ http.ResponseWriter }
 
 func (u unwrapping) Unwrap() http.ResponseWriter { return u.ResponseWriter }
 
-// TestSendGzip: behind Gzip, a body compressed in advance goes out byte
-// for byte with its length, through writers that unwrap; a client that
-// takes no gzip gets the plain body.
-func TestSendGzip(t *testing.T) {
+// TestSendEncoded: behind Compress, a body compressed in advance goes out
+// byte for byte with its length and coding, through writers that unwrap;
+// Negotiated picks by q, zstd on a tie; a client that takes neither, or a
+// HEAD, gets the plain body.
+func TestSendEncoded(t *testing.T) {
 	t.Parallel()
 	body := []byte(strings.Repeat(`{"name":"Harley-Davidson","count":3}`, 50))
-	var pre bytes.Buffer
-	zw := gzip.NewWriter(&pre)
-	zw.Name = "precompressed" // tells it from what Gzip would write
-	_, _ = zw.Write(body)
-	_ = zw.Close()
-	h := edge.Gzip(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		edge.SendGzip(unwrapping{w}, http.StatusOK, "application/json", body, pre.Bytes())
+	pre := map[string][]byte{"": body, edge.CodingGzip: []byte("gzip bytes"), edge.CodingZstd: []byte("zstd bytes")}
+	h := edge.Compress(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w = unwrapping{w}
+		coding := edge.Negotiated(w)
+		edge.SendEncoded(w, http.StatusOK, "application/json", pre[coding], coding)
 	}))
 	for _, c := range []struct {
-		accept, coding string
-		want           []byte
-	}{{"gzip", "gzip", pre.Bytes()}, {"identity", "", body}} {
-		req := httptest.NewRequest(http.MethodGet, "/", nil)
+		method, accept, coding string
+	}{
+		{"GET", "gzip", "gzip"}, {"GET", "identity", ""}, {"GET", "gzip, deflate, br, zstd", "zstd"},
+		{"GET", "zstd;q=0.5, gzip", "gzip"}, {"GET", "zstd", "zstd"}, {"GET", "zstd;q=0, gzip;q=0", ""},
+		{"HEAD", "zstd, gzip", ""},
+	} {
+		req := httptest.NewRequest(c.method, "/", nil)
 		req.Header.Set("Accept-Encoding", c.accept)
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
-		if !bytes.Equal(w.Body.Bytes(), c.want) || w.Header().Get("Content-Encoding") != c.coding ||
-			w.Header().Get("Content-Length") != strconv.Itoa(len(c.want)) {
-			t.Errorf("Accept-Encoding %s: %d bytes (want %d), Content-Encoding %q, Content-Length %q",
-				c.accept, w.Body.Len(), len(c.want), w.Header().Get("Content-Encoding"), w.Header().Get("Content-Length"))
+		want := pre[c.coding]
+		if c.method == "GET" && !bytes.Equal(w.Body.Bytes(), want) || w.Header().Get("Content-Encoding") != c.coding ||
+			w.Header().Get("Content-Length") != strconv.Itoa(len(want)) {
+			t.Errorf("%s Accept-Encoding %s: %d bytes (want %d), Content-Encoding %q (want %q), Content-Length %q",
+				c.method, c.accept, w.Body.Len(), len(want), w.Header().Get("Content-Encoding"), c.coding, w.Header().Get("Content-Length"))
 		}
 	}
 }

@@ -242,25 +242,6 @@ var (
 	problemType = []string{"application/problem+json"}
 )
 
-// SendGzip is Send for a body also held gzip-compressed: when Gzip is
-// compressing this response, the compressed bytes pass through it (and the
-// writers around it) as they are instead of being compressed again.
-func SendGzip(w http.ResponseWriter, status int, contentType string, body, compressed []byte) {
-	for inner := w; compressed != nil; {
-		if gw, ok := inner.(*gzipWriter); ok {
-			gw.precompressed = true
-			body = compressed
-			break
-		}
-		u, ok := inner.(interface{ Unwrap() http.ResponseWriter })
-		if !ok {
-			break
-		}
-		inner = u.Unwrap()
-	}
-	Send(w, status, contentType, body)
-}
-
 // Send writes a finished body with Content-Type and Content-Length.
 func Send(w http.ResponseWriter, status int, contentType string, body []byte) {
 	h := w.Header()

@@ -66,9 +66,10 @@ type entityTag struct {
 	n int
 }
 
-// catalogTag hashes the build, catalog version and publication time, path,
-// query (pairs summed, so their order does not count) and content coding.
-func catalogTag(v catalog.Version, path, rawQuery, coding string) entityTag {
+// catalogKey hashes the build, catalog version and publication time, path
+// and query (pairs summed, so their order does not count): all a catalog
+// answer's bytes depend on, and the body cache's key.
+func catalogKey(v catalog.Version, path, rawQuery string) uint64 {
 	h := fnvUint(buildSeed, uint64(v.Number))
 	h = fnvUint(h, uint64(v.PublishedAt.UnixNano()))
 	h = fnvUint(h, uint64(len(path)))
@@ -81,11 +82,16 @@ func catalogTag(v catalog.Version, path, rawQuery, coding string) entityTag {
 			pairs += fnvString(fnvOffset, pair)
 		}
 	}
-	h = fnvUint(h, pairs)
-	h = fnvString(h, coding)
+	return fnvUint(h, pairs)
+}
+
+// catalogTag is the strong tag of the answer of key in a content coding:
+// each coding is its own representation, so its own tag.
+func catalogTag(version int64, key uint64, coding string) entityTag {
+	h := fnvString(key, coding)
 	var t entityTag
 	b := append(t.b[:0], `"v`...)
-	b = strconv.AppendInt(b, v.Number, 10)
+	b = strconv.AppendInt(b, version, 10)
 	b = append(b, '-')
 	const hex = "0123456789abcdef"
 	for shift := 60; shift >= 0; shift -= 4 {

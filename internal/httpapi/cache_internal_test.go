@@ -11,7 +11,7 @@ func TestCatalogTag(t *testing.T) {
 	v := catalog.Version{Number: 7, PublishedAt: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
 	tag := func(v catalog.Version, path, query, coding string) string {
 		t.Helper()
-		et := catalogTag(v, path, query, coding)
+		et := catalogTag(v.Number, catalogKey(v, path, query), coding)
 		return string(et.bytes())
 	}
 	base := tag(v, "/v1/cars", "make=Toyota&page=2", "")
@@ -29,7 +29,8 @@ func TestCatalogTag(t *testing.T) {
 		"path":         tag(v, "/v1/boats", "make=Toyota&page=2", ""),
 		"query value":  tag(v, "/v1/cars", "make=Toyota&page=3", ""),
 		"query pair":   tag(v, "/v1/cars", "make=Toyota&page=2&page=2", ""),
-		"coding":       tag(v, "/v1/cars", "make=Toyota&page=2", "gzip"),
+		"gzip":         tag(v, "/v1/cars", "make=Toyota&page=2", "gzip"),
+		"zstd":         tag(v, "/v1/cars", "make=Toyota&page=2", "zstd"),
 	} {
 		if other == base {
 			t.Errorf("another %s gives the same tag %s", name, base)
@@ -38,7 +39,7 @@ func TestCatalogTag(t *testing.T) {
 }
 
 func TestIfNoneMatch(t *testing.T) {
-	et := catalogTag(catalog.Version{Number: 3}, "/v1/cars/makes", "", "")
+	et := catalogTag(3, catalogKey(catalog.Version{Number: 3}, "/v1/cars/makes", ""), "")
 	tag := string(et.bytes())
 	for _, tc := range []struct {
 		name   string
@@ -71,7 +72,7 @@ func TestCatalogTagAllocations(t *testing.T) {
 	v := catalog.Version{Number: 12, PublishedAt: time.Now()}
 	fields := []string{`"v11-0000000000000000", W/"v12-0000000000000000"`}
 	allocs := testing.AllocsPerRun(100, func() {
-		et := catalogTag(v, "/v1/cars", "make=Toyota&model=Camry&page=2", "gzip")
+		et := catalogTag(v.Number, catalogKey(v, "/v1/cars", "make=Toyota&model=Camry&page=2"), "gzip")
 		if et.condition(fields) != noCondition {
 			t.Fatal("matched")
 		}

@@ -30,10 +30,16 @@ func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 		// status is written.
 		a := &admitted{ResponseWriter: w, h: h, rt: &rt, charged: charged}
 		cond := noCondition
+		var key uint64
+		var coding string
 		if rt.Cache == cacheCatalog {
 			// The handler reads the snapshot later, so its version is this
-			// one or newer: a race costs a 200, never a stale 304.
-			a.tag = catalogTag(h.svc.Snapshot().Version(), r.URL.Path, r.URL.RawQuery, w.Header().Get("Content-Encoding"))
+			// one or newer: a race costs a 200, never a stale 304. A
+			// newer version's answer kept under this key costs nothing
+			// worse: the next request's key differs.
+			v := h.svc.Snapshot().Version()
+			key, coding = catalogKey(v, r.URL.Path, r.URL.RawQuery), edge.Negotiated(w)
+			a.tag = catalogTag(v.Number, key, coding)
 			cond = a.tag.condition(r.Header["If-None-Match"])
 		}
 		var ok bool
@@ -47,7 +53,11 @@ func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 				a.ticket.Refund() // the handler panicked, wrote nothing or was refused
 			}
 		}()
-		if cond == noCondition {
+		switch {
+		case cond == noCondition && rt.Cache == cacheCatalog:
+			h.cached(a, r, next, key, coding)
+			return
+		case cond == noCondition:
 			next(a, r)
 			return
 		}

@@ -38,6 +38,7 @@ type Handler struct {
 	// paths lists the paths under each collection, for 404 details.
 	paths      map[string][]string
 	requestLog *requestlog.Log
+	bodies     *bodyCache
 }
 
 // Options are the HTTP settings of the API (docs/operations.md).
@@ -50,6 +51,8 @@ type Options struct {
 	CORSOrigins []string
 	// RequestLog is the request log /v1/me/requests reads.
 	RequestLog *requestlog.Log
+	// BodyCacheBytes bounds the kept catalog answers (server.body_cache_mb).
+	BodyCacheBytes int64
 }
 
 // New returns the API handler.
@@ -57,7 +60,7 @@ func New(svc *vehicle.Service, auth *access.Authenticator, limiter *limits.Limit
 	h := &Handler{svc: svc, limiter: limiter, saved: saved, lookup: lk, log: log,
 		door:      edge.Door{Auth: auth, Limiter: limiter, NoToken: "Send the header Authorization: Bearer <token> with a vds_ token."},
 		publicURL: strings.TrimRight(opts.PublicURL, "/"), maxAge: maxAgeValue(opts.CacheMaxAge), cors: newCORS(opts.CORSOrigins),
-		requestLog: opts.RequestLog}
+		requestLog: opts.RequestLog, bodies: newBodyCache(opts.BodyCacheBytes)}
 	h.paths = subPaths(h.Routes())
 	doc, err := servedDocument()
 	if err != nil {

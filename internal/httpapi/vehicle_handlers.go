@@ -182,7 +182,7 @@ func (h *Handler) get(kind catalog.Kind) http.HandlerFunc {
 func (h *Handler) makes(kind catalog.Kind) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		a := h.svc.MakesBody(kind)
-		edge.SendGzip(w, http.StatusOK, "application/json", a.Body, a.Gzip)
+		edge.Send(w, http.StatusOK, "application/json", a.Body)
 	}
 }
 
@@ -193,7 +193,7 @@ func (h *Handler) models(kind catalog.Kind) http.HandlerFunc {
 			edge.WriteError(w, r, err)
 			return
 		}
-		edge.SendGzip(w, http.StatusOK, "application/json", models.Body, models.Gzip)
+		edge.Send(w, http.StatusOK, "application/json", models.Body)
 	}
 }
 

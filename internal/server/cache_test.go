@@ -1,13 +1,15 @@
 package server_test
 
 import (
-	"compress/gzip"
 	"context"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,6 +49,7 @@ func newWebServer(t *testing.T, tweak func(*config.Config)) *webServer {
 		"big":  {APIAccess: true},
 	}}
 	cfg.Server.CacheMaxAge = 90 * time.Second
+	cfg.Server.BodyCacheMB = 64
 	if tweak != nil {
 		tweak(cfg)
 	}
@@ -334,36 +337,70 @@ func TestCORS(t *testing.T) {
 	}
 }
 
-// TestPrecompressedTaxonomy: a gzip client gets a makes or models answer
-// kept compressed (edge's TestSendGzip checks those bytes pass as they
-// are) with its length, the gzip tag and the call charged, and it
-// decompresses to the identity answer.
-func TestPrecompressedTaxonomy(t *testing.T) {
+// TestEncodedAnswers: a catalog answer goes out in the coding the client
+// prefers, with its length and a strong tag of its own per coding, and
+// decompresses to the identity answer, whether rendered or kept; a tag
+// names one coding only for If-None-Match; a HEAD answer is the identity
+// one's head; each answer, kept or not, is charged; with the cache off the
+// answers are the same.
+func TestEncodedAnswers(t *testing.T) {
 	t.Parallel()
 	ws := newWebServer(t, nil)
-	tok := ws.tokens["tiny"] // 5 calls a month: these four are counted
-	for _, path := range []string{"/v1/cars/makes", "/v1/cars/models?make=" + ws.cat.Cars[0].Make} {
-		plainResp, plain := ws.do(t, http.MethodGet, path, tok, "Accept-Encoding", "identity")
-		resp, zipped := ws.do(t, http.MethodGet, path, tok, "Accept-Encoding", "gzip")
-		if plainResp.StatusCode != http.StatusOK || resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != "gzip" {
-			t.Fatalf("%s: %d and %d, Content-Encoding %q", path, plainResp.StatusCode, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+	off := newWebServer(t, func(c *config.Config) { c.Server.BodyCacheMB = 0 })
+	big := ws.tokens["big"]
+	for _, path := range []string{"/v1/cars?make=" + url.QueryEscape(ws.cat.Cars[0].Make), "/v1/cars/makes", "/v1/cars/" + ws.cat.Cars[0].UUID.String()} {
+		plainResp, plain := ws.do(t, http.MethodGet, path, big, "Accept-Encoding", "identity")
+		if plainResp.StatusCode != http.StatusOK || plainResp.Header.Get("Content-Encoding") != "" {
+			t.Fatalf("%s: %d, Content-Encoding %q", path, plainResp.StatusCode, plainResp.Header.Get("Content-Encoding"))
 		}
-		if n, _ := strconv.Atoi(resp.Header.Get("Content-Length")); n != len(zipped) || n == 0 {
-			t.Errorf("%s: Content-Length %q for %d bytes", path, resp.Header.Get("Content-Length"), len(zipped))
+		tags := map[string]string{"": plainResp.Header.Get("ETag")}
+		for _, c := range []struct{ accept, coding string }{
+			{"gzip", "gzip"}, {"gzip", "gzip"}, {"gzip, deflate, br, zstd", "zstd"}, {"zstd;q=0.5, gzip", "gzip"},
+		} {
+			for _, srv := range []*webServer{ws, off} {
+				resp, body := srv.do(t, http.MethodGet, path, srv.tokens["big"], "Accept-Encoding", c.accept)
+				if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Encoding") != c.coding ||
+					!strings.Contains(strings.Join(resp.Header.Values("Vary"), ","), "Accept-Encoding") {
+					t.Fatalf("%s, %s: %d, Content-Encoding %q, Vary %v", path, c.accept, resp.StatusCode, resp.Header.Get("Content-Encoding"), resp.Header.Values("Vary"))
+				}
+				if n, _ := strconv.Atoi(resp.Header.Get("Content-Length")); n != len(body) || n == 0 {
+					t.Errorf("%s, %s: Content-Length %q for %d bytes", path, c.accept, resp.Header.Get("Content-Length"), len(body))
+				}
+				if got, err := apitest.Decode(c.coding, []byte(body)); err != nil || string(got) != plain {
+					t.Errorf("%s, %s: decodes to %.80q (%v), want %.80q", path, c.accept, got, err, plain)
+				}
+				if srv == off {
+					continue
+				}
+				tag := resp.Header.Get("ETag")
+				if prev, seen := tags[c.coding]; seen && prev != tag || !seen && slices.Contains(slices.Collect(maps.Values(tags)), tag) {
+					t.Errorf("%s, %s: ETag %s; tags so far %v", path, c.accept, tag, tags)
+				}
+				tags[c.coding] = tag
+			}
 		}
-		if tag := resp.Header.Get("ETag"); tag == "" || tag == plainResp.Header.Get("ETag") {
-			t.Errorf("%s: gzip ETag %q, identity %q", path, tag, plainResp.Header.Get("ETag"))
+		for _, c := range []struct {
+			accept, tag string
+			status      int
+		}{{"zstd", tags["zstd"], 304}, {"gzip", tags["zstd"], 200}, {"gzip", tags["gzip"], 304}, {"identity", tags["gzip"], 200}, {"identity", tags[""], 304}} {
+			if resp, _ := ws.do(t, http.MethodGet, path, big, "Accept-Encoding", c.accept, "If-None-Match", c.tag); resp.StatusCode != c.status {
+				t.Errorf("%s, %s, If-None-Match %s: %d, want %d", path, c.accept, c.tag, resp.StatusCode, c.status)
+			}
 		}
-		if u, _ := strconv.Atoi(resp.Header.Get("X-Quota-Used")); u != 1+mustAtoi(t, plainResp.Header.Get("X-Quota-Used")) {
-			t.Errorf("%s: quota used %d after %s", path, u, plainResp.Header.Get("X-Quota-Used"))
+		head, _ := ws.do(t, http.MethodHead, path, big, "Accept-Encoding", "gzip, zstd")
+		if head.StatusCode != http.StatusOK || head.Header.Get("Content-Encoding") != "" || head.Header.Get("ETag") != tags[""] ||
+			head.Header.Get("Content-Length") != strconv.Itoa(len(plain)) {
+			t.Errorf("%s: HEAD %d %v, want the identity answer's head (%d bytes, %s)", path, head.StatusCode, head.Header, len(plain), tags[""])
 		}
-		zr, err := gzip.NewReader(strings.NewReader(zipped))
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
+	}
+	tiny := ws.tokens["tiny"] // 5 calls a month: a kept answer is counted too
+	used := 0
+	for i := range 3 {
+		resp, _ := ws.do(t, http.MethodGet, "/v1/cars/body-types", tiny, "Accept-Encoding", "gzip")
+		if u := mustAtoi(t, resp.Header.Get("X-Quota-Used")); resp.StatusCode != http.StatusOK || i > 0 && u != used+1 {
+			t.Fatalf("call %d: %d, quota used %d after %d", i, resp.StatusCode, u, used)
 		}
-		if got, err := io.ReadAll(zr); err != nil || string(got) != plain {
-			t.Errorf("%s: gzip answer decompresses to %q (%v), want %q", path, got, err, plain)
-		}
+		used = mustAtoi(t, resp.Header.Get("X-Quota-Used"))
 	}
 }
 

@@ -37,7 +37,8 @@ func startAdmin(t *testing.T) (*adminRun, *server.Server) {
 	fake := upstreamtest.New(t)
 	cfg := &config.Config{
 		Server: config.Server{CatalogPoll: time.Hour, UsageFlush: time.Hour, ShutdownTimeout: 2 * time.Second,
-			ReadHeaderTimeout: 2 * time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 10 * time.Second, IdleTimeout: 2 * time.Second},
+			ReadHeaderTimeout: 2 * time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 10 * time.Second, IdleTimeout: 2 * time.Second,
+			BodyCacheMB: 1},
 		Upstream: config.Upstream{VPICURL: fake.URL, NHTSAURL: fake.URL, Timeout: 5 * time.Second, CacheTTL: time.Hour},
 		VIN:      config.VIN{Decoder: "online"},
 		Plans: map[string]config.PlanLimits{"free": config.DefaultPlans["free"],
@@ -179,6 +180,7 @@ func TestAdminListenerMetrics(t *testing.T) {
 	}{
 		{"GET", "/v1/cars?make=Toyota&api_key=sekrit", big, "", 400}, // unknown_parameter
 		{"GET", "/v1/cars/makes", big, "", 200},
+		{"GET", "/v1/cars/makes", big, "", 200}, // from the answer cache
 		{"FOO", "/v1/cars", big, "", 405},
 		{"GET", "/v1/me", "", "", 401},
 		{"GET", "/v1/me", tiny, "", 200},
@@ -204,7 +206,7 @@ func TestAdminListenerMetrics(t *testing.T) {
 		"method=GET,route=unmatched,status=404":           2*distinct + 1, // + public /debug/pprof/
 		"method=GET,route=GET /v1/cars,status=200":        distinct,
 		"method=GET,route=GET /v1/cars,status=400":        1,
-		"method=GET,route=GET /v1/cars/makes,status=200":  1,
+		"method=GET,route=GET /v1/cars/makes,status=200":  2,
 		"method=other,route=unmatched,status=405":         1,
 		"method=GET,route=GET /v1/me,status=401":          1,
 		"method=GET,route=GET /v1/me,status=200":          1,
@@ -236,6 +238,10 @@ func TestAdminListenerMetrics(t *testing.T) {
 		{"vds_catalog_version", "", float64(srv.CatalogVersion())},
 		{"vds_access_log_dropped_total", "", 0},
 		{"vds_request_log_dropped_total", "", 0},
+		// Every catalog request but the second makes: the 404s, the 400 and the 200s.
+		{"vds_body_cache_misses_total", "", 2*distinct + 2},
+		{"vds_body_cache_hits_total", "", 1},
+		{"vds_body_cache_evictions_total", "", 0},
 	} {
 		got, ok := series(mfs, c.family)[c.labels]
 		if !ok || got != c.want {
@@ -247,6 +253,9 @@ func TestAdminListenerMetrics(t *testing.T) {
 	}
 	if age := series(mfs, "vds_catalog_age_seconds")[""]; age < 0 || age > 3600 {
 		t.Errorf("vds_catalog_age_seconds = %v, want the seconds since the test ingested", age)
+	}
+	if n := series(mfs, "vds_body_cache_bytes")[""]; n < 1000 || n > 1<<20 {
+		t.Errorf("vds_body_cache_bytes = %v, want the kept lists and makes, within 1 MiB", n)
 	}
 	if n := series(mfs, "vds_db_open_connections")[""]; n < 1 {
 		t.Errorf("vds_db_open_connections = %v", n)

@@ -160,7 +160,8 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	}
 	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log, httpapi.Options{
 		PublicURL: cfg.Dashboard.PublicURL, CacheMaxAge: cfg.Server.CacheMaxAge, CORSOrigins: cfg.Server.CORSOrigins,
-		RequestLog: s.requests})
+		RequestLog: s.requests, BodyCacheBytes: int64(cfg.Server.BodyCacheMB) << 20})
+	s.registerBodyCache(api.BodyCacheStats)
 	s.garage = mcptools.NewGarageWatchers(saved)
 	mcpSrv := mcptools.NewServer(mcptools.Deps{Vehicles: s.svc, Lookup: lk, Lists: saved, Usage: s.limiter, Charger: s.limiter, Log: log, Calls: s.metrics,
 		Garage: s.garage},
@@ -186,12 +187,12 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		return nil, fmt.Errorf("server.trusted_proxies: %w", err)
 	}
 	obs := edge.Observer{Log: log, Access: s.access, Metrics: s.metrics, Requests: s.requests, TrustedProxies: proxies}
-	s.handler = edge.Observe(obs, edge.Gzip(plainPaths(mux)))
+	s.handler = edge.Observe(obs, edge.Compress(plainPaths(mux)))
 	mcpMux := http.NewServeMux()
 	mcpMux.Handle("/mcp", mcp)
 	mcpMux.HandleFunc("GET /healthz", healthz)
 	mcpMux.Handle("/", fallback(mcpMux))
-	s.mcpHandler = edge.Observe(obs, edge.Gzip(plainPaths(mcpMux)))
+	s.mcpHandler = edge.Observe(obs, edge.Compress(plainPaths(mcpMux)))
 	s.adminHandler = adminMux(s.metrics.Handler())
 	return s, nil
 }

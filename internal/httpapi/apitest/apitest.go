@@ -21,6 +21,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/klauspost/compress/zstd"
 )
 
 // apiPrefix is where the REST API lives; answers to other paths (health
@@ -212,23 +213,37 @@ func underAPI(path string) bool {
 	return strings.HasPrefix(path, apiPrefix) || path == strings.TrimSuffix(apiPrefix, "/")
 }
 
-// decoded undoes a gzip Content-Encoding, which Go's client leaves in place
-// when the caller asked for gzip itself.
+// decoded undoes a gzip or zstd Content-Encoding, which Go's client leaves
+// in place when the caller asked for it itself.
 func decoded(header http.Header, body []byte) ([]byte, http.Header, error) {
-	if !strings.EqualFold(header.Get("Content-Encoding"), "gzip") || len(body) == 0 {
+	coding := strings.ToLower(header.Get("Content-Encoding"))
+	if len(body) == 0 || coding != "gzip" && coding != "zstd" {
 		return body, header, nil
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(body))
+	plain, err := Decode(coding, body)
 	if err != nil {
-		return nil, nil, fmt.Errorf("gzip body: %w", err)
-	}
-	plain, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, nil, fmt.Errorf("gzip body: %w", err)
+		return nil, nil, fmt.Errorf("%s body: %w", coding, err)
 	}
 	h := header.Clone()
 	h.Del("Content-Encoding")
 	return plain, h, nil
+}
+
+// Decode undoes a gzip or zstd content coding.
+func Decode(coding string, body []byte) ([]byte, error) {
+	if coding == "zstd" {
+		zr, err := zstd.NewReader(bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		defer zr.Close()
+		return io.ReadAll(zr)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
 }
 
 func truncate(b []byte) string {
