@@ -4,7 +4,11 @@
 # sqlite, postgres) it writes a synthetic catalog (go run
 # ./internal/bench/catalog), ingests it over the demo into a fresh database
 # and times that, starts vds serve and times it to /readyz answering, and
-# reads the server's memory from /proc (VmHWM: peak, VmRSS: now).
+# reads the server's memory from /proc (VmHWM: peak, VmRSS: now, after the
+# load). Then internal/bench/load drives a list, a q search and the two car
+# taxonomies in turn, open loop at SCALE_RATE requests/s for SCALE_DURATION
+# each, with gzip as real clients ask: p50/p99 in ms, from each request's
+# scheduled start.
 # Times are wall seconds and, in brackets, the CPU seconds the process used:
 # on a busy machine the second says more. PostgreSQL is
 # scripts/pg-test-db.sh's cluster, started and stopped here unless
@@ -16,6 +20,8 @@ cd "$(dirname "$0")/.."
 SIZES=${SCALE_SIZES:-demo 10000 100000 1000000}
 STORES=${SCALE_STORES:-sqlite postgres}
 SEED=${SCALE_SEED:-1}
+RATE=${SCALE_RATE:-1000}
+DURATION=${SCALE_DURATION:-10s}
 
 work=$(mktemp -d /tmp/vds-scale.XXXXXX)
 pids=()
@@ -30,6 +36,7 @@ trap cleanup EXIT
 
 CGO_ENABLED=0 go build -o "$work/vds" ./cmd/vds
 go build -o "$work/catalog" ./internal/bench/catalog
+go build -o "$work/load" ./internal/bench/load
 
 pgurl=${SCALE_DATABASE_URL:-}
 if [[ " $STORES " == *" postgres "* && -z "$pgurl" ]]; then
@@ -68,9 +75,25 @@ mib() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
 
 export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data"
 mkdir -p "$XDG_CONFIG_HOME/vds"
+cat >"$XDG_CONFIG_HOME/vds/config.yaml" <<'YAML'
+plans:
+  bench: {rate_per_minute: 0, monthly_quota: 0, api_access: true}
+YAML
 
-printf '| cars | store | ingest s [cpu] | ingest peak RSS MiB | start-up s [cpu] | peak RSS MiB | RSS MiB |\n'
-printf '|---:|---|---:|---:|---:|---:|---:|\n'
+# latency URL prints "p50/p99" of an open-loop run, ms.
+latency() {
+	"$work/load" -json -url "$1" -rate "$RATE" -d "$DURATION" -H "Authorization: Bearer $token" -H 'Accept-Encoding: gzip' >"$work/load.json"
+	python3 - "$work/load.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+bad = f" ({r['errors']} errors)" if r["errors"] else ""
+print(f"{r['p50_ms']:.2f}/{r['p99_ms']:.2f}{bad}")
+PY
+}
+
+printf 'open loop at %s requests/s for %s per endpoint, gzip; p50/p99 in ms\n\n' "$RATE" "$DURATION"
+printf '| cars | store | ingest s [cpu] | ingest peak RSS MiB | start-up s [cpu] | peak RSS MiB | RSS MiB | list | q | makes | models |\n'
+printf '|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 for n in $SIZES; do
 	file=""
 	if [ "$n" != demo ]; then
@@ -81,6 +104,8 @@ for n in $SIZES; do
 		VDS_DATABASE_URL=$(fresh_db "$st")
 		export VDS_DATABASE_URL
 		"$work/vds" ingest >/dev/null 2>&1
+		"$work/vds" accounts create --email scale@example.com --plan bench >/dev/null
+		token=$("$work/vds" tokens create --email scale@example.com --json | sed -n 's/.*"token": "\(vds_[a-z2-7]*\)".*/\1/p')
 		ingest="-" ingest_rss="-"
 		if [ -n "$file" ]; then
 			/usr/bin/time -f '%e %U %S %M' -o "$work/ingest.time" "$work/vds" ingest --source "$file" --allow-removals >/dev/null 2>"$work/ingest.log" ||
@@ -100,10 +125,16 @@ for n in $SIZES; do
 		done
 		ready=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 		cpu=$(cpu_s "$pid")
+		base="http://127.0.0.1:$port"
+		list=$(latency "$base/v1/cars?make=Toyota")
+		q=$(latency "$base/v1/cars?q=camry")
+		makes=$(latency "$base/v1/cars/makes")
+		models=$(latency "$base/v1/cars/models?make=Toyota")
 		hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status")
 		rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
 		kill "$pid"
 		wait "$pid" 2>/dev/null || true
-		printf '| %s | %s | %s | %s | %s [%s] | %s | %s |\n' "$n" "$st" "$ingest" "$ingest_rss" "$ready" "$cpu" "$(mib "$hwm")" "$(mib "$rss")"
+		printf '| %s | %s | %s | %s | %s [%s] | %s | %s | %s | %s | %s | %s |\n' "$n" "$st" "$ingest" "$ingest_rss" "$ready" "$cpu" \
+			"$(mib "$hwm")" "$(mib "$rss")" "$list" "$q" "$makes" "$models"
 	done
 done
