@@ -293,7 +293,7 @@ var errDryRun = errors.New("dry run")
 func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []catalog.Kind, opts store.ReplaceOptions) (catalog.Changes, catalog.Version, error) {
 	var ch catalog.Changes
 	var ver catalog.Version
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inConnTx(ctx, func(conn *sql.Conn, tx *sql.Tx) error {
 		if s.d.LockCatalog != "" {
 			if _, err := tx.ExecContext(ctx, s.d.LockCatalog); err != nil {
 				return fmt.Errorf("lock catalog: %w", err)
@@ -326,7 +326,7 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 		if ch.Empty() {
 			return nil
 		}
-		w := &writer{ctx: ctx, tx: tx, progress: opts.Progress, total: changeCount(&ch), rowAtATime: s.d.RowAtATime}
+		w := &writer{ctx: ctx, conn: conn, tx: tx, progress: opts.Progress, total: changeCount(&ch), rowAtATime: s.d.RowAtATime, copyFrom: s.d.CopyFrom}
 		if err := applyKind(w, carTable, &ch); err != nil {
 			return err
 		}
@@ -379,8 +379,10 @@ type writer struct {
 	progress func(done, total int)
 	done     int
 	total    int
-	// rowAtATime is the dialect's insert strategy.
+	conn     *sql.Conn
+	// rowAtATime and copyFrom are the dialect's insert strategy.
 	rowAtATime bool
+	copyFrom   func(ctx context.Context, driverConn any, table string, cols []string, n int, row func(int) []any) (int64, error)
 }
 
 func (w *writer) step(n int) {
@@ -430,6 +432,16 @@ func applyKind[T any](w *writer, t table[T], ch *catalog.Changes) error {
 		return bytes.Compare(ia[:], ib[:])
 	})
 	row := func(i int) []any { return t.args(&d.Insert[order[i]]) }
+	if w.copyFrom != nil && len(order) > 0 {
+		return w.conn.Raw(func(dc any) error {
+			n, err := w.copyFrom(w.ctx, dc, t.name, t.cols, len(order), row)
+			if err != nil {
+				return fmt.Errorf("copy into %s: %w", t.name, err)
+			}
+			w.step(int(n))
+			return nil
+		})
+	}
 	if w.rowAtATime {
 		return insertRowAtATime(w.ctx, w.tx, t.name, t.cols, len(order), row, w.step)
 	}

@@ -38,6 +38,9 @@ type Dialect struct {
 	// RowAtATime inserts with a prepared single-row statement: SQLite runs
 	// in-process and spends most of a multi-row INSERT parsing it.
 	RowAtATime bool
+	// CopyFrom, when set, bulk-loads catalog records on the transaction's
+	// driver connection (PostgreSQL's COPY); it returns the rows written.
+	CopyFrom func(ctx context.Context, driverConn any, table string, cols []string, n int, row func(int) []any) (int64, error)
 	// TryWatchLock answers whether this session now holds the recall watch's
 	// lock, WatchUnlock gives it back; empty when one process owns the database.
 	TryWatchLock, WatchUnlock string
@@ -86,6 +89,28 @@ func (s *DB) Migrate(ctx context.Context) error {
 	}
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("migrate %s database: %w", s.d.Name, err)
+	}
+	return nil
+}
+
+// inConnTx is inTx on a connection of its own, which fn may also use
+// outside database/sql (Conn.Raw) within the transaction.
+func (s *DB) inConnTx(ctx context.Context, fn func(conn *sql.Conn, tx *sql.Tx) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(conn, tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
 }
