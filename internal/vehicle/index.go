@@ -193,9 +193,9 @@ func compareKeys(a, b *sortKey) int {
 	return bytes.Compare(a.id[:], b.id[:])
 }
 
-// newTable copies and sorts the records and builds every index; extract
-// runs twice per record so that peak memory stays low.
-func newTable[T any](in []T, extract func(*T, *fields), share func(*T, strPool), vocab *[maxAttrs][]string) (*table[T], error) {
+// newTable sorts the records, a copy of them unless own, and builds every
+// index; extract runs twice per record so that peak memory stays low.
+func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T, strPool), vocab *[maxAttrs][]string) (*table[T], error) {
 	n := len(in)
 	lower := interner{}
 	mMake, mModel, mTrim := memo{in: lower}, memo{in: lower}, memo{in: lower}
@@ -212,7 +212,12 @@ func newTable[T any](in []T, extract func(*T, *fields), share func(*T, strPool),
 	}
 	slices.SortFunc(perm, func(a, b int32) int { return compareKeys(&keys[a], &keys[b]) })
 
-	t := &table[T]{recs: make([]T, n), byID: make(map[uuid.UUID]int32, n)}
+	t := &table[T]{recs: in, byID: make(map[uuid.UUID]int32, n)}
+	if own {
+		permute(in, perm)
+	} else {
+		t.recs = make([]T, n)
+	}
 	ix := &t.idx
 	ix.n = n
 	ix.lmake, ix.lmodel, ix.year = make([]string, n), make([]string, n), make([]int32, n)
@@ -228,7 +233,9 @@ func newTable[T any](in []T, extract func(*T, *fields), share func(*T, strPool),
 	makeNames, modelNames := make([]string, n), make([]string, n)
 	pool := strPool{}
 	for k, p := range perm {
-		t.recs[k] = in[p]
+		if !own {
+			t.recs[k] = in[p]
+		}
 		share(&t.recs[k], pool)
 		key := &keys[p]
 		t.byID[key.id] = int32(k)
@@ -283,6 +290,24 @@ func newTable[T any](in []T, extract func(*T, *fields), share func(*T, strPool),
 		}
 	}
 	return t, nil
+}
+
+// permute reorders recs in place so that recs[k] is what recs[perm[k]] was.
+func permute[T any](recs []T, perm []int32) {
+	done := make([]bool, len(recs))
+	for i := range recs {
+		if done[i] {
+			continue
+		}
+		first := recs[i]
+		j := i
+		for int(perm[j]) != i {
+			recs[j] = recs[perm[j]]
+			done[j] = true
+			j = int(perm[j])
+		}
+		recs[j], done[j] = first, true
+	}
 }
 
 // json returns the JSON of the record at position p, encoding it on first use.
