@@ -335,6 +335,15 @@ func (c *collector) addOthers(l []int32) {
 	c.total += len(l)
 }
 
+// addOthersRun adds the matches lo..hi-1, none named.
+func (c *collector) addOthersRun(s span) {
+	k0 := c.total - c.named
+	for k := k0; k < min(k0+s.size(), c.to, len(c.others)); k++ {
+		c.others[k] = s.lo + int32(k-k0)
+	}
+	c.total += s.size()
+}
+
 // finish fills the page past the named matches with the others.
 func (c *collector) finish() (int, pageBuf) {
 	for k := max(c.from, c.named); k < min(c.to, c.total); k++ {
@@ -474,6 +483,14 @@ func (m *matcher) group(g int32, col *collector) {
 	}
 	ids := t.otherIDs(m.words[lacked].lo, m.words[lacked].hi)
 	if len(ids) == 1 && lacked < len(m.cursor) {
+		// Mostly every record of a group has the word, or none does.
+		switch t.otherCount(g, ids[0]) {
+		case 0:
+			return
+		case grp.size():
+			col.addOthersRun(grp)
+			return
+		}
 		l := t.posts[ids[0]]
 		lo := gallop(l, m.cursor[lacked], grp.lo)
 		hi := gallop(l, lo, grp.hi)

@@ -26,10 +26,15 @@ func genMotorcycles(n int, seed uint64) []catalog.Motorcycle {
 		"Street 750", "S", "Scooter X", "Road", "ATV 90"}
 	out := make([]catalog.Motorcycle, n)
 	for i := range out {
+		// Half the models have one riding type, as most do.
+		model := rng.IntN(len(models))
 		typ := catalog.MotorcycleTypes[rng.IntN(len(catalog.MotorcycleTypes))]
+		if model%2 == 0 {
+			typ = catalog.MotorcycleTypes[model%len(catalog.MotorcycleTypes)]
+		}
 		out[i] = catalog.Motorcycle{
 			UUID: uuid.NewSHA1(uuid.NameSpaceOID, []byte(strconv.Itoa(i))),
-			Make: makes[rng.IntN(len(makes))], Model: models[rng.IntN(len(models))], Year: 2010 + rng.IntN(16),
+			Make: makes[rng.IntN(len(makes))], Model: models[model], Year: 2010 + rng.IntN(16),
 			MotorcycleType: typ, VehicleType: catalog.ClassOf(typ),
 		}
 	}

@@ -41,9 +41,12 @@ type textIndex struct {
 	// recOff[i]..recOff[i+1] delimits record i's token ids in recTok.
 	recOff []int32
 	// grpOff[g]..grpOff[g+1] are group g's positions, grpOf the group of a
-	// position; nameTok and nameOff are as recTok and recOff, by group.
-	grpOff, grpOf    []int32
-	nameTok, nameOff []int32
+	// position. grpTok holds, from grpTokOff[g], the number k of group g's
+	// name tokens, their k ids ascending, then (id, records) pairs for the
+	// tokens its records have outside the name: what a search asks of a
+	// group, in one place.
+	grpOff, grpOf     []int32
+	grpTok, grpTokOff []int32
 	// others are the token ids with records outside names, ascending;
 	// otherCum[id] counts those below id.
 	others, otherCum []int32
@@ -70,9 +73,27 @@ func (t *textIndex) has(i int32, lo, hi int32) bool {
 	return hasID(t.recTok[t.recOff[i]:t.recOff[i+1]], lo, hi)
 }
 
+// groupName returns group g's name token ids and its (id, records) pairs.
+func (t *textIndex) groupName(g int32) (name, others []int32) {
+	seg := t.grpTok[t.grpTokOff[g]:t.grpTokOff[g+1]]
+	return seg[1 : 1+seg[0]], seg[1+seg[0]:]
+}
+
 // groupHas reports whether group g's name has a token of lo..hi-1.
 func (t *textIndex) groupHas(g int32, lo, hi int32) bool {
-	return hasID(t.nameTok[t.nameOff[g]:t.nameOff[g+1]], lo, hi)
+	name, _ := t.groupName(g)
+	return hasID(name, lo, hi)
+}
+
+// otherCount is how many of group g's records have token id outside the name.
+func (t *textIndex) otherCount(g, id int32) int {
+	_, pairs := t.groupName(g)
+	for k := 0; k < len(pairs); k += 2 {
+		if pairs[k] == id {
+			return int(pairs[k+1])
+		}
+	}
+	return 0
 }
 
 func (t *textIndex) nameHas(i int32, lo, hi int32) bool { return t.groupHas(t.grpOf[i], lo, hi) }
@@ -237,7 +258,7 @@ func (b *textBuilder) index() textIndex {
 	rank := make([]int32, len(order))
 	n := len(b.recOff) - 1
 	t := textIndex{tokens: make([]string, len(order)), recTok: slices.Clip(b.recTok), recOff: b.recOff,
-		nameTok: slices.Clip(b.nameTok), nameOff: b.nameOff, grpOff: append(b.grpOff, int32(n)), grpOf: make([]int32, n)}
+		grpOff: append(b.grpOff, int32(n)), grpOf: make([]int32, n), grpTokOff: make([]int32, 1, len(b.grpOff)+1)}
 	for newID, old := range order {
 		rank[old] = int32(newID)
 		t.tokens[newID] = b.tokens[old]
@@ -245,18 +266,20 @@ func (b *textBuilder) index() textIndex {
 	for i, id := range t.recTok {
 		t.recTok[i] = rank[id]
 	}
-	for i, id := range t.nameTok {
-		t.nameTok[i] = rank[id]
+	for i, id := range b.nameTok {
+		b.nameTok[i] = rank[id]
 	}
 	groupCounts, otherCounts := make([]int, len(order)), make([]int, len(order))
 	t.nameRecs = make([]int, len(order)+1)
+	var outside []int32
 	for g := range len(t.grpOff) - 1 {
-		name := t.nameTok[t.nameOff[g]:t.nameOff[g+1]]
+		name := b.nameTok[b.nameOff[g]:b.nameOff[g+1]]
 		slices.Sort(name)
 		for _, id := range name {
 			groupCounts[id]++
 			t.nameRecs[id+1] += int(t.grpOff[g+1] - t.grpOff[g])
 		}
+		outside = outside[:0]
 		for rec := t.grpOff[g]; rec < t.grpOff[g+1]; rec++ {
 			t.grpOf[rec] = int32(g)
 			all := t.recTok[t.recOff[rec]:t.recOff[rec+1]]
@@ -264,10 +287,23 @@ func (b *textBuilder) index() textIndex {
 			for _, id := range all {
 				if _, found := slices.BinarySearch(name, id); !found {
 					otherCounts[id]++
+					outside = append(outside, id)
 				}
 			}
 		}
+		t.grpTok = append(append(t.grpTok, int32(len(name))), name...)
+		slices.Sort(outside)
+		for k := 0; k < len(outside); {
+			run := 1
+			for k+run < len(outside) && outside[k+run] == outside[k] {
+				run++
+			}
+			t.grpTok = append(t.grpTok, outside[k], int32(run))
+			k += run
+		}
+		t.grpTokOff = append(t.grpTokOff, int32(len(t.grpTok)))
 	}
+	t.grpTok = slices.Clip(t.grpTok)
 	for id := range order {
 		t.nameRecs[id+1] += t.nameRecs[id]
 	}
@@ -281,10 +317,10 @@ func (b *textBuilder) index() textIndex {
 	}
 	t.posts, t.groups.posts = carve(otherCounts), carve(groupCounts)
 	// Groups and records are visited in position order, so every list comes out ascending.
-	for g := range len(t.grpOff) - 1 {
-		name := t.nameTok[t.nameOff[g]:t.nameOff[g+1]]
+	for g := range int32(len(t.grpOff) - 1) {
+		name, _ := t.groupName(g)
 		for _, id := range name {
-			t.groups.posts[id] = append(t.groups.posts[id], int32(g))
+			t.groups.posts[id] = append(t.groups.posts[id], g)
 		}
 		for rec := t.grpOff[g]; rec < t.grpOff[g+1]; rec++ {
 			for _, id := range t.recTok[t.recOff[rec]:t.recOff[rec+1]] {
