@@ -253,7 +253,7 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 		ix.addValues(k, &f)
 		tb.field(0, key.make, true)
 		tb.field(1, key.model, true)
-		tb.endName()
+		tb.endName(k == 0 || key.make != ix.lmake[k-1] || key.model != ix.lmodel[k-1])
 		for i, s := range f.text {
 			tb.field(2+i, s, false)
 		}
