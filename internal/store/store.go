@@ -37,6 +37,7 @@ type ReplaceOptions struct {
 
 // CatalogStore persists the vehicle catalog and its published versions.
 type CatalogStore interface {
+	// LoadCatalog returns the records in no particular order.
 	LoadCatalog(ctx context.Context) (*catalog.Catalog, catalog.Version, error)
 	CatalogVersion(ctx context.Context) (catalog.Version, error)
 	// ReplaceCatalog makes the records of kinds equal to next and publishes a

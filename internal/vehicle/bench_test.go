@@ -2,15 +2,20 @@ package vehicle_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/vehicle"
+	"github.com/vds-dev/vds/internal/vpic"
+	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
 
 var (
@@ -216,5 +221,60 @@ func BenchmarkNewSnapshotTires(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		snapshot(b, c, catalog.Version{})
+	}
+}
+
+var (
+	vpicOnce sync.Once
+	vpicSvc  *vehicle.Service
+)
+
+// vpicService indexes the demo catalog with the whole vPIC snapshot's
+// powersports catalog in place of its motorcycles, as `vds ingest --source
+// vpic` leaves a server.
+func vpicService(b *testing.B) *vehicle.Service {
+	b.Helper()
+	vpicOnce.Do(func() {
+		off, err := vpic.Open(context.Background(), vpictest.File(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := *demo(b)
+		c.Motorcycles, _ = off.Motorcycles()
+		c.Motorcycles = append(c.Motorcycles, demo(b).Motorcycles...)
+		vpicSvc = vehicle.NewService(snapshot(b, &c, catalog.Version{}))
+	})
+	return vpicSvc
+}
+
+// BenchmarkSearchPowersports runs each motorcycle search on the demo and
+// on the full vPIC catalog alternately, so that both see the same load,
+// and reports the median time of each and demo/full, the share of the
+// demo's speed kept at full size (medians: the shared machine preempts).
+func BenchmarkSearchPowersports(b *testing.B) {
+	demoSvc, fullSvc := demoService(b), vpicService(b)
+	for _, kv := range [][]string{
+		{"q", "street glide"}, {"q", "rzr"}, {"q", "s"}, {"q", "harley 2019"}, {"make", "Harley-Davidson", "q", "street"},
+		{"make", "Harley-Davidson"}, {"motorcycle_type", "Scooter"}, {"make", "Polaris", "year", "2019"},
+		{"year", "2019", "vehicle_type", "ATV/UTV"},
+	} {
+		b.Run(strings.Join(kv, "="), func(b *testing.B) {
+			svcs := [2]*vehicle.Service{demoSvc, fullSvc}
+			var spent [2][]time.Duration
+			for b.Loop() {
+				for i, svc := range svcs {
+					start := time.Now()
+					if _, err := find(svc, catalog.KindMotorcycle, kv); err != nil {
+						b.Fatal(err)
+					}
+					spent[i] = append(spent[i], time.Since(start))
+				}
+			}
+			med := func(d []time.Duration) float64 { slices.Sort(d); return float64(d[len(d)/2].Nanoseconds()) }
+			demo, full := med(spent[0]), med(spent[1])
+			b.ReportMetric(demo, "demo-ns/op")
+			b.ReportMetric(full, "full-ns/op")
+			b.ReportMetric(demo/full, "demo/full")
+		})
 	}
 }

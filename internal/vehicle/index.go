@@ -5,9 +5,11 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/google/uuid"
 )
@@ -57,8 +59,10 @@ type index struct {
 
 type table[T any] struct {
 	recs []T
-	// raw holds each record's JSON: encoding is most of a list's cost.
-	raw   []json.RawMessage
+	// raw holds each record's JSON from the first request that needs it:
+	// encoding is most of a list's cost, and every record's up front was
+	// a third of a million cars' memory.
+	raw   []atomic.Pointer[json.RawMessage]
 	byID  map[uuid.UUID]int32
 	idx   index
 	vocab [maxAttrs][]string
@@ -189,9 +193,9 @@ func compareKeys(a, b *sortKey) int {
 	return bytes.Compare(a.id[:], b.id[:])
 }
 
-// newTable copies and sorts the records and builds every index; extract
-// runs twice per record so that peak memory stays low.
-func newTable[T any](in []T, extract func(*T, *fields), share func(*T, strPool), vocab *[maxAttrs][]string) (*table[T], error) {
+// newTable sorts the records, a copy of them unless own, and builds every
+// index; extract runs twice per record so that peak memory stays low.
+func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T, strPool), vocab *[maxAttrs][]string) (*table[T], error) {
 	n := len(in)
 	lower := interner{}
 	mMake, mModel, mTrim := memo{in: lower}, memo{in: lower}, memo{in: lower}
@@ -208,7 +212,12 @@ func newTable[T any](in []T, extract func(*T, *fields), share func(*T, strPool),
 	}
 	slices.SortFunc(perm, func(a, b int32) int { return compareKeys(&keys[a], &keys[b]) })
 
-	t := &table[T]{recs: make([]T, n), byID: make(map[uuid.UUID]int32, n)}
+	t := &table[T]{recs: in, byID: make(map[uuid.UUID]int32, n)}
+	if own {
+		permute(in, perm)
+	} else {
+		t.recs = make([]T, n)
+	}
 	ix := &t.idx
 	ix.n = n
 	ix.lmake, ix.lmodel, ix.year = make([]string, n), make([]string, n), make([]int32, n)
@@ -224,7 +233,9 @@ func newTable[T any](in []T, extract func(*T, *fields), share func(*T, strPool),
 	makeNames, modelNames := make([]string, n), make([]string, n)
 	pool := strPool{}
 	for k, p := range perm {
-		t.recs[k] = in[p]
+		if !own {
+			t.recs[k] = in[p]
+		}
 		share(&t.recs[k], pool)
 		key := &keys[p]
 		t.byID[key.id] = int32(k)
@@ -242,7 +253,7 @@ func newTable[T any](in []T, extract func(*T, *fields), share func(*T, strPool),
 		ix.addValues(k, &f)
 		tb.field(0, key.make, true)
 		tb.field(1, key.model, true)
-		tb.endName()
+		tb.endName(k == 0 || key.make != ix.lmake[k-1] || key.model != ix.lmodel[k-1])
 		for i, s := range f.text {
 			tb.field(2+i, s, false)
 		}
@@ -266,41 +277,48 @@ func newTable[T any](in []T, extract func(*T, *fields), share func(*T, strPool),
 	if err := t.buildTaxonomy(makeNames, modelNames); err != nil {
 		return nil, err
 	}
-	t.raw = make([]json.RawMessage, n)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	raws := arena{size: min(arenaChunk, 512*n)}
+	t.raw = make([]atomic.Pointer[json.RawMessage], n)
+	// Encoding every record once refuses what JSON cannot carry (NaN, ±Inf
+	// written into the store past validation) now, naming it, and not on
+	// the request that meets it.
+	enc := json.NewEncoder(io.Discard)
 	for k := range t.recs {
-		buf.Reset()
 		if err := enc.Encode(&t.recs[k]); err != nil {
-			// A record the store holds but JSON cannot carry (NaN, ±Inf
-			// written past validation): name it so it can be fixed.
 			f = fields{text: f.text[:0]}
 			extract(&t.recs[k], &f)
 			return nil, fmt.Errorf("%s (%s %s %d): %w", f.id, f.make, f.model, f.year, err)
 		}
-		t.raw[k] = raws.copy(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	}
 	return t, nil
 }
 
-// arena holds the records' JSON in shared chunks: a buffer of its own per
-// record kept the capacity it grew to, a third more than the JSON.
-type arena struct {
-	size  int
-	chunk []byte
+// permute reorders recs in place so that recs[k] is what recs[perm[k]] was.
+func permute[T any](recs []T, perm []int32) {
+	done := make([]bool, len(recs))
+	for i := range recs {
+		if done[i] {
+			continue
+		}
+		first := recs[i]
+		j := i
+		for int(perm[j]) != i {
+			recs[j] = recs[perm[j]]
+			done[j] = true
+			j = int(perm[j])
+		}
+		recs[j], done[j] = first, true
+	}
 }
 
-const arenaChunk = 1 << 20
-
-func (a *arena) copy(b []byte) json.RawMessage {
-	if len(b) > cap(a.chunk)-len(a.chunk) {
-		a.chunk = make([]byte, 0, max(a.size, len(b)))
+// json returns the JSON of the record at position p, encoding it on first use.
+func (t *table[T]) json(p int32) json.RawMessage {
+	if r := t.raw[p].Load(); r != nil {
+		return *r
 	}
-	start := len(a.chunk)
-	a.chunk = append(a.chunk, b...)
-	return a.chunk[start:len(a.chunk):len(a.chunk)]
+	// newTable encoded every record once: this cannot fail.
+	r, _ := encodeJSON(&t.recs[p])
+	t.raw[p].Store(&r)
+	return r
 }
 
 // vocabulary returns what filter slot a accepts: known values in order,

@@ -1,6 +1,7 @@
 package vehicle
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -31,6 +32,7 @@ const (
 	srcSpan  sourceKind = iota // positions lo..hi-1
 	srcList                    // one ascending posting list
 	srcUnion                   // the union of several posting lists, via a bitmap
+	srcWord                    // a q word's groups and its other records (see wordSource)
 )
 
 // source is the set of candidate positions a query scans, confined to the
@@ -45,6 +47,17 @@ type source struct {
 	// covers and word (-1 for none) need no per-record check.
 	covers uint32
 	word   int
+}
+
+func (s span) size() int { return int(s.hi - s.lo) }
+
+// groupSpan is the groups of the positions of w, which starts and ends
+// on group bounds (the whole table, a make or a make and model).
+func (ix *index) groupSpan(w span) span {
+	if w.lo == w.hi {
+		return span{}
+	}
+	return span{ix.text.grpOf[w.lo], ix.text.grpOf[w.hi-1] + 1}
 }
 
 func clip(l []int32, w span) []int32 {
@@ -68,6 +81,9 @@ type matcher struct {
 	// allNamed and noneNamed say a record's name decides nothing: every
 	// word matches only names' tokens, or one matches none of them.
 	allNamed, noneNamed bool
+	// cursor is, per q word, where the last group's search in the word's
+	// list ended.
+	cursor [maxInlineWords]int
 }
 
 func (q *query) active() uint32 {
@@ -160,20 +176,48 @@ func (ix *index) plan(q *query, words []wordRange) (best source, _ []wordRange, 
 			return best, words, false
 		}
 	}
+	// Once the source is chosen, a q word's groups are taken whole when
+	// nothing else is checked per record; otherwise each record is.
+	perRecord := q.active()&^winCovers != 0
 	for w, word := range q.words {
 		lo, hi := ix.text.prefixRange(word)
 		if lo == hi {
 			return best, words, false
 		}
-		words = append(words, wordRange{int32(lo), int32(hi)})
-		var found bool
-		if hi-lo == 1 {
-			found = list(ix.text.posts[lo], 0, w)
-		} else {
-			found = union(ix.text.posts[lo:hi], ix.text.size(lo, hi), 0, w)
+		r := wordRange{int32(lo), int32(hi)}
+		words = append(words, r)
+		groups, others := ix.text.groups.size(lo, hi), ix.text.size(lo, hi)
+		if perRecord {
+			groups = ix.text.nameRecs[hi] - ix.text.nameRecs[lo]
 		}
-		if !found {
+		ids := ix.text.otherIDs(r.lo, r.hi)
+		if clipped {
+			gwin := ix.groupSpan(win)
+			if groups = min(groups, gwin.size()); hi-lo <= maxClippedLists && !perRecord {
+				groups = 0
+				for _, l := range ix.text.groups.posts[lo:hi] {
+					groups += len(clip(l, gwin))
+				}
+			}
+			if len(ids) <= maxClippedLists {
+				others = 0
+				for _, id := range ids {
+					others += len(clip(ix.text.posts[id], win))
+				}
+			}
+		}
+		if groups+others == 0 {
 			return best, words, false
+		}
+		switch {
+		case len(ids) > 1:
+			others += int(win.hi-win.lo)/64 + 1
+		case len(q.words) == 1 && !perRecord:
+			// wordSource takes one list of others whole.
+			others = 0
+		}
+		if cost := groups + others; cost < best.cost {
+			best = source{kind: srcWord, span: win, cost: cost, covers: winCovers, word: w}
 		}
 	}
 	if q.evOnly && ix.ev == nil {
@@ -273,6 +317,33 @@ func (c *collector) add(i int32, named bool) {
 	c.total++
 }
 
+// addRun adds the named matches lo..hi-1.
+func (c *collector) addRun(s span) {
+	for k := max(c.named, c.from); k < min(c.named+s.size(), c.to); k++ {
+		c.page.pos[c.page.n] = s.lo + int32(k-c.named)
+		c.page.n++
+	}
+	c.named += s.size()
+	c.total += s.size()
+}
+
+// addOthers adds the matches l, none named.
+func (c *collector) addOthers(l []int32) {
+	if k := c.total - c.named; k < min(c.to, len(c.others)) {
+		copy(c.others[k:min(c.to, len(c.others))], l)
+	}
+	c.total += len(l)
+}
+
+// addOthersRun adds the matches lo..hi-1, none named.
+func (c *collector) addOthersRun(s span) {
+	k0 := c.total - c.named
+	for k := k0; k < min(k0+s.size(), c.to, len(c.others)); k++ {
+		c.others[k] = s.lo + int32(k-k0)
+	}
+	c.total += s.size()
+}
+
 // finish fills the page past the named matches with the others.
 func (c *collector) finish() (int, pageBuf) {
 	for k := max(c.from, c.named); k < min(c.to, c.total); k++ {
@@ -331,38 +402,266 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 			}
 		}
 	case srcUnion:
-		// The bitmap covers the lists' positions in the window only, bit b
-		// standing for position lo+b: a make's models sit together, so a
-		// word of a few makes' models needs a few words, not the table's.
-		whole := src.span.lo == 0 && int(src.span.hi) == ix.n
-		inWindow := func(l []int32) []int32 {
-			if whole {
-				return l
-			}
-			return clip(l, src.span)
-		}
-		lo, hi := src.span.hi, src.span.lo
-		for _, l := range src.lists {
-			if l = inWindow(l); len(l) > 0 {
-				lo, hi = min(lo, l[0]), max(hi, l[len(l)-1]+1)
+		var it posIter
+		it.init(src.lists, nil, src.span, m.whole(src.span))
+		for i := it.peek(); i != noPos; i = it.peek() {
+			it.pop()
+			if m.ok(i) {
+				col.add(i, m.named(i, &col))
 			}
 		}
-		set := make([]uint64, (max(hi, lo)-lo+63)/64)
-		for _, l := range src.lists {
-			for _, i := range inWindow(l) {
-				b := i - lo
-				set[b>>6] |= 1 << (b & 63)
-			}
-		}
-		for w, word := range set {
-			for word != 0 {
-				i := lo + int32(w<<6+bits.TrailingZeros64(word))
-				word &= word - 1
-				if m.ok(i) {
-					col.add(i, m.named(i, &col))
-				}
-			}
-		}
+	case srcWord:
+		m.wordSource(src, &col)
 	}
 	return col.finish()
+}
+
+func (m *matcher) whole(w span) bool { return w.lo == 0 && w.size() == m.ix.n }
+
+// wordSource visits the groups whose name has the source word and, in
+// position order among them, the records having it elsewhere.
+func (m *matcher) wordSource(src source, col *collector) {
+	t := &m.ix.text
+	r := m.words[src.word]
+	var groups, others posIter
+	whole := m.whole(src.span)
+	groups.init(t.groups.posts[r.lo:r.hi], nil, m.ix.groupSpan(src.span), whole)
+	others.init(t.posts, t.otherIDs(r.lo, r.hi), src.span, whole)
+	// With one word and nothing else to check, the groups are named
+	// matches and the other records all the others: each kind is counted
+	// whole, the others once those in the groups are set apart.
+	if len(m.words) == 1 && m.checks == 0 {
+		for g := groups.peek(); g != noPos; g = groups.peek() {
+			groups.pop()
+			grp := span{t.grpOff[g], t.grpOff[g+1]}
+			col.addRun(grp)
+			others.exclude(grp, col)
+		}
+		others.addTo(col)
+		return
+	}
+	for g := groups.peek(); g != noPos || others.peek() != noPos; g = groups.peek() {
+		next := noPos
+		if g != noPos {
+			next = t.grpOff[g]
+		}
+		if i := others.peek(); i < next {
+			others.pop()
+			if !t.nameHas(i, r.lo, r.hi) && m.ok(i) {
+				col.add(i, false)
+			}
+			continue
+		}
+		groups.pop()
+		m.group(g, col)
+	}
+}
+
+// maxOtherLists bounds the lists a group's missing word is clipped from.
+const maxOtherLists = 4
+
+// group adds the matches of group g, whose name has the source word: the
+// whole group when its name has every word, the records having the one
+// word it lacks when that is all there is to check, else record by record.
+func (m *matcher) group(g int32, col *collector) {
+	t := &m.ix.text
+	grp := span{t.grpOff[g], t.grpOff[g+1]}
+	missing, lacked := 0, -1
+	for w, r := range m.words {
+		if w != m.skipWord && !t.groupHas(g, r.lo, r.hi) {
+			missing++
+			lacked = w
+		}
+	}
+	if m.checks == 0 && missing == 0 {
+		col.addRun(grp)
+		return
+	}
+	if m.checks != 0 || missing != 1 {
+		m.each(grp, missing == 0, col)
+		return
+	}
+	ids := t.otherIDs(m.words[lacked].lo, m.words[lacked].hi)
+	if len(ids) == 1 && lacked < len(m.cursor) {
+		// Mostly every record of a group has the word, or none does.
+		switch t.otherCount(g, ids[0]) {
+		case 0:
+			return
+		case grp.size():
+			col.addOthersRun(grp)
+			return
+		}
+		l := t.posts[ids[0]]
+		lo := gallop(l, m.cursor[lacked], grp.lo)
+		hi := gallop(l, lo, grp.hi)
+		m.cursor[lacked] = hi
+		col.addOthers(l[lo:hi])
+		return
+	}
+	if len(ids) <= maxOtherLists {
+		var hit []int32
+		n := 0
+		for _, id := range ids {
+			if l := clip(t.posts[id], grp); len(l) > 0 {
+				hit = l
+				n++
+			}
+		}
+		if n <= 1 {
+			col.addOthers(hit)
+			return
+		}
+	}
+	m.each(grp, false, col)
+}
+
+// each checks the records of s one by one.
+func (m *matcher) each(s span, named bool, col *collector) {
+	for i := s.lo; i < s.hi; i++ {
+		if m.ok(i) {
+			col.add(i, named)
+		}
+	}
+}
+
+const noPos = int32(math.MaxInt32)
+
+// posIter walks the union of ascending lists within a window in order:
+// one list as it is, several through a bitmap whose bit b stands for
+// position base+b (a make's models sit together, so a word of a few
+// makes' models needs a few words, not the table's).
+type posIter struct {
+	list []int32
+	set  []uint64
+	base int32
+	w    int
+	cur  uint64
+}
+
+// init takes lists[id] for each of ids, or every list when ids is nil;
+// whole says the window holds every position, so nothing is clipped.
+func (it *posIter) init(lists [][]int32, ids []int32, win span, whole bool) {
+	var one []int32
+	n := 0
+	lo, hi := win.hi, win.lo
+	each := func(f func(l []int32)) {
+		visit := func(l []int32) {
+			if !whole {
+				l = clip(l, win)
+			}
+			if len(l) > 0 {
+				f(l)
+			}
+		}
+		if ids == nil {
+			for _, l := range lists {
+				visit(l)
+			}
+			return
+		}
+		for _, id := range ids {
+			visit(lists[id])
+		}
+	}
+	each(func(l []int32) {
+		one, n = l, n+1
+		lo, hi = min(lo, l[0]), max(hi, l[len(l)-1]+1)
+	})
+	if n <= 1 {
+		it.list = one
+		return
+	}
+	it.base = lo
+	it.set = make([]uint64, (hi-lo+63)/64)
+	each(func(l []int32) {
+		for _, i := range l {
+			b := i - lo
+			it.set[b>>6] |= 1 << (b & 63)
+		}
+	})
+	it.cur = it.set[0]
+}
+
+// peek returns the next position, or noPos.
+func (it *posIter) peek() int32 {
+	if it.set == nil {
+		if len(it.list) == 0 {
+			return noPos
+		}
+		return it.list[0]
+	}
+	for it.cur == 0 {
+		if it.w++; it.w >= len(it.set) {
+			return noPos
+		}
+		it.cur = it.set[it.w]
+	}
+	return it.base + int32(it.w<<6+bits.TrailingZeros64(it.cur))
+}
+
+func (it *posIter) pop() {
+	if it.set == nil {
+		it.list = it.list[1:]
+	} else {
+		it.cur &= it.cur - 1
+	}
+}
+
+// exclude removes the positions of s: from a list, after adding those
+// before s to c as others; from a bitmap, whose positions addTo adds.
+func (it *posIter) exclude(s span, c *collector) {
+	if it.set == nil {
+		c.addOthers(it.until(s.lo))
+		it.until(s.hi)
+		return
+	}
+	lo, hi := max(s.lo-it.base, 0), min(s.hi-it.base, int32(len(it.set)<<6))
+	for b := lo; b < hi; {
+		if b&63 == 0 && hi-b >= 64 {
+			it.set[b>>6] = 0
+			b += 64
+			continue
+		}
+		it.set[b>>6] &^= 1 << (b & 63)
+		b++
+	}
+}
+
+// until takes the positions below end from a list.
+func (it *posIter) until(end int32) []int32 {
+	n, _ := slices.BinarySearch(it.list, end)
+	l := it.list[:n]
+	it.list = it.list[n:]
+	return l
+}
+
+// addTo adds the positions left to c as others.
+func (it *posIter) addTo(c *collector) {
+	if it.set == nil {
+		c.addOthers(it.list)
+		return
+	}
+	for w, word := range it.set {
+		n := bits.OnesCount64(word)
+		for k := c.total - c.named; word != 0 && k < min(c.to, len(c.others)); k++ {
+			c.others[k] = it.base + int32(w<<6+bits.TrailingZeros64(word))
+			word &= word - 1
+		}
+		c.total += n
+	}
+}
+
+// gallop returns the index of the first of l[from:] at or above v,
+// doubling its steps from from: the groups of a query ascend, so each
+// search starts where the last ended.
+func gallop(l []int32, from int, v int32) int {
+	step := 1
+	hi := from
+	for hi < len(l) && l[hi] < v {
+		from = hi + 1
+		hi += step
+		step <<= 1
+	}
+	n, _ := slices.BinarySearch(l[from:min(hi, len(l))], v)
+	return from + n
 }

@@ -194,7 +194,7 @@ func (s *Service) WritePlusSizesJSON(b *bytes.Buffer, id uuid.UUID, window int) 
 		return err
 	}
 	b.WriteString(`{"fitment":`)
-	b.Write(snap.tires.raw[p])
+	b.Write(snap.tires.json(p))
 	b.WriteString(`,"window_pct":`)
 	b.WriteByte(byte('0' + window))
 	b.WriteString(`,"front":`)

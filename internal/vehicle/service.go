@@ -136,7 +136,7 @@ func searchTable[T any](t *table[T], q *query, in *Query) Page {
 	pos := slices.Clone(page.positions())
 	raw := make([]json.RawMessage, len(pos))
 	for k, p := range pos {
-		raw[k] = t.raw[p]
+		raw[k] = t.json(p)
 	}
 	meta := NewMeta(q.page, q.perPage, total)
 	if total == 0 {
@@ -260,7 +260,7 @@ func getRaw[T any](t *table[T], kind catalog.Kind, id uuid.UUID) (json.RawMessag
 	if !ok {
 		return nil, notFound(kind, id)
 	}
-	return t.raw[p], nil
+	return t.json(p), nil
 }
 
 // Get returns one record of any kind as its catalog type.

@@ -3,6 +3,8 @@ package vehicle_test
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -95,6 +97,52 @@ func TestSnapshotDoesNotReorderInput(t *testing.T) {
 	if cars[0].UUID != first || cars[len(cars)-1].UUID != last {
 		t.Error("NewSnapshot reordered the caller's slice")
 	}
+}
+
+// TestOwningSnapshotAnswersAlike builds the demo's snapshot from a copy it
+// hands over, whose records it reorders in place, and from the shared
+// catalog: every kind's records come out in the same order, as the same JSON.
+func TestOwningSnapshotAnswersAlike(t *testing.T) {
+	t.Parallel()
+	d := demo(t)
+	handed := &catalog.Catalog{Cars: slices.Clone(d.Cars), Motorcycles: slices.Clone(d.Motorcycles),
+		Boats: slices.Clone(d.Boats), TireSizes: slices.Clone(d.TireSizes)}
+	// Reversed, so the in-place sort has every record to move.
+	slices.Reverse(handed.Cars)
+	slices.Reverse(handed.TireSizes)
+	owned, err := vehicle.NewSnapshotOwning(handed, catalog.Version{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied, owning := vehicle.NewService(snapshot(t, d, catalog.Version{})), vehicle.NewService(owned)
+	for _, kind := range catalog.Kinds {
+		want, got := allJSON(t, copied, kind), allJSON(t, owning, kind)
+		if len(want) == 0 || !slices.Equal(want, got) {
+			t.Errorf("%s: %d records handed over differ from %d copied", kind, len(got), len(want))
+		}
+	}
+}
+
+// allJSON pages through one make at a time (pages reach 400 records), so
+// every record of kind is listed.
+func allJSON(t *testing.T, svc *vehicle.Service, kind catalog.Kind) []string {
+	t.Helper()
+	var out []string
+	for _, m := range svc.Makes(kind) {
+		for page := 1; ; page++ {
+			p, err := find(svc, kind, []string{"make", m.Name, "per_page", "10", "page", strconv.Itoa(page)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range p.Raw {
+				out = append(out, string(r))
+			}
+			if page >= p.Meta.MaxPage {
+				break
+			}
+		}
+	}
+	return out
 }
 
 // TestConcurrentSwap runs searches while snapshots are swapped; under -race

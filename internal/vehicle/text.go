@@ -25,25 +25,42 @@ func (p *postingSet) size(lo, hi int) int { return p.cum[hi] - p.cum[lo] }
 
 // textIndex sorts tokens so that a prefix is one id range, and keeps each
 // record's token ids so that a candidate is checked by integer comparisons.
+// Records of one make and model form a group, which shares its name's
+// (make's and model's) tokens: a q word found in a name selects whole
+// groups, so a search costs the groups and records it finds, not the
+// records behind each group.
 type textIndex struct {
 	tokens []string
+	// postingSet lists, per token, the records having it outside their name.
 	postingSet
-	recTok []int32
+	// groups lists, per token, the groups whose name has it.
+	groups postingSet
+	// nameRecs counts the records below each token id having it in their name.
+	nameRecs []int
+	recTok   []int32
 	// recOff[i]..recOff[i+1] delimits record i's token ids in recTok.
 	recOff []int32
-	// nameTok and nameOff are the same for the make's and model's tokens,
-	// which rank a record whose name has every q word first.
-	nameTok, nameOff []int32
-	// nameCum and otherCum count the token ids below each id that some
-	// record has in its name, and in another field: a q word whose range
-	// has none of one kind ranks every record alike.
-	nameCum, otherCum []int32
+	// grpOff[g]..grpOff[g+1] are group g's positions, grpOf the group of a
+	// position. grpTok holds, from grpTokOff[g], the number k of group g's
+	// name tokens, their k ids ascending, then (id, records) pairs for the
+	// tokens its records have outside the name: what a search asks of a
+	// group, in one place.
+	grpOff, grpOf     []int32
+	grpTok, grpTokOff []int32
+	// others are the token ids with records outside names, ascending;
+	// otherCum[id] counts those below id.
+	others, otherCum []int32
 }
 
 // inName reports whether some record has a token of lo..hi-1 in its name,
 // and whether some record has one elsewhere.
 func (t *textIndex) inName(lo, hi int32) (name, other bool) {
-	return t.nameCum[hi] > t.nameCum[lo], t.otherCum[hi] > t.otherCum[lo]
+	return t.groups.size(int(lo), int(hi)) > 0, t.size(int(lo), int(hi)) > 0
+}
+
+// otherIDs are the token ids of lo..hi-1 that records have outside names.
+func (t *textIndex) otherIDs(lo, hi int32) []int32 {
+	return t.others[t.otherCum[lo]:t.otherCum[hi]]
 }
 
 func (t *textIndex) prefixRange(w string) (lo, hi int) {
@@ -56,9 +73,30 @@ func (t *textIndex) has(i int32, lo, hi int32) bool {
 	return hasID(t.recTok[t.recOff[i]:t.recOff[i+1]], lo, hi)
 }
 
-func (t *textIndex) nameHas(i int32, lo, hi int32) bool {
-	return hasID(t.nameTok[t.nameOff[i]:t.nameOff[i+1]], lo, hi)
+// groupName returns group g's name token ids and its (id, records) pairs.
+func (t *textIndex) groupName(g int32) (name, others []int32) {
+	seg := t.grpTok[t.grpTokOff[g]:t.grpTokOff[g+1]]
+	return seg[1 : 1+seg[0]], seg[1+seg[0]:]
 }
+
+// groupHas reports whether group g's name has a token of lo..hi-1.
+func (t *textIndex) groupHas(g int32, lo, hi int32) bool {
+	name, _ := t.groupName(g)
+	return hasID(name, lo, hi)
+}
+
+// otherCount is how many of group g's records have token id outside the name.
+func (t *textIndex) otherCount(g, id int32) int {
+	_, pairs := t.groupName(g)
+	for k := 0; k < len(pairs); k += 2 {
+		if pairs[k] == id {
+			return int(pairs[k+1])
+		}
+	}
+	return 0
+}
+
+func (t *textIndex) nameHas(i int32, lo, hi int32) bool { return t.groupHas(t.grpOf[i], lo, hi) }
 
 // hasID reports whether the ascending ids hold one in lo..hi-1.
 func hasID(ids []int32, lo, hi int32) bool {
@@ -130,6 +168,7 @@ type textBuilder struct {
 	tokens          []string
 	recTok, nameTok []int32
 	recOff, nameOff []int32
+	grpOff          []int32
 	nameLen         int // of scratch, after the make's and model's tokens
 	// cache: catalogs repeat the same make, body and fuel strings.
 	cache, joinedCache map[string][]int32
@@ -150,7 +189,7 @@ func newTextBuilder(n int) *textBuilder {
 		recTok:      make([]int32, 0, n*8),
 		recOff:      make([]int32, 1, n+1),
 		nameTok:     make([]int32, 0, n*3),
-		nameOff:     make([]int32, 1, n+1),
+		nameOff:     make([]int32, 1),
 		cache:       map[string][]int32{},
 		joinedCache: map[string][]int32{},
 	}
@@ -187,15 +226,22 @@ func (b *textBuilder) field(slot int, s string, joined bool) {
 	b.scratch = append(b.scratch, ids...)
 }
 
-// endName marks the record's tokens so far as its name's (make and model).
-func (b *textBuilder) endName() { b.nameLen = len(b.scratch) }
-
-func (b *textBuilder) endRecord() {
+// endName marks the record's tokens so far as its name's (make and model);
+// newGroup says they differ from the previous record's.
+func (b *textBuilder) endName(newGroup bool) {
+	b.nameLen = len(b.scratch)
+	if !newGroup {
+		return
+	}
+	b.grpOff = append(b.grpOff, int32(len(b.recOff)-1))
 	name := b.nameTok[len(b.nameTok):]
 	name = append(name, b.scratch[:b.nameLen]...)
 	slices.Sort(name)
 	b.nameTok = append(b.nameTok, slices.Compact(name)...)
 	b.nameOff = append(b.nameOff, int32(len(b.nameTok)))
+}
+
+func (b *textBuilder) endRecord() {
 	slices.Sort(b.scratch)
 	b.recTok = append(b.recTok, slices.Compact(b.scratch)...)
 	b.recOff = append(b.recOff, int32(len(b.recTok)))
@@ -210,56 +256,83 @@ func (b *textBuilder) index() textIndex {
 	}
 	slices.SortFunc(order, func(x, y int32) int { return strings.Compare(b.tokens[x], b.tokens[y]) })
 	rank := make([]int32, len(order))
+	n := len(b.recOff) - 1
 	t := textIndex{tokens: make([]string, len(order)), recTok: slices.Clip(b.recTok), recOff: b.recOff,
-		nameTok: slices.Clip(b.nameTok), nameOff: b.nameOff}
+		grpOff: append(b.grpOff, int32(n)), grpOf: make([]int32, n), grpTokOff: make([]int32, 1, len(b.grpOff)+1)}
 	for newID, old := range order {
 		rank[old] = int32(newID)
 		t.tokens[newID] = b.tokens[old]
 	}
-	counts := make([]int, len(order))
 	for i, id := range t.recTok {
 		t.recTok[i] = rank[id]
-		counts[rank[id]]++
 	}
-	for i, id := range t.nameTok {
-		t.nameTok[i] = rank[id]
+	for i, id := range b.nameTok {
+		b.nameTok[i] = rank[id]
 	}
-	inName, inOther := make([]bool, len(order)), make([]bool, len(order))
-	for rec := range len(t.recOff) - 1 {
-		all, name := t.recTok[t.recOff[rec]:t.recOff[rec+1]], t.nameTok[t.nameOff[rec]:t.nameOff[rec+1]]
-		slices.Sort(all)
+	groupCounts, otherCounts := make([]int, len(order)), make([]int, len(order))
+	t.nameRecs = make([]int, len(order)+1)
+	var outside []int32
+	for g := range len(t.grpOff) - 1 {
+		name := b.nameTok[b.nameOff[g]:b.nameOff[g+1]]
 		slices.Sort(name)
 		for _, id := range name {
-			inName[id] = true
+			groupCounts[id]++
+			t.nameRecs[id+1] += int(t.grpOff[g+1] - t.grpOff[g])
 		}
-		for _, id := range all {
-			if _, found := slices.BinarySearch(name, id); !found {
-				inOther[id] = true
+		outside = outside[:0]
+		for rec := t.grpOff[g]; rec < t.grpOff[g+1]; rec++ {
+			t.grpOf[rec] = int32(g)
+			all := t.recTok[t.recOff[rec]:t.recOff[rec+1]]
+			slices.Sort(all)
+			for _, id := range all {
+				if _, found := slices.BinarySearch(name, id); !found {
+					otherCounts[id]++
+					outside = append(outside, id)
+				}
+			}
+		}
+		t.grpTok = append(append(t.grpTok, int32(len(name))), name...)
+		slices.Sort(outside)
+		for k := 0; k < len(outside); {
+			run := 1
+			for k+run < len(outside) && outside[k+run] == outside[k] {
+				run++
+			}
+			t.grpTok = append(t.grpTok, outside[k], int32(run))
+			k += run
+		}
+		t.grpTokOff = append(t.grpTokOff, int32(len(t.grpTok)))
+	}
+	t.grpTok = slices.Clip(t.grpTok)
+	for id := range order {
+		t.nameRecs[id+1] += t.nameRecs[id]
+	}
+	t.otherCum = make([]int32, len(order)+1)
+	for id, c := range otherCounts {
+		t.otherCum[id+1] = t.otherCum[id]
+		if c > 0 {
+			t.others = append(t.others, int32(id))
+			t.otherCum[id+1]++
+		}
+	}
+	t.posts, t.groups.posts = carve(otherCounts), carve(groupCounts)
+	// Groups and records are visited in position order, so every list comes out ascending.
+	for g := range int32(len(t.grpOff) - 1) {
+		name, _ := t.groupName(g)
+		for _, id := range name {
+			t.groups.posts[id] = append(t.groups.posts[id], g)
+		}
+		for rec := t.grpOff[g]; rec < t.grpOff[g+1]; rec++ {
+			for _, id := range t.recTok[t.recOff[rec]:t.recOff[rec+1]] {
+				if _, found := slices.BinarySearch(name, id); !found {
+					t.posts[id] = append(t.posts[id], rec)
+				}
 			}
 		}
 	}
-	t.nameCum, t.otherCum = cumulative(inName), cumulative(inOther)
-	t.posts = carve(counts)
-	// Records are visited in position order, so every list comes out ascending.
-	for rec := range len(t.recOff) - 1 {
-		for _, id := range t.recTok[t.recOff[rec]:t.recOff[rec+1]] {
-			t.posts[id] = append(t.posts[id], int32(rec))
-		}
-	}
 	t.finish()
+	t.groups.finish()
 	return t
-}
-
-// cumulative counts the true flags below each index, and in all.
-func cumulative(flags []bool) []int32 {
-	out := make([]int32, len(flags)+1)
-	for i, f := range flags {
-		out[i+1] = out[i]
-		if f {
-			out[i+1]++
-		}
-	}
-	return out
 }
 
 func carve(counts []int) [][]int32 {

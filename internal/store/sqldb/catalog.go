@@ -1,12 +1,14 @@
 package sqldb
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 	"unique"
@@ -19,11 +21,17 @@ import (
 // table maps one record kind to its table; cols are what ingest writes
 // (uuid first). EPA columns are enrich's unless the file pins the EPA id.
 type table[T any] struct {
-	name   string
-	cols   []string
-	args   func(*T) []any
-	load   string
-	scan   func(rowScanner) (T, error)
+	name string
+	cols []string
+	args func(*T) []any
+	load string
+	// order sorts a load whose order shows (a diff's deletions); a
+	// server's snapshot sorts the records itself, and sorting a million
+	// cars in SQLite cost a quarter of loading them.
+	order string
+	// scan returns the row scanner of one load, which may keep state
+	// across its rows.
+	scan   func() func(rowScanner) (T, error)
 	id     func(*T) uuid.UUID
 	delta  func(*catalog.Changes) *catalog.KindChanges[T]
 	record func(*catalog.Catalog) *[]T
@@ -38,22 +46,74 @@ var carTable = table[catalog.Car]{
 			c.EPAID, c.MPGCity, c.MPGHighway, c.MPGCombined, c.EPARangeMiles, c.EPAElectricRangeMiles, c.AnnualFuelCost, c.CO2GPM}
 	},
 	load: `SELECT uuid, make, model, source_model, year, trim, body, fuel_type, drive_type, transmission, displacement_l, cylinders,
-		epa_id, mpg_city, mpg_highway, mpg_combined, epa_range_miles, epa_electric_range_miles, annual_fuel_cost, co2_gpm FROM cars ORDER BY make, model, year DESC, trim, uuid`,
-	scan: func(r rowScanner) (catalog.Car, error) {
-		var c catalog.Car
-		var id string
-		err := r.Scan(&id, &c.Make, &c.Model, &c.SourceModel, &c.Year, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &c.DisplacementL, &c.Cylinders,
-			&c.EPAID, &c.MPGCity, &c.MPGHighway, &c.MPGCombined, &c.EPARangeMiles, &c.EPAElectricRangeMiles, &c.AnnualFuelCost, &c.CO2GPM)
-		if err != nil {
-			return c, err
-		}
-		c.Derive()
-		c.UUID, err = uuid.Parse(id)
-		return c, err
-	},
+		epa_id, mpg_city, mpg_highway, mpg_combined, epa_range_miles, epa_electric_range_miles, annual_fuel_cost, co2_gpm FROM cars`,
+	order:  " ORDER BY make, model, year DESC, trim, uuid",
+	scan:   scanCars,
 	id:     func(c *catalog.Car) uuid.UUID { return c.UUID },
 	delta:  func(ch *catalog.Changes) *catalog.KindChanges[catalog.Car] { return &ch.Cars },
 	record: func(c *catalog.Catalog) *[]catalog.Car { return &c.Cars },
+}
+
+func stateless[T any](scan func(rowScanner) (T, error)) func() func(rowScanner) (T, error) {
+	return func() func(rowScanner) (T, error) { return scan }
+}
+
+// scanCars shares what cars repeat across one load: a million cars hold a
+// few thousand distinct makes, models, engines and EPA figures, and a
+// string or pointer of each car's own was a quarter of what the load held.
+func scanCars() func(rowScanner) (catalog.Car, error) {
+	strs := map[string]string{}
+	floats := map[float64]*float64{}
+	ints := map[int64]*int{}
+	float := func(n sql.NullFloat64) *float64 {
+		if !n.Valid {
+			return nil
+		}
+		p, ok := floats[n.Float64]
+		if !ok {
+			p = &n.Float64
+			floats[n.Float64] = p
+		}
+		return p
+	}
+	integer := func(n sql.NullInt64) *int {
+		if !n.Valid {
+			return nil
+		}
+		p, ok := ints[n.Int64]
+		if !ok {
+			v := int(n.Int64)
+			p = &v
+			ints[n.Int64] = p
+		}
+		return p
+	}
+	return func(r rowScanner) (catalog.Car, error) {
+		var (
+			c                                    catalog.Car
+			id                                   string
+			displ, city, highway, combined, co2  sql.NullFloat64
+			cyl, epaID, rng, elecRange, fuelCost sql.NullInt64
+		)
+		err := r.Scan(&id, &c.Make, &c.Model, &c.SourceModel, &c.Year, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &displ, &cyl,
+			&epaID, &city, &highway, &combined, &rng, &elecRange, &fuelCost, &co2)
+		if err != nil {
+			return c, err
+		}
+		c.DisplacementL, c.Cylinders = float(displ), integer(cyl)
+		c.FuelEconomy = catalog.FuelEconomy{EPAID: integer(epaID), MPGCity: float(city), MPGHighway: float(highway), MPGCombined: float(combined),
+			EPARangeMiles: integer(rng), EPAElectricRangeMiles: integer(elecRange), AnnualFuelCost: integer(fuelCost), CO2GPM: float(co2)}
+		c.Derive()
+		for _, s := range []*string{&c.Make, &c.Model, &c.SourceModel, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &c.Engine} {
+			if v, ok := strs[*s]; ok {
+				*s = v
+			} else {
+				strs[*s] = *s
+			}
+		}
+		c.UUID, err = uuid.Parse(id)
+		return c, err
+	}
 }
 
 var motorcycleTable = table[catalog.Motorcycle]{
@@ -63,8 +123,9 @@ var motorcycleTable = table[catalog.Motorcycle]{
 		return []any{m.UUID.String(), m.Make, m.Model, m.Year, m.MotorcycleType, m.VehicleType, m.DisplacementCC, m.EngineType, m.PowerHP, m.BodyClass, m.FuelType, m.Source}
 	},
 	load: `SELECT uuid, make, model, year, motorcycle_type, vehicle_type, displacement_cc, engine_type, power_hp, body_class, fuel_type, source
-		FROM motorcycles ORDER BY make, model, year DESC, uuid`,
-	scan: func(r rowScanner) (catalog.Motorcycle, error) {
+		FROM motorcycles`,
+	order: " ORDER BY make, model, year DESC, uuid",
+	scan: stateless(func(r rowScanner) (catalog.Motorcycle, error) {
 		var m catalog.Motorcycle
 		var id string
 		if err := r.Scan(&id, &m.Make, &m.Model, &m.Year, &m.MotorcycleType, &m.VehicleType, &m.DisplacementCC, &m.EngineType, &m.PowerHP, &m.BodyClass, &m.FuelType, &m.Source); err != nil {
@@ -77,7 +138,7 @@ var motorcycleTable = table[catalog.Motorcycle]{
 		var err error
 		m.UUID, err = uuid.Parse(id)
 		return m, err
-	},
+	}),
 	id:     func(m *catalog.Motorcycle) uuid.UUID { return m.UUID },
 	delta:  func(ch *catalog.Changes) *catalog.KindChanges[catalog.Motorcycle] { return &ch.Motorcycles },
 	record: func(c *catalog.Catalog) *[]catalog.Motorcycle { return &c.Motorcycles },
@@ -90,8 +151,9 @@ var boatTable = table[catalog.Boat]{
 		return []any{b.UUID.String(), b.Make, b.Model, b.Year, b.ModelType, b.LengthFt, b.BeamFt, b.DryWeightLbs, b.EngineCount, b.HP, b.HullType, b.FuelType}
 	},
 	load: `SELECT uuid, make, model, year, model_type, length_ft, beam_ft, dry_weight_lbs, engine_count, hp, hull_type, fuel_type
-		FROM boats ORDER BY make, model, year DESC, uuid`,
-	scan: func(r rowScanner) (catalog.Boat, error) {
+		FROM boats`,
+	order: " ORDER BY make, model, year DESC, uuid",
+	scan: stateless(func(r rowScanner) (catalog.Boat, error) {
 		var b catalog.Boat
 		var id string
 		if err := r.Scan(&id, &b.Make, &b.Model, &b.Year, &b.ModelType, &b.LengthFt, &b.BeamFt, &b.DryWeightLbs, &b.EngineCount, &b.HP, &b.HullType, &b.FuelType); err != nil {
@@ -100,7 +162,7 @@ var boatTable = table[catalog.Boat]{
 		var err error
 		b.UUID, err = uuid.Parse(id)
 		return b, err
-	},
+	}),
 	id:     func(b *catalog.Boat) uuid.UUID { return b.UUID },
 	delta:  func(ch *catalog.Changes) *catalog.KindChanges[catalog.Boat] { return &ch.Boats },
 	record: func(c *catalog.Catalog) *[]catalog.Boat { return &c.Boats },
@@ -125,8 +187,9 @@ var tireTable = table[catalog.TireFitment]{
 	load: `SELECT uuid, make, model, year, trim, tire_size, load_index, speed_rating,
 		rear_tire_size, rear_load_index, rear_speed_rating, alternate_sizes, rear_alternate_sizes,
 		bolt_pattern, center_bore_mm, offset_min_mm, offset_max_mm, rim_width_min_in, rim_width_max_in, lug_thread, lug_torque_nm, tpms
-		FROM tire_fitments ORDER BY make, model, year DESC, trim, uuid`,
-	scan: func(r rowScanner) (catalog.TireFitment, error) {
+		FROM tire_fitments`,
+	order: " ORDER BY make, model, year DESC, trim, uuid",
+	scan: stateless(func(r rowScanner) (catalog.TireFitment, error) {
 		var t catalog.TireFitment
 		var id, alts, rearAlts string
 		w := &t.WheelSpecs
@@ -144,7 +207,7 @@ var tireTable = table[catalog.TireFitment]{
 		var err error
 		t.UUID, err = uuid.Parse(id)
 		return t, err
-	},
+	}),
 	id:     func(t *catalog.TireFitment) uuid.UUID { return t.UUID },
 	delta:  func(ch *catalog.Changes) *catalog.KindChanges[catalog.TireFitment] { return &ch.TireSizes },
 	record: func(c *catalog.Catalog) *[]catalog.TireFitment { return &c.TireSizes },
@@ -155,20 +218,25 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-func loadAll[T any](ctx context.Context, q queryer, t table[T], c *catalog.Catalog) error {
-	rs, err := queryAll(ctx, q, "load "+t.name, t.scan, t.load)
+func loadAll[T any](ctx context.Context, q queryer, t table[T], c *catalog.Catalog, sorted bool) error {
+	query := t.load
+	if sorted {
+		query += t.order
+	}
+	rs, err := queryAll(ctx, q, "load "+t.name, t.scan(), query)
 	*t.record(c) = rs
 	return err
 }
 
-// loadCatalog loads the records of the kinds in only, every kind when nil.
-func loadCatalog(ctx context.Context, q queryer, only map[catalog.Kind]bool) (*catalog.Catalog, error) {
+// loadCatalog loads the records of the kinds in only, every kind when nil,
+// in each table's order when sorted.
+func loadCatalog(ctx context.Context, q queryer, only map[catalog.Kind]bool, sorted bool) (*catalog.Catalog, error) {
 	c := &catalog.Catalog{}
 	for kind, load := range map[catalog.Kind]func() error{
-		catalog.KindCar:        func() error { return loadAll(ctx, q, carTable, c) },
-		catalog.KindMotorcycle: func() error { return loadAll(ctx, q, motorcycleTable, c) },
-		catalog.KindBoat:       func() error { return loadAll(ctx, q, boatTable, c) },
-		catalog.KindTireSize:   func() error { return loadAll(ctx, q, tireTable, c) },
+		catalog.KindCar:        func() error { return loadAll(ctx, q, carTable, c, sorted) },
+		catalog.KindMotorcycle: func() error { return loadAll(ctx, q, motorcycleTable, c, sorted) },
+		catalog.KindBoat:       func() error { return loadAll(ctx, q, boatTable, c, sorted) },
+		catalog.KindTireSize:   func() error { return loadAll(ctx, q, tireTable, c, sorted) },
 	} {
 		if only != nil && !only[kind] {
 			continue
@@ -209,7 +277,7 @@ func (s *DB) LoadCatalog(ctx context.Context) (*catalog.Catalog, catalog.Version
 	if err != nil {
 		return nil, v, err
 	}
-	c, err := loadCatalog(ctx, tx, nil)
+	c, err := loadCatalog(ctx, tx, nil, false)
 	return c, v, err
 }
 
@@ -225,7 +293,7 @@ var errDryRun = errors.New("dry run")
 func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []catalog.Kind, opts store.ReplaceOptions) (catalog.Changes, catalog.Version, error) {
 	var ch catalog.Changes
 	var ver catalog.Version
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inConnTx(ctx, func(conn *sql.Conn, tx *sql.Tx) error {
 		if s.d.LockCatalog != "" {
 			if _, err := tx.ExecContext(ctx, s.d.LockCatalog); err != nil {
 				return fmt.Errorf("lock catalog: %w", err)
@@ -236,7 +304,7 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 		for _, k := range kinds {
 			replace[k] = true
 		}
-		current, err := loadCatalog(ctx, tx, replace)
+		current, err := loadCatalog(ctx, tx, replace, true)
 		if err != nil {
 			return err
 		}
@@ -258,7 +326,7 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 		if ch.Empty() {
 			return nil
 		}
-		w := &writer{ctx: ctx, tx: tx, progress: opts.Progress, total: changeCount(&ch), rowAtATime: s.d.RowAtATime}
+		w := &writer{ctx: ctx, conn: conn, tx: tx, progress: opts.Progress, total: changeCount(&ch), rowAtATime: s.d.RowAtATime, copyFrom: s.d.CopyFrom}
 		if err := applyKind(w, carTable, &ch); err != nil {
 			return err
 		}
@@ -311,8 +379,10 @@ type writer struct {
 	progress func(done, total int)
 	done     int
 	total    int
-	// rowAtATime is the dialect's insert strategy.
+	conn     *sql.Conn
+	// rowAtATime and copyFrom are the dialect's insert strategy.
 	rowAtATime bool
+	copyFrom   func(ctx context.Context, driverConn any, table string, cols []string, n int, row func(int) []any) (int64, error)
 }
 
 func (w *writer) step(n int) {
@@ -350,12 +420,34 @@ func applyKind[T any](w *writer, t table[T], ch *catalog.Changes) error {
 			w.step(1)
 		}
 	}
-	rows := make([][]any, len(d.Insert))
-	for i := range d.Insert {
-		rows[i] = t.args(&d.Insert[i])
+	// In uuid order the primary key's index grows at its end: in the
+	// file's order each insert lands on a random page of it, which at a
+	// million cars SQLite's page cache misses nearly every time.
+	order := make([]int32, len(d.Insert))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		ia, ib := t.id(&d.Insert[a]), t.id(&d.Insert[b])
+		return bytes.Compare(ia[:], ib[:])
+	})
+	row := func(i int) []any { return t.args(&d.Insert[order[i]]) }
+	if w.copyFrom != nil && len(order) > 0 {
+		return w.conn.Raw(func(dc any) error {
+			n, err := w.copyFrom(w.ctx, dc, t.name, t.cols, len(order), row)
+			if err != nil {
+				return fmt.Errorf("copy into %s: %w", t.name, err)
+			}
+			w.step(int(n))
+			return nil
+		})
 	}
 	if w.rowAtATime {
-		return insertRowAtATime(w.ctx, w.tx, t.name, t.cols, rows, w.step)
+		return insertRowAtATime(w.ctx, w.tx, t.name, t.cols, len(order), row, w.step)
+	}
+	rows := make([][]any, len(order))
+	for i := range rows {
+		rows[i] = row(i)
 	}
 	return insertRows(w.ctx, w.tx, t.name, t.cols, rows, w.step)
 }
@@ -410,7 +502,7 @@ func (s *DB) EnrichCars(ctx context.Context, economy map[uuid.UUID]catalog.FuelE
 			}
 		}
 		current := &catalog.Catalog{}
-		if err := loadAll(ctx, tx, carTable, current); err != nil {
+		if err := loadAll(ctx, tx, carTable, current, true); err != nil {
 			return err
 		}
 		stmt, err := tx.PrepareContext(ctx, `UPDATE cars SET mpg_city = $2, mpg_highway = $3, mpg_combined = $4,

@@ -51,12 +51,16 @@ func (s *DB) putNHTSAFile(ctx context.Context, tx *sql.Tx, p store.NHTSAFilePut)
 		return f, wrapErr("store NHTSA file "+f.Name, err)
 	}
 	put := func(batch []store.NHTSAComplaint) error {
-		args := make([][]any, len(batch))
-		for i, c := range batch {
-			args[i] = []any{f.ID, c.Vehicle, c.ODI, c.Component, c.Crash, c.Fire, c.Injuries, c.Deaths, c.IncidentDate, c.ReceivedDate, c.Summary}
+		row := func(i int) []any {
+			c := batch[i]
+			return []any{f.ID, c.Vehicle, c.ODI, c.Component, c.Crash, c.Fire, c.Injuries, c.Deaths, c.IncidentDate, c.ReceivedDate, c.Summary}
 		}
 		if s.d.RowAtATime {
-			return insertRowAtATime(ctx, tx, "nhtsa_complaints", complaintCols, args, nil)
+			return insertRowAtATime(ctx, tx, "nhtsa_complaints", complaintCols, len(batch), row, nil)
+		}
+		args := make([][]any, len(batch))
+		for i := range batch {
+			args[i] = row(i)
 		}
 		return insertRows(ctx, tx, "nhtsa_complaints", complaintCols, args, nil)
 	}

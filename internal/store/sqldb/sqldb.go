@@ -42,6 +42,9 @@ type Dialect struct {
 	// after, in the load's transaction: SQLite's readers keep their snapshot
 	// meanwhile, where PostgreSQL's would wait on the dropped index's lock.
 	IndexAfterLoad bool
+	// CopyFrom, when set, bulk-loads catalog records on the transaction's
+	// driver connection (PostgreSQL's COPY); it returns the rows written.
+	CopyFrom func(ctx context.Context, driverConn any, table string, cols []string, n int, row func(int) []any) (int64, error)
 	// TryWatchLock answers whether this session now holds the recall watch's
 	// lock, WatchUnlock gives it back; empty when one process owns the database.
 	TryWatchLock, WatchUnlock string
@@ -90,6 +93,28 @@ func (s *DB) Migrate(ctx context.Context) error {
 	}
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("migrate %s database: %w", s.d.Name, err)
+	}
+	return nil
+}
+
+// inConnTx is inTx on a connection of its own, which fn may also use
+// outside database/sql (Conn.Raw) within the transaction.
+func (s *DB) inConnTx(ctx context.Context, fn func(conn *sql.Conn, tx *sql.Tx) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(conn, tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
 }
@@ -160,8 +185,9 @@ type execer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
-func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any, done func(int)) error {
-	if len(rows) == 0 {
+// insertRowAtATime inserts n rows, building each with row when it is sent.
+func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []string, n int, row func(int) []any, done func(int)) error {
+	if n == 0 {
 		return nil
 	}
 	ph := make([]string, len(cols))
@@ -173,8 +199,8 @@ func insertRowAtATime(ctx context.Context, tx *sql.Tx, table string, cols []stri
 		return fmt.Errorf("prepare insert into %s: %w", table, err)
 	}
 	defer stmt.Close()
-	for _, r := range rows {
-		if _, err := stmt.ExecContext(ctx, r...); err != nil {
+	for i := range n {
+		if _, err := stmt.ExecContext(ctx, row(i)...); err != nil {
 			return fmt.Errorf("insert into %s: %w", table, err)
 		}
 		if done != nil {
