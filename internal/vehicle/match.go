@@ -371,10 +371,9 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 	m.skipWord = src.word
 	col := collector{from: off, to: off + limit}
 
-	// When the source alone is the answer, make or make+model costs O(page);
-	// so does one q word, unless some of its records have it in their name
-	// and others elsewhere (then ranking needs each record).
-	exact := m.checks == 0 && (len(m.words) == 0 || len(m.words) == 1 && src.word == 0 && (m.allNamed || m.noneNamed))
+	// When the source alone is the answer (a make, make and model or one
+	// filter, no q), it costs O(page).
+	exact := m.checks == 0 && len(m.words) == 0
 	switch src.kind {
 	case srcSpan:
 		if exact {

@@ -271,7 +271,9 @@ func (b *textBuilder) index() textIndex {
 	}
 	groupCounts, otherCounts := make([]int, len(order)), make([]int, len(order))
 	t.nameRecs = make([]int, len(order)+1)
+	// outside lists the group's distinct tokens outside its name, recs their records.
 	var outside []int32
+	recs := make([]int32, len(order))
 	for g := range len(t.grpOff) - 1 {
 		name := b.nameTok[b.nameOff[g]:b.nameOff[g+1]]
 		slices.Sort(name)
@@ -287,19 +289,18 @@ func (b *textBuilder) index() textIndex {
 			for _, id := range all {
 				if _, found := slices.BinarySearch(name, id); !found {
 					otherCounts[id]++
-					outside = append(outside, id)
+					if recs[id] == 0 {
+						outside = append(outside, id)
+					}
+					recs[id]++
 				}
 			}
 		}
 		t.grpTok = append(append(t.grpTok, int32(len(name))), name...)
 		slices.Sort(outside)
-		for k := 0; k < len(outside); {
-			run := 1
-			for k+run < len(outside) && outside[k+run] == outside[k] {
-				run++
-			}
-			t.grpTok = append(t.grpTok, outside[k], int32(run))
-			k += run
+		for _, id := range outside {
+			t.grpTok = append(t.grpTok, id, recs[id])
+			recs[id] = 0
 		}
 		t.grpTokOff = append(t.grpTokOff, int32(len(t.grpTok)))
 	}
