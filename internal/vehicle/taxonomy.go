@@ -1,8 +1,6 @@
 package vehicle
 
 import (
-	"bytes"
-	"compress/gzip"
 	"slices"
 	"strings"
 )
@@ -67,16 +65,9 @@ type taxonomy struct {
 // Answer is a taxonomy answer encoded once per catalog version, shared:
 // the caller must not change it.
 type Answer struct {
-	// Body is {"data":[...]}\n.
+	// Body is {"data":[...]}\n. The HTTP answer cache keeps it compressed.
 	Body []byte
-	// Gzip is Body gzip-compressed when longer than gzipAbove, else nil:
-	// compressing the 82 KB of the full-size motorcycle makes took 1.5 ms
-	// a call.
-	Gzip []byte
 }
-
-// gzipAbove is the body length from which an answer is kept compressed.
-const gzipAbove = 1 << 10
 
 // Envelope bounds of a taxonomy body: {"data":JSON}\n.
 const (
@@ -90,15 +81,7 @@ func envelope(v any) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	a := Answer{Body: slices.Concat([]byte(bodyPrefix), raw, []byte(bodySuffix))}
-	if len(a.Body) > gzipAbove {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		_, _ = zw.Write(a.Body) // a bytes.Buffer takes every write
-		_ = zw.Close()
-		a.Gzip = buf.Bytes()
-	}
-	return a, nil
+	return Answer{Body: slices.Concat([]byte(bodyPrefix), raw, []byte(bodySuffix))}, nil
 }
 
 // buildTaxonomy reads makes and models off their runs in one pass.
