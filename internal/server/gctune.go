@@ -49,15 +49,22 @@ func limitedHeadroom(headroom uint64, limit int64) uint64 {
 	return headroom
 }
 
+// heapSizes reads the heap the last cycle left live and the heap's size
+// now, garbage included.
+func heapSizes() (live, now uint64) {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64(), s[1].Value.Uint64()
+}
+
 // liveHeap reads the heap the last cycle left live or, before the first,
 // the heap's current size (an overestimate, so conservative).
 func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(s)
-	if live := s[0].Value.Uint64(); live > 0 {
+	live, now := heapSizes()
+	if live > 0 {
 		return live
 	}
-	return s[1].Value.Uint64()
+	return now
 }
 
 // tuneGC keeps the collector's percentage at gcPercent(live heap,
@@ -71,8 +78,12 @@ func tuneGC(ctx context.Context, headroom uint64, log *slog.Logger) {
 		log.Info("GOGC is set; server.gc_headroom_mb is not applied", "GOGC", v)
 		return
 	}
+	// The last cycle may have run before the catalog loaded: the first
+	// figure takes the heap's size now when larger, so a server under load
+	// from its first second does not grow its heap past the headroom.
 	// SetMemoryLimit(-1) reads the limit without changing it.
-	set := gcPercent(liveHeap(), limitedHeadroom(headroom, debug.SetMemoryLimit(-1)))
+	live, now := heapSizes()
+	set := gcPercent(max(live, now), limitedHeadroom(headroom, debug.SetMemoryLimit(-1)))
 	before := debug.SetGCPercent(set)
 	defer debug.SetGCPercent(before)
 	log.Debug("collector tuned", "gc_percent", set, "headroom_mb", headroom>>20)
