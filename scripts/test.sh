@@ -1,13 +1,29 @@
 #!/usr/bin/env bash
-# The whole test suite: lint and the release config check, then every Go
-# test with the race detector,
-# with a throwaway PostgreSQL so the PostgreSQL contract and end-to-end tests
-# run too. This is what `make test` and CI run.
+# The whole test suite: lint and the release config check, every Go test
+# with the race detector, with a throwaway PostgreSQL so the PostgreSQL
+# contract and end-to-end tests run too, then the bare-clone check and the
+# fuzz targets. This is what `make test` and CI run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/lint.sh
-scripts/release-check.sh
+# Lint and the release config check read the tree and write nothing the
+# tests read, so they run alongside the tests, filling the cores while a
+# test waits; their output comes after the tests', and a failure fails the
+# suite.
+checks_log=$(mktemp "${TMPDIR:-/tmp}/vds-checks.XXXXXX")
+{ scripts/lint.sh && scripts/release-check.sh; } >"$checks_log" 2>&1 &
+checks_pid=$!
+trap 'rm -f "$checks_log"' EXIT
+checks() {
+	local status=0
+	wait "$checks_pid" || status=$?
+	cat "$checks_log" >&2
+	rm -f "$checks_log"
+	if [ "$status" -ne 0 ]; then
+		echo "test: lint or the release config check failed" >&2
+	fi
+	return "$status"
+}
 
 # The dashboard's browser tests drive Debian's Chromium, and the image test
 # (cmd/vds TestImage) builds the container image with podman. Under CI they
@@ -43,7 +59,7 @@ if [ -n "${CI:-}" ] && ! { command -v node && command -v npm; } >/dev/null; then
 fi
 
 eval "$(scripts/pg-test-db.sh start)"
-trap 'scripts/pg-test-db.sh stop "$VDS_TEST_PGDIR"' EXIT
+trap 'scripts/pg-test-db.sh stop "$VDS_TEST_PGDIR"; rm -f "$checks_log"' EXIT
 
 # The browser tests write a screenshot of every dashboard page here.
 export VDS_SCREENSHOT_DIR="${VDS_SCREENSHOT_DIR:-$PWD/bin/screenshots}"
@@ -52,7 +68,10 @@ mkdir -p "$VDS_SCREENSHOT_DIR"
 # The race detector sleeps 1 s at every exit by default: each test binary
 # and every race-built vds the tests start would pay it.
 export GORACE="atexit_sleep_ms=0${GORACE:+ $GORACE}"
-go test -race -count=1 -timeout 20m "$@" ./...
+tests=0
+go test -race -count=1 -timeout 20m "$@" ./... || tests=$?
+checks
+[ "$tests" -eq 0 ] || exit "$tests"
 
 # A clone alone must pass: the tests that read data run again in a copy of
 # the tracked files, with no local mirror beside it and an empty cache.
