@@ -6,24 +6,34 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Lint and the release config check read the tree and write nothing the
-# tests read, so they run alongside the tests, filling the cores while a
-# test waits; their output comes after the tests', and a failure fails the
-# suite.
-checks_log=$(mktemp "${TMPDIR:-/tmp}/vds-checks.XXXXXX")
-{ scripts/lint.sh && scripts/release-check.sh; } >"$checks_log" 2>&1 &
-checks_pid=$!
-trap 'rm -f "$checks_log"' EXIT
-checks() {
-	local status=0
-	wait "$checks_pid" || status=$?
-	cat "$checks_log" >&2
-	rm -f "$checks_log"
-	if [ "$status" -ne 0 ]; then
-		echo "test: lint or the release config check failed" >&2
-	fi
+# background CMD... runs CMD alongside the Go tests, its output kept until
+# await prints it; await fails if any of them failed.
+pids=() logs=()
+trap 'rm -f "${logs[@]}"' EXIT
+background() {
+	local log
+	log=$(mktemp "${TMPDIR:-/tmp}/vds-test.XXXXXX")
+	"$@" >"$log" 2>&1 &
+	pids+=($!) logs+=("$log")
+}
+await() {
+	local status=0 i job_status
+	for i in "${!pids[@]}"; do
+		job_status=0
+		wait "${pids[$i]}" || job_status=$?
+		cat "${logs[$i]}" >&2
+		if [ "$job_status" -ne 0 ]; then
+			echo "test: the above failed alongside the Go tests" >&2
+			status=1
+		fi
+	done
 	return "$status"
 }
+
+# Lint and the release config check read the tree and write nothing the
+# tests read, so they run alongside the tests, filling the cores while a
+# test waits.
+background bash -c 'scripts/lint.sh && scripts/release-check.sh'
 
 # The dashboard's browser tests drive Debian's Chromium, and the image test
 # (cmd/vds TestImage) builds the container image with podman. Under CI they
@@ -59,23 +69,25 @@ if [ -n "${CI:-}" ] && ! { command -v node && command -v npm; } >/dev/null; then
 fi
 
 eval "$(scripts/pg-test-db.sh start)"
-trap 'scripts/pg-test-db.sh stop "$VDS_TEST_PGDIR"; rm -f "$checks_log"' EXIT
+trap 'scripts/pg-test-db.sh stop "$VDS_TEST_PGDIR"; rm -f "${logs[@]}"' EXIT
 
 # The browser tests write a screenshot of every dashboard page here.
 export VDS_SCREENSHOT_DIR="${VDS_SCREENSHOT_DIR:-$PWD/bin/screenshots}"
 mkdir -p "$VDS_SCREENSHOT_DIR"
+
+# A clone alone must pass: the tests that read data run again in a copy of
+# the tracked files, with no local mirror beside it and an empty cache. It
+# spends most of its time fetching and cutting the vPIC snapshot, little of
+# it on the CPU, so it runs alongside the race-enabled tests too.
+background scripts/test-bare-clone.sh
 
 # The race detector sleeps 1 s at every exit by default: each test binary
 # and every race-built vds the tests start would pay it.
 export GORACE="atexit_sleep_ms=0${GORACE:+ $GORACE}"
 tests=0
 go test -race -count=1 -timeout 20m "$@" ./... || tests=$?
-checks
+await
 [ "$tests" -eq 0 ] || exit "$tests"
-
-# A clone alone must pass: the tests that read data run again in a copy of
-# the tracked files, with no local mirror beside it and an empty cache.
-scripts/test-bare-clone.sh
 
 # Then every fuzz target of the module, FUZZTIME (5000 inputs) each, so a target
 # anyone adds runs in CI too.
