@@ -72,8 +72,10 @@ func newTestServer(t *testing.T) *testServer {
 			ShutdownTimeout: time.Second, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 5 * time.Second,
 			WriteTimeout: 10 * time.Second, IdleTimeout: 5 * time.Second},
 		Database: config.Database{URL: "sqlite:" + filepath.Join(t.TempDir(), "unused.db")},
+		// No test here waits on the upstream timeout; at 300 ms the fake,
+		// under the race detector on a loaded machine, missed it.
 		Upstream: config.Upstream{VPICURL: ts.nhtsa.URL, NHTSAURL: ts.nhtsa.URL, EPAURL: ts.nhtsa.URL,
-			Timeout: 300 * time.Millisecond, CacheTTL: time.Hour},
+			Timeout: 5 * time.Second, CacheTTL: time.Hour},
 		Log:   config.Log{Level: "info", Format: "json"},
 		Plans: plans,
 	}

@@ -15,13 +15,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -41,19 +39,34 @@ import (
 	"github.com/vds-dev/vds/internal/vpic/vpictest"
 )
 
-// TestMain lets the scripts run vds as a real subprocess: testscript
-// re-executes this test binary (race detector included) under that name.
-// Signals are handled as cmd/vds does, so `kill -INT` shuts a background
-// vds serve down gracefully.
+// vdsDir holds the vds binary the scripts run, built once by TestMain.
+var vdsDir string
+
+// TestMain builds the vds the scripts run as a real subprocess: cmd/vds
+// with the flags of `make build` (CGO_ENABLED=0, -trimpath), which cmd/vds's
+// own tests compile too, so only the link is new. It is built without the
+// race detector: the scripts check what a command prints, writes and exits
+// with, which a race report would not change, and the code they run is
+// raced in process by the packages' own tests (cli, server, httpapi,
+// ingest, the stores) and, as a server, by internal/e2e; a race-built vds
+// made every ingest and enrich here several times slower.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"vds": func() {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			code := cli.Main(ctx, os.Args[1:])
-			stop()
-			os.Exit(code)
-		},
-	})
+	dir, err := os.MkdirTemp("", "vds-cli-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	build := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dir, "vds"), "github.com/vds-dev/vds/cmd/vds")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "go build vds: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	vdsDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // TestScriptsSQLite runs every script on the default SQLite store.
@@ -138,8 +151,8 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 	// VDS_UPSTREAM_NHTSA_URL, so vds vin and vds recalls replay the
 	// captured answers and never leave the machine.
 	nhtsa := upstreamtest.New(t)
-	// The vPIC snapshot cut down to a few manufacturers: whole, it takes a
-	// minute to load under the race detector, per vds command.
+	// The vPIC snapshot cut down to a few manufacturers: whole, it takes
+	// seconds to load, per vds command.
 	vpicSubset := vpictest.Cut(t, "1FT", "5UX", "1HD")
 	epaZip, epa2015 := fixture.EPAZip(t), fixture.EPA2015(t)
 	// A web server that is not vds, at $NOTVDS_URL: a page at / and an
@@ -155,9 +168,7 @@ func scriptParams(t *testing.T, setup func(*testscript.Env) error) testscript.Pa
 	return testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
-			// The race detector sleeps 1 s at exit by default; every vds
-			// command of the scripts would pay it.
-			env.Setenv("GORACE", "atexit_sleep_ms=0")
+			env.Setenv("PATH", vdsDir+string(filepath.ListSeparator)+env.Getenv("PATH"))
 			env.Setenv("HOME", env.WorkDir)
 			env.Setenv("XDG_DATA_HOME", filepath.Join(env.WorkDir, "data"))
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(env.WorkDir, "config"))

@@ -32,8 +32,11 @@ func closedURL(t *testing.T) string {
 	return "http://" + addr
 }
 
+// client asks NHTSA at base. No test here waits on a timeout (a closed
+// port refuses at once), so it is long: on a loaded machine under the race
+// detector the fake took over a second to answer.
 func client(base string) *upstream.Client {
-	return upstream.New(upstream.Config{VPICURL: base, NHTSAURL: base, Timeout: time.Second}, nil, slog.New(slog.DiscardHandler))
+	return upstream.New(upstream.Config{VPICURL: base, NHTSAURL: base, Timeout: 30 * time.Second}, nil, slog.New(slog.DiscardHandler))
 }
 
 func TestDecoderModes(t *testing.T) {

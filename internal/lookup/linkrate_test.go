@@ -12,7 +12,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/bench/vins"
 	"github.com/vds-dev/vds/internal/catalog"
-	"github.com/vds-dev/vds/internal/epa"
 	"github.com/vds-dev/vds/internal/fixture"
 	"github.com/vds-dev/vds/internal/lookup"
 	"github.com/vds-dev/vds/internal/vehicle"
@@ -30,7 +29,7 @@ var joined = []string{"BMW|325i", "Audi|TT|", "Subaru|B9 Tribeca", "Toyota|Scion
 // each name the rules exist for links, and a linked car has the decoded
 // body for at least 93% of those with one (89.8% before the market bodies).
 func TestVINLinkRateOnEPACatalog(t *testing.T) {
-	cars := epaCars(t)
+	cars := lookup.EPACars(t)
 	prefixes, err := vins.Prefixes(filepath.Join(fixture.Root(t), "testdata"))
 	if err != nil {
 		t.Fatal(err)
@@ -116,19 +115,6 @@ func TestVINLinkRateOnEPACatalog(t *testing.T) {
 	}
 }
 
-func epaCars(t *testing.T) []catalog.Car {
-	t.Helper()
-	tab, err := epa.Load(context.Background(), fixture.EPAZip(t), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cars, err := epa.Cars(tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cars
-}
-
 // epaLookup decodes offline, with the vPIC snapshot's WMIs of the VINs,
 // and links to cars.
 func epaLookup(t *testing.T, cars []catalog.Car, set ...string) *lookup.Service {
@@ -161,7 +147,7 @@ func epaLookup(t *testing.T, cars []catalog.Car, set ...string) *lookup.Service 
 // A VIN's linked EPA cars come best match first: the first has the body
 // and engine the VIN decodes to, and the list is ordered by its matches.
 func TestVINLinksRankOnEPACatalog(t *testing.T) {
-	cars := epaCars(t)
+	cars := lookup.EPACars(t)
 	byID := map[uuid.UUID]*catalog.Car{}
 	for i := range cars {
 		byID[cars[i].UUID] = &cars[i]

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vds-dev/vds/internal/epa"
-	"github.com/vds-dev/vds/internal/fixture"
 	"github.com/vds-dev/vds/internal/nhtsafile"
 	"github.com/vds-dev/vds/internal/nhtsafile/nhtsafiletest"
 	"github.com/vds-dev/vds/internal/store/storetest"
@@ -174,14 +172,7 @@ func BenchmarkRecallLookup(b *testing.B) {
 // campaigns offline as through the API (docs/data.md, NHTSA recall files).
 func TestRecallNamesOnEPACatalog(t *testing.T) {
 	t.Parallel()
-	tab, err := epa.Load(t.Context(), fixture.EPAZip(t), nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cars, err := epa.Cars(tab)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cars := EPACars(t)
 	offline := New(vehicle.NewService(nil), nil, "", "offline")
 	offline.SetRecallIndex(recallFiles(t))
 	online := New(vehicle.NewService(nil), client(recallsAPI(t)), "", "online")

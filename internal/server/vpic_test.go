@@ -46,7 +46,7 @@ func offlineServerOn(t *testing.T, st store.Store, mode string, quota int, wmis 
 	if _, err := server.New(ctx, cfg, st, log); mode == "offline" && !errors.Is(err, vpic.ErrNoSnapshot) {
 		t.Fatalf("offline without a snapshot: got %v, want ErrNoSnapshot", err)
 	}
-	if _, err := vpic.Import(ctx, st, vpictest.Subset(t, wmis...), time.Now()); err != nil {
+	if _, err := vpic.Import(ctx, st, vpictest.Cut(t, wmis...), time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := server.New(ctx, cfg, st, log)
