@@ -224,6 +224,11 @@ func (h *Handler) cached(w http.ResponseWriter, r *http.Request, next http.Handl
 		}
 		e = h.bodies.add(key, target, c.header, c.body.Bytes())
 	}
+	h.sendCached(w, e, coding)
+}
+
+// sendCached writes a kept answer in coding, the one negotiated for w.
+func (h *Handler) sendCached(w http.ResponseWriter, e *cachedBody, coding string) {
 	maps.Copy(w.Header(), e.header)
 	edge.SendEncoded(w, http.StatusOK, e.contentType, h.bodies.in(e, coding), coding)
 }

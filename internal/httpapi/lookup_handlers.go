@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/google/uuid"
+	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/limits"
 	"github.com/vds-dev/vds/internal/lookup"
@@ -100,23 +101,53 @@ func (h *Handler) decodeHINs(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) carRecalls(w http.ResponseWriter, r *http.Request, id uuid.UUID) error {
+	v := h.svc.Snapshot().Version()
+	if h.keptRecalls(w, r, recallsKey(v, r.URL.Path, h.lookup.CarRecallsVersion(id))) {
+		return nil
+	}
 	rep, meta, err := h.lookup.CarRecalls(r.Context(), id)
 	if err == nil {
 		bare := rep
 		bare.Recalls = []upstream.Recall{}
-		okRecalls(w, meta, rep, bare, rep.RecallsJSON)
+		h.okRecalls(w, r, recallsKey(v, r.URL.Path, rep.Version), meta, rep, bare, rep.RecallsJSON)
 	}
 	return err
 }
 
 func (h *Handler) motorcycleRecalls(w http.ResponseWriter, r *http.Request, id uuid.UUID) error {
+	v := h.svc.Snapshot().Version()
+	if h.keptRecalls(w, r, recallsKey(v, r.URL.Path, h.lookup.MotorcycleRecallsVersion())) {
+		return nil
+	}
 	rep, meta, err := h.lookup.MotorcycleRecalls(r.Context(), id)
 	if err == nil {
 		bare := rep
 		bare.Recalls = []upstream.Recall{}
-		okRecalls(w, meta, rep, bare, rep.RecallsJSON)
+		h.okRecalls(w, r, recallsKey(v, r.URL.Path, rep.Version), meta, rep, bare, rep.RecallsJSON)
 	}
 	return err
+}
+
+// recallsKey is the body cache's key of a recall answer of data version
+// (lookup's Version), read after v: 0, not to be kept, without one. The
+// path is the target (a catalog answer's has a query).
+func recallsKey(v catalog.Version, path string, version uint64) uint64 {
+	if version == 0 {
+		return 0
+	}
+	return fnvUint(catalogKey(v, path, ""), version)
+}
+
+// keptRecalls answers from the body cache when it keeps key's answer.
+func (h *Handler) keptRecalls(w http.ResponseWriter, r *http.Request, key uint64) bool {
+	if key == 0 {
+		return false
+	}
+	e := h.bodies.get(key, r.URL.Path)
+	if e != nil {
+		h.sendCached(w, e, edge.Negotiated(w))
+	}
+	return e != nil
 }
 
 // emptyRecalls is the recall list of an answer encoded without it: quotes
@@ -126,29 +157,44 @@ var emptyRecalls = []byte(`"recalls":[]`)
 // okRecalls is okUpstream for a recall answer. One from the files has its
 // list already encoded: only the rest is encoded (bare, the answer with an
 // empty list), and the list is put in its place; it is most of the bytes.
-func okRecalls(w http.ResponseWriter, meta upstream.Meta, data, bare any, list []byte) {
+// With a key (recallsKey) and no warning, it is kept rendered.
+func (h *Handler) okRecalls(w http.ResponseWriter, r *http.Request, key uint64, meta upstream.Meta, data, bare any, list []byte) {
+	warn := meta.Warning()
 	buf := bufPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bufPool.Put(buf)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	i := -1
-	if list != nil && enc.Encode(Envelope{Data: bare}) == nil {
-		i = bytes.Index(buf.Bytes(), emptyRecalls)
-	}
-	if i < 0 {
+	if !spliceRecalls(buf, bare, list) {
 		okUpstream(w, meta, data)
 		return
+	}
+	if warn != "" {
+		w.Header().Set("Warning", warn)
+	} else if key != 0 {
+		e := h.bodies.add(key, r.URL.Path, http.Header{"Content-Type": {"application/json"}}, buf.Bytes())
+		h.sendCached(w, e, edge.Negotiated(w))
+		return
+	}
+	edge.Send(w, http.StatusOK, "application/json", buf.Bytes())
+}
+
+// spliceRecalls writes the envelope of bare with list in place of its
+// empty recall list, and reports whether it could.
+func spliceRecalls(buf *bytes.Buffer, bare any, list []byte) bool {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if list == nil || enc.Encode(Envelope{Data: bare}) != nil {
+		return false
+	}
+	i := bytes.Index(buf.Bytes(), emptyRecalls)
+	if i < 0 {
+		return false
 	}
 	at := i + len(emptyRecalls) - len("[]")
 	tail := string(buf.Bytes()[at+len("[]"):])
 	buf.Truncate(at)
 	buf.Write(list)
 	buf.WriteString(tail)
-	if warn := meta.Warning(); warn != "" {
-		w.Header().Set("Warning", warn)
-	}
-	edge.Send(w, http.StatusOK, "application/json", buf.Bytes())
+	return true
 }
 
 // complaintParams are the query parameters of the complaints routes.

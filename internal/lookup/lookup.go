@@ -35,7 +35,8 @@ type Service struct {
 	offline  atomic.Pointer[Offline]
 	// recallMode is the recalls.source setting: "auto" or "", "offline", "online".
 	recallMode string
-	recallIx   atomic.Pointer[RecallIndex]
+	recallIx   atomic.Pointer[loadedRecalls]
+	recallGen  atomic.Uint64
 	cmplIx     atomic.Pointer[ComplaintIndex]
 	hins       atomic.Pointer[hinDecoder]
 	// names holds nhtsaModels' answers by their models (see modelNames).
@@ -126,6 +127,9 @@ type CarRecalls struct {
 	RatingsUnavailable bool      `json:"ratings_unavailable" jsonschema:"True when the recalls come from the imported files and NHTSA failed to give ratings: ratings is then empty, not a statement that none exist."`
 	Stale              bool      `json:"stale" jsonschema:"True when NHTSA failed and an expired cached answer is served (with a Warning header)."`
 	FetchedAt          time.Time `json:"fetched_at" jsonschema:"When the answer was fetched from NHTSA, or when the recall files were imported (UTC)."`
+	// Version is the answer's data version (see RecallSet.Version) and its
+	// ratings' fetch time; 0 when the answer may change without it.
+	Version uint64 `json:"-"`
 }
 
 // MotorcycleRef identifies a motorcycle-dataset record.
@@ -148,6 +152,8 @@ type MotorcycleRecalls struct {
 	DataDate    string    `json:"data_date" jsonschema:"The date of the recall data, YYYY-MM-DD: the newest record of the imported files, or the day NHTSA's API was asked."`
 	Stale       bool      `json:"stale" jsonschema:"True when NHTSA failed and an expired cached answer is served (with a Warning header)."`
 	FetchedAt   time.Time `json:"fetched_at" jsonschema:"When the answer was fetched from NHTSA, or when the recall files were imported (UTC)."`
+	// Version is RecallSet.Version.
+	Version uint64 `json:"-"`
 }
 
 // MotorcycleNote qualifies an empty motorcycle recall list.
@@ -203,7 +209,43 @@ func (s *Service) CarRecalls(ctx context.Context, id uuid.UUID) (CarRecalls, ups
 		meta = upstream.Meta{Stale: meta.Stale || ratingsMeta.Stale, FetchedAt: oldest(meta.FetchedAt, ratingsMeta.FetchedAt)}
 	}
 	out.Stale, out.FetchedAt = meta.Stale, meta.FetchedAt
+	if set.Version != 0 && ratingsErr == nil && !meta.Stale {
+		out.Version = carVersion(set.Version, ratingsMeta.FetchedAt)
+	}
 	return out, meta, nil
+}
+
+// carVersion is a car answer's Version: two fetches of the same ratings
+// differ in their time.
+func carVersion(files uint64, ratingsAt time.Time) uint64 {
+	return files ^ uint64(ratingsAt.UnixNano())*0x9e3779b97f4a7c15
+}
+
+// CarRecallsVersion is the Version CarRecalls would give now, or 0, found
+// without finding the answer: from the files' generation and the ratings
+// in memory.
+func (s *Service) CarRecallsVersion(id uuid.UUID) uint64 {
+	files, offline := s.offlineRecalls()
+	if files == nil || !offline {
+		return 0
+	}
+	car, err := s.vehicles.Car(id)
+	if err != nil {
+		return 0
+	}
+	at, ok := s.up.RatingsFetchedAt(car.Make, car.Model, car.Year)
+	if !ok {
+		return 0
+	}
+	return carVersion(files.gen, at)
+}
+
+// MotorcycleRecallsVersion is CarRecallsVersion for MotorcycleRecalls.
+func (s *Service) MotorcycleRecallsVersion() uint64 {
+	if files, offline := s.offlineRecalls(); files != nil && offline {
+		return files.gen
+	}
+	return 0
 }
 
 // MotorcycleRecalls finds a motorcycle's recall campaigns (see Recalls).
@@ -222,7 +264,7 @@ func (s *Service) MotorcycleRecalls(ctx context.Context, id uuid.UUID) (Motorcyc
 	return MotorcycleRecalls{
 		Motorcycle: MotorcycleRef{UUID: m.UUID, Make: m.Make, Model: m.Model, Year: m.Year},
 		Coverage:   Coverage, Note: MotorcycleNote, Recalls: set.Recalls, RecallsJSON: set.JSON, Source: set.Source, DataDate: set.DataDate,
-		Stale: set.Meta.Stale, FetchedAt: set.Meta.FetchedAt,
+		Stale: set.Meta.Stale, FetchedAt: set.Meta.FetchedAt, Version: set.Version,
 	}, set.Meta, nil
 }
 

@@ -25,13 +25,21 @@ type RecallIndex interface {
 // SourceRecallsAPI names NHTSA's live recalls API in answers.
 const SourceRecallsAPI = "NHTSA recalls API"
 
+// loadedRecalls is a loaded index and its generation, new with each load.
+type loadedRecalls struct {
+	ix  RecallIndex
+	gen uint64
+}
+
 // SetRecallIndex makes ix the offline recall source; replicas swap in newer files.
-func (s *Service) SetRecallIndex(ix RecallIndex) { s.recallIx.Store(&ix) }
+func (s *Service) SetRecallIndex(ix RecallIndex) {
+	s.recallIx.Store(&loadedRecalls{ix: ix, gen: s.recallGen.Add(1)})
+}
 
 // RecallSource names where recalls come from now: the files, the API or "none".
 func (s *Service) RecallSource() string {
 	if p := s.recallIx.Load(); p != nil && s.recallMode != "online" {
-		return (*p).Source()
+		return p.ix.Source()
 	}
 	if s.recallMode == "offline" {
 		return "none"
@@ -48,6 +56,9 @@ type RecallSet struct {
 	DataDate string
 	Meta     upstream.Meta
 	Offline  bool
+	// Version is the generation of the files answering, which an answer's
+	// bytes are a function of (with the vehicle); 0 from NHTSA.
+	Version uint64
 }
 
 // Recalls is the one place recalls are fetched (the API, the garage's
@@ -55,12 +66,13 @@ type RecallSet struct {
 // loaded, else NHTSA. models are the model's names to try offline in turn
 // (as the catalog spells it, as its source does); NHTSA gets the first.
 func (s *Service) Recalls(ctx context.Context, vehicleMake string, year int, models ...string) (RecallSet, error) {
-	if ix, offline := s.offlineRecalls(); offline {
-		if ix == nil {
+	if files, offline := s.offlineRecalls(); offline {
+		if files == nil {
 			return RecallSet{}, &vehicle.Error{Code: CodeUpstreamUnavailable,
 				Message: "No NHTSA recall files are imported on this server (recalls.source is offline); an operator runs vds ingest --source nhtsa-recalls."}
 		}
-		out := RecallSet{Recalls: []upstream.Recall{}, JSON: []byte("[]"), Source: ix.Source(), DataDate: ix.DataDate(), Meta: upstream.Meta{FetchedAt: ix.Since()}, Offline: true}
+		ix := files.ix
+		out := RecallSet{Recalls: []upstream.Recall{}, JSON: []byte("[]"), Source: ix.Source(), DataDate: ix.DataDate(), Meta: upstream.Meta{FetchedAt: ix.Since()}, Offline: true, Version: files.gen}
 		for _, m := range s.modelNames(models) {
 			if l, enc, ok := ix.Find(vehicleMake, m, year); ok {
 				out.Recalls, out.JSON = l, enc
@@ -82,12 +94,9 @@ func (s *Service) Recalls(ctx context.Context, vehicleMake string, year int, mod
 
 // offlineRecalls reports whether recalls come from the files now, and the
 // files' index (nil when recalls.source is offline and none are loaded).
-func (s *Service) offlineRecalls() (RecallIndex, bool) {
-	var ix RecallIndex
-	if p := s.recallIx.Load(); p != nil {
-		ix = *p
-	}
-	return ix, s.recallMode == "offline" || (s.recallMode != "online" && ix != nil)
+func (s *Service) offlineRecalls() (*loadedRecalls, bool) {
+	p := s.recallIx.Load()
+	return p, s.recallMode == "offline" || (s.recallMode != "online" && p != nil)
 }
 
 // WatchRecalls is the garage watch's recall source (a watch.Fetcher):

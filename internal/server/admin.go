@@ -49,15 +49,15 @@ func (s *Server) registerState() {
 	}, func() float64 { return float64(s.requests.Failed()) }))
 }
 
-// registerBodyCache adds the catalog answer cache's counters.
+// registerBodyCache adds the answer cache's counters.
 func (s *Server) registerBodyCache(stats func() httpapi.BodyCacheStats) {
 	counter := func(name, help string, read func(httpapi.BodyCacheStats) int64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(read(stats())) })
 	}
 	s.metrics.MustRegister(
-		counter("vds_body_cache_hits_total", "Catalog answers served from the answer cache (server.body_cache_mb).",
+		counter("vds_body_cache_hits_total", "Catalog and offline recall answers served from the answer cache (server.body_cache_mb).",
 			func(c httpapi.BodyCacheStats) int64 { return c.Hits }),
-		counter("vds_body_cache_misses_total", "Catalog answers rendered because the answer cache did not hold them.",
+		counter("vds_body_cache_misses_total", "Catalog and offline recall answers rendered because the answer cache did not hold them.",
 			func(c httpapi.BodyCacheStats) int64 { return c.Misses }),
 		counter("vds_body_cache_evictions_total", "Catalog answers dropped from the answer cache to stay within its size.",
 			func(c httpapi.BodyCacheStats) int64 { return c.Evictions }),

@@ -77,9 +77,12 @@ func BenchmarkHotPath(b *testing.B) {
 }
 
 // benchGet measures answering GET path with a 200.
-func benchGet(b *testing.B, h http.Handler, token, path string) {
+func benchGet(b *testing.B, h http.Handler, token, path string, acceptEncoding ...string) {
 	req := httptest.NewRequest(http.MethodGet, path, nil)
 	req.Header.Set("Authorization", "Bearer "+token)
+	for _, c := range acceptEncoding {
+		req.Header.Set("Accept-Encoding", c)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		w := httptest.NewRecorder()

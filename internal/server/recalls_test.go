@@ -17,6 +17,7 @@ import (
 	"github.com/vds-dev/vds/internal/nhtsafile"
 	"github.com/vds-dev/vds/internal/nhtsafile/nhtsafiletest"
 	"github.com/vds-dev/vds/internal/server"
+	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/storetest"
 	"github.com/vds-dev/vds/internal/upstream"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
@@ -24,17 +25,28 @@ import (
 	"github.com/vds-dev/vds/internal/watch"
 )
 
-// recallServer serves the demo catalog with recalls.source offline and the
-// captured Jeep Wrangler recalls and complaints imported, NHTSA at nhtsaURL; it returns
-// the handler, a token and the catalog.
-func recallServer(tb testing.TB, nhtsaURL string) (http.Handler, string, *catalog.Catalog) {
+// recallRig is a server of the demo catalog with recalls.source offline
+// and the captured Jeep Wrangler recalls and complaints imported.
+type recallRig struct {
+	srv   *server.Server
+	st    store.Store
+	token string
+	c     *catalog.Catalog
+}
+
+// newRecallRig starts a recallRig, NHTSA at nhtsaURL, its configuration
+// changed by tune when not nil.
+func newRecallRig(tb testing.TB, nhtsaURL string, tune func(*config.Config)) recallRig {
 	tb.Helper()
 	ctx := context.Background()
 	st, c := storetest.DemoSQLite(tb, false)
 	cfg := &config.Config{Plans: map[string]config.PlanLimits{"small": {APIAccess: true}}}
 	cfg.Upstream = config.Upstream{VPICURL: nhtsaURL, NHTSAURL: nhtsaURL, EPAURL: nhtsaURL, Timeout: time.Second, CacheTTL: time.Hour}
 	cfg.Recalls.Source = "offline"
-	cfg.Server.AuthCacheTTL = 2 * time.Second
+	cfg.Server.AuthCacheTTL, cfg.Server.BodyCacheMB = 2*time.Second, 64
+	if tune != nil {
+		tune(cfg)
+	}
 	log := slog.New(slog.DiscardHandler)
 	if _, err := server.New(ctx, cfg, st, log); err == nil || !strings.Contains(err.Error(), "recalls.source is offline") {
 		tb.Fatalf("offline without files: %v", err)
@@ -48,7 +60,13 @@ func recallServer(tb testing.TB, nhtsaURL string) (http.Handler, string, *catalo
 		tb.Fatal(err)
 	}
 	token := accesstest.Create(tb, access.New(st, cfg.Plan, cfg.PlanNames()), map[string]string{"dev": "small"})["dev"].Token
-	return srv.Handler(), token, c
+	return recallRig{srv: srv, st: st, token: token, c: c}
+}
+
+// recallServer is newRecallRig's handler, token and catalog.
+func recallServer(tb testing.TB, nhtsaURL string) (http.Handler, string, *catalog.Catalog) {
+	r := newRecallRig(tb, nhtsaURL, nil)
+	return r.srv.Handler(), r.token, r.c
 }
 
 // With every upstream address a closed port, recalls still answer from the
@@ -144,6 +162,7 @@ func TestComplaintsWithNHTSAUnreachable(t *testing.T) {
 // BenchmarkRecallsOffline sets an offline recall answer beside the catalog
 // record answer of the same vehicle (issue 30: it may cost no more). The
 // car's answer adds NCAP ratings, which NHTSA's fake gives and the cache keeps.
+// Each is asked plain and, as real clients ask, with gzip.
 func BenchmarkRecallsOffline(b *testing.B) {
 	h, token, c := recallServer(b, upstreamtest.New(b).URL)
 	var jeep string
@@ -156,6 +175,7 @@ func BenchmarkRecallsOffline(b *testing.B) {
 	for _, path := range []string{"/v1/cars/" + jeep, "/v1/cars/" + jeep + "/recalls", "/v1/motorcycles/" + moto, "/v1/motorcycles/" + moto + "/recalls"} {
 		name := strings.Replace(strings.Replace(path, jeep, "{jeep}", 1), moto, "{moto}", 1)
 		b.Run(name, func(b *testing.B) { benchGet(b, h, token, path) })
+		b.Run(name+",gzip", func(b *testing.B) { benchGet(b, h, token, path, "gzip") })
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -34,10 +35,20 @@ func (c *Client) SafetyRatings(ctx context.Context, vehicleMake, model string, y
 	if vehicleMake == "" || model == "" || year <= 0 {
 		return nil, Meta{}, errors.New("upstream: SafetyRatings needs make, model and year")
 	}
-	key := normKey("nhtsa:ratings:", vehicleMake, model, strconv.Itoa(year))
-	return loadMemo(ctx, c, UpstreamNHTSA, ServiceRatings, key, func(ctx context.Context) ([]Rating, error) {
+	return loadMemo(ctx, c, UpstreamNHTSA, ServiceRatings, ratingsKey(vehicleMake, model, year), func(ctx context.Context) ([]Rating, error) {
 		return c.fetchRatings(ctx, vehicleMake, model, year)
 	})
+}
+
+func ratingsKey(vehicleMake, model string, year int) string {
+	return normKey("nhtsa:ratings:", vehicleMake, model, strconv.Itoa(year))
+}
+
+// RatingsFetchedAt is when the ratings SafetyRatings would now answer from
+// memory were fetched, asking nothing; false when it would not.
+func (c *Client) RatingsFetchedAt(vehicleMake, model string, year int) (time.Time, bool) {
+	e, ok := c.memo.get(ratingsKey(clean(vehicleMake), clean(model), year), time.Now())
+	return e.fetchedAt, ok && c.fresh(e.fetchedAt)
 }
 
 func (c *Client) fetchRatings(ctx context.Context, vehicleMake, model string, year int) ([]Rating, error) {
