@@ -129,7 +129,7 @@ func fetchTires(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
 	}
 }
 
-// complaintsPage is how many complaints the recalls page shows.
+// complaintsPage is how many complaints the complaints page shows.
 const complaintsPage = 5
 
 func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
@@ -143,7 +143,6 @@ func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd 
 			}
 			printable(cr)
 			r = recallReport{coverage: cr.Coverage, recalls: cr.Recalls, ratings: cr.Ratings, stale: cr.Stale, fetchedAt: cr.FetchedAt}
-			r.complaints, r.complaintsErr = c.CarComplaints(ctx, rec.uuid(), 1, complaintsPage)
 		case client.KindMotorcycle:
 			mr, err := c.MotorcycleRecalls(ctx, rec.uuid())
 			if err != nil {
@@ -151,13 +150,30 @@ func fetchRecalls(ctx context.Context, c Client, id pageID, rec record) tea.Cmd 
 			}
 			printable(mr)
 			r = recallReport{coverage: mr.Coverage, note: mr.Note, recalls: mr.Recalls, stale: mr.Stale, fetchedAt: mr.FetchedAt}
-			r.complaints, r.complaintsErr = c.MotorcycleComplaints(ctx, rec.uuid(), 1, complaintsPage)
 		default:
 			return fail(id, "load recalls", fmt.Errorf("NHTSA has no recalls for a %s", kindName(rec.kind)))
 		}
-		printable(r.complaints)
 		r.title = rec.title()
 		return reportMsg[recallReport]{addr: addr{id}, report: r}
+	}
+}
+
+func fetchComplaints(ctx context.Context, c Client, id pageID, rec record) tea.Cmd {
+	return func() tea.Msg {
+		get := c.CarComplaints
+		switch rec.kind {
+		case client.KindCar:
+		case client.KindMotorcycle:
+			get = c.MotorcycleComplaints
+		default:
+			return fail(id, "load complaints", fmt.Errorf("NHTSA has no complaints for a %s", kindName(rec.kind)))
+		}
+		cs, err := get(ctx, rec.uuid(), 1, complaintsPage)
+		if err != nil {
+			return fail(id, "load complaints", err)
+		}
+		printable(cs)
+		return reportMsg[complaintReport]{addr: addr{id}, report: complaintReport{title: rec.title(), complaints: cs}}
 	}
 }
 

@@ -24,9 +24,10 @@ type KeyMap struct {
 	PrevPage key.Binding
 
 	// One record.
-	Tires   key.Binding
-	Plus    key.Binding
-	Recalls key.Binding
+	Tires      key.Binding
+	Plus       key.Binding
+	Recalls    key.Binding
+	Complaints key.Binding
 
 	// Scroll is help text only: the viewport's own key map scrolls.
 	Scroll key.Binding
@@ -40,26 +41,27 @@ type KeyMap struct {
 // DefaultKeyMap returns the bindings.
 func DefaultKeyMap() *KeyMap {
 	return &KeyMap{
-		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
-		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
-		Back:      key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		VIN:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "VIN/HIN")),
-		Garage:    key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "garage")),
-		Retry:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry")),
-		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		Select:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		NextPage:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next page")),
-		PrevPage:  key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prev page")),
-		Tires:     key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tires")),
-		Plus:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "plus sizes")),
-		Recalls:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "recalls")),
-		Scroll:    key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgdn", "scroll")),
-		Decode:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "decode")),
-		EditVIN:   key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/", "edit VIN/HIN")),
-		Cancel:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+		Quit:       key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
+		ForceQuit:  key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "quit")),
+		Back:       key.NewBinding(key.WithKeys("esc", "backspace"), key.WithHelp("esc", "back")),
+		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		VIN:        key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "VIN/HIN")),
+		Garage:     key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "garage")),
+		Retry:      key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "retry")),
+		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Select:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Filter:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		NextPage:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next page")),
+		PrevPage:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "prev page")),
+		Tires:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tires")),
+		Plus:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "plus sizes")),
+		Recalls:    key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "recalls")),
+		Complaints: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "complaints")),
+		Scroll:     key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown"), key.WithHelp("↑/↓/pgdn", "scroll")),
+		Decode:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "decode")),
+		EditVIN:    key.NewBinding(key.WithKeys("/", "i"), key.WithHelp("/", "edit VIN/HIN")),
+		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }
 

@@ -25,6 +25,7 @@ const (
 	stateTires
 	statePlus
 	stateRecalls
+	stateComplaints
 	stateVIN
 	stateGarage
 )
@@ -47,6 +48,8 @@ func (s state) String() string {
 		return "plus sizes"
 	case stateRecalls:
 		return "recalls"
+	case stateComplaints:
+		return "complaints"
 	case stateVIN:
 		return "vin"
 	case stateGarage:

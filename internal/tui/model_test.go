@@ -151,7 +151,7 @@ func TestStateString(t *testing.T) {
 		want string
 	}{
 		{stateTypes, "types"}, {stateMakes, "makes"}, {stateModels, "models"}, {stateRecords, "records"},
-		{stateRecord, "record"}, {stateTires, "tires"}, {stateRecalls, "recalls"}, {stateVIN, "vin"},
+		{stateRecord, "record"}, {stateTires, "tires"}, {stateRecalls, "recalls"}, {stateComplaints, "complaints"}, {stateVIN, "vin"},
 		{stateGarage, "garage"}, {state(99), "unknown"},
 	}
 	for _, tt := range tests {
@@ -328,24 +328,33 @@ func TestUpdateTiresAndRecalls(t *testing.T) {
 	assertState(t, m, stateRecalls)
 	assertView(t, m, "Recalls: 2019 Toyota Camry LE", "US (NHTSA)", "Crash ratings", "★★★★★", "19V123000",
 		"FUEL SYSTEM", "PARK OUTSIDE", "Remedy")
-	// The page scrolls to its complaints.
-	m = drive(t, m, runes("f"), runes("f"))
-	assertView(t, m, "Complaints (7)", "NHTSA complaint files 2026-05-01", "crashes 2  fires 1  injured 3  killed 0",
-		"    5  ENGINE", "11500001  2023-03-01  ENGINE  CRASH 2 injured", "engine stalled", "1 of 7 shown")
+	// Complaints are a page of their own, a call of their own.
+	m = drive(t, m, backspace, runes("c"))
+	assertState(t, m, stateComplaints)
+	assertView(t, m, "Complaints: 2019 Toyota Camry LE", "NHTSA complaint files 2026-05-01", "Complaints (7)",
+		"crashes 2  fires 1  injured 3  killed 0", "    5  ENGINE", "11500001  2023-03-01  ENGINE  CRASH 2 injured",
+		"engine stalled", "1 of 7 shown")
 	want := []string{"CarTireSizes" + fakeUUID(1), "CarRecalls" + fakeUUID(1), "CarComplaints" + fakeUUID(1)}
 	if got := fc.called(); !slices.Equal(got[len(got)-3:], want) {
 		t.Errorf("calls end %q, want %q", got[len(got)-3:], want)
 	}
 }
 
-// Complaints that fail leave the recalls shown, saying why they are missing.
-func TestRecallsWithoutComplaints(t *testing.T) {
+// Viewing recalls asks for recalls only; complaints that fail say why on
+// their own page.
+func TestComplaintsUnavailable(t *testing.T) {
 	t.Parallel()
 	fc := newFake()
 	fc.setErr("CarComplaints", &client.APIError{Status: 503, Code: "upstream_unavailable", Detail: "NHTSA is unavailable"})
-	m := drive(t, toRecord(t, newTest(t, fc, 100, 40)), runes("r"), runes("f"), runes("f"))
+	m := drive(t, toRecord(t, newTest(t, fc, 100, 40)), runes("r"))
 	assertState(t, m, stateRecalls)
-	assertView(t, m, "19V123000", "Complaints", "unavailable", "NHTSA is unavailable")
+	assertView(t, m, "19V123000")
+	if got := fc.called(); slices.Contains(got, "CarComplaints"+fakeUUID(1)) {
+		t.Errorf("the recalls page asked for complaints: calls %q", got)
+	}
+	m = drive(t, m, backspace, runes("c"))
+	assertState(t, m, stateComplaints)
+	assertView(t, m, "NHTSA is unavailable")
 }
 
 // atVIN drives a fresh model to the VIN screen, with the VIN decoded.

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/vds-dev/vds/client"
-	"github.com/vds-dev/vds/internal/textfmt"
 )
 
 // newRecallsPage shows a car's or motorcycle's NHTSA recall campaigns, and a
@@ -64,26 +62,37 @@ func recallsContent(st *Styles, r recallReport, width int) string {
 			b.WriteString("\n" + st.Label.Render("  "+f.label) + "\n" + indent(wrap.Render(*f.text), "    "))
 		}
 	}
-	b.WriteString("\n\n" + complaintsContent(st, r.complaints, r.complaintsErr, wrap))
 	return b.String()
 }
 
 // topComponents is how many components the complaint counts list.
 const topComponents = 8
 
+// newComplaintsPage shows a car's or motorcycle's owners' complaints to
+// NHTSA: a page of its own, so viewing recalls costs one call.
+func newComplaintsPage(rec record) *reportPage[complaintReport] {
+	return newReportPage(rec, reportKind[complaintReport]{
+		screen: stateComplaints, name: "Complaints", what: "complaints", fetch: fetchComplaints, content: complaintsContent,
+		subtitle: func(r complaintReport) string {
+			if r.complaints == nil {
+				return ""
+			}
+			return r.complaints.Source
+		},
+	})
+}
+
 // complaintsContent shows owners' complaints: their totals, the components
 // most complained of and the first page, newest first.
-func complaintsContent(st *Styles, c *client.Complaints, err error, wrap lipgloss.Style) string {
+func complaintsContent(st *Styles, r complaintReport, width int) string {
+	wrap := lipgloss.NewStyle().Width(max(20, width-4))
 	var b strings.Builder
-	if c == nil {
-		b.WriteString(st.Title.Render("Complaints"))
-		if err != nil {
-			b.WriteString("\n" + st.Warn.Render(indent(wrap.Render("unavailable: "+textfmt.Printable(err.Error())), "  ")))
-		}
-		return b.String()
+	c := r.complaints
+	if c == nil { // not loaded yet
+		return ""
 	}
 	t := c.Totals
-	b.WriteString(st.Title.Render(fmt.Sprintf("Complaints (%d)", t.Complaints)) + "  " + st.Subtle.Render(c.Source))
+	b.WriteString(st.Title.Render(fmt.Sprintf("Complaints (%d)", t.Complaints)))
 	if t.Complaints == 0 {
 		return b.String() + "\n" + st.Good.Render("  none on record")
 	}

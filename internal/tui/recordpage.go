@@ -9,7 +9,8 @@ import (
 	"github.com/vds-dev/vds/client"
 )
 
-// recordPage shows one record in full, with t for tires and r for recalls;
+// recordPage shows one record in full, with t for tires, r for recalls and
+// c for complaints;
 // it fetches the record only when the list did not have it.
 type recordPage struct {
 	pageBase
@@ -84,6 +85,8 @@ func (p *recordPage) update(c *common, msg tea.Msg) tea.Cmd {
 			return open(newPlusPage(p.rec))
 		case key.Matches(msg, c.keys.Recalls) && p.rec.loaded() && p.rec.hasRecalls():
 			return open(newRecallsPage(p.rec))
+		case key.Matches(msg, c.keys.Complaints) && p.rec.loaded() && p.rec.hasRecalls():
+			return open(newComplaintsPage(p.rec))
 		}
 	}
 	var cmd tea.Cmd
@@ -107,7 +110,7 @@ func (p *recordPage) help(c *common) []key.Binding {
 		kb = append(kb, c.keys.Plus)
 	}
 	if p.rec.loaded() && p.rec.hasRecalls() {
-		kb = append(kb, c.keys.Recalls)
+		kb = append(kb, c.keys.Recalls, c.keys.Complaints)
 	}
 	if p.vp.TotalLineCount() > p.vp.Height {
 		kb = append(kb, c.keys.Scroll)

@@ -181,9 +181,11 @@ type recallReport struct {
 	ratings   []client.Rating
 	stale     bool
 	fetchedAt time.Time
-	// complaints is their first page; complaintsErr why there is none.
-	complaints    *client.Complaints
-	complaintsErr error
+}
+
+type complaintReport struct {
+	title      string
+	complaints *client.Complaints
 }
 
 func vehicleName(year int, parts ...string) string {
