@@ -205,39 +205,15 @@ func (in *instance) callTool(token, tool string, args map[string]any) (*mcp.Call
 // TestHangingUpstream: an NHTSA that accepts connections and never answers
 // is a 503 upstream_unavailable (an isError result over MCP) once
 // upstream.timeout is spent, on every endpoint that asks NHTSA, retries
-// included; with the default configuration well within 15 seconds, long
-// before the server's write timeout would drop the connection.
+// included. The default timeout's bound (well within 15 seconds, long
+// before the server's write timeout) is config's TestUpstreamTimeoutBelowWriteTimeout; here
+// a 1s timeout shows the server spends the configured one.
 func TestHangingUpstream(t *testing.T) {
 	t.Parallel()
-	defaults, defaultFake := upstreamEnv(t, "sqlite", time.Hour, "")
-	dtok := func() string { _, tok := defaults.newToken("default@example.com", "developer"); return tok }()
 	e, fake := upstreamEnv(t, "sqlite", time.Hour, "1s")
 	_, tok := e.newToken("hang@example.com", "developer")
-	din, in := defaults.serve(), e.serve()
+	in := e.serve()
 	fake.SetMode(upstreamtest.Stall, time.Minute)
-	defaultFake.SetMode(upstreamtest.Stall, time.Minute)
-
-	// The default budget is 10 s: run that one call alongside the others.
-	type answer struct {
-		status int
-		code   string
-		took   time.Duration
-	}
-	byDefault := make(chan answer, 1)
-	go func() {
-		start := time.Now()
-		req, _ := http.NewRequest(http.MethodGet, din.URL+"/v1/vin/"+upstreamtest.KnownVIN, nil)
-		req.Header.Set("Authorization", "Bearer "+dtok)
-		a := answer{}
-		if resp, err := din.http.Do(req); err == nil {
-			var p problemBody
-			_ = json.NewDecoder(resp.Body).Decode(&p)
-			resp.Body.Close()
-			a.status, a.code = resp.StatusCode, p.Code
-		}
-		a.took = time.Since(start)
-		byDefault <- a
-	}()
 
 	demo := demoCatalog(t)
 	car, moto := demo.Cars[20].UUID.String(), demo.Motorcycles[20].UUID.String()
@@ -273,11 +249,6 @@ func TestHangingUpstream(t *testing.T) {
 		if took < time.Second || took > bound {
 			t.Errorf("MCP %s %v answered after %v, want upstream.timeout 1s plus a margin", tool, call, took)
 		}
-	}
-
-	a := <-byDefault
-	if a.status != http.StatusServiceUnavailable || a.code != "upstream_unavailable" || a.took > 12*time.Second {
-		t.Errorf("default configuration with NHTSA hanging: %d %q after %v, want 503 upstream_unavailable after about 10s", a.status, a.code, a.took)
 	}
 }
 
