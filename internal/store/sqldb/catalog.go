@@ -218,25 +218,26 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-func loadAll[T any](ctx context.Context, q queryer, t table[T], c *catalog.Catalog, sorted bool) error {
+func loadAll[T any](ctx context.Context, q queryer, t table[T], c *catalog.Catalog, sorted bool, expect int) error {
 	query := t.load
 	if sorted {
 		query += t.order
 	}
-	rs, err := queryAll(ctx, q, "load "+t.name, t.scan(), query)
+	rs, err := appendAll(ctx, q, "load "+t.name, t.scan(), make([]T, 0, expect), query)
 	*t.record(c) = rs
 	return err
 }
 
 // loadCatalog loads the records of the kinds in only, every kind when nil,
-// in each table's order when sorted.
-func loadCatalog(ctx context.Context, q queryer, only map[catalog.Kind]bool, sorted bool) (*catalog.Catalog, error) {
+// in each table's order when sorted; expect, the counts of the version
+// read in the same transaction, sizes each kind's slice.
+func loadCatalog(ctx context.Context, q queryer, only map[catalog.Kind]bool, sorted bool, expect catalog.Counts) (*catalog.Catalog, error) {
 	c := &catalog.Catalog{}
 	for kind, load := range map[catalog.Kind]func() error{
-		catalog.KindCar:        func() error { return loadAll(ctx, q, carTable, c, sorted) },
-		catalog.KindMotorcycle: func() error { return loadAll(ctx, q, motorcycleTable, c, sorted) },
-		catalog.KindBoat:       func() error { return loadAll(ctx, q, boatTable, c, sorted) },
-		catalog.KindTireSize:   func() error { return loadAll(ctx, q, tireTable, c, sorted) },
+		catalog.KindCar:        func() error { return loadAll(ctx, q, carTable, c, sorted, expect.Cars) },
+		catalog.KindMotorcycle: func() error { return loadAll(ctx, q, motorcycleTable, c, sorted, expect.Motorcycles) },
+		catalog.KindBoat:       func() error { return loadAll(ctx, q, boatTable, c, sorted, expect.Boats) },
+		catalog.KindTireSize:   func() error { return loadAll(ctx, q, tireTable, c, sorted, expect.TireSizes) },
 	} {
 		if only != nil && !only[kind] {
 			continue
@@ -277,7 +278,7 @@ func (s *DB) LoadCatalog(ctx context.Context) (*catalog.Catalog, catalog.Version
 	if err != nil {
 		return nil, v, err
 	}
-	c, err := loadCatalog(ctx, tx, nil, false)
+	c, err := loadCatalog(ctx, tx, nil, false, v.Counts)
 	return c, v, err
 }
 
@@ -304,7 +305,11 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 		for _, k := range kinds {
 			replace[k] = true
 		}
-		current, err := loadCatalog(ctx, tx, replace, true)
+		var err error
+		if ver, err = readVersion(ctx, tx); err != nil {
+			return err
+		}
+		current, err := loadCatalog(ctx, tx, replace, true, ver.Counts)
 		if err != nil {
 			return err
 		}
@@ -312,9 +317,6 @@ func (s *DB) ReplaceCatalog(ctx context.Context, next *catalog.Catalog, kinds []
 			opts.Prepare(current, next)
 		}
 		ch = catalog.Diff(current, next, replace)
-		if ver, err = readVersion(ctx, tx); err != nil {
-			return err
-		}
 		if opts.Check != nil {
 			if err := opts.Check(&ch); err != nil {
 				return err
@@ -502,7 +504,7 @@ func (s *DB) EnrichCars(ctx context.Context, economy map[uuid.UUID]catalog.FuelE
 			}
 		}
 		current := &catalog.Catalog{}
-		if err := loadAll(ctx, tx, carTable, current, true); err != nil {
+		if err := loadAll(ctx, tx, carTable, current, true, len(economy)); err != nil {
 			return err
 		}
 		stmt, err := tx.PrepareContext(ctx, `UPDATE cars SET mpg_city = $2, mpg_highway = $3, mpg_combined = $4,

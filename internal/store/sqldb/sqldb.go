@@ -150,12 +150,17 @@ type rowScanner interface{ Scan(dest ...any) error }
 
 // queryAll scans every row of query; what prefixes the errors.
 func queryAll[T any](ctx context.Context, q queryer, what string, scan func(rowScanner) (T, error), query string, args ...any) ([]T, error) {
+	return appendAll(ctx, q, what, scan, nil, query, args...)
+}
+
+// appendAll is queryAll appending to out: sized to the rows expected, a
+// million cars are not copied a dozen times over as the slice grows.
+func appendAll[T any](ctx context.Context, q queryer, what string, scan func(rowScanner) (T, error), out []T, query string, args ...any) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	defer rows.Close()
-	var out []T
 	for rows.Next() {
 		r, err := scan(rows)
 		if err != nil {
