@@ -221,6 +221,15 @@ func (p *pass) acquire(ctx context.Context) bool {
 	return true
 }
 
+// release gives back a request slot taken by acquire, once the request's
+// outcome is counted: a slot given back earlier let another request start
+// on the backoff and failure count from before it.
+func (p *pass) release(acquired bool) {
+	if acquired {
+		<-p.asking
+	}
+}
+
 // ready waits out the backoff; false when the pass stopped or ctx ended.
 func (p *pass) ready(ctx context.Context) bool {
 	for {
@@ -347,7 +356,6 @@ func (w *Watch) check(ctx context.Context, wv *watched, refresh bool, p *pass) {
 			return
 		}
 		recalls, err = w.up.RefreshRecalls(ctx, wv.sample.Make, wv.sample.Model, wv.sample.Year)
-		<-p.asking
 	} else {
 		recalls, _, err = w.up.Recalls(ctx, wv.sample.Make, wv.sample.Model, wv.sample.Year)
 	}
@@ -360,6 +368,7 @@ func (w *Watch) check(ctx context.Context, wv *watched, refresh bool, p *pass) {
 		p.until = now.Add(pause)
 		p.stopped = p.inARow >= w.cfg.MaxFailures
 		p.mu.Unlock()
+		p.release(refresh)
 		w.observe(OutcomeFailed, 0)
 		w.log.Warn("recall check failed", "vehicle", wv.key, "err", err, "pause", pause)
 		if refresh {
@@ -372,6 +381,7 @@ func (w *Watch) check(ctx context.Context, wv *watched, refresh bool, p *pass) {
 	p.res.Checked++
 	p.res.Campaigns += len(recalls)
 	p.mu.Unlock()
+	p.release(refresh)
 	w.observe(OutcomeChecked, len(recalls))
 	campaigns := make(map[string][]byte, len(recalls))
 	byNumber := make(map[string]upstream.Recall, len(recalls))
