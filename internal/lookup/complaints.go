@@ -95,15 +95,11 @@ func (s *Service) VehicleComplaints(ctx context.Context, vehicleMake string, yea
 		}
 		return out, nil
 	}
-	model := ""
-	if len(models) > 0 {
-		model = models[0]
-	}
-	l, meta, err := s.up.Complaints(ctx, vehicleMake, model, year)
+	l, meta, err := s.up.Complaints(ctx, vehicleMake, apiModel(models), year)
 	if err != nil {
 		return ComplaintSet{}, err
 	}
-	return ComplaintSet{Complaints: l, Source: SourceComplaintsAPI, DataDate: meta.FetchedAt.UTC().Format(time.DateOnly), Meta: meta}, nil
+	return ComplaintSet{Complaints: l, Source: SourceComplaintsAPI, DataDate: apiDataDate(meta), Meta: meta}, nil
 }
 
 // CarComplaints answers /v1/cars/{uuid}/complaints.

@@ -81,15 +81,25 @@ func (s *Service) Recalls(ctx context.Context, vehicleMake string, year int, mod
 		}
 		return out, nil
 	}
-	model := ""
-	if len(models) > 0 {
-		model = models[0]
-	}
-	recalls, meta, err := s.up.Recalls(ctx, vehicleMake, model, year)
+	recalls, meta, err := s.up.Recalls(ctx, vehicleMake, apiModel(models), year)
 	if err != nil {
 		return RecallSet{}, err
 	}
-	return RecallSet{Recalls: recalls, Source: SourceRecallsAPI, DataDate: meta.FetchedAt.UTC().Format(time.DateOnly), Meta: meta}, nil
+	return RecallSet{Recalls: recalls, Source: SourceRecallsAPI, DataDate: apiDataDate(meta), Meta: meta}, nil
+}
+
+// apiModel is the model name NHTSA's API is asked with: the first of the
+// names a record's model may go by.
+func apiModel(models []string) string {
+	if len(models) == 0 {
+		return ""
+	}
+	return models[0]
+}
+
+// apiDataDate is an answer from NHTSA's API dated by when it was fetched.
+func apiDataDate(meta upstream.Meta) string {
+	return meta.FetchedAt.UTC().Format(time.DateOnly)
 }
 
 // offlineRecalls reports whether recalls come from the files now, and the
