@@ -123,6 +123,35 @@ func newList(c *common, singular, plural string, filtering bool) list.Model {
 	return l
 }
 
+// updateList passes msg to l. The list filters each keystroke in a command
+// of its own, and their answers can arrive out of order: one that no longer
+// matches the filter typed is replaced by matching again, here.
+func updateList(l list.Model, msg tea.Msg) (list.Model, tea.Cmd) {
+	l, cmd := l.Update(msg)
+	if _, ok := msg.(list.FilterMatchesMsg); !ok || l.FilterState() == list.Unfiltered {
+		return l, cmd
+	}
+	items := l.Items()
+	targets := make([]string, len(items))
+	for i, it := range items {
+		targets[i] = it.FilterValue()
+	}
+	want := l.Filter(l.FilterValue(), targets)
+	got := l.VisibleItems()
+	stale := len(want) != len(got)
+	for i := 0; !stale && i < len(want); i++ {
+		stale = targets[want[i].Index] != got[i].FilterValue()
+	}
+	if stale {
+		typing := l.FilterState() == list.Filtering
+		l.SetFilterText(l.FilterValue())
+		if typing {
+			l.SetFilterState(list.Filtering)
+		}
+	}
+	return l, cmd
+}
+
 func listHelp(c *common, l list.Model, extra ...key.Binding) []key.Binding {
 	if l.FilterState() == list.Filtering {
 		return []key.Binding{l.KeyMap.AcceptWhileFiltering, l.KeyMap.CancelWhileFiltering}
@@ -223,7 +252,7 @@ func (p *listPage) updateList(c *common, msg tea.Msg, open func(value any) tea.C
 		}
 	}
 	var cmd tea.Cmd
-	p.list, cmd = p.list.Update(msg)
+	p.list, cmd = updateList(p.list, msg)
 	return cmd
 }
 

@@ -83,7 +83,7 @@ func (p *recordsPage) update(c *common, msg tea.Msg) tea.Cmd {
 		}
 	}
 	var cmd tea.Cmd
-	p.list, cmd = p.list.Update(msg)
+	p.list, cmd = updateList(p.list, msg)
 	return cmd
 }
 

@@ -18,7 +18,8 @@ import (
 // These tests run the whole program through teatest: real key messages, the
 // real command loop and renderer, the fake client behind it.
 
-const waitFor = 5 * time.Second
+// waitFor bounds each wait; a loaded CI machine can take seconds to draw.
+const waitFor = 30 * time.Second
 
 // startTUI runs the TUI on fc in a 100×30 terminal.
 func startTUI(t *testing.T, fc *fakeClient) *teatest.TestModel {

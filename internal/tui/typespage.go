@@ -52,7 +52,7 @@ func (p *typesPage) update(c *common, msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	var cmd tea.Cmd
-	p.list, cmd = p.list.Update(msg)
+	p.list, cmd = updateList(p.list, msg)
 	return cmd
 }
 
