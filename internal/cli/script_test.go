@@ -42,30 +42,19 @@ import (
 // vdsDir holds the vds binary the scripts run, built once by TestMain.
 var vdsDir string
 
-// TestMain builds the vds the scripts run as a real subprocess: cmd/vds
-// with the flags of `make build` (CGO_ENABLED=0, -trimpath), which cmd/vds's
-// own tests compile too, so only the link is new. It is built without the
-// race detector: the scripts check what a command prints, writes and exits
-// with, which a race report would not change, and the code they run is
-// raced in process by the packages' own tests (cli, server, httpapi,
-// ingest, the stores) and, as a server, by internal/e2e; a race-built vds
-// made every ingest and enrich here several times slower.
+// TestMain builds the vds the scripts run as a real subprocess, with the
+// flags of `make build` and without the race detector: the scripts check
+// what a command prints, writes and exits with, which a race report would
+// not change.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "vds-cli-test")
+	bin, remove, err := fixture.BuildVDS()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	build := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dir, "vds"), "github.com/vds-dev/vds/cmd/vds")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build vds: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	vdsDir = dir
+	vdsDir = filepath.Dir(bin)
 	code := m.Run()
-	os.RemoveAll(dir)
+	remove()
 	os.Exit(code)
 }
 

@@ -21,14 +21,20 @@ import (
 	"time"
 
 	"github.com/vds-dev/vds/internal/cli"
+	"github.com/vds-dev/vds/internal/fixture"
 	"github.com/vds-dev/vds/internal/httpapi"
 	"github.com/vds-dev/vds/internal/httpapi/apitest"
 	"github.com/vds-dev/vds/internal/store/storetest"
 )
 
-// asVDS makes the test binary behave as vds when set: the subprocesses are
-// this race-enabled binary, so the server runs under the race detector too.
+// asVDS makes the test binary behave as vds when set: an env with race set
+// runs this race-enabled binary, so the server runs under the race
+// detector. The tests that drive a server with concurrent clients or
+// replicas do; the others run vdsBin, the `make build` vds, several times
+// cheaper to start and ingest with.
 const asVDS = "VDS_E2E_RUN_AS_VDS"
+
+var vdsBin string
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asVDS) == "1" {
@@ -38,7 +44,15 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	bin, remove, err := fixture.BuildVDS()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	vdsBin = bin
+	code := m.Run()
+	remove()
+	os.Exit(code)
 }
 
 // env is one isolated vds installation: its own config and data
@@ -48,6 +62,8 @@ type env struct {
 	dir     string
 	dbURL   string
 	backend string
+	// race runs this race-enabled test binary as vds instead of vdsBin.
+	race bool
 }
 
 // backends runs fn once per store, in parallel: SQLite always, PostgreSQL
@@ -84,12 +100,16 @@ func (e *env) writeConfig(yaml string) {
 }
 
 func (e *env) command(args ...string) *exec.Cmd {
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(),
-		asVDS+"=1",
-		// The race detector sleeps 1 s at every exit unless told not to;
-		// GORACE options set for the run come after, so they still win.
-		strings.TrimSpace("GORACE=atexit_sleep_ms=0 "+os.Getenv("GORACE")),
+	cmd := exec.Command(vdsBin, args...)
+	cmd.Env = os.Environ()
+	if e.race {
+		cmd = exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), asVDS+"=1",
+			// The race detector sleeps 1 s at every exit unless told not to;
+			// GORACE options set for the run come after, so they still win.
+			strings.TrimSpace("GORACE=atexit_sleep_ms=0 "+os.Getenv("GORACE")))
+	}
+	cmd.Env = append(cmd.Env,
 		"HOME="+e.dir,
 		"XDG_CONFIG_HOME="+filepath.Join(e.dir, "config"),
 		"XDG_DATA_HOME="+filepath.Join(e.dir, "data"),
@@ -133,20 +153,23 @@ type instance struct {
 	http *http.Client
 }
 
-var (
-	docOnce sync.Once
-	doc     []byte
-	docErr  error
-)
+// validator checks responses against the OpenAPI document; one serves
+// every instance, as it checks concurrently.
+var validator = sync.OnceValues(func() (*apitest.Validator, error) {
+	doc, err := httpapi.OpenAPIDocument()
+	if err != nil {
+		return nil, err
+	}
+	return apitest.New(doc)
+})
 
 // validatingClient returns an HTTP client that checks every response
 // against the OpenAPI document.
 func validatingClient(t *testing.T) *http.Client {
-	docOnce.Do(func() { doc, docErr = httpapi.OpenAPIDocument() })
-	if docErr != nil {
-		t.Fatal(docErr)
+	v, err := validator()
+	if err != nil {
+		t.Fatal(err)
 	}
-	v := apitest.NewValidator(t, doc)
 	return &http.Client{Timeout: 30 * time.Second, Transport: v.Transport(t, sharedTransport)}
 }
 

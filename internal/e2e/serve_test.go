@@ -97,6 +97,7 @@ func hammerPatiently(in *instance, token, path string, workers int, patience tim
 func TestQuotaExactAndDurable(t *testing.T) {
 	t.Parallel()
 	backends(t, func(t *testing.T, e *env) {
+		e.race = true
 		// The free plan's quota with its rate limit lifted, so only the
 		// quota stops the clients.
 		e.writeConfig("plans:\n  free:\n    rate_per_minute: 0\n")
@@ -165,6 +166,7 @@ func TestRateLimit(t *testing.T) {
 func TestCatalogFollowsIngest(t *testing.T) {
 	t.Parallel()
 	backends(t, func(t *testing.T, e *env) {
+		e.race = true // the reload swaps the catalog under requests
 		e.vds("ingest")
 		_, tok := e.newToken("dev@example.com", "developer")
 		in := e.serve()
@@ -194,6 +196,7 @@ func TestCatalogFollowsIngest(t *testing.T) {
 func TestTwoReplicas(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, "postgres")
+	e.race = true
 	e.writeConfig("plans:\n  free:\n    rate_per_minute: 600\n")
 	e.vds("ingest")
 	devID, dev := e.newToken("dev@example.com", "developer")
