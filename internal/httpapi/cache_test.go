@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
-
-	"github.com/vds-dev/vds/internal/httpapi/apitest"
 )
 
 // TestNotModifiedDocumented: the document has a 304 with ETag and
@@ -41,7 +39,7 @@ func TestNotModifiedDocumented(t *testing.T) {
 		t.Errorf("%d operations document a 304, want the 23 catalog ones", catalogOps)
 	}
 
-	v := apitest.NewValidator(t, buildDoc(t))
+	v := sharedValidator(t)
 	hdr := http.Header{"X-Request-Id": {"r1"}, "Etag": {`"v3-0123456789abcdef"`}, "Cache-Control": {"private, max-age=60"}}
 	for _, tc := range []struct {
 		path   string

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,15 +55,29 @@ func buildDoc(t testing.TB) []byte {
 	return doc
 }
 
-// loadDoc loads the document with kin-openapi, as the validator does.
+// validator checks against the document; loading and validating it takes
+// seconds under the race detector, so the package's tests share one.
+var validator = sync.OnceValues(func() (*apitest.Validator, error) {
+	doc, err := httpapi.BuildOpenAPI(routes())
+	if err != nil {
+		return nil, err
+	}
+	return apitest.New(doc)
+})
+
+func sharedValidator(t testing.TB) *apitest.Validator {
+	t.Helper()
+	v, err := validator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// loadDoc is the document as kin-openapi loads it for the validator.
 func loadDoc(t testing.TB) *openapi3.T {
 	t.Helper()
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(buildDoc(t))
-	if err != nil {
-		t.Fatalf("load: %v", err)
-	}
-	return doc
+	return sharedValidator(t).Doc()
 }
 
 // rawDoc is the document as generic JSON, to look at exactly what was written.
@@ -597,7 +612,7 @@ type exchange struct {
 func TestEveryResponseMatchesDocument(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	v := apitest.NewValidator(t, buildDoc(t))
+	v := sharedValidator(t)
 	client := &http.Client{Transport: v.Transport(t, nil)}
 
 	car, moto, boat, tire := f.cat.Cars[0], f.cat.Motorcycles[0], f.cat.Boats[0], f.cat.TireSizes[0]

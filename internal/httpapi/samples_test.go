@@ -17,7 +17,6 @@ import (
 
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/httpapi"
-	"github.com/vds-dev/vds/internal/httpapi/apitest"
 	"github.com/vds-dev/vds/internal/upstream/upstreamtest"
 )
 
@@ -34,7 +33,7 @@ const sampleItems = 3
 // differ on every run.
 func TestSamples(t *testing.T) {
 	f := newFixture(t)
-	v := apitest.NewValidator(t, buildDoc(t))
+	v := sharedValidator(t)
 	client := &http.Client{Transport: v.Transport(t, nil)}
 	camry := func(c catalog.Car) bool { return c.Make == "Toyota" && c.Model == "Camry" }
 	i := slices.IndexFunc(f.cat.Cars, camry)

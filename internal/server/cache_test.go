@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -66,13 +67,23 @@ func newWebServer(t *testing.T, tweak func(*config.Config)) *webServer {
 	ts := httptest.NewServer(srv.Handler())
 	t.Cleanup(ts.Close)
 	ws.url = ts.URL
-	doc, err := httpapi.OpenAPIDocument()
+	v, err := validator()
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws.client = &http.Client{Transport: apitest.NewValidator(t, doc).Transport(t, nil)}
+	ws.client = &http.Client{Transport: v.Transport(t, nil)}
 	return ws
 }
+
+// validator checks every answer against the OpenAPI document; one serves
+// every test, as loading it takes seconds under the race detector.
+var validator = sync.OnceValues(func() (*apitest.Validator, error) {
+	doc, err := httpapi.OpenAPIDocument()
+	if err != nil {
+		return nil, err
+	}
+	return apitest.New(doc)
+})
 
 // do sends method path with token (none if "") and header pairs.
 func (ws *webServer) do(t *testing.T, method, path, token string, header ...string) (*http.Response, string) {
