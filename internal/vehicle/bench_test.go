@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -298,7 +299,17 @@ func BenchmarkSearchScale(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	svcs := [2]*vehicle.Service{demoService(b), vehicle.NewService(snapshot(b, c, catalog.Version{}))}
+	runtime.GC()
+	var after runtime.MemStats
+	start := time.Now()
+	snap := snapshot(b, c, catalog.Version{})
+	built := time.Since(start)
+	c = nil
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.Logf("%d cars: snapshot built in %v, heap %d MiB after it", snap.Version().Counts.Cars, built.Round(time.Millisecond),
+		after.HeapAlloc>>20)
+	svcs := [2]*vehicle.Service{demoService(b), vehicle.NewService(snap)}
 	for _, kv := range [][]string{
 		{"make", "Toyota"}, {"make", "Toyota", "model", "Camry", "page", "40"}, {"q", "camry"}, {"q", "toyota"},
 		{"q", "camry le"}, {"q", "sport awd"}, {"q", "touring suv"}, {"q", "limited hybrid package"}, {"q", "toyota sport"},
