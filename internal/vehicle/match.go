@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Constraint bits: the per-record checks a query needs beyond its source.
@@ -33,6 +34,7 @@ const (
 	srcList                    // one ascending posting list
 	srcUnion                   // the union of several posting lists, via a bitmap
 	srcWord                    // a q word's groups and its other records (see wordSource)
+	srcBits                    // every q word's records as a bitmap, ANDed (see bitsSource)
 )
 
 // source is the set of candidate positions a query scans, confined to the
@@ -223,7 +225,34 @@ func (ix *index) plan(q *query, words []wordRange) (best source, _ []wordRange, 
 	if q.evOnly && ix.ev == nil {
 		return best, words, false
 	}
+	if q.active()&^winCovers == 0 && len(words) > 0 {
+		if cost := ix.bitsCost(words, win) / wordsPerVisit; cost < best.cost {
+			best = source{kind: srcBits, span: win, cost: cost, covers: winCovers, word: -1}
+		}
+	}
 	return best, words, true
+}
+
+// wordsPerVisit is how many bitmap words cost what checking one candidate does.
+const wordsPerVisit = 16
+
+// bitsCost prices bitsSource in bitmap words: per q word, a pass over the
+// window for its groups and one per dense token, and each sparse posting.
+func (ix *index) bitsCost(words []wordRange, win span) int {
+	t := &ix.text
+	n := win.size()/64 + 2
+	cost := 0
+	for _, r := range words {
+		cost += n + int(r.hi-r.lo)
+		for _, id := range t.otherIDs(r.lo, r.hi) {
+			if t.dense[id] != nil {
+				cost += n
+			} else {
+				cost += len(t.posts[id])
+			}
+		}
+	}
+	return cost
 }
 
 // ok runs the checks the source did not guarantee, without allocating.
@@ -411,8 +440,108 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 		}
 	case srcWord:
 		m.wordSource(src, &col)
+	case srcBits:
+		m.bitsSource(src.span, &col)
 	}
 	return col.finish()
+}
+
+var bitsPool = sync.Pool{New: func() any { return new([]uint64) }}
+
+// bitsSource ANDs the q words' records in the window w, a bitmap each,
+// adds the groups whose name has every word as the named matches and
+// counts the rest, visiting no record but the page's: a query of words
+// many records have costs a pass over the window's bits per word, not
+// one per record its postings reach.
+func (m *matcher) bitsSource(w span, col *collector) {
+	if w.size() == 0 {
+		return
+	}
+	base := w.lo &^ 63
+	n := int(w.hi-base+63) / 64
+	buf := bitsPool.Get().(*[]uint64)
+	defer bitsPool.Put(buf)
+	if cap(*buf) < 2*n {
+		*buf = make([]uint64, 2*n)
+	}
+	acc, word := (*buf)[:n], (*buf)[n:2*n]
+	for k, r := range m.words {
+		if k == 0 {
+			m.wordBits(r, w, base, acc)
+			continue
+		}
+		m.wordBits(r, w, base, word)
+		word = word[:len(acc)]
+		for j := range acc {
+			acc[j] &= word[j]
+		}
+	}
+	acc[0] &^= 1<<(w.lo-base) - 1
+	if end := (w.hi - base) & 63; end != 0 {
+		acc[n-1] &= 1<<end - 1
+	}
+	t := &m.ix.text
+	it := posIter{set: acc, base: base, cur: acc[0]}
+	var groups posIter
+	first := m.words[0]
+	groups.init(t.groups.posts[first.lo:first.hi], nil, m.ix.groupSpan(w), m.whole(w))
+	for g := groups.peek(); g != noPos; g = groups.peek() {
+		groups.pop()
+		if m.allInName(g) {
+			grp := span{t.grpOff[g], t.grpOff[g+1]}
+			col.addRun(grp)
+			it.exclude(grp, col)
+		}
+	}
+	it.addTo(col)
+}
+
+func (m *matcher) allInName(g int32) bool {
+	for _, r := range m.words {
+		if !m.ix.text.groupHas(g, r.lo, r.hi) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordBits sets in dst, whose bit b is position base+b, the records of
+// the window w that have a token of r: its groups whole, then its others.
+func (m *matcher) wordBits(r wordRange, w span, base int32, dst []uint64) {
+	t := &m.ix.text
+	clear(dst)
+	gw := m.ix.groupSpan(w)
+	for _, l := range t.groups.posts[r.lo:r.hi] {
+		for _, g := range clip(l, gw) {
+			setRange(dst, t.grpOff[g]-base, t.grpOff[g+1]-base)
+		}
+	}
+	for _, id := range t.otherIDs(r.lo, r.hi) {
+		if d := t.dense[id]; d != nil {
+			d = d[base/64:]
+			for j := range dst {
+				dst[j] |= d[j]
+			}
+			continue
+		}
+		for _, i := range clip(t.posts[id], w) {
+			b := i - base
+			dst[b>>6] |= 1 << (b & 63)
+		}
+	}
+}
+
+// setRange sets bits lo..hi-1.
+func setRange(dst []uint64, lo, hi int32) {
+	for b := lo; b < hi; {
+		if b&63 == 0 && hi-b >= 64 {
+			dst[b>>6] = math.MaxUint64
+			b += 64
+			continue
+		}
+		dst[b>>6] |= 1 << (b & 63)
+		b++
+	}
 }
 
 func (m *matcher) whole(w span) bool { return w.lo == 0 && w.size() == m.ix.n }
@@ -640,13 +769,19 @@ func (it *posIter) addTo(c *collector) {
 		c.addOthers(it.list)
 		return
 	}
-	for w, word := range it.set {
+	reach, w := min(c.to, len(c.others)), 0
+	for ; w < len(it.set) && c.total-c.named < reach; w++ {
+		word := it.set[w]
 		n := bits.OnesCount64(word)
-		for k := c.total - c.named; word != 0 && k < min(c.to, len(c.others)); k++ {
+		for k := c.total - c.named; word != 0 && k < reach; k++ {
 			c.others[k] = it.base + int32(w<<6+bits.TrailingZeros64(word))
 			word &= word - 1
 		}
 		c.total += n
+	}
+	// Past the page's reach, positions are only counted.
+	for _, word := range it.set[w:] {
+		c.total += bits.OnesCount64(word)
 	}
 }
 

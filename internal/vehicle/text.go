@@ -50,7 +50,14 @@ type textIndex struct {
 	// others are the token ids with records outside names, ascending;
 	// otherCum[id] counts those below id.
 	others, otherCum []int32
+	// dense holds the records of the tokens most records have outside
+	// their name as bitmaps of positions (see indexDense).
+	dense [][]uint64
 }
+
+// A token one record in denseShare has outside its name gets a bitmap:
+// ORing its words then costs no more than setting its postings' bits.
+const denseShare = 256
 
 // inName reports whether some record has a token of lo..hi-1 in its name,
 // and whether some record has one elsewhere.
@@ -333,7 +340,33 @@ func (b *textBuilder) index() textIndex {
 	}
 	t.finish()
 	t.groups.finish()
+	t.indexDense(n)
 	return t
+}
+
+// indexDense gives the commonest tokens bitmaps, as many as fit in the
+// posting lists' own size, and lays them out in one array.
+func (t *textIndex) indexDense(n int) {
+	words := (n + 63) / 64
+	var ids []int
+	for id, l := range t.posts {
+		if len(l) > 0 && len(l)*denseShare >= n {
+			ids = append(ids, id)
+		}
+	}
+	slices.SortFunc(ids, func(a, b int) int { return len(t.posts[b]) - len(t.posts[a]) })
+	// A posting is 4 bytes, a bitmap's word 8.
+	ids = ids[:min(len(ids), t.cum[len(t.posts)]/2/max(words, 1))]
+	flat := make([]uint64, len(ids)*words)
+	t.dense = make([][]uint64, len(t.posts))
+	for _, id := range ids {
+		b := flat[:words:words]
+		flat = flat[words:]
+		for _, i := range t.posts[id] {
+			b[i>>6] |= 1 << (i & 63)
+		}
+		t.dense[id] = b
+	}
 }
 
 func carve(counts []int) [][]int32 {
