@@ -465,20 +465,18 @@ func (m *matcher) bitsSource(w span, col *collector) {
 		*buf = make([]uint64, 2*n)
 	}
 	acc, word := (*buf)[:n], (*buf)[n:2*n]
-	for k, r := range m.words {
-		if k == 0 {
-			m.wordBits(r, w, base, acc)
-			continue
-		}
-		m.wordBits(r, w, base, word)
-		word = word[:len(acc)]
-		for j := range acc {
-			acc[j] &= word[j]
-		}
-	}
+	m.wordBits(m.words[0], w, base, acc)
 	acc[0] &^= 1<<(w.lo-base) - 1
 	if end := (w.hi - base) & 63; end != 0 {
 		acc[n-1] &= 1<<end - 1
+	}
+	total := 0
+	if len(m.words) == 1 {
+		total = onesCount(acc)
+	}
+	for _, r := range m.words[1:] {
+		m.wordBits(r, w, base, word)
+		total = andCount(acc, word)
 	}
 	t := &m.ix.text
 	it := posIter{set: acc, base: base, cur: acc[0]}
@@ -491,9 +489,44 @@ func (m *matcher) bitsSource(w span, col *collector) {
 			grp := span{t.grpOff[g], t.grpOff[g+1]}
 			col.addRun(grp)
 			it.exclude(grp, col)
+			total -= grp.size()
 		}
 	}
-	it.addTo(col)
+	it.addCounted(col, total)
+}
+
+// onesCount counts the set bits, four words at a time so that the counts
+// do not wait on each other.
+func onesCount(set []uint64) int {
+	var n0, n1, n2, n3 int
+	for ; len(set) >= 4; set = set[4:] {
+		n0 += bits.OnesCount64(set[0])
+		n1 += bits.OnesCount64(set[1])
+		n2 += bits.OnesCount64(set[2])
+		n3 += bits.OnesCount64(set[3])
+	}
+	for _, v := range set {
+		n0 += bits.OnesCount64(v)
+	}
+	return n0 + n1 + n2 + n3
+}
+
+// andCount leaves dst AND src in dst and returns its set bits.
+func andCount(dst, src []uint64) int {
+	src = src[:len(dst)]
+	var n0, n1 int
+	j := 0
+	for ; j+1 < len(dst); j += 2 {
+		a, b := dst[j]&src[j], dst[j+1]&src[j+1]
+		dst[j], dst[j+1] = a, b
+		n0 += bits.OnesCount64(a)
+		n1 += bits.OnesCount64(b)
+	}
+	if j < len(dst) {
+		dst[j] &= src[j]
+		n0 += bits.OnesCount64(dst[j])
+	}
+	return n0 + n1
 }
 
 func (m *matcher) allInName(g int32) bool {
@@ -769,20 +802,20 @@ func (it *posIter) addTo(c *collector) {
 		c.addOthers(it.list)
 		return
 	}
-	reach, w := min(c.to, len(c.others)), 0
-	for ; w < len(it.set) && c.total-c.named < reach; w++ {
-		word := it.set[w]
-		n := bits.OnesCount64(word)
-		for k := c.total - c.named; word != 0 && k < reach; k++ {
+	it.addCounted(c, onesCount(it.set))
+}
+
+// addCounted adds the n positions left in the bitmap to c as others,
+// reading it only as far as the page reaches.
+func (it *posIter) addCounted(c *collector, n int) {
+	reach, k := min(c.to, len(c.others)), c.total-c.named
+	for w := 0; w < len(it.set) && k < reach; w++ {
+		for word := it.set[w]; word != 0 && k < reach; word &= word - 1 {
 			c.others[k] = it.base + int32(w<<6+bits.TrailingZeros64(word))
-			word &= word - 1
+			k++
 		}
-		c.total += n
 	}
-	// Past the page's reach, positions are only counted.
-	for _, word := range it.set[w:] {
-		c.total += bits.OnesCount64(word)
-	}
+	c.total += n
 }
 
 // gallop returns the index of the first of l[from:] at or above v,
