@@ -226,22 +226,26 @@ func (ix *index) plan(q *query, words []wordRange) (best source, _ []wordRange, 
 		return best, words, false
 	}
 	if q.active()&^winCovers == 0 && len(words) > 0 {
-		if cost := ix.bitsCost(words, win) / wordsPerVisit; cost < best.cost {
-			best = source{kind: srcBits, span: win, cost: cost, covers: winCovers, word: -1}
+		if cost := ix.bitsCost(words, win); cost < best.cost*wordsPerVisit {
+			best = source{kind: srcBits, span: win, cost: cost / wordsPerVisit, covers: winCovers, word: -1}
 		}
 	}
 	return best, words, true
 }
 
-// wordsPerVisit is how many bitmap words cost what checking one candidate does.
-const wordsPerVisit = 16
+// wordsPerVisit is how many bitmap words cost what checking one candidate
+// does, and bitsSetUp what a bitmap search costs on top of its words.
+const (
+	wordsPerVisit = 16
+	bitsSetUp     = 256
+)
 
 // bitsCost prices bitsSource in bitmap words: per q word, a pass over the
 // window for its groups and one per dense token, and each sparse posting.
 func (ix *index) bitsCost(words []wordRange, win span) int {
 	t := &ix.text
 	n := win.size()/64 + 2
-	cost := 0
+	cost := bitsSetUp
 	for _, r := range words {
 		cost += n + int(r.hi-r.lo)
 		for _, id := range t.otherIDs(r.lo, r.hi) {
