@@ -313,6 +313,7 @@ func BenchmarkSearchScale(b *testing.B) {
 	for _, kv := range [][]string{
 		{"make", "Toyota"}, {"make", "Toyota", "model", "Camry", "page", "40"}, {"q", "camry"}, {"q", "toyota"},
 		{"q", "camry le"}, {"q", "sport awd"}, {"q", "touring suv"}, {"q", "limited hybrid package"}, {"q", "toyota sport"},
+		{"q", "sport awd", "year", "2020"}, {"q", "premium", "body", "SUV"},
 	} {
 		b.Run(strings.Join(kv, "="), func(b *testing.B) {
 			var spent [2][]time.Duration

@@ -61,13 +61,15 @@ func TestSearchBitsAgreesWithScan(t *testing.T) {
 	for _, cars := range []struct {
 		name string
 		cars []catalog.Car
-	}{{"demo", demo(t).Cars}, {"drawn", scaledCars(t, 4000, 1)}} {
+	}{{"demo", demo(t).Cars}, {"drawn", scaledCars(t, 3000, 1)}} {
 		t.Run(cars.name, func(t *testing.T) {
 			t.Parallel()
 			svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: cars.cars}, catalog.Version{}))
 			type scanned struct {
 				rec
 				key       [3]string
+				body      string
+				drive     string
 				name, all []string
 			}
 			recs := make([]scanned, len(cars.cars))
@@ -78,7 +80,7 @@ func TestSearchBitsAgreesWithScan(t *testing.T) {
 				slices.Sort(name)
 				slices.Sort(all)
 				recs[i] = scanned{carRec(c), [3]string{strings.ToLower(c.Make), strings.ToLower(c.Model), strings.ToLower(c.Trim)},
-					slices.Compact(name), slices.Compact(all)}
+					c.Body, c.DriveType, slices.Compact(name), slices.Compact(all)}
 			}
 			slices.SortFunc(recs, func(a, b scanned) int {
 				return cmp.Or(strings.Compare(a.key[0], b.key[0]), strings.Compare(a.key[1], b.key[1]), cmp.Compare(b.year, a.year),
@@ -93,7 +95,7 @@ func TestSearchBitsAgreesWithScan(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(31, 2))
 			bits := 0
-			for k := range 200 {
+			for k := range 240 {
 				words := make([]string, 1+rng.IntN(3))
 				for i := range words {
 					words[i] = vocab[rng.IntN(len(vocab))]
@@ -111,9 +113,25 @@ func TestSearchBitsAgreesWithScan(t *testing.T) {
 						model, kv = strings.ToLower(c.Model), append(kv, "model", c.Model)
 					}
 				}
+				// A year, a year window, a body or a drive narrows some.
+				yearLo, yearHi, body, drive := 0, 9999, "", ""
+				switch year := 2012 + rng.IntN(14); rng.IntN(6) {
+				case 0:
+					yearLo, yearHi, kv = year, year, append(kv, "year", strconv.Itoa(year))
+				case 1:
+					yearLo, yearHi = year-3, year
+					kv = append(kv, "year_min", strconv.Itoa(yearLo), "year_max", strconv.Itoa(yearHi))
+				case 2:
+					body = catalog.Bodies[rng.IntN(len(catalog.Bodies))]
+					kv = append(kv, "body", body)
+				case 3:
+					drive = catalog.Drives[rng.IntN(len(catalog.Drives))]
+					kv = append(kv, "drive_type", drive)
+				}
 				var named, others []rec
 				for _, r := range recs {
-					if mk != "" && r.key[0] != mk || model != "" && r.key[1] != model {
+					if mk != "" && r.key[0] != mk || model != "" && r.key[1] != model || r.year < yearLo || r.year > yearHi ||
+						body != "" && r.body != body || drive != "" && r.drive != drive {
 						continue
 					}
 					switch {
@@ -146,10 +164,10 @@ func TestSearchBitsAgreesWithScan(t *testing.T) {
 					t.Fatalf("%v: total %d, page %s; want %d, %s", kv, page.Meta.Total, fmt.Sprint(got), len(want), fmt.Sprint(wantPage))
 				}
 			}
-			if bits < 20 {
-				t.Errorf("%d of 200 searches answered from bitmaps, want at least 20", bits)
+			if bits < 24 {
+				t.Errorf("%d of 240 searches answered from bitmaps, want at least 24", bits)
 			}
-			t.Logf("%d of 200 searches answered from bitmaps", bits)
+			t.Logf("%d of 240 searches answered from bitmaps", bits)
 		})
 	}
 }

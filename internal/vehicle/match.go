@@ -1,6 +1,7 @@
 package vehicle
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -225,9 +226,9 @@ func (ix *index) plan(q *query, words []wordRange) (best source, _ []wordRange, 
 	if q.evOnly && ix.ev == nil {
 		return best, words, false
 	}
-	if q.active()&^winCovers == 0 && len(words) > 0 {
-		if cost := ix.bitsCost(words, win); cost < best.cost*wordsPerVisit {
-			best = source{kind: srcBits, span: win, cost: cost / wordsPerVisit, covers: winCovers, word: -1}
+	if q.active()&^(winCovers|listFilters) == 0 && len(words) > 0 && (q.model == "" || q.make != "") {
+		if cost := ix.bitsCost(q, words, win); cost < best.cost*wordsPerVisit {
+			best = source{kind: srcBits, span: win, cost: cost / wordsPerVisit, covers: q.active(), word: -1}
 		}
 	}
 	return best, words, true
@@ -240,9 +241,33 @@ const (
 	bitsSetUp     = 256
 )
 
+// listFilters are the filters whose posting lists a bitmap search ANDs.
+const listFilters = bYear | bYearMin | bYearMax | bAttr0 | bAttr0<<1 | bAttr0<<2
+
+// filterLists returns, per filter of listFilters that q sets, the lists
+// whose union it matches.
+func (ix *index) filterLists(q *query) (out [2 + maxAttrs][][]int32, n int) {
+	years := func(lo, hi int) {
+		a, b := ix.yearRange(lo, hi)
+		out[n], n = ix.yearPosts.posts[a:b], n+1
+	}
+	if q.year != 0 {
+		years(q.year, q.year)
+	}
+	if q.yearMin != 0 || q.yearMax != 0 {
+		years(cmp.Or(q.yearMin, math.MinInt), cmp.Or(q.yearMax, math.MaxInt))
+	}
+	for a, v := range q.attrs {
+		if v != "" {
+			out[n], n = [][]int32{ix.byAttr[a][v]}, n+1
+		}
+	}
+	return out, n
+}
+
 // bitsCost prices bitsSource in bitmap words: per q word, a pass over the
 // window for its groups and one per dense token, and each sparse posting.
-func (ix *index) bitsCost(words []wordRange, win span) int {
+func (ix *index) bitsCost(q *query, words []wordRange, win span) int {
 	t := &ix.text
 	n := win.size()/64 + 2
 	cost := bitsSetUp
@@ -254,6 +279,13 @@ func (ix *index) bitsCost(words []wordRange, win span) int {
 			} else {
 				cost += len(t.posts[id])
 			}
+		}
+	}
+	lists, k := ix.filterLists(q)
+	for _, ls := range lists[:k] {
+		cost += n
+		for _, l := range ls {
+			cost += len(l)
 		}
 	}
 	return cost
@@ -475,11 +507,19 @@ func (m *matcher) bitsSource(w span, col *collector) {
 		acc[n-1] &= 1<<end - 1
 	}
 	total := 0
-	if len(m.words) == 1 {
+	if len(m.words) == 1 && m.q.active()&listFilters == 0 {
 		total = onesCount(acc)
 	}
 	for _, r := range m.words[1:] {
 		m.wordBits(r, w, base, word)
+		total = andCount(acc, word)
+	}
+	lists, k := m.ix.filterLists(m.q)
+	for _, ls := range lists[:k] {
+		clear(word)
+		for _, l := range ls {
+			setBits(word, clip(l, w), base)
+		}
 		total = andCount(acc, word)
 	}
 	t := &m.ix.text
@@ -490,10 +530,7 @@ func (m *matcher) bitsSource(w span, col *collector) {
 	for g := groups.peek(); g != noPos; g = groups.peek() {
 		groups.pop()
 		if m.allInName(g) {
-			grp := span{t.grpOff[g], t.grpOff[g+1]}
-			col.addRun(grp)
-			it.exclude(grp, col)
-			total -= grp.size()
+			total -= it.addNamed(span{t.grpOff[g], t.grpOff[g+1]}, col)
 		}
 	}
 	it.addCounted(col, total)
@@ -561,10 +598,15 @@ func (m *matcher) wordBits(r wordRange, w span, base int32, dst []uint64) {
 			}
 			continue
 		}
-		for _, i := range clip(t.posts[id], w) {
-			b := i - base
-			dst[b>>6] |= 1 << (b & 63)
-		}
+		setBits(dst, clip(t.posts[id], w), base)
+	}
+}
+
+// setBits sets the bits of positions l, bit b standing for base+b.
+func setBits(dst []uint64, l []int32, base int32) {
+	for _, i := range l {
+		b := i - base
+		dst[b>>6] |= 1 << (b & 63)
 	}
 }
 
@@ -807,6 +849,33 @@ func (it *posIter) addTo(c *collector) {
 		return
 	}
 	it.addCounted(c, onesCount(it.set))
+}
+
+// addNamed adds the positions of s in the bitmap to c as named matches,
+// reading them only as far as the page reaches, takes them out of it and
+// returns how many there were.
+func (it *posIter) addNamed(s span, c *collector) int {
+	lo, hi := s.lo-it.base, s.hi-it.base
+	n := 0
+	for w := lo >> 6; w <= (hi-1)>>6; w++ {
+		mask := ^uint64(0)
+		if w == lo>>6 {
+			mask &^= 1<<(lo&63) - 1
+		}
+		if w == (hi-1)>>6 && hi&63 != 0 {
+			mask &= 1<<(hi&63) - 1
+		}
+		v := it.set[w] & mask
+		it.set[w] &^= v
+		n += bits.OnesCount64(v)
+		for ; v != 0 && c.named < c.to; v &= v - 1 {
+			c.add(it.base+w<<6+int32(bits.TrailingZeros64(v)), true)
+		}
+		k := bits.OnesCount64(v)
+		c.named += k
+		c.total += k
+	}
+	return n
 }
 
 // addCounted adds the n positions left in the bitmap to c as others,
