@@ -285,7 +285,11 @@ func (ix *index) bitsCost(q *query, words []wordRange, win span) int {
 	for _, ls := range lists[:k] {
 		cost += n
 		for _, l := range ls {
-			cost += len(l)
+			if ix.listBits(l) != nil {
+				cost += n
+			} else {
+				cost += len(l)
+			}
 		}
 	}
 	return cost
@@ -518,7 +522,7 @@ func (m *matcher) bitsSource(w span, col *collector) {
 	for _, ls := range lists[:k] {
 		clear(word)
 		for _, l := range ls {
-			setBits(word, clip(l, w), base)
+			orList(word, l, m.ix.listBits(l), w, base)
 		}
 		total = andCount(acc, word)
 	}
@@ -591,15 +595,29 @@ func (m *matcher) wordBits(r wordRange, w span, base int32, dst []uint64) {
 		}
 	}
 	for _, id := range t.otherIDs(r.lo, r.hi) {
-		if d := t.dense[id]; d != nil {
-			d = d[base/64:]
-			for j := range dst {
-				dst[j] |= d[j]
-			}
-			continue
-		}
-		setBits(dst, clip(t.posts[id], w), base)
+		orList(dst, t.posts[id], t.dense[id], w, base)
 	}
+}
+
+// orList sets in dst the positions of l within the window w, from its
+// bitmap d of every position when it has one.
+func orList(dst []uint64, l []int32, d []uint64, w span, base int32) {
+	if d == nil {
+		setBits(dst, clip(l, w), base)
+		return
+	}
+	d = d[base/64:]
+	for j := range dst {
+		dst[j] |= d[j]
+	}
+}
+
+// listBits is the bitmap of a year or attribute list, if it has one.
+func (ix *index) listBits(l []int32) []uint64 {
+	if len(l) == 0 {
+		return nil
+	}
+	return ix.listDense[&l[0]]
 }
 
 // setBits sets the bits of positions l, bit b standing for base+b.

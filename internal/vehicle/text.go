@@ -51,7 +51,7 @@ type textIndex struct {
 	// otherCum[id] counts those below id.
 	others, otherCum []int32
 	// dense holds the records of the tokens most records have outside
-	// their name as bitmaps of positions (see indexDense).
+	// their name as bitmaps of positions (see denseBitmaps).
 	dense [][]uint64
 }
 
@@ -340,33 +340,32 @@ func (b *textBuilder) index() textIndex {
 	}
 	t.finish()
 	t.groups.finish()
-	t.indexDense(n)
+	t.dense = denseBitmaps(t.posts, n)
 	return t
 }
 
-// indexDense gives the commonest tokens bitmaps, as many as fit in the
-// posting lists' own size, and lays them out in one array.
-func (t *textIndex) indexDense(n int) {
-	words := (n + 63) / 64
+// denseBitmaps returns bitmaps of n positions for the commonest of lists,
+// nil for the others: for those one position in denseShare is in, as many
+// as fit in the lists' own size, laid out in one array.
+func denseBitmaps(lists [][]int32, n int) [][]uint64 {
+	words, total := (n+63)/64, 0
 	var ids []int
-	for id, l := range t.posts {
+	for id, l := range lists {
+		total += len(l)
 		if len(l) > 0 && len(l)*denseShare >= n {
 			ids = append(ids, id)
 		}
 	}
-	slices.SortFunc(ids, func(a, b int) int { return len(t.posts[b]) - len(t.posts[a]) })
+	slices.SortFunc(ids, func(a, b int) int { return len(lists[b]) - len(lists[a]) })
 	// A posting is 4 bytes, a bitmap's word 8.
-	ids = ids[:min(len(ids), t.cum[len(t.posts)]/2/max(words, 1))]
+	ids = ids[:min(len(ids), total/2/max(words, 1))]
 	flat := make([]uint64, len(ids)*words)
-	t.dense = make([][]uint64, len(t.posts))
+	dense := make([][]uint64, len(lists))
 	for _, id := range ids {
-		b := flat[:words:words]
-		flat = flat[words:]
-		for _, i := range t.posts[id] {
-			b[i>>6] |= 1 << (i & 63)
-		}
-		t.dense[id] = b
+		dense[id], flat = flat[:words:words], flat[words:]
+		setBits(dense[id], lists[id], 0)
 	}
+	return dense
 }
 
 func carve(counts []int) [][]int32 {
