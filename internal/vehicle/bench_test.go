@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
+	"github.com/vds-dev/vds/internal/ingest"
 	"github.com/vds-dev/vds/internal/vehicle"
 	"github.com/vds-dev/vds/internal/vpic"
 	"github.com/vds-dev/vds/internal/vpic/vpictest"
@@ -275,6 +278,63 @@ func BenchmarkSearchPowersports(b *testing.B) {
 			b.ReportMetric(demo, "demo-ns/op")
 			b.ReportMetric(full, "full-ns/op")
 			b.ReportMetric(demo/full, "demo/full")
+		})
+	}
+}
+
+// BenchmarkSearchScale times each car search on the demo and on the
+// catalog file VDS_BENCH_CARS names (go run ./internal/bench/catalog -cars
+// 1000000 -seed 1) alternately, so that both see the same load, and reports
+// each one's p50 and p99 and the matches at scale (-benchtime 2000x).
+func BenchmarkSearchScale(b *testing.B) {
+	path := os.Getenv("VDS_BENCH_CARS")
+	if path == "" {
+		b.Skip("VDS_BENCH_CARS names no catalog file")
+	}
+	src, err := ingest.FileSources([]string{path})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, _, err := ingest.Parse(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	var after runtime.MemStats
+	start := time.Now()
+	snap := snapshot(b, c, catalog.Version{})
+	built := time.Since(start)
+	c = nil
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.Logf("%d cars: snapshot built in %v, heap %d MiB after it", snap.Version().Counts.Cars, built.Round(time.Millisecond),
+		after.HeapAlloc>>20)
+	svcs := [2]*vehicle.Service{demoService(b), vehicle.NewService(snap)}
+	for _, kv := range [][]string{
+		{"make", "Toyota"}, {"make", "Toyota", "model", "Camry", "page", "40"}, {"q", "camry"}, {"q", "toyota"},
+		{"q", "camry le"}, {"q", "sport awd"}, {"q", "touring suv"}, {"q", "limited hybrid package"}, {"q", "toyota sport"},
+		{"q", "sport awd", "year", "2020"}, {"q", "premium", "body", "SUV"},
+	} {
+		b.Run(strings.Join(kv, "="), func(b *testing.B) {
+			var spent [2][]time.Duration
+			total := 0
+			for b.Loop() {
+				for i, svc := range svcs {
+					start := time.Now()
+					res, err := find(svc, catalog.KindCar, kv)
+					spent[i] = append(spent[i], time.Since(start))
+					if err != nil {
+						b.Fatal(err)
+					}
+					total = res.Meta.Total
+				}
+			}
+			for i, name := range []string{"demo", "big"} {
+				slices.Sort(spent[i])
+				b.ReportMetric(float64(spent[i][len(spent[i])/2].Nanoseconds()), name+"-p50-ns")
+				b.ReportMetric(float64(spent[i][len(spent[i])*99/100].Nanoseconds()), name+"-p99-ns")
+			}
+			b.ReportMetric(float64(total), "matches")
 		})
 	}
 }

@@ -55,6 +55,9 @@ type index struct {
 	years     []int32
 	yearPosts postingSet
 	byAttr    [maxAttrs]map[string][]int32
+	// listDense holds bitmaps of the commonest year and attribute lists,
+	// by the list's first position's address.
+	listDense map[*int32][]uint64
 	text      textIndex
 }
 
@@ -280,6 +283,7 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 	}
 	ix.indexMakes()
 	ix.indexYears()
+	ix.indexListDense()
 	ix.text = tb.index()
 	taxErr := t.buildTaxonomy(makeNames, modelNames)
 	if err := errors.Join(<-encoded, taxErr); err != nil {
@@ -373,6 +377,21 @@ func (ix *index) indexMakes() {
 		me.hi = int32(k)
 		me.models[ix.lmodel[start]] = span{int32(start), int32(k)}
 		start = k
+	}
+}
+
+func (ix *index) indexListDense() {
+	lists := slices.Clone(ix.yearPosts.posts)
+	for _, m := range ix.byAttr {
+		for _, l := range m {
+			lists = append(lists, l)
+		}
+	}
+	ix.listDense = map[*int32][]uint64{}
+	for k, d := range denseBitmaps(lists, ix.n) {
+		if d != nil {
+			ix.listDense[&lists[k][0]] = d
+		}
 	}
 }
 

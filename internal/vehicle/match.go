@@ -1,9 +1,11 @@
 package vehicle
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Constraint bits: the per-record checks a query needs beyond its source.
@@ -33,6 +35,7 @@ const (
 	srcList                    // one ascending posting list
 	srcUnion                   // the union of several posting lists, via a bitmap
 	srcWord                    // a q word's groups and its other records (see wordSource)
+	srcBits                    // every q word's records as a bitmap, ANDed (see bitsSource)
 )
 
 // source is the set of candidate positions a query scans, confined to the
@@ -223,7 +226,73 @@ func (ix *index) plan(q *query, words []wordRange) (best source, _ []wordRange, 
 	if q.evOnly && ix.ev == nil {
 		return best, words, false
 	}
+	if q.active()&^(winCovers|listFilters) == 0 && len(words) > 0 && (q.model == "" || q.make != "") {
+		if cost := ix.bitsCost(q, words, win); cost < best.cost*wordsPerVisit {
+			best = source{kind: srcBits, span: win, cost: cost / wordsPerVisit, covers: q.active(), word: -1}
+		}
+	}
 	return best, words, true
+}
+
+// wordsPerVisit is how many bitmap words cost what checking one candidate
+// does, and bitsSetUp what a bitmap search costs on top of its words.
+const (
+	wordsPerVisit = 16
+	bitsSetUp     = 256
+)
+
+// listFilters are the filters whose posting lists a bitmap search ANDs.
+const listFilters = bYear | bYearMin | bYearMax | bAttr0 | bAttr0<<1 | bAttr0<<2
+
+// filterLists returns, per filter of listFilters that q sets, the lists
+// whose union it matches.
+func (ix *index) filterLists(q *query) (out [2 + maxAttrs][][]int32, n int) {
+	years := func(lo, hi int) {
+		a, b := ix.yearRange(lo, hi)
+		out[n], n = ix.yearPosts.posts[a:b], n+1
+	}
+	if q.year != 0 {
+		years(q.year, q.year)
+	}
+	if q.yearMin != 0 || q.yearMax != 0 {
+		years(cmp.Or(q.yearMin, math.MinInt), cmp.Or(q.yearMax, math.MaxInt))
+	}
+	for a, v := range q.attrs {
+		if v != "" {
+			out[n], n = [][]int32{ix.byAttr[a][v]}, n+1
+		}
+	}
+	return out, n
+}
+
+// bitsCost prices bitsSource in bitmap words: per q word, a pass over the
+// window for its groups and one per dense token, and each sparse posting.
+func (ix *index) bitsCost(q *query, words []wordRange, win span) int {
+	t := &ix.text
+	n := win.size()/64 + 2
+	cost := bitsSetUp
+	for _, r := range words {
+		cost += n + int(r.hi-r.lo)
+		for _, id := range t.otherIDs(r.lo, r.hi) {
+			if t.dense[id] != nil {
+				cost += n
+			} else {
+				cost += len(t.posts[id])
+			}
+		}
+	}
+	lists, k := ix.filterLists(q)
+	for _, ls := range lists[:k] {
+		cost += n
+		for _, l := range ls {
+			if ix.listBits(l) != nil {
+				cost += n
+			} else {
+				cost += len(l)
+			}
+		}
+	}
+	return cost
 }
 
 // ok runs the checks the source did not guarantee, without allocating.
@@ -411,8 +480,165 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 		}
 	case srcWord:
 		m.wordSource(src, &col)
+	case srcBits:
+		m.bitsSource(src.span, &col)
 	}
 	return col.finish()
+}
+
+var bitsPool = sync.Pool{New: func() any { return new([]uint64) }}
+
+// bitsSource ANDs the q words' records in the window w, a bitmap each,
+// adds the groups whose name has every word as the named matches and
+// counts the rest, visiting no record but the page's: a query of words
+// many records have costs a pass over the window's bits per word, not
+// one per record its postings reach.
+func (m *matcher) bitsSource(w span, col *collector) {
+	if w.size() == 0 {
+		return
+	}
+	base := w.lo &^ 63
+	n := int(w.hi-base+63) / 64
+	buf := bitsPool.Get().(*[]uint64)
+	defer bitsPool.Put(buf)
+	if cap(*buf) < 2*n {
+		*buf = make([]uint64, 2*n)
+	}
+	acc, word := (*buf)[:n], (*buf)[n:2*n]
+	m.wordBits(m.words[0], w, base, acc)
+	acc[0] &^= 1<<(w.lo-base) - 1
+	if end := (w.hi - base) & 63; end != 0 {
+		acc[n-1] &= 1<<end - 1
+	}
+	total := 0
+	if len(m.words) == 1 && m.q.active()&listFilters == 0 {
+		total = onesCount(acc)
+	}
+	for _, r := range m.words[1:] {
+		m.wordBits(r, w, base, word)
+		total = andCount(acc, word)
+	}
+	lists, k := m.ix.filterLists(m.q)
+	for _, ls := range lists[:k] {
+		clear(word)
+		for _, l := range ls {
+			orList(word, l, m.ix.listBits(l), w, base)
+		}
+		total = andCount(acc, word)
+	}
+	t := &m.ix.text
+	it := posIter{set: acc, base: base, cur: acc[0]}
+	var groups posIter
+	first := m.words[0]
+	groups.init(t.groups.posts[first.lo:first.hi], nil, m.ix.groupSpan(w), m.whole(w))
+	for g := groups.peek(); g != noPos; g = groups.peek() {
+		groups.pop()
+		if m.allInName(g) {
+			total -= it.addNamed(span{t.grpOff[g], t.grpOff[g+1]}, col)
+		}
+	}
+	it.addCounted(col, total)
+}
+
+// onesCount counts the set bits, four words at a time so that the counts
+// do not wait on each other.
+func onesCount(set []uint64) int {
+	var n0, n1, n2, n3 int
+	for ; len(set) >= 4; set = set[4:] {
+		n0 += bits.OnesCount64(set[0])
+		n1 += bits.OnesCount64(set[1])
+		n2 += bits.OnesCount64(set[2])
+		n3 += bits.OnesCount64(set[3])
+	}
+	for _, v := range set {
+		n0 += bits.OnesCount64(v)
+	}
+	return n0 + n1 + n2 + n3
+}
+
+// andCount leaves dst AND src in dst and returns its set bits.
+func andCount(dst, src []uint64) int {
+	src = src[:len(dst)]
+	var n0, n1 int
+	j := 0
+	for ; j+1 < len(dst); j += 2 {
+		a, b := dst[j]&src[j], dst[j+1]&src[j+1]
+		dst[j], dst[j+1] = a, b
+		n0 += bits.OnesCount64(a)
+		n1 += bits.OnesCount64(b)
+	}
+	if j < len(dst) {
+		dst[j] &= src[j]
+		n0 += bits.OnesCount64(dst[j])
+	}
+	return n0 + n1
+}
+
+func (m *matcher) allInName(g int32) bool {
+	for _, r := range m.words {
+		if !m.ix.text.groupHas(g, r.lo, r.hi) {
+			return false
+		}
+	}
+	return true
+}
+
+// wordBits sets in dst, whose bit b is position base+b, the records of
+// the window w that have a token of r: its groups whole, then its others.
+func (m *matcher) wordBits(r wordRange, w span, base int32, dst []uint64) {
+	t := &m.ix.text
+	clear(dst)
+	gw := m.ix.groupSpan(w)
+	for _, l := range t.groups.posts[r.lo:r.hi] {
+		for _, g := range clip(l, gw) {
+			setRange(dst, t.grpOff[g]-base, t.grpOff[g+1]-base)
+		}
+	}
+	for _, id := range t.otherIDs(r.lo, r.hi) {
+		orList(dst, t.posts[id], t.dense[id], w, base)
+	}
+}
+
+// orList sets in dst the positions of l within the window w, from its
+// bitmap d of every position when it has one.
+func orList(dst []uint64, l []int32, d []uint64, w span, base int32) {
+	if d == nil {
+		setBits(dst, clip(l, w), base)
+		return
+	}
+	d = d[base/64:]
+	for j := range dst {
+		dst[j] |= d[j]
+	}
+}
+
+// listBits is the bitmap of a year or attribute list, if it has one.
+func (ix *index) listBits(l []int32) []uint64 {
+	if len(l) == 0 {
+		return nil
+	}
+	return ix.listDense[&l[0]]
+}
+
+// setBits sets the bits of positions l, bit b standing for base+b.
+func setBits(dst []uint64, l []int32, base int32) {
+	for _, i := range l {
+		b := i - base
+		dst[b>>6] |= 1 << (b & 63)
+	}
+}
+
+// setRange sets bits lo..hi-1.
+func setRange(dst []uint64, lo, hi int32) {
+	for b := lo; b < hi; {
+		if b&63 == 0 && hi-b >= 64 {
+			dst[b>>6] = math.MaxUint64
+			b += 64
+			continue
+		}
+		dst[b>>6] |= 1 << (b & 63)
+		b++
+	}
 }
 
 func (m *matcher) whole(w span) bool { return w.lo == 0 && w.size() == m.ix.n }
@@ -640,14 +866,47 @@ func (it *posIter) addTo(c *collector) {
 		c.addOthers(it.list)
 		return
 	}
-	for w, word := range it.set {
-		n := bits.OnesCount64(word)
-		for k := c.total - c.named; word != 0 && k < min(c.to, len(c.others)); k++ {
-			c.others[k] = it.base + int32(w<<6+bits.TrailingZeros64(word))
-			word &= word - 1
+	it.addCounted(c, onesCount(it.set))
+}
+
+// addNamed adds the positions of s in the bitmap to c as named matches,
+// reading them only as far as the page reaches, takes them out of it and
+// returns how many there were.
+func (it *posIter) addNamed(s span, c *collector) int {
+	lo, hi := s.lo-it.base, s.hi-it.base
+	n := 0
+	for w := lo >> 6; w <= (hi-1)>>6; w++ {
+		mask := ^uint64(0)
+		if w == lo>>6 {
+			mask &^= 1<<(lo&63) - 1
 		}
-		c.total += n
+		if w == (hi-1)>>6 && hi&63 != 0 {
+			mask &= 1<<(hi&63) - 1
+		}
+		v := it.set[w] & mask
+		it.set[w] &^= v
+		n += bits.OnesCount64(v)
+		for ; v != 0 && c.named < c.to; v &= v - 1 {
+			c.add(it.base+w<<6+int32(bits.TrailingZeros64(v)), true)
+		}
+		k := bits.OnesCount64(v)
+		c.named += k
+		c.total += k
 	}
+	return n
+}
+
+// addCounted adds the n positions left in the bitmap to c as others,
+// reading it only as far as the page reaches.
+func (it *posIter) addCounted(c *collector, n int) {
+	reach, k := min(c.to, len(c.others)), c.total-c.named
+	for w := 0; w < len(it.set) && k < reach; w++ {
+		for word := it.set[w]; word != 0 && k < reach; word &= word - 1 {
+			c.others[k] = it.base + int32(w<<6+bits.TrailingZeros64(word))
+			k++
+		}
+	}
+	c.total += n
 }
 
 // gallop returns the index of the first of l[from:] at or above v,

@@ -50,7 +50,14 @@ type textIndex struct {
 	// others are the token ids with records outside names, ascending;
 	// otherCum[id] counts those below id.
 	others, otherCum []int32
+	// dense holds the records of the tokens most records have outside
+	// their name as bitmaps of positions (see denseBitmaps).
+	dense [][]uint64
 }
+
+// A token one record in denseShare has outside its name gets a bitmap:
+// ORing its words then costs no more than setting its postings' bits.
+const denseShare = 256
 
 // inName reports whether some record has a token of lo..hi-1 in its name,
 // and whether some record has one elsewhere.
@@ -333,7 +340,32 @@ func (b *textBuilder) index() textIndex {
 	}
 	t.finish()
 	t.groups.finish()
+	t.dense = denseBitmaps(t.posts, n)
 	return t
+}
+
+// denseBitmaps returns bitmaps of n positions for the commonest of lists,
+// nil for the others: for those one position in denseShare is in, as many
+// as fit in the lists' own size, laid out in one array.
+func denseBitmaps(lists [][]int32, n int) [][]uint64 {
+	words, total := (n+63)/64, 0
+	var ids []int
+	for id, l := range lists {
+		total += len(l)
+		if len(l) > 0 && len(l)*denseShare >= n {
+			ids = append(ids, id)
+		}
+	}
+	slices.SortFunc(ids, func(a, b int) int { return len(lists[b]) - len(lists[a]) })
+	// A posting is 4 bytes, a bitmap's word 8.
+	ids = ids[:min(len(ids), total/2/max(words, 1))]
+	flat := make([]uint64, len(ids)*words)
+	dense := make([][]uint64, len(lists))
+	for _, id := range ids {
+		dense[id], flat = flat[:words:words], flat[words:]
+		setBits(dense[id], lists[id], 0)
+	}
+	return dense
 }
 
 func carve(counts []int) [][]int32 {
