@@ -19,8 +19,10 @@ type (
 	principalKey struct{}
 )
 
-// request is what Observe keeps of a request in its context, in one value.
+// request is what Observe keeps of a request, in one allocation: it is the
+// request's context too, the one it was given plus itself under requestKey.
 type request struct {
+	context.Context
 	id  string
 	log *slog.Logger
 	// accountID, code, detail and unmatched are filled in while it is served.
@@ -37,12 +39,23 @@ type request struct {
 	hasPrincipal bool
 	// proxies are the peers whose X-Forwarded-* headers are believed.
 	proxies []netip.Prefix
-	// rec and idValue share this one allocation.
+	// rec, idValue and cw share this one allocation; cw is Compress's.
 	rec     recorder
 	idValue [1]string
+	cw      compressWriter
+}
+
+func (st *request) Value(key any) any {
+	if key == (requestKey{}) {
+		return st
+	}
+	return st.Context.Value(key)
 }
 
 func requestFrom(ctx context.Context) *request {
+	if st, ok := ctx.(*request); ok {
+		return st
+	}
 	st, _ := ctx.Value(requestKey{}).(*request)
 	return st
 }

@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -93,9 +92,9 @@ func Observe(o Observer, next http.Handler) http.Handler {
 		if !validRequestID(id) {
 			id = NewRequestID()
 		}
-		st := &request{id: id, log: o.Log, rec: recorder{ResponseWriter: w}, idValue: [1]string{id}, proxies: o.TrustedProxies}
+		st := &request{Context: r.Context(), id: id, log: o.Log, rec: recorder{ResponseWriter: w}, idValue: [1]string{id}, proxies: o.TrustedProxies}
 		w.Header()["X-Request-Id"] = st.idValue[:]
-		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, st))
+		r = r.WithContext(st)
 		rec := &st.rec
 		defer func() {
 			if v := recover(); v != nil {
@@ -239,16 +238,23 @@ func Compress(next http.Handler) http.Handler {
 		}
 		ae := r.Header["Accept-Encoding"]
 		z, g := accepts(ae, CodingZstd), accepts(ae, CodingGzip)
-		var cw *compressWriter
+		var best string
 		switch {
 		case z > 0 && z >= g:
-			cw = &compressWriter{ResponseWriter: w, best: CodingZstd}
+			best = CodingZstd
 		case g > 0:
-			cw = &compressWriter{ResponseWriter: w, best: CodingGzip}
+			best = CodingGzip
 		default:
 			next.ServeHTTP(w, r)
 			return
 		}
+		var cw *compressWriter
+		if st := requestFrom(r.Context()); st != nil && st.cw.ResponseWriter == nil {
+			cw = &st.cw // inside Observe: no allocation of its own
+		} else {
+			cw = new(compressWriter)
+		}
+		*cw = compressWriter{ResponseWriter: w, best: best}
 		if g > 0 {
 			w.Header().Set("Content-Encoding", CodingGzip)
 			cw.gzip = true
