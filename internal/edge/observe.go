@@ -256,7 +256,7 @@ func Compress(next http.Handler) http.Handler {
 		}
 		*cw = compressWriter{ResponseWriter: w, best: best}
 		if g > 0 {
-			w.Header().Set("Content-Encoding", CodingGzip)
+			w.Header()["Content-Encoding"] = gzipEncoding
 			cw.gzip = true
 		}
 		defer cw.finish()
@@ -290,16 +290,40 @@ func Negotiated(w http.ResponseWriter) string {
 // SendEncoded is Send for a body already in coding (Negotiated's), which
 // passes through Compress and the writers around it as it is.
 func SendEncoded(w http.ResponseWriter, status int, contentType string, body []byte, coding string) {
-	if cw := compressorOf(w); cw != nil && coding != "" {
-		cw.precompressed = true
-		w.Header().Set("Content-Encoding", coding)
+	SendBody(w, status, contentType, NewBody(body, coding))
+}
+
+// Body is a finished body in a content coding ("" for none) with its
+// Content-Length value, made once for a body sent many times.
+type Body struct {
+	Bytes  []byte
+	Coding string
+	// length and encoding are header values, shared as AddVary's are.
+	length, encoding []string
+}
+
+// NewBody returns b in coding as a Body.
+func NewBody(b []byte, coding string) *Body {
+	body := &Body{Bytes: b, Coding: coding, length: []string{strconv.Itoa(len(b))}}
+	if coding != "" {
+		body.encoding = []string{coding}
 	}
-	Send(w, status, contentType, body)
+	return body
+}
+
+// SendBody is SendEncoded for a Body.
+func SendBody(w http.ResponseWriter, status int, contentType string, b *Body) {
+	if cw := compressorOf(w); cw != nil && b.Coding != "" {
+		cw.precompressed = true
+		w.Header()["Content-Encoding"] = b.encoding
+	}
+	send(w, status, contentType, b.Bytes, b.length)
 }
 
 // Shared Vary values: a header map takes a shared slice as it is, since
 // nothing writes into a value in place and Add appends to a copy.
 var (
+	gzipEncoding     = []string{CodingGzip}
 	varyEncoding     = []string{"Accept-Encoding"}
 	varyEncodingAuth = []string{"Accept-Encoding", "Authorization"}
 )

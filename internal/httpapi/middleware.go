@@ -82,9 +82,11 @@ type admitted struct {
 	ticket  *limits.Ticket
 	st      limits.State
 	tag     entityTag
-	// etag backs the ETag header's value slice.
-	etag [1]string
-	done bool
+	// etagValue is the ETag header's value: the answer cache's, or etag
+	// made from tag when the status is written.
+	etagValue []string
+	etag      [1]string
+	done      bool
 }
 
 func (a *admitted) WriteHeader(status int) {
@@ -107,8 +109,11 @@ func (a *admitted) WriteHeader(status int) {
 	case a.rt.Cache == cacheNever:
 		hd["Cache-Control"] = noStore
 	case a.rt.Cache == cacheCatalog && (status == http.StatusOK || status == http.StatusNotModified):
-		a.etag[0] = string(a.tag.bytes())
-		hd["Etag"] = a.etag[:]
+		if a.etagValue == nil {
+			a.etag[0] = string(a.tag.bytes())
+			a.etagValue = a.etag[:]
+		}
+		hd["Etag"] = a.etagValue
 		hd["Cache-Control"] = a.h.maxAge
 	}
 	a.ResponseWriter.WriteHeader(status)
