@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/netip"
+	"time"
 
 	"github.com/vds-dev/vds/internal/access"
 )
@@ -39,6 +40,9 @@ type request struct {
 	hasPrincipal bool
 	// proxies are the peers whose X-Forwarded-* headers are believed.
 	proxies []netip.Prefix
+	// start is when Observe took the request; the door reads it rather
+	// than the clock, which costs 80 ns a read on the VMs measured.
+	start time.Time
 	// rec, idValue and cw share this one allocation; cw is Compress's.
 	rec     recorder
 	idValue [1]string
@@ -58,6 +62,14 @@ func requestFrom(ctx context.Context) *request {
 	}
 	st, _ := ctx.Value(requestKey{}).(*request)
 	return st
+}
+
+// arrival is when Observe took the request, or now outside Observe.
+func arrival(ctx context.Context) time.Time {
+	if st := requestFrom(ctx); st != nil {
+		return st.start
+	}
+	return time.Now()
 }
 
 // RequestID returns the request's id ("" outside a request).

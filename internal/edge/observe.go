@@ -92,7 +92,7 @@ func Observe(o Observer, next http.Handler) http.Handler {
 		if !validRequestID(id) {
 			id = NewRequestID()
 		}
-		st := &request{Context: r.Context(), id: id, log: o.Log, rec: recorder{ResponseWriter: w}, idValue: [1]string{id}, proxies: o.TrustedProxies}
+		st := &request{Context: r.Context(), start: start, id: id, log: o.Log, rec: recorder{ResponseWriter: w}, idValue: [1]string{id}, proxies: o.TrustedProxies}
 		w.Header()["X-Request-Id"] = st.idValue[:]
 		r = r.WithContext(st)
 		rec := &st.rec

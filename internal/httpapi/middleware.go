@@ -104,7 +104,9 @@ func (a *admitted) WriteHeader(status int) {
 		final = a.h.limitState(a.r.Context(), a.st)
 	}
 	hd := a.Header()
-	edge.SetLimitHeaders(hd, final, time.Now())
+	if final.Limited() {
+		edge.SetLimitHeaders(hd, final, time.Now())
+	}
 	switch {
 	case a.rt.Cache == cacheNever:
 		hd["Cache-Control"] = noStore

@@ -33,7 +33,12 @@ type Ticket struct {
 // Admit counts one request against the rate window and, when charge is
 // true, takes one quota unit. A refused request returns a *Refusal.
 func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan, charge bool) (*Ticket, State, error) {
-	now := l.now()
+	return l.AdmitAt(ctx, accountID, plan, charge, l.now())
+}
+
+// AdmitAt is Admit at now, the time a request arrived, which its server
+// has read already.
+func (l *Limiter) AdmitAt(ctx context.Context, accountID string, plan account.Plan, charge bool, now time.Time) (*Ticket, State, error) {
 	if plan.RatePerMinute == 0 {
 		if t, ok := l.admitUnlocked(accountID, plan, charge, now); ok {
 			return t, t.admit, nil

@@ -62,6 +62,25 @@ func BenchmarkHotPath(b *testing.B) {
 	}
 	// As browsers, curl --compressed and Go's client ask: a cached gzip body.
 	b.Run("/v1/cars?make=Toyota gzip", func(b *testing.B) { benchGet(b, h, token, "/v1/cars?make=Toyota", "gzip") })
+	// Clients on every core at once: what they share (locks, atomics) costs.
+	b.Run("/v1/cars?make=Toyota gzip parallel", func(b *testing.B) {
+		req := httptest.NewRequest(http.MethodGet, "/v1/cars?make=Toyota", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Accept-Encoding", "gzip")
+		b.ReportAllocs()
+		cpu := processCPU()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					b.Errorf("%d %s", w.Code, w.Body)
+					return
+				}
+			}
+		})
+		b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+	})
 	// A client revalidating what it holds: a 304, nothing rendered.
 	b.Run("/v1/cars?make=Toyota If-None-Match", func(b *testing.B) {
 		req := httptest.NewRequest(http.MethodGet, "/v1/cars?make=Toyota", nil)
