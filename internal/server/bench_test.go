@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/config"
+	"github.com/vds-dev/vds/internal/edge"
 	"github.com/vds-dev/vds/internal/server"
 	"github.com/vds-dev/vds/internal/store"
 	"github.com/vds-dev/vds/internal/store/storetest"
@@ -46,7 +48,14 @@ func newServerOn(tb testing.TB, st store.Store) (http.Handler, string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv, err := server.New(ctx, cfg, st, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	// The access log as vds serve writes it: in batches, to a file.
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	access := edge.BufferedAccessLog(devNull, edge.JSONLines, slog.LevelInfo)
+	tb.Cleanup(func() { access.Close(); _ = devNull.Close() })
+	srv, err := server.New(ctx, cfg, st, slog.New(slog.NewJSONHandler(io.Discard, nil)), server.WithAccessLog(access))
 	if err != nil {
 		tb.Fatal(err)
 	}
