@@ -48,7 +48,7 @@ func plainBut(s, allow string) error {
 		return fmt.Errorf("%d bytes, more than %d", len(s), MaxText)
 	}
 	for i := range len(s) {
-		if !plainByte(s[i], allow) {
+		if !plain[s[i]] && !plainByte(s[i], allow) {
 			return fmt.Errorf("byte %#02x at %d is not plain ASCII", s[i], i)
 		}
 	}
