@@ -40,7 +40,7 @@ func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool) (*http.
 }
 
 func (d Door) authenticate(w http.ResponseWriter, r *http.Request, now time.Time) (access.Principal, bool) {
-	secret, ok := access.BearerSecret(r.Header.Get("Authorization"))
+	secret, ok := access.BearerSecret(headerValue(r.Header, "Authorization"))
 	if !ok {
 		unauthorized(w, r, d.NoToken)
 		return access.Principal{}, false

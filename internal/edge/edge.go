@@ -120,6 +120,15 @@ func NewRequestID() string {
 	return string(id[:])
 }
 
+// headerValue is h.Get(key) for a canonical key: net/http canonicalizes
+// the request's keys, so the key need not be, which Get would do per call.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // validRequestID keeps callers from injecting text into logs through X-Request-Id.
 func validRequestID(s string) bool {
 	if s == "" || len(s) > 64 {

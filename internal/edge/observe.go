@@ -88,7 +88,7 @@ type Served struct {
 func Observe(o Observer, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		id := r.Header.Get("X-Request-Id")
+		id := headerValue(r.Header, "X-Request-Id")
 		if !validRequestID(id) {
 			id = NewRequestID()
 		}
