@@ -81,8 +81,9 @@ func (l *Limiter) admitUnlocked(accountID string, plan account.Plan, charge bool
 		return nil, false
 	}
 	// Marked active before reading dropped, which flushAccount sets before
-	// reading lastActive: one of the two sees the other.
-	e.lastActive.Store(now.UnixNano())
+	// reading lastActive: one of the two sees the other (a mark left out
+	// reads a use that recent, which flushAccount sees as well).
+	e.active(now)
 	if e.dropped.Load() {
 		return nil, false
 	}
@@ -98,6 +99,13 @@ func (l *Limiter) admitUnlocked(accountID string, plan account.Plan, charge bool
 	}
 	t.admit = e.quotaState(plan, m, now)
 	return t, true
+}
+
+// active marks e used at now, unless a use within useGrain is marked.
+func (e *entry) active(now time.Time) {
+	if n := now.UnixNano(); n-e.lastActive.Load() >= int64(useGrain) {
+		e.lastActive.Store(n)
+	}
 }
 
 func (e *entry) takeLeased(m *month) bool {
@@ -146,7 +154,7 @@ func (l *Limiter) enter(ctx context.Context, accountID string, now time.Time) (*
 		e.mu.Unlock()
 		return nil, nil, fmt.Errorf("read quota usage: %w", err)
 	}
-	e.lastActive.Store(now.UnixNano())
+	e.active(now)
 	return e, m, nil
 }
 
