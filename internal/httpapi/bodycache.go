@@ -40,8 +40,10 @@ type cachedBody struct {
 	// 64-bit hashes, so a hit is checked against it.
 	target      string
 	contentType string
-	header      http.Header
-	body        []byte
+	// header holds the answer's other header fields, as pairs: copying
+	// them into an answer's map then iterates no map.
+	header []headerField
+	body   []byte
 	// mu is held while a coding is made; codings holds the body as sent
 	// in none, gzip and zstd (codingIndex), once asked for.
 	mu      sync.Mutex
@@ -64,6 +66,11 @@ func codingIndex(coding string) int {
 		return 2
 	}
 	return 0
+}
+
+type headerField struct {
+	key    string
+	values []string
 }
 
 // entryOverhead approximates an entry's bytes beside its bodies.
@@ -111,12 +118,9 @@ func (c *bodyCache) add(key uint64, target string, header http.Header, body []by
 	e := &cachedBody{key: key, target: target, contentType: header.Get("Content-Type"), body: bytes.Clone(body)}
 	header.Del("Content-Type")
 	header.Del("Content-Length")
-	if len(header) > 0 {
+	for k, v := range header {
 		// Values are clipped: a header map's Add must not write into them.
-		e.header = maps.Clone(header)
-		for k, v := range e.header {
-			e.header[k] = slices.Clip(v)
-		}
+		e.header = append(e.header, headerField{k, slices.Clip(v)})
 	}
 	n := e.cost(len(e.body))
 	if n > c.max/8 {
@@ -283,6 +287,9 @@ func (h *Handler) sendCached(w http.ResponseWriter, e *cachedBody, coding string
 }
 
 func (h *Handler) send(w http.ResponseWriter, e *cachedBody, v *variant) {
-	maps.Copy(w.Header(), e.header)
+	hd := w.Header()
+	for _, f := range e.header {
+		hd[f.key] = f.values
+	}
 	edge.SendBody(w, http.StatusOK, e.contentType, v.body)
 }
