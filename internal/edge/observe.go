@@ -154,7 +154,7 @@ func logRecord(st *request, route, query string, status int, end time.Time, elap
 
 var gzipPool = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}
 
-// Content codings a body compressed in advance may be sent in (SendEncoded).
+// Content codings a body compressed in advance may be sent in (SendBody).
 const (
 	CodingGzip = "gzip"
 	CodingZstd = "zstd"
@@ -166,12 +166,12 @@ type compressWriter struct {
 	// compressed, by gz, taken from the pool at the first write.
 	gzip bool
 	gz   *gzip.Writer
-	// best is the coding the client prefers of those SendEncoded may send.
+	// best is the coding the client prefers of those SendBody may send.
 	best string
 	// bodiless: a 204 or 304, which has no body to compress.
 	bodiless bool
 	// precompressed: the handler sends a body compressed in advance
-	// (SendEncoded), which passes through with its length.
+	// (SendBody), which passes through with its length.
 	precompressed bool
 }
 
@@ -228,7 +228,7 @@ func (g *compressWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter 
 
 // Compress compresses responses with gzip for clients that accept it, and
 // lets a handler send a body compressed in advance, in gzip or zstd
-// (Negotiated, SendEncoded). A HEAD answer is never compressed.
+// (Negotiated, SendBody). A HEAD answer is never compressed.
 func Compress(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		AddVary(w.Header(), "Accept-Encoding")
@@ -278,19 +278,13 @@ func compressorOf(w http.ResponseWriter) *compressWriter {
 	}
 }
 
-// Negotiated is the coding SendEncoded should send w's body in: zstd or
+// Negotiated is the coding SendBody should send w's body in: zstd or
 // gzip, whichever the client prefers (zstd on a tie), or "" for none.
 func Negotiated(w http.ResponseWriter) string {
 	if cw := compressorOf(w); cw != nil {
 		return cw.best
 	}
 	return ""
-}
-
-// SendEncoded is Send for a body already in coding (Negotiated's), which
-// passes through Compress and the writers around it as it is.
-func SendEncoded(w http.ResponseWriter, status int, contentType string, body []byte, coding string) {
-	SendBody(w, status, contentType, NewBody(body, coding))
 }
 
 // Body is a finished body in a content coding ("" for none) with its
@@ -311,7 +305,8 @@ func NewBody(b []byte, coding string) *Body {
 	return body
 }
 
-// SendBody is SendEncoded for a Body.
+// SendBody is Send for a Body, whose coding is Negotiated's: a body
+// compressed in advance passes through Compress and the writers around it.
 func SendBody(w http.ResponseWriter, status int, contentType string, b *Body) {
 	if cw := compressorOf(w); cw != nil && b.Coding != "" {
 		cw.precompressed = true
