@@ -19,24 +19,24 @@ type Door struct {
 	NoToken string
 }
 
-// Admit authenticates and admits r, or answers 401/403/429/503 and returns
-// false; the ticket must be settled.
-func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool) (*http.Request, *limits.Ticket, limits.State, bool) {
+// Admit authenticates and admits r into ticket, or answers 401/403/429/503
+// and returns false; an admitted ticket must be settled.
+func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool, ticket *limits.Ticket) (*http.Request, limits.State, bool) {
 	now := arrival(r.Context())
 	p, ok := d.authenticate(w, r, now)
 	if !ok {
-		return r, nil, limits.State{}, false
+		return r, limits.State{}, false
 	}
 	if ctx := WithPrincipal(r.Context(), p); ctx != r.Context() {
 		r = r.WithContext(ctx)
 	}
 	d.Limiter.Touch(p.TokenID, now)
-	ticket, st, err := d.Limiter.AdmitAt(r.Context(), p.Account.ID, p.Plan, charge, now)
+	st, err := d.Limiter.AdmitInto(r.Context(), ticket, p.Account.ID, p.Plan, charge, now)
 	if err != nil {
 		Refuse(w, r, err)
-		return r, nil, st, false
+		return r, st, false
 	}
-	return r, ticket, st, true
+	return r, st, true
 }
 
 func (d Door) authenticate(w http.ResponseWriter, r *http.Request, now time.Time) (access.Principal, bool) {

@@ -43,7 +43,7 @@ func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 			cond = a.tag.condition(r.Header["If-None-Match"])
 		}
 		var ok bool
-		r, a.ticket, a.st, ok = h.door.Admit(w, r, charged && cond == noCondition)
+		r, a.st, ok = h.door.Admit(w, r, charged && cond == noCondition, &a.ticket)
 		if !ok {
 			return
 		}
@@ -79,7 +79,7 @@ type admitted struct {
 	rt      *Route
 	r       *http.Request
 	charged bool
-	ticket  *limits.Ticket
+	ticket  limits.Ticket
 	st      limits.State
 	tag     entityTag
 	// etagValue is the ETag header's value: the answer cache's, or etag
