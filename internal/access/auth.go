@@ -86,8 +86,13 @@ func hashSecret(secret string) [sha256.Size]byte {
 
 // Authenticate returns the principal of a token secret, or why it is refused.
 func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Principal, error) {
+	return a.AuthenticateAt(ctx, secret, a.now())
+}
+
+// AuthenticateAt is Authenticate at now, the time a request arrived, which
+// its server has read already.
+func (a *Authenticator) AuthenticateAt(ctx context.Context, secret string, now time.Time) (Principal, error) {
 	key := hashSecret(secret)
-	now := a.now()
 	a.mu.RLock()
 	c, ok := a.cache[key]
 	forgets := a.forgets

@@ -19,32 +19,33 @@ type Door struct {
 	NoToken string
 }
 
-// Admit authenticates and admits r, or answers 401/403/429/503 and returns
-// false; the ticket must be settled.
-func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool) (*http.Request, *limits.Ticket, limits.State, bool) {
-	p, ok := d.authenticate(w, r)
+// Admit authenticates and admits r into ticket, or answers 401/403/429/503
+// and returns false; an admitted ticket must be settled.
+func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool, ticket *limits.Ticket) (*http.Request, limits.State, bool) {
+	now := arrival(r.Context())
+	p, ok := d.authenticate(w, r, now)
 	if !ok {
-		return r, nil, limits.State{}, false
+		return r, limits.State{}, false
 	}
 	if ctx := WithPrincipal(r.Context(), p); ctx != r.Context() {
 		r = r.WithContext(ctx)
 	}
-	d.Limiter.Touch(p.TokenID, time.Now())
-	ticket, st, err := d.Limiter.Admit(r.Context(), p.Account.ID, p.Plan, charge)
+	d.Limiter.Touch(p.TokenID, now)
+	st, err := d.Limiter.AdmitInto(r.Context(), ticket, p.Account.ID, p.Plan, charge, now)
 	if err != nil {
 		Refuse(w, r, err)
-		return r, nil, st, false
+		return r, st, false
 	}
-	return r, ticket, st, true
+	return r, st, true
 }
 
-func (d Door) authenticate(w http.ResponseWriter, r *http.Request) (access.Principal, bool) {
-	secret, ok := access.BearerSecret(r.Header.Get("Authorization"))
+func (d Door) authenticate(w http.ResponseWriter, r *http.Request, now time.Time) (access.Principal, bool) {
+	secret, ok := access.BearerSecret(headerValue(r.Header, "Authorization"))
 	if !ok {
 		unauthorized(w, r, d.NoToken)
 		return access.Principal{}, false
 	}
-	p, err := d.Auth.Authenticate(r.Context(), secret)
+	p, err := d.Auth.AuthenticateAt(r.Context(), secret, now)
 	switch {
 	case err == nil:
 		return p, true
@@ -91,10 +92,10 @@ func Refuse(w http.ResponseWriter, r *http.Request, err error) {
 // windows. It runs on every answer, so it builds all values in one buffer:
 // two allocations for up to nine headers.
 func SetLimitHeaders(hd http.Header, s limits.State, now time.Time) {
-	rate, quota := s.RateLimit > 0, s.QuotaLimit > 0
-	if !rate && !quota {
+	if !s.Limited() {
 		return
 	}
+	rate, quota := s.RateLimit > 0, s.QuotaLimit > 0
 	var (
 		b    = make([]byte, 0, 256)
 		keys [9]string

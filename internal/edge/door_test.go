@@ -82,7 +82,8 @@ func (f fixture) admit(t *testing.T, authorization string) (*httptest.ResponseRe
 	if authorization != "" {
 		r.Header.Set("Authorization", authorization)
 	}
-	r2, ticket, _, ok := f.door.Admit(w, r, true)
+	var ticket limits.Ticket
+	r2, _, ok := f.door.Admit(w, r, true, &ticket)
 	if ok {
 		ticket.Refund()
 		p, _ := edge.PrincipalFrom(r2.Context())

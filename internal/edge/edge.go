@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/netip"
+	"time"
 
 	"github.com/vds-dev/vds/internal/access"
 )
@@ -19,8 +20,10 @@ type (
 	principalKey struct{}
 )
 
-// request is what Observe keeps of a request in its context, in one value.
+// request is what Observe keeps of a request, in one allocation: it is the
+// request's context too, the one it was given plus itself under requestKey.
 type request struct {
+	context.Context
 	id  string
 	log *slog.Logger
 	// accountID, code, detail and unmatched are filled in while it is served.
@@ -37,14 +40,36 @@ type request struct {
 	hasPrincipal bool
 	// proxies are the peers whose X-Forwarded-* headers are believed.
 	proxies []netip.Prefix
-	// rec and idValue share this one allocation.
+	// start is when Observe took the request; the door reads it rather
+	// than the clock, which costs 80 ns a read on the VMs measured.
+	start time.Time
+	// rec, idValue and cw share this one allocation; cw is Compress's.
 	rec     recorder
 	idValue [1]string
+	cw      compressWriter
+}
+
+func (st *request) Value(key any) any {
+	if key == (requestKey{}) {
+		return st
+	}
+	return st.Context.Value(key)
 }
 
 func requestFrom(ctx context.Context) *request {
+	if st, ok := ctx.(*request); ok {
+		return st
+	}
 	st, _ := ctx.Value(requestKey{}).(*request)
 	return st
+}
+
+// arrival is when Observe took the request, or now outside Observe.
+func arrival(ctx context.Context) time.Time {
+	if st := requestFrom(ctx); st != nil {
+		return st.start
+	}
+	return time.Now()
 }
 
 // RequestID returns the request's id ("" outside a request).
@@ -93,6 +118,15 @@ func NewRequestID() string {
 	var id [24]byte
 	hex.Encode(id[:], raw[:])
 	return string(id[:])
+}
+
+// headerValue is h.Get(key) for a canonical key: net/http canonicalizes
+// the request's keys, so the key need not be, which Get would do per call.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // validRequestID keeps callers from injecting text into logs through X-Request-Id.

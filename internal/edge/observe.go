@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -89,13 +88,13 @@ type Served struct {
 func Observe(o Observer, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		id := r.Header.Get("X-Request-Id")
+		id := headerValue(r.Header, "X-Request-Id")
 		if !validRequestID(id) {
 			id = NewRequestID()
 		}
-		st := &request{id: id, log: o.Log, rec: recorder{ResponseWriter: w}, idValue: [1]string{id}, proxies: o.TrustedProxies}
+		st := &request{Context: r.Context(), start: start, id: id, log: o.Log, rec: recorder{ResponseWriter: w}, idValue: [1]string{id}, proxies: o.TrustedProxies}
 		w.Header()["X-Request-Id"] = st.idValue[:]
-		r = r.WithContext(context.WithValue(r.Context(), requestKey{}, st))
+		r = r.WithContext(st)
 		rec := &st.rec
 		defer func() {
 			if v := recover(); v != nil {
@@ -155,7 +154,7 @@ func logRecord(st *request, route, query string, status int, end time.Time, elap
 
 var gzipPool = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}
 
-// Content codings a body compressed in advance may be sent in (SendEncoded).
+// Content codings a body compressed in advance may be sent in (SendBody).
 const (
 	CodingGzip = "gzip"
 	CodingZstd = "zstd"
@@ -167,12 +166,12 @@ type compressWriter struct {
 	// compressed, by gz, taken from the pool at the first write.
 	gzip bool
 	gz   *gzip.Writer
-	// best is the coding the client prefers of those SendEncoded may send.
+	// best is the coding the client prefers of those SendBody may send.
 	best string
 	// bodiless: a 204 or 304, which has no body to compress.
 	bodiless bool
 	// precompressed: the handler sends a body compressed in advance
-	// (SendEncoded), which passes through with its length.
+	// (SendBody), which passes through with its length.
 	precompressed bool
 }
 
@@ -229,7 +228,7 @@ func (g *compressWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter 
 
 // Compress compresses responses with gzip for clients that accept it, and
 // lets a handler send a body compressed in advance, in gzip or zstd
-// (Negotiated, SendEncoded). A HEAD answer is never compressed.
+// (Negotiated, SendBody). A HEAD answer is never compressed.
 func Compress(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		AddVary(w.Header(), "Accept-Encoding")
@@ -239,18 +238,25 @@ func Compress(next http.Handler) http.Handler {
 		}
 		ae := r.Header["Accept-Encoding"]
 		z, g := accepts(ae, CodingZstd), accepts(ae, CodingGzip)
-		var cw *compressWriter
+		var best string
 		switch {
 		case z > 0 && z >= g:
-			cw = &compressWriter{ResponseWriter: w, best: CodingZstd}
+			best = CodingZstd
 		case g > 0:
-			cw = &compressWriter{ResponseWriter: w, best: CodingGzip}
+			best = CodingGzip
 		default:
 			next.ServeHTTP(w, r)
 			return
 		}
+		var cw *compressWriter
+		if st := requestFrom(r.Context()); st != nil && st.cw.ResponseWriter == nil {
+			cw = &st.cw // inside Observe: no allocation of its own
+		} else {
+			cw = new(compressWriter)
+		}
+		*cw = compressWriter{ResponseWriter: w, best: best}
 		if g > 0 {
-			w.Header().Set("Content-Encoding", CodingGzip)
+			w.Header()["Content-Encoding"] = gzipEncoding
 			cw.gzip = true
 		}
 		defer cw.finish()
@@ -272,7 +278,7 @@ func compressorOf(w http.ResponseWriter) *compressWriter {
 	}
 }
 
-// Negotiated is the coding SendEncoded should send w's body in: zstd or
+// Negotiated is the coding SendBody should send w's body in: zstd or
 // gzip, whichever the client prefers (zstd on a tie), or "" for none.
 func Negotiated(w http.ResponseWriter) string {
 	if cw := compressorOf(w); cw != nil {
@@ -281,19 +287,38 @@ func Negotiated(w http.ResponseWriter) string {
 	return ""
 }
 
-// SendEncoded is Send for a body already in coding (Negotiated's), which
-// passes through Compress and the writers around it as it is.
-func SendEncoded(w http.ResponseWriter, status int, contentType string, body []byte, coding string) {
-	if cw := compressorOf(w); cw != nil && coding != "" {
-		cw.precompressed = true
-		w.Header().Set("Content-Encoding", coding)
+// Body is a finished body in a content coding ("" for none) with its
+// Content-Length value, made once for a body sent many times.
+type Body struct {
+	Bytes  []byte
+	Coding string
+	// length and encoding are header values, shared as AddVary's are.
+	length, encoding []string
+}
+
+// NewBody returns b in coding as a Body.
+func NewBody(b []byte, coding string) *Body {
+	body := &Body{Bytes: b, Coding: coding, length: []string{strconv.Itoa(len(b))}}
+	if coding != "" {
+		body.encoding = []string{coding}
 	}
-	Send(w, status, contentType, body)
+	return body
+}
+
+// SendBody is Send for a Body, whose coding is Negotiated's: a body
+// compressed in advance passes through Compress and the writers around it.
+func SendBody(w http.ResponseWriter, status int, contentType string, b *Body) {
+	if cw := compressorOf(w); cw != nil && b.Coding != "" {
+		cw.precompressed = true
+		w.Header()["Content-Encoding"] = b.encoding
+	}
+	send(w, status, contentType, b.Bytes, b.length)
 }
 
 // Shared Vary values: a header map takes a shared slice as it is, since
 // nothing writes into a value in place and Add appends to a copy.
 var (
+	gzipEncoding     = []string{CodingGzip}
 	varyEncoding     = []string{"Accept-Encoding"}
 	varyEncodingAuth = []string{"Accept-Encoding", "Authorization"}
 )

@@ -132,18 +132,18 @@ type unwrapping struct{ http.ResponseWriter }
 
 func (u unwrapping) Unwrap() http.ResponseWriter { return u.ResponseWriter }
 
-// TestSendEncoded: behind Compress, a body compressed in advance goes out
+// TestSendBody: behind Compress, a body compressed in advance goes out
 // byte for byte with its length and coding, through writers that unwrap;
 // Negotiated picks by q, zstd on a tie; a client that takes neither, or a
 // HEAD, gets the plain body.
-func TestSendEncoded(t *testing.T) {
+func TestSendBody(t *testing.T) {
 	t.Parallel()
 	body := []byte(strings.Repeat(`{"name":"Harley-Davidson","count":3}`, 50))
 	pre := map[string][]byte{"": body, edge.CodingGzip: []byte("gzip bytes"), edge.CodingZstd: []byte("zstd bytes")}
 	h := edge.Compress(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w = unwrapping{w}
 		coding := edge.Negotiated(w)
-		edge.SendEncoded(w, http.StatusOK, "application/json", pre[coding], coding)
+		edge.SendBody(w, http.StatusOK, "application/json", edge.NewBody(pre[coding], coding))
 	}))
 	for _, c := range []struct {
 		method, accept, coding string

@@ -79,7 +79,7 @@ func IsHTTPS(r *http.Request) bool {
 	if r.TLS != nil {
 		return true
 	}
-	fwd := r.Header.Values("X-Forwarded-Proto")
+	fwd := r.Header["X-Forwarded-Proto"] // canonical, as headerValue's
 	if len(fwd) == 0 || !trusted(proxiesOf(r), peer(r)) {
 		return false
 	}

@@ -244,6 +244,10 @@ var (
 
 // Send writes a finished body with Content-Type and Content-Length.
 func Send(w http.ResponseWriter, status int, contentType string, body []byte) {
+	send(w, status, contentType, body, []string{strconv.Itoa(len(body))})
+}
+
+func send(w http.ResponseWriter, status int, contentType string, body []byte, length []string) {
 	h := w.Header()
 	switch contentType {
 	case jsonType[0]:
@@ -253,7 +257,7 @@ func Send(w http.ResponseWriter, status int, contentType string, body []byte) {
 	default:
 		h.Set("Content-Type", contentType)
 	}
-	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	h["Content-Length"] = length
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

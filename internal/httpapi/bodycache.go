@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -39,12 +40,37 @@ type cachedBody struct {
 	// 64-bit hashes, so a hit is checked against it.
 	target      string
 	contentType string
-	header      http.Header
-	body        []byte
-	mu          sync.Mutex
-	// encoded holds the body in gzip and zstd, once asked for.
-	encoded map[string][]byte
+	// header holds the answer's other header fields, as pairs: copying
+	// them into an answer's map then iterates no map.
+	header []headerField
+	body   []byte
+	// mu is held while a coding is made; codings holds the body as sent
+	// in none, gzip and zstd (codingIndex), once asked for.
+	mu      sync.Mutex
+	codings [3]atomic.Pointer[variant]
 	stored  bool
+}
+
+// variant is a kept answer in one coding, with its ETag value when the
+// answer is a catalog one (etag nil otherwise).
+type variant struct {
+	body *edge.Body
+	etag []string
+}
+
+func codingIndex(coding string) int {
+	switch coding {
+	case edge.CodingGzip:
+		return 1
+	case edge.CodingZstd:
+		return 2
+	}
+	return 0
+}
+
+type headerField struct {
+	key    string
+	values []string
 }
 
 // entryOverhead approximates an entry's bytes beside its bodies.
@@ -54,11 +80,28 @@ func newBodyCache(maxBytes int64) *bodyCache {
 	return &bodyCache{max: maxBytes, byKey: map[uint64]*list.Element{}}
 }
 
-// get returns the answer kept for key and target, or nil.
-func (c *bodyCache) get(key uint64, target string) *cachedBody {
+// target is what an answer is for, in parts joined: a catalog answer's is
+// scheme, host, path, "?" and query; a recall answer's its path alone.
+type target [5]string
+
+func (t *target) String() string { return strings.Join(t[:], "") }
+
+// is compares t with s without joining t, which would allocate.
+func (t *target) is(s string) bool {
+	for _, part := range t {
+		if !strings.HasPrefix(s, part) {
+			return false
+		}
+		s = s[len(part):]
+	}
+	return s == ""
+}
+
+// get returns the answer kept for key and t, or nil.
+func (c *bodyCache) get(key uint64, t *target) *cachedBody {
 	c.mu.Lock()
 	el, ok := c.byKey[key]
-	if ok && el.Value.(*cachedBody).target == target {
+	if ok && t.is(el.Value.(*cachedBody).target) {
 		c.lru.MoveToFront(el)
 		c.mu.Unlock()
 		c.hits.Add(1)
@@ -75,12 +118,9 @@ func (c *bodyCache) add(key uint64, target string, header http.Header, body []by
 	e := &cachedBody{key: key, target: target, contentType: header.Get("Content-Type"), body: bytes.Clone(body)}
 	header.Del("Content-Type")
 	header.Del("Content-Length")
-	if len(header) > 0 {
+	for k, v := range header {
 		// Values are clipped: a header map's Add must not write into them.
-		e.header = maps.Clone(header)
-		for k, v := range e.header {
-			e.header[k] = slices.Clip(v)
-		}
+		e.header = append(e.header, headerField{k, slices.Clip(v)})
 	}
 	n := e.cost(len(e.body))
 	if n > c.max/8 {
@@ -102,30 +142,37 @@ func (e *cachedBody) cost(bodyBytes int) int64 {
 	return int64(entryOverhead + len(e.target) + bodyBytes)
 }
 
-// in returns the body in coding ("" for none), compressing it on first use.
-func (c *bodyCache) in(e *cachedBody, coding string) []byte {
-	if coding == "" {
-		return e.body
+// in returns the body in coding ("" for none), compressing it on first
+// use; tag is the catalog answer's ETag in coding, or nil.
+func (c *bodyCache) in(e *cachedBody, coding string, tag []byte) *variant {
+	slot := &e.codings[codingIndex(coding)]
+	if v := slot.Load(); v != nil {
+		return v
 	}
 	e.mu.Lock()
-	b, ok := e.encoded[coding]
-	if !ok {
-		b = encode(coding, e.body)
-		if e.encoded == nil {
-			e.encoded = make(map[string][]byte, 2)
+	v := slot.Load()
+	made := v == nil
+	if made {
+		b := e.body
+		if coding != "" {
+			b = encode(coding, e.body)
 		}
-		e.encoded[coding] = b
+		v = &variant{body: edge.NewBody(b, coding)}
+		if tag != nil {
+			v.etag = []string{string(tag)}
+		}
+		slot.Store(v)
 	}
 	e.mu.Unlock()
-	if !ok && e.stored {
+	if made && coding != "" && e.stored {
 		c.mu.Lock()
 		if el, ok := c.byKey[e.key]; ok && el.Value == e {
-			c.size += int64(len(b))
+			c.size += int64(len(v.body.Bytes))
 			c.evict()
 		}
 		c.mu.Unlock()
 	}
-	return b
+	return v
 }
 
 // evict drops the least recently used answers while over max; c.mu held.
@@ -141,8 +188,10 @@ func (c *bodyCache) remove(el *list.Element) {
 	delete(c.byKey, e.key)
 	e.mu.Lock()
 	n := e.cost(len(e.body))
-	for _, b := range e.encoded {
-		n += int64(len(b))
+	for i := 1; i < len(e.codings); i++ {
+		if v := e.codings[i].Load(); v != nil {
+			n += int64(len(v.body.Bytes))
+		}
 	}
 	e.mu.Unlock()
 	c.size -= n
@@ -203,12 +252,12 @@ var capturePool = sync.Pool{New: func() any { return new(capture) }}
 // cached answers a catalog request from the cache, or runs next and keeps
 // a 200 answer; any other status goes out as next wrote it. w settles the
 // charge when the status is written, hit or miss alike.
-func (h *Handler) cached(w http.ResponseWriter, r *http.Request, next http.HandlerFunc, key uint64, coding string) {
+func (h *Handler) cached(w *admitted, r *http.Request, next http.HandlerFunc, key uint64, coding string) {
 	// The Link header of a page names the origin the client sees.
 	scheme, host := edge.OriginParts(r, h.publicURL)
-	target := scheme + host + r.URL.Path + "?" + r.URL.RawQuery
+	t := target{scheme, host, r.URL.Path, "?", r.URL.RawQuery}
 	key = fnvString(fnvString(key, scheme), host)
-	e := h.bodies.get(key, target)
+	e := h.bodies.get(key, &t)
 	if e == nil {
 		c := capturePool.Get().(*capture)
 		c.header, c.status = http.Header{}, 0
@@ -222,13 +271,25 @@ func (h *Handler) cached(w http.ResponseWriter, r *http.Request, next http.Handl
 			_, _ = w.Write(c.body.Bytes())
 			return
 		}
-		e = h.bodies.add(key, target, c.header, c.body.Bytes())
+		e = h.bodies.add(key, t.String(), c.header, c.body.Bytes())
 	}
-	h.sendCached(w, e, coding)
+	tag := w.tag.bytes()
+	v := h.bodies.in(e, coding, tag)
+	if v.etag != nil && v.etag[0] == string(tag) {
+		w.etagValue = v.etag
+	}
+	h.send(w, e, v)
 }
 
 // sendCached writes a kept answer in coding, the one negotiated for w.
 func (h *Handler) sendCached(w http.ResponseWriter, e *cachedBody, coding string) {
-	maps.Copy(w.Header(), e.header)
-	edge.SendEncoded(w, http.StatusOK, e.contentType, h.bodies.in(e, coding), coding)
+	h.send(w, e, h.bodies.in(e, coding, nil))
+}
+
+func (h *Handler) send(w http.ResponseWriter, e *cachedBody, v *variant) {
+	hd := w.Header()
+	for _, f := range e.header {
+		hd[f.key] = f.values
+	}
+	edge.SendBody(w, http.StatusOK, e.contentType, v.body)
 }

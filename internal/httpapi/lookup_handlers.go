@@ -143,7 +143,7 @@ func (h *Handler) keptRecalls(w http.ResponseWriter, r *http.Request, key uint64
 	if key == 0 {
 		return false
 	}
-	e := h.bodies.get(key, r.URL.Path)
+	e := h.bodies.get(key, &target{2: r.URL.Path})
 	if e != nil {
 		h.sendCached(w, e, edge.Negotiated(w))
 	}

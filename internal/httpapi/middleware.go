@@ -43,7 +43,7 @@ func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 			cond = a.tag.condition(r.Header["If-None-Match"])
 		}
 		var ok bool
-		r, a.ticket, a.st, ok = h.door.Admit(w, r, charged && cond == noCondition)
+		r, a.st, ok = h.door.Admit(w, r, charged && cond == noCondition, &a.ticket)
 		if !ok {
 			return
 		}
@@ -79,12 +79,14 @@ type admitted struct {
 	rt      *Route
 	r       *http.Request
 	charged bool
-	ticket  *limits.Ticket
+	ticket  limits.Ticket
 	st      limits.State
 	tag     entityTag
-	// etag backs the ETag header's value slice.
-	etag [1]string
-	done bool
+	// etagValue is the ETag header's value: the answer cache's, or etag
+	// made from tag when the status is written.
+	etagValue []string
+	etag      [1]string
+	done      bool
 }
 
 func (a *admitted) WriteHeader(status int) {
@@ -102,13 +104,18 @@ func (a *admitted) WriteHeader(status int) {
 		final = a.h.limitState(a.r.Context(), a.st)
 	}
 	hd := a.Header()
-	edge.SetLimitHeaders(hd, final, time.Now())
+	if final.Limited() {
+		edge.SetLimitHeaders(hd, final, time.Now())
+	}
 	switch {
 	case a.rt.Cache == cacheNever:
 		hd["Cache-Control"] = noStore
 	case a.rt.Cache == cacheCatalog && (status == http.StatusOK || status == http.StatusNotModified):
-		a.etag[0] = string(a.tag.bytes())
-		hd["Etag"] = a.etag[:]
+		if a.etagValue == nil {
+			a.etag[0] = string(a.tag.bytes())
+			a.etagValue = a.etag[:]
+		}
+		hd["Etag"] = a.etagValue
 		hd["Cache-Control"] = a.h.maxAge
 	}
 	a.ResponseWriter.WriteHeader(status)

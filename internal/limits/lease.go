@@ -33,66 +33,89 @@ type Ticket struct {
 // Admit counts one request against the rate window and, when charge is
 // true, takes one quota unit. A refused request returns a *Refusal.
 func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan, charge bool) (*Ticket, State, error) {
-	now := l.now()
-	if plan.RatePerMinute == 0 {
-		if t, ok := l.admitUnlocked(accountID, plan, charge, now); ok {
-			return t, t.admit, nil
-		}
+	return l.AdmitAt(ctx, accountID, plan, charge, l.now())
+}
+
+// AdmitAt is Admit at now, the time a request arrived, which its server
+// has read already.
+func (l *Limiter) AdmitAt(ctx context.Context, accountID string, plan account.Plan, charge bool, now time.Time) (*Ticket, State, error) {
+	t := new(Ticket)
+	st, err := l.AdmitInto(ctx, t, accountID, plan, charge, now)
+	if err != nil {
+		return nil, st, err
+	}
+	return t, st, nil
+}
+
+// AdmitInto is AdmitAt writing the ticket to t, which the caller may keep
+// in an allocation of its own; t is valid only when err is nil.
+func (l *Limiter) AdmitInto(ctx context.Context, t *Ticket, accountID string, plan account.Plan, charge bool, now time.Time) (State, error) {
+	if plan.RatePerMinute == 0 && l.admitUnlocked(t, accountID, plan, charge, now) {
+		return t.admit, nil
 	}
 	e, m, err := l.enter(ctx, accountID, now)
 	if err != nil {
-		return nil, State{}, err
+		return State{}, err
 	}
 	defer e.mu.Unlock()
 	limited := plan.RatePerMinute > 0
 	if limited && !e.rate.admit(now, plan.RatePerMinute) {
 		st := e.state(plan, m, now)
-		return nil, st, &Refusal{Reason: CodeRateLimited, RetryAfter: st.RateReset.Sub(now), State: st}
+		return st, &Refusal{Reason: CodeRateLimited, RetryAfter: st.RateReset.Sub(now), State: st}
 	}
-	t := &Ticket{l: l, e: e, m: m, plan: plan}
+	*t = Ticket{l: l, e: e, m: m, plan: plan}
 	if charge {
 		if st, err := l.takeUnit(ctx, e, m, t, accountID, plan, now); err != nil {
 			var refusal *Refusal
 			if limited && !errors.As(err, &refusal) {
 				e.rate.unadmit() // the store failed: the request was not admitted
 			}
-			return nil, st, err
+			return st, err
 		}
 	}
 	t.admit = e.state(plan, m, now)
-	return t, t.admit, nil
+	return t.admit, nil
 }
 
-// admitUnlocked admits without the lock when it can; false sends Admit
-// to the locked path.
-func (l *Limiter) admitUnlocked(accountID string, plan account.Plan, charge bool, now time.Time) (*Ticket, bool) {
+// admitUnlocked admits into t without the lock when it can; false sends
+// AdmitInto to the locked path, t untouched.
+func (l *Limiter) admitUnlocked(t *Ticket, accountID string, plan account.Plan, charge bool, now time.Time) bool {
 	v, ok := l.accounts.Load(accountID)
 	if !ok {
-		return nil, false
+		return false
 	}
 	e := v.(*entry)
 	m := e.month.Load()
 	if !m.holds(now) {
-		return nil, false
+		return false
 	}
 	// Marked active before reading dropped, which flushAccount sets before
-	// reading lastActive: one of the two sees the other.
-	e.lastActive.Store(now.UnixNano())
+	// reading lastActive: one of the two sees the other (a mark left out
+	// reads a use that recent, which flushAccount sees as well).
+	e.active(now)
 	if e.dropped.Load() {
-		return nil, false
+		return false
 	}
-	t := &Ticket{l: l, e: e, m: m, plan: plan}
+	tk := Ticket{l: l, e: e, m: m, plan: plan}
 	if charge {
 		if plan.MonthlyQuota == 0 {
-			t.counts = true
+			tk.counts = true
 		} else if !e.takeLeased(m) {
-			return nil, false
+			return false
 		} else {
-			t.leased = true
+			tk.leased = true
 		}
 	}
-	t.admit = e.quotaState(plan, m, now)
-	return t, true
+	tk.admit = e.quotaState(plan, m, now)
+	*t = tk
+	return true
+}
+
+// active marks e used at now, unless a use within useGrain is marked.
+func (e *entry) active(now time.Time) {
+	if n := now.UnixNano(); n-e.lastActive.Load() >= int64(useGrain) {
+		e.lastActive.Store(n)
+	}
 }
 
 func (e *entry) takeLeased(m *month) bool {
@@ -141,7 +164,7 @@ func (l *Limiter) enter(ctx context.Context, accountID string, now time.Time) (*
 		e.mu.Unlock()
 		return nil, nil, fmt.Errorf("read quota usage: %w", err)
 	}
-	e.lastActive.Store(now.UnixNano())
+	e.active(now)
 	return e, m, nil
 }
 

@@ -38,6 +38,10 @@ type State struct {
 	Period        string    `json:"-"`
 }
 
+// Limited is true when a window limits the account: its answers have
+// limit headers.
+func (s State) Limited() bool { return s.RateLimit > 0 || s.QuotaLimit > 0 }
+
 // QuotaRemaining is what is left of the monthly quota; -1 when unlimited.
 func (s State) QuotaRemaining() int64 {
 	if s.QuotaLimit == 0 {

@@ -604,6 +604,8 @@ func TestTouchKeepsTheLatestUse(t *testing.T) {
 		t.Fatalf("a flush with no use changed last used to %v (%v)", lastUsed(), err)
 	}
 	l.Touch(tok.ID, t0.Add(time.Minute))
+	// A use within a millisecond of the one recorded is left out.
+	l.Touch(tok.ID, t0.Add(time.Minute+time.Millisecond/2))
 	if err := l.Flush(ctx); err != nil || !lastUsed().Equal(t0.Add(time.Minute)) {
 		t.Fatalf("last used %v after a later use (%v)", lastUsed(), err)
 	}
@@ -684,5 +686,24 @@ func TestUnlockedCountsAreExact(t *testing.T) {
 	}
 	if sum != total || mcp != workers*calls/4 || len(days) != 4 {
 		t.Fatalf("daily usage %+v: %d calls, %d by MCP; want %d and %d on two days", days, sum, mcp, total, workers*calls/4)
+	}
+}
+
+// TestAdmitAtCountsAtArrival: AdmitAt counts a request at the time given,
+// the request's arrival, not at the limiter's clock.
+func TestAdmitAtCountsAtArrival(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	l, c, id := newRateFixture(t, start)
+	ctx := context.Background()
+	plan := account.Plan{RatePerMinute: 1}
+	c.add(30 * time.Second)
+	if _, s, err := l.AdmitAt(ctx, id, plan, false, start); err != nil || !s.RateReset.Equal(start.Add(time.Minute)) {
+		t.Fatalf("admitted at the start: %v, window frees at %v; want %v", err, s.RateReset, start.Add(time.Minute))
+	}
+	// A minute after that arrival the window is free again, whatever the
+	// limiter's clock reads (30 s after the start).
+	if _, _, err := l.AdmitAt(ctx, id, plan, false, start.Add(time.Minute)); err != nil {
+		t.Fatalf("a minute after the first arrival: %v", err)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"time"
 )
 
-// Touch records a token's use, written on the next flush, mostly lock-free.
+// Touch records a token's use, written on the next flush, mostly lock-free;
+// a use within useGrain after the one recorded is not written: a busy
+// token's requests on every core would each write one shared word.
 func (l *Limiter) Touch(tokenID string, at time.Time) {
 	v, ok := l.used.Load(tokenID)
 	if !ok {
@@ -14,7 +16,7 @@ func (l *Limiter) Touch(tokenID string, at time.Time) {
 	last := v.(*atomic.Int64)
 	for n := at.UnixNano(); ; {
 		prev := last.Load()
-		if prev >= n || last.CompareAndSwap(prev, n) {
+		if n-prev < int64(useGrain) || last.CompareAndSwap(prev, n) {
 			return
 		}
 	}
@@ -30,3 +32,7 @@ func (l *Limiter) takeTouched() map[string]time.Time {
 	})
 	return out
 }
+
+// useGrain is how close a use may follow the one recorded and be left out,
+// of a token (Touch) or an account (entry.active).
+const useGrain = time.Millisecond

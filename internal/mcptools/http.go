@@ -62,7 +62,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch r.Method {
 	case http.MethodPost:
 	case http.MethodGet, http.MethodDelete:
-		r, ticket, _, ok := h.door.Admit(w, r, false)
+		var ticket limits.Ticket
+		r, _, ok := h.door.Admit(w, r, false, &ticket)
 		if !ok {
 			return
 		}
@@ -80,7 +81,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// One unit of the rate window per request; the quota is charged per tools/call.
-	r, ticket, _, ok := h.door.Admit(w, r, false)
+	var ticket limits.Ticket
+	r, _, ok := h.door.Admit(w, r, false, &ticket)
 	if !ok {
 		return
 	}

@@ -423,3 +423,18 @@ func TestFit(t *testing.T) {
 		t.Error("a detail with & is taken")
 	}
 }
+
+// TestPlainEveryByte: Plain takes exactly the printable ASCII bytes but
+// the six that JSON, HTML or a shell quote would change; a query adds &.
+func TestPlainEveryByte(t *testing.T) {
+	for c := range 256 {
+		s := string([]byte{byte(c)})
+		want := c >= 0x20 && c <= 0x7e && !strings.Contains(`"'\<>&`, s)
+		if got := requestlog.Plain(s) == nil; got != want {
+			t.Errorf("Plain(%q) takes it: %v, want %v", s, got, want)
+		}
+		if got := (requestlog.Entry{Query: s}).Check() == nil; got != (want || c == '&') {
+			t.Errorf("a query %q is taken: %v, want %v", s, got, want || c == '&')
+		}
+	}
+}

@@ -163,3 +163,20 @@ func TestAccessLogRedaction(t *testing.T) {
 		t.Errorf("access log:\n%s", l)
 	}
 }
+
+// TestHeaderNamesInAnyCase: the edge reads Authorization, X-Request-Id and
+// X-Forwarded-Proto by their canonical names, which holds because net/http
+// canonicalizes the names a client sends in lower case.
+func TestHeaderNamesInAnyCase(t *testing.T) {
+	addr, _, _ := serveWith(t, func(c *config.Config) { c.Server.TrustedProxies = config.DefaultTrustedProxies })
+	resp, body := exchange(t, addr, "GET /v1/cars HTTP/1.1\r\nhost: vds\r\nauthorization: Bearer vds_unknowntoken\r\n"+
+		"x-request-id: lower-case-1\r\nConnection: close\r\n\r\n")
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(string(body), "unknown or revoked") ||
+		resp.Header.Get("X-Request-Id") != "lower-case-1" {
+		t.Errorf("%d, X-Request-Id %q: %s; want a 401 for the token sent, with the id sent", resp.StatusCode, resp.Header.Get("X-Request-Id"), body)
+	}
+	resp, body = exchange(t, addr, "GET /llms.txt HTTP/1.1\r\nhost: vds.test\r\nx-forwarded-proto: https\r\nConnection: close\r\n\r\n")
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "https://vds.test/") {
+		t.Errorf("/llms.txt from a trusted proxy for https: %d, no https://vds.test/ in it", resp.StatusCode)
+	}
+}
