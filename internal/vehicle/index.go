@@ -99,15 +99,27 @@ func isLowerASCII(s string) bool {
 // strPool shares one copy of each distinct string among a table's
 // records: loaded from a store, every record's make, model and types are
 // strings of their own, the same few thousand over and over.
-type strPool map[string]string
+type strPool struct {
+	m map[string]string
+	// last are the previous record's shared values, by argument: sorted
+	// records mostly repeat them, and comparing is cheaper than hashing.
+	last []string
+}
 
-func (p strPool) share(ss ...*string) {
-	for _, s := range ss {
-		if v, ok := p[*s]; ok {
-			*s = v
-		} else {
-			p[*s] = *s
+func (p *strPool) share(ss ...*string) {
+	if p.last == nil {
+		p.m, p.last = map[string]string{}, make([]string, len(ss))
+	}
+	for i, s := range ss {
+		if *s != p.last[i] {
+			v, ok := p.m[*s]
+			if !ok {
+				v = *s
+				p.m[v] = v
+			}
+			p.last[i] = v
 		}
+		*s = p.last[i]
 	}
 }
 
@@ -196,7 +208,7 @@ func compareKeys(a, b *sortKey) int {
 
 // newTable sorts the records, a copy of them unless own, and builds every
 // index; extract runs twice per record so that peak memory stays low.
-func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T, strPool), vocab *[maxAttrs][]string) (*table[T], error) {
+func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T, *strPool), vocab *[maxAttrs][]string) (*table[T], error) {
 	n := len(in)
 	lower := interner{}
 	mMake, mModel, mTrim := memo{in: lower}, memo{in: lower}, memo{in: lower}
@@ -213,7 +225,16 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 	}
 	slices.SortFunc(perm, func(a, b int32) int { return compareKeys(&keys[a], &keys[b]) })
 
-	t := &table[T]{recs: in, byID: make(map[uuid.UUID]int32, n)}
+	// The uuid map needs only the order, so it is built beside the rest.
+	byID := make(chan map[uuid.UUID]int32, 1)
+	go func() {
+		m := make(map[uuid.UUID]int32, n)
+		for k, p := range perm {
+			m[keys[p].id] = int32(k)
+		}
+		byID <- m
+	}()
+	t := &table[T]{recs: in}
 	if own {
 		permute(in, perm)
 	} else {
@@ -232,14 +253,13 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 	tb := newTextBuilder(n)
 	// The original spellings, for the taxonomy's display names.
 	makeNames, modelNames := make([]string, n), make([]string, n)
-	pool := strPool{}
+	var pool strPool
 	for k, p := range perm {
 		if !own {
 			t.recs[k] = in[p]
 		}
-		share(&t.recs[k], pool)
+		share(&t.recs[k], &pool)
 		key := &keys[p]
-		t.byID[key.id] = int32(k)
 		ix.lmake[k], ix.lmodel[k], ix.year[k] = key.make, key.model, int32(key.year)
 		models.add(key.model)
 
@@ -286,6 +306,7 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 		return nil, err
 	}
 	t.raw = make([]atomic.Pointer[json.RawMessage], n)
+	t.byID = <-byID
 	return t, nil
 }
 
