@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/google/uuid"
@@ -102,15 +103,27 @@ func isLowerASCII(s string) bool {
 // strPool shares one copy of each distinct string among a table's
 // records: loaded from a store, every record's make, model and types are
 // strings of their own, the same few thousand over and over.
-type strPool map[string]string
+type strPool struct {
+	m map[string]string
+	// last are the previous record's shared values, by argument: sorted
+	// records mostly repeat them, and comparing is cheaper than hashing.
+	last []string
+}
 
-func (p strPool) share(ss ...*string) {
-	for _, s := range ss {
-		if v, ok := p[*s]; ok {
-			*s = v
-		} else {
-			p[*s] = *s
+func (p *strPool) share(ss ...*string) {
+	if p.last == nil {
+		p.m, p.last = map[string]string{}, make([]string, len(ss))
+	}
+	for i, s := range ss {
+		if *s != p.last[i] {
+			v, ok := p.m[*s]
+			if !ok {
+				v = *s
+				p.m[v] = v
+			}
+			p.last[i] = v
 		}
+		*s = p.last[i]
 	}
 }
 
@@ -199,24 +212,19 @@ func compareKeys(a, b *sortKey) int {
 
 // newTable sorts the records, a copy of them unless own, and builds every
 // index; extract runs twice per record so that peak memory stays low.
-func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T, strPool), vocab *[maxAttrs][]string) (*table[T], error) {
+func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T, *strPool), vocab *[maxAttrs][]string) (*table[T], error) {
 	n := len(in)
-	lower := interner{}
-	mMake, mModel, mTrim := memo{in: lower}, memo{in: lower}, memo{in: lower}
-	keys := make([]sortKey, n)
-	var f fields
-	for i := range in {
-		f = fields{text: f.text[:0]}
-		extract(&in[i], &f)
-		keys[i] = sortKey{mMake.lower(f.make), mModel.lower(f.model), mTrim.lower(f.trim), f.year, f.id}
-	}
-	perm := make([]int32, n)
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	slices.SortFunc(perm, func(a, b int32) int { return compareKeys(&keys[a], &keys[b]) })
-
-	t := &table[T]{recs: in, byID: make(map[uuid.UUID]int32, n)}
+	keys, perm := sortedKeys(in, extract)
+	// The uuid map needs only the order, so it is built beside the rest.
+	byID := make(chan map[uuid.UUID]int32, 1)
+	go func() {
+		m := make(map[uuid.UUID]int32, n)
+		for k, p := range perm {
+			m[keys[p].id] = int32(k)
+		}
+		byID <- m
+	}()
+	t := &table[T]{recs: in}
 	if own {
 		permute(in, perm)
 	} else {
@@ -226,6 +234,7 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 	ix.n = n
 	ix.lmake, ix.lmodel, ix.year = make([]string, n), make([]string, n), make([]int32, n)
 	models := newGrouper(n)
+	lower := interner{}
 	var attrs [maxAttrs]*grouper
 	var attrMemo [maxAttrs]memo
 	for a := range attrs {
@@ -235,14 +244,31 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 	tb := newTextBuilder(n)
 	// The original spellings, for the taxonomy's display names.
 	makeNames, modelNames := make([]string, n), make([]string, n)
-	pool := strPool{}
+	// Encoding every record once refuses what JSON cannot carry (NaN, ±Inf
+	// written into the store past validation) now, naming it, and not on
+	// the request that meets it. It follows the loop below on the records
+	// it has finished: a second of a million cars' start-up.
+	finished := make(chan int, 4)
+	encoded := make(chan error, 1)
+	go func() {
+		var err error
+		start := 0
+		for end := range finished {
+			if err == nil {
+				err = encodable(t.recs[start:end], extract)
+			}
+			start = end
+		}
+		encoded <- err
+	}()
+	var pool strPool
+	var f fields
 	for k, p := range perm {
 		if !own {
 			t.recs[k] = in[p]
 		}
-		share(&t.recs[k], pool)
+		share(&t.recs[k], &pool)
 		key := &keys[p]
-		t.byID[key.id] = int32(k)
 		ix.lmake[k], ix.lmodel[k], ix.year[k] = key.make, key.model, int32(key.year)
 		models.add(key.model)
 
@@ -262,13 +288,11 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 			tb.field(2+i, s, false)
 		}
 		tb.endRecord()
+		if done := k + 1; done%encodeBatch == 0 || done == n {
+			finished <- done
+		}
 	}
-	// Encoding every record once refuses what JSON cannot carry (NaN, ±Inf
-	// written into the store past validation) now, naming it, and not on
-	// the request that meets it. The records are final, so it runs beside
-	// the rest of the build: a second of a million cars' start-up.
-	encoded := make(chan error, 1)
-	go func() { encoded <- encodable(t.recs, extract) }()
+	close(finished)
 	ix.byModel = models.lists()
 	for a := range attrs {
 		ix.byAttr[a] = attrs[a].lists()
@@ -290,7 +314,45 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 		return nil, err
 	}
 	t.raw = make([]atomic.Pointer[json.RawMessage], n)
+	t.byID = <-byID
 	return t, nil
+}
+
+const encodeBatch = 1 << 14
+
+// sortedKeys returns the records' sort keys and their order, each half's
+// keys taken and sorted on a goroutine of its own, then merged.
+func sortedKeys[T any](in []T, extract func(*T, *fields)) ([]sortKey, []int32) {
+	n := len(in)
+	keys, perm := make([]sortKey, n), make([]int32, n)
+	byKey := func(a, b int32) int { return compareKeys(&keys[a], &keys[b]) }
+	half := n / 2
+	var wg sync.WaitGroup
+	for _, r := range [][2]int{{0, half}, {half, n}} {
+		wg.Go(func() {
+			lower := interner{}
+			mMake, mModel, mTrim := memo{in: lower}, memo{in: lower}, memo{in: lower}
+			var f fields
+			for i := r[0]; i < r[1]; i++ {
+				f = fields{text: f.text[:0]}
+				extract(&in[i], &f)
+				keys[i] = sortKey{mMake.lower(f.make), mModel.lower(f.model), mTrim.lower(f.trim), f.year, f.id}
+				perm[i] = int32(i)
+			}
+			slices.SortFunc(perm[r[0]:r[1]], byKey)
+		})
+	}
+	wg.Wait()
+	a, b := perm[:half], perm[half:]
+	merged := make([]int32, 0, n)
+	for len(a) > 0 && len(b) > 0 {
+		if byKey(b[0], a[0]) < 0 {
+			merged, b = append(merged, b[0]), b[1:]
+		} else {
+			merged, a = append(merged, a[0]), a[1:]
+		}
+	}
+	return keys, append(append(merged, a...), b...)
 }
 
 // encodable returns an error naming the first record JSON cannot encode.

@@ -70,12 +70,20 @@ func (m powertrains) only() powertrain {
 // fitments of a car).
 func (s *Snapshot) linkPowertrains() {
 	s.fitPowertrain = make([]powertrain, len(s.tires.recs))
+	// A million cars hold a few hundred thousand trims.
+	wordsOf := map[string][]string{}
 	for key, ps := range s.families.byKey {
 		cars := s.carFamilies.byKey[key]
 		carWords := make([][]string, len(cars))
 		var all powertrains
 		for j, i := range cars {
-			carWords[j] = trimWordsOf(s.cars.recs[i].Trim)
+			trim := s.cars.recs[i].Trim
+			w, ok := wordsOf[trim]
+			if !ok {
+				w = trimWordsOf(trim)
+				wordsOf[trim] = w
+			}
+			carWords[j] = w
 			all |= 1 << powertrainOf(s.cars.recs[i].FuelType)
 		}
 		for _, p := range ps {

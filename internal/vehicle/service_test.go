@@ -207,6 +207,10 @@ func TestNewSnapshotNamesAnUnencodableRecord(t *testing.T) {
 	car[1].DisplacementL = &nan
 	moto := catalog.Motorcycle{UUID: uuid.New(), Make: "Honda", Model: "Grom", Year: 2023, MotorcycleType: "Scooter", PowerHP: &nan}
 	boat := catalog.Boat{UUID: uuid.New(), Make: "Lund", Model: "Rebel", Year: 2022, LengthFt: inf, BeamFt: 7}
+	// The last of many cars is encoded in the build's last batch.
+	many := synthCars(20_000, 3)
+	last := &many[len(many)-1]
+	last.Make, last.DisplacementL = "Zil", &nan
 	tests := []struct {
 		name string
 		c    *catalog.Catalog
@@ -214,6 +218,7 @@ func TestNewSnapshotNamesAnUnencodableRecord(t *testing.T) {
 	}{
 		{"car", &catalog.Catalog{Cars: car}, fmt.Sprintf("catalog version 7: car %s (%s %s %d): json: unsupported value: NaN",
 			car[1].UUID, car[1].Make, car[1].Model, car[1].Year)},
+		{"car of many", &catalog.Catalog{Cars: many}, fmt.Sprintf("car %s (Zil %s %d): json: unsupported value: NaN", last.UUID, last.Model, last.Year)},
 		{"motorcycle", &catalog.Catalog{Motorcycles: []catalog.Motorcycle{moto}}, fmt.Sprintf("motorcycle %s (Honda Grom 2023): json: unsupported value: NaN", moto.UUID)},
 		{"boat", &catalog.Catalog{Boats: []catalog.Boat{boat}}, fmt.Sprintf("boat %s (Lund Rebel 2022): json: unsupported value: +Inf", boat.UUID)},
 	}
@@ -225,4 +230,20 @@ func TestNewSnapshotNamesAnUnencodableRecord(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSnapshotOfManyCars: a catalog of many build batches, its halves
+// sorted apart and merged, finds every record and orders as the oracle.
+func TestSnapshotOfManyCars(t *testing.T) {
+	t.Parallel()
+	cars := synthCars(20_000, 9)
+	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: slices.Clone(cars)}, catalog.Version{}))
+	for i := 0; i < len(cars); i += 997 {
+		got, err := svc.Get(catalog.KindCar, cars[i].UUID)
+		if c, ok := got.(catalog.Car); err != nil || !ok || carRec(c) != carRec(cars[i]) {
+			t.Errorf("Get(%s) = %v, %v; want %v", cars[i].UUID, got, err, carRec(cars[i]))
+		}
+	}
+	checkSearch(t, svc, catalog.KindCar, []string{"make", "Make04", "model", "Model-3"},
+		filterRecs(cars, carRec, func(c catalog.Car) bool { return c.Make == "Make04" && c.Model == "Model-3" }))
 }

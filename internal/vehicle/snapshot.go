@@ -62,6 +62,13 @@ func newSnapshot(c *catalog.Catalog, v catalog.Version, own bool) (*Snapshot, er
 			return
 		}
 		s.bodyTypes = countBy(s.cars.recs, func(c *catalog.Car) string { return c.Body }, catalog.Bodies)
+		s.carFamilies = newFamilyIndex()
+		s.makeNames = make(map[string]string)
+		for i := range s.cars.recs {
+			c := &s.cars.recs[i]
+			s.carFamilies.add(c.Make, c.Model, i)
+			s.makeNames[squash(c.Make)] = c.Make
+		}
 	})
 	wg.Go(func() {
 		if s.motos, motoErr = newTable(c.Motorcycles, own, motorcycleFields, shareMotorcycle, &motoRules.vocab); motoErr != nil {
@@ -100,13 +107,6 @@ func newSnapshot(c *catalog.Catalog, v catalog.Version, own bool) (*Snapshot, er
 		kindError(catalog.KindBoat, boatErr), kindError(catalog.KindTireSize, tireErr)); err != nil {
 		return nil, fmt.Errorf("catalog version %d: %w", v.Number, err)
 	}
-	s.carFamilies = newFamilyIndex()
-	s.makeNames = make(map[string]string)
-	for i := range s.cars.recs {
-		c := &s.cars.recs[i]
-		s.carFamilies.add(c.Make, c.Model, i)
-		s.makeNames[squash(c.Make)] = c.Make
-	}
 	s.linkPowertrains()
 	for _, mk := range [][]MakeCount{s.motos.makes, s.tires.makes} {
 		for _, m := range mk {
@@ -140,19 +140,19 @@ func (s *Snapshot) vocab(kind catalog.Kind) *[maxAttrs][]string {
 // Version returns the catalog version the snapshot holds, with its counts.
 func (s *Snapshot) Version() catalog.Version { return s.version }
 
-func shareCar(c *catalog.Car, p strPool) {
+func shareCar(c *catalog.Car, p *strPool) {
 	p.share(&c.Make, &c.Model, &c.SourceModel, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &c.Engine)
 }
 
-func shareMotorcycle(m *catalog.Motorcycle, p strPool) {
+func shareMotorcycle(m *catalog.Motorcycle, p *strPool) {
 	p.share(&m.Make, &m.Model, &m.MotorcycleType, &m.VehicleType, &m.EngineType, &m.BodyClass, &m.FuelType, &m.Source)
 }
 
-func shareBoat(b *catalog.Boat, p strPool) {
+func shareBoat(b *catalog.Boat, p *strPool) {
 	p.share(&b.Make, &b.Model, &b.ModelType, &b.HullType, &b.FuelType)
 }
 
-func shareTire(f *catalog.TireFitment, p strPool) { p.share(&f.Make, &f.Model, &f.Trim, &f.TireSize) }
+func shareTire(f *catalog.TireFitment, p *strPool) { p.share(&f.Make, &f.Model, &f.Trim, &f.TireSize) }
 
 func carFields(c *catalog.Car, f *fields) {
 	f.id, f.make, f.model, f.trim, f.year = c.UUID, c.Make, c.Model, c.Trim, c.Year

@@ -4,6 +4,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
@@ -53,10 +54,11 @@ func Open(ctx context.Context, url string) (*sqldb.DB, error) {
 		ForUpdate:   " FOR UPDATE",
 		SkipLocked:  " FOR UPDATE OF d SKIP LOCKED",
 		// 0x76647377 spells "vdsw", the watch.
-		TryWatchLock: "SELECT pg_try_advisory_lock(1986294647)",
-		WatchUnlock:  "SELECT pg_advisory_unlock(1986294647)",
-		IsConflict:   isConflict,
-		CopyFrom:     copyFrom,
+		TryWatchLock:  "SELECT pg_try_advisory_lock(1986294647)",
+		WatchUnlock:   "SELECT pg_advisory_unlock(1986294647)",
+		IsConflict:    isConflict,
+		CopyFrom:      copyFrom,
+		ReadIsolation: sql.LevelRepeatableRead,
 	}), nil
 }
 

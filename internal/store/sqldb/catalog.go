@@ -8,14 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unique"
 
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
 	"github.com/vds-dev/vds/internal/store"
+	"golang.org/x/sync/errgroup"
 )
 
 // table maps one record kind to its table; cols are what ingest writes
@@ -267,19 +270,141 @@ func readVersion(ctx context.Context, q queryer) (catalog.Version, error) {
 }
 
 // LoadCatalog reads every record and the version they belong to, in one
-// read transaction so records and version agree.
+// read transaction so records and version agree; a large catalog's cars
+// in parts, each in a transaction of its own on the same version.
 func (s *DB) LoadCatalog(ctx context.Context) (*catalog.Catalog, catalog.Version, error) {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.d.Name == "postgres"})
+	tx, err := s.readTx(ctx)
 	if err != nil {
-		return nil, catalog.Version{}, fmt.Errorf("begin read: %w", err)
+		return nil, catalog.Version{}, err
 	}
 	defer func() { _ = tx.Rollback() }()
 	v, err := readVersion(ctx, tx)
 	if err != nil {
 		return nil, v, err
 	}
+	if parts := s.loadParts(v.Counts.Cars); parts > 1 {
+		g, gctx := errgroup.WithContext(ctx)
+		var cars []catalog.Car
+		g.Go(func() (err error) {
+			cars, err = s.loadCarParts(gctx, v, parts)
+			return err
+		})
+		c, err := loadCatalog(gctx, tx, otherKinds, false, v.Counts)
+		if err := errors.Join(err, g.Wait()); err != nil {
+			return nil, v, err
+		}
+		if cars != nil {
+			c.Cars = cars
+			return c, v, nil
+		}
+	}
 	c, err := loadCatalog(ctx, tx, nil, false, v.Counts)
 	return c, v, err
+}
+
+var otherKinds = map[catalog.Kind]bool{catalog.KindMotorcycle: true, catalog.KindBoat: true, catalog.KindTireSize: true}
+
+func (s *DB) readTx(ctx context.Context) (*sql.Tx, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true, Isolation: s.d.ReadIsolation})
+	if err != nil {
+		return nil, fmt.Errorf("begin read: %w", err)
+	}
+	return tx, nil
+}
+
+// minLoadPart is the fewest cars worth a connection of their own.
+const minLoadPart = 50_000
+
+// carParts splits a large catalog's cars over the cores, up to four:
+// decoding rows is most of its load, and one connection decodes on one.
+func carParts(cars int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), 4, cars/minLoadPart))
+}
+
+// loadCarParts reads v's cars in parts by uuid range, concurrently. It
+// returns nil when a part met another version, or the parts together not
+// v's count of cars: the caller then reads them in its own transaction.
+func (s *DB) loadCarParts(ctx context.Context, v catalog.Version, parts int) ([]catalog.Car, error) {
+	cars := make([]catalog.Car, v.Counts.Cars)
+	var (
+		next  atomic.Int64
+		stale atomic.Bool
+	)
+	g, gctx := errgroup.WithContext(ctx)
+	for i := range parts {
+		// Catalog uuids are hashes, so even ranges hold even shares.
+		var conds []string
+		var args []any
+		if i > 0 {
+			conds, args = append(conds, fmt.Sprintf("uuid >= $%d", len(args)+1)), append(args, uuidBound(i, parts))
+		}
+		if i < parts-1 {
+			conds, args = append(conds, fmt.Sprintf("uuid < $%d", len(args)+1)), append(args, uuidBound(i+1, parts))
+		}
+		g.Go(func() error {
+			tx, err := s.readTx(gctx)
+			if err != nil {
+				return err
+			}
+			defer func() { _ = tx.Rollback() }()
+			pv, err := readVersion(gctx, tx)
+			if err != nil || pv.Number != v.Number {
+				stale.Store(true)
+				return err
+			}
+			full, err := fillCars(gctx, tx, cars, &next, carTable.load+" WHERE "+strings.Join(conds, " AND "), args...)
+			if !full {
+				stale.Store(true)
+			}
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	if stale.Load() || next.Load() != int64(len(cars)) {
+		return nil, nil
+	}
+	return cars, nil
+}
+
+// uuidBound is the uuid at i/n of the uuid space.
+func uuidBound(i, n int) string {
+	return fmt.Sprintf("%08x-0000-0000-0000-000000000000", uint64(i)<<32/uint64(n))
+}
+
+// fillCars scans the cars of query into cars, a batch at a time into
+// the slots it claims from next; false when they are more than fit.
+func fillCars(ctx context.Context, q queryer, cars []catalog.Car, next *atomic.Int64, query string, args ...any) (bool, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return false, fmt.Errorf("load cars: %w", err)
+	}
+	defer rows.Close()
+	scan := carTable.scan()
+	batch := make([]catalog.Car, 0, 256)
+	flush := func() bool {
+		end := next.Add(int64(len(batch)))
+		if end > int64(len(cars)) {
+			return false
+		}
+		copy(cars[end-int64(len(batch)):], batch)
+		batch = batch[:0]
+		return true
+	}
+	for rows.Next() {
+		c, err := scan(rows)
+		if err != nil {
+			return false, fmt.Errorf("load cars: %w", err)
+		}
+		if batch = append(batch, c); len(batch) == cap(batch) && !flush() {
+			return false, nil
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return false, fmt.Errorf("load cars: %w", err)
+	}
+	return flush(), nil
 }
 
 func (s *DB) CatalogVersion(ctx context.Context) (catalog.Version, error) {

@@ -50,18 +50,23 @@ type Dialect struct {
 	TryWatchLock, WatchUnlock string
 	// Check, when set, checks the database is still the one opened.
 	Check func() error
+	// ReadIsolation keeps a read transaction's statements on one snapshot
+	// (PostgreSQL's default, read committed, takes one per statement).
+	ReadIsolation sql.IsolationLevel
 }
 
 // DB is a store.Store on a database/sql handle.
 type DB struct {
 	db *sql.DB
 	d  Dialect
+	// loadParts says on how many connections a load reads its cars.
+	loadParts func(cars int) int
 }
 
 var _ store.Store = (*DB)(nil)
 
 // New wraps an open handle; Close closes db.
-func New(db *sql.DB, d Dialect) *DB { return &DB{db: db, d: d} }
+func New(db *sql.DB, d Dialect) *DB { return &DB{db: db, d: d, loadParts: carParts} }
 
 func (s *DB) Backend() string { return s.d.Name }
 
