@@ -1,18 +1,15 @@
-// Command bareserver is the baseline of `make bench`: a bare net/http
-// handler writing the bytes vds would, for free; to a client that accepts
-// gzip it writes them compressed once at start.
+// Command bareserver is the baseline of `make bench`: bare.Handler on
+// the body of a file, on a loopback port it prints.
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"flag"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
-	"strconv"
-	"strings"
+
+	"github.com/vds-dev/vds/internal/bench/bare"
 )
 
 func main() {
@@ -30,25 +27,7 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println(ln.Addr().String())
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	_, _ = zw.Write(body)
-	_ = zw.Close()
-	compressed := gz.Bytes()
-	length, gzLength := strconv.Itoa(len(body)), strconv.Itoa(len(compressed))
-	err = http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Type", "application/json")
-		h.Set("Vary", "Accept-Encoding")
-		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-			h.Set("Content-Encoding", "gzip")
-			h.Set("Content-Length", gzLength)
-			_, _ = w.Write(compressed)
-			return
-		}
-		h.Set("Content-Length", length)
-		_, _ = w.Write(body)
-	}))
+	err = http.Serve(ln, bare.Handler(body))
 	fmt.Fprintln(os.Stderr, "bareserver:", err)
 	os.Exit(1)
 }
