@@ -26,9 +26,15 @@ const (
 	// wake it, which would cost each a goroutine switch.
 	Every = 250 * time.Millisecond
 	// WriteEvery is how often the writer writes what it took, unless Flush
-	// asks first: a busy account's log costs one write a second, not four;
-	// another replica's reader sees a line up to a second late.
+	// asks first: a busy account's log costs one write a second, not four.
 	WriteEvery = time.Second
+	// After a write of n lines the next waits n/WriteRate, from WriteEvery
+	// to MaxWriteEvery: a busy account's newest Keep lines are rewritten
+	// every 4 s, not every second, so the writer's bursts, which requests
+	// wait behind, come a quarter as often. Another replica's reader sees
+	// a line up to MaxWriteEvery late.
+	WriteRate     = 250
+	MaxWriteEvery = 4 * time.Second
 	// txRows bounds the lines and counters of one transaction; the writer
 	// yields between them, so none holds a P for long (a 1,000-line
 	// transaction took 10 ms of CPU on SQLite).
@@ -72,9 +78,11 @@ type Log struct {
 	stop    chan struct{}
 	done    chan struct{}
 	once    sync.Once
-	// held and ticks belong to the writer's goroutine.
+	// held, ticks and pause belong to the writer's goroutine: pause is the
+	// time from the last write to the next.
 	held  map[string]*lines
 	ticks int
+	pause time.Duration
 }
 
 // New starts a log writing to st; failed writes are logged to log.
@@ -90,7 +98,7 @@ func New(st Store, log *slog.Logger) *Log {
 
 func newLog(st Store, log *slog.Logger) *Log {
 	return &Log{st: st, log: log, queue: make(chan Record, Queue), flush: make(chan chan struct{}), stop: make(chan struct{}),
-		done: make(chan struct{}), held: map[string]*lines{}}
+		done: make(chan struct{}), held: map[string]*lines{}, pause: WriteEvery}
 }
 
 // lines is an account's newest lines not yet written, at most Keep.
@@ -241,7 +249,7 @@ func (w *Log) run(tick <-chan time.Time) {
 
 func (w *Log) tick() {
 	w.take()
-	if w.ticks++; w.ticks >= int(WriteEvery/Every) {
+	if w.ticks++; time.Duration(w.ticks)*Every >= w.pause {
 		w.write()
 	}
 }
@@ -259,7 +267,6 @@ func (w *Log) take() {
 }
 
 // write writes the held lines and counters in transactions of at most
-// write writes the held lines and counters in transactions of at most
 // txRows, yielding between them; a failed one puts back only its counts and
 // is retried in halves, so a refused line loses only itself.
 func (w *Log) write() {
@@ -272,6 +279,7 @@ func (w *Log) write() {
 		}
 		n += len(l.recs)
 	}
+	w.pause = writePause(n)
 	if n == 0 && len(taken) == 0 {
 		return
 	}
@@ -312,6 +320,11 @@ func (w *Log) write() {
 		w.failed.Add(uint64(p.lost))
 		w.log.Warn("request log write failed; its lines are lost, the token counts kept for the next write", "lines", p.lost, "err", p.err)
 	}
+}
+
+// writePause is how long the writer waits after writing n lines.
+func writePause(n int) time.Duration {
+	return min(max(WriteEvery, time.Duration(n)*time.Second/WriteRate), MaxWriteEvery)
 }
 
 // maxFailures failed transactions in a row end a write: the store is down,

@@ -246,6 +246,61 @@ func testTakesEachTickWritesEveryFourth(t *testing.T) {
 	}
 }
 
+// TestBusyWritesPause: after a write of n lines the writer waits n/WriteRate
+// before the next, at least WriteEvery and at most MaxWriteEvery, so a busy
+// account's log is rewritten every 4 s; a quiet one's still every second.
+func TestBusyWritesPause(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, testBusyWritesPause)
+}
+
+func testBusyWritesPause(t *testing.T) {
+	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
+	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
+	defer l.Close()
+	at := time.Date(2026, 7, 1, 8, 0, 0, 0, time.UTC)
+	next := 0
+	add := func(n int) {
+		for range n {
+			l.Add(requestlog.Record{At: at, AccountID: "a", TokenID: "tok_a", RequestID: strconv.Itoa(next)})
+			next++
+		}
+	}
+	// ticksToWrite adds n lines at once and counts the ticks until the
+	// last of them is written.
+	ticksToWrite := func(n int) int {
+		add(n)
+		want := strconv.Itoa(next - 1)
+		for ticks := 1; ticks <= 100; ticks++ {
+			tick()
+			if got := rec.lines("a"); len(got) > 0 && got[len(got)-1] == want {
+				return ticks
+			}
+		}
+		t.Fatalf("line %s not written in 100 ticks", want)
+		return 0
+	}
+	perTick := func(d time.Duration) int { return int(d / requestlog.Every) }
+	if got := ticksToWrite(3000); got != perTick(requestlog.WriteEvery) {
+		t.Fatalf("first write after %d ticks, want %d", got, perTick(requestlog.WriteEvery))
+	}
+	// That write held Keep lines: the next waits Keep/WriteRate, capped.
+	busy := min(time.Duration(requestlog.Keep)*time.Second/requestlog.WriteRate, requestlog.MaxWriteEvery)
+	if got := ticksToWrite(1); got != perTick(busy) {
+		t.Fatalf("after writing %d lines the next write came %d ticks later, want %d", requestlog.Keep, got, perTick(busy))
+	}
+	if busy <= requestlog.WriteEvery {
+		t.Fatalf("a busy log's pause %v is no longer than a quiet one's %v", busy, requestlog.WriteEvery)
+	}
+	// One line written: the pause is WriteEvery again.
+	if got := ticksToWrite(1); got != perTick(requestlog.WriteEvery) {
+		t.Fatalf("after writing 1 line the next write came %d ticks later, want %d", got, perTick(requestlog.WriteEvery))
+	}
+	if got := rec.count("tok_a", "2026-07"); got != 3002 {
+		t.Fatalf("calls %d, want 3002", got)
+	}
+}
+
 // TestFailedTransactionKeepsItsCounts: when the store goes down during a
 // write, the transactions before stay written, a bounded number of retries
 // fail and end the write, its other lines are lost, and the counts the
