@@ -345,7 +345,7 @@ func hinDecodeRun(ctx context.Context, f *Factory, opts *hinDecodeOptions) error
 	if err != nil {
 		return err
 	}
-	meta, list, err := micdata.Load(ctx, st, nil)
+	meta, dec, err := micdata.Load(ctx, st, nil)
 	if err != nil {
 		return err
 	}
@@ -354,7 +354,7 @@ func hinDecodeRun(ctx context.Context, f *Factory, opts *hinDecodeOptions) error
 		return err
 	}
 	lk := lookup.New(vehicles, nil, "offline", "")
-	lk.SetMICs(list, meta.Source)
+	lk.SetMICs(dec, meta.Source)
 
 	write, flush, err := bulkWriter(f.IO.Out, opts.Format, hinColumns, func(e lookup.HINEntry) []string {
 		r := e.Report

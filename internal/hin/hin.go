@@ -1,7 +1,9 @@
 package hin
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -117,7 +119,13 @@ const (
 
 // Decoder decodes HINs, naming manufacturers from a MIC list.
 type Decoder struct {
-	mics map[string]*Manufacturer
+	// mics is the MIC list packed so that the collector has nothing to
+	// scan: entries sorted by MIC, upper-cased, their fields in text. A
+	// server keeps the 16,216 codes for its life; as a map of pointers
+	// they were a fifth of its live heap, marked in every cycle. nil: no
+	// list was given.
+	mics []micEntry
+	text string
 	// maxYear is the latest model year a two-digit one can mean; 0: next
 	// year, so a server running across New Year stays right.
 	maxYear int
@@ -129,15 +137,62 @@ func NewDecoder(list []Manufacturer) *Decoder {
 	return newDecoder(list, 0)
 }
 
+// micEntry is a packed Manufacturer: its key, and where its MIC,
+// company, address, city and state end in the decoder's text (each starts
+// where the one before ends, the MIC at start).
+type micEntry struct {
+	key   uint32 // the upper-cased MIC's bytes, big-endian
+	start uint32
+	ends  [5]uint32
+}
+
 func newDecoder(list []Manufacturer, maxYear int) *Decoder {
 	d := &Decoder{maxYear: maxYear}
-	if list != nil {
-		d.mics = make(map[string]*Manufacturer, len(list))
-		for i := range list {
-			d.mics[strings.ToUpper(list[i].MIC)] = &list[i]
-		}
+	if list == nil {
+		return d
 	}
+	var text strings.Builder
+	d.mics = make([]micEntry, 0, len(list))
+	for i := range list {
+		m := &list[i]
+		key, ok := micKey(m.MIC)
+		if !ok {
+			continue // ReadList and the stores refuse such a MIC
+		}
+		e := micEntry{key: key, start: uint32(text.Len())}
+		for j, f := range [...]string{m.MIC, m.Company, m.Address, m.City, m.State} {
+			text.WriteString(f)
+			e.ends[j] = uint32(text.Len())
+		}
+		d.mics = append(d.mics, e)
+	}
+	d.text = text.String()
+	// The last of a MIC given twice wins, as it would in a map.
+	slices.SortStableFunc(d.mics, func(a, b micEntry) int { return cmp.Compare(a.key, b.key) })
+	kept := d.mics[:0]
+	for i, e := range d.mics {
+		if i+1 < len(d.mics) && d.mics[i+1].key == e.key {
+			continue
+		}
+		kept = append(kept, e)
+	}
+	d.mics = slices.Clip(kept)
 	return d
+}
+
+// micKey is a 3-character MIC, upper-cased, as a number.
+func micKey(mic string) (key uint32, ok bool) {
+	if len(mic) != 3 {
+		return 0, false
+	}
+	for i := range 3 {
+		c := mic[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		key = key<<8 | uint32(c)
+	}
+	return key, true
 }
 
 // Len is the number of manufacturers the decoder knows.
@@ -145,8 +200,31 @@ func (d *Decoder) Len() int { return len(d.mics) }
 
 // Lookup returns the list's entry of a MIC.
 func (d *Decoder) Lookup(mic string) (*Manufacturer, bool) {
-	m, ok := d.mics[strings.ToUpper(mic)]
-	return m, ok
+	key, ok := micKey(mic)
+	if !ok {
+		return nil, false
+	}
+	i, j := 0, len(d.mics)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if d.mics[h].key < key {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	if i == len(d.mics) || d.mics[i].key != key {
+		return nil, false
+	}
+	e := &d.mics[i]
+	field := func(j int) string {
+		from := e.start
+		if j > 0 {
+			from = e.ends[j-1]
+		}
+		return d.text[from:e.ends[j]]
+	}
+	return &Manufacturer{MIC: field(0), Company: field(1), Address: field(2), City: field(3), State: field(4)}, true
 }
 
 // Normalize trims s, upper-cases ASCII letters and drops the spaces and
@@ -249,7 +327,7 @@ func (d *Decoder) issuer(out *Decoded) {
 	if d.mics == nil {
 		return
 	}
-	if m, ok := d.mics[out.MIC]; ok {
+	if m, ok := d.Lookup(out.MIC); ok {
 		out.Manufacturer = m
 	} else {
 		out.Warnings = append(out.Warnings, warning(CodeUnknownMIC,

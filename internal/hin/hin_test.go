@@ -173,3 +173,43 @@ func TestNewDecoderYears(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupPacked: the packed list answers as a map of its entries would:
+// either case, the last of a MIC given twice, nothing for an unknown MIC or
+// one not 3 characters long, and an empty list is still a list.
+func TestLookupPacked(t *testing.T) {
+	t.Parallel()
+	d := newDecoder([]Manufacturer{
+		{MIC: "ZZZ", Company: "LAST IN ORDER"},
+		{MIC: "abc", Company: "FIRST", Address: "1 A ST", City: "X", State: "FL"},
+		{MIC: "ABC", Company: "SECOND", City: "Y"},
+		{MIC: "AB", Company: "TOO SHORT"},
+		{MIC: "BWC", Company: "BOSTON WHALER INC", City: "EDGEWATER", State: "FL"},
+	}, testMaxYear)
+	for _, tc := range []struct {
+		mic  string
+		want *Manufacturer
+	}{
+		{"abc", &Manufacturer{MIC: "ABC", Company: "SECOND", City: "Y"}},
+		{"bwc", &Manufacturer{MIC: "BWC", Company: "BOSTON WHALER INC", City: "EDGEWATER", State: "FL"}},
+		{"ZZZ", &Manufacturer{MIC: "ZZZ", Company: "LAST IN ORDER"}},
+		{"AB", nil}, {"AAA", nil}, {"ZZZZ", nil}, {"", nil},
+	} {
+		got, ok := d.Lookup(tc.mic)
+		if ok != (tc.want != nil) || (ok && *got != *tc.want) {
+			t.Errorf("Lookup(%q) = %+v, %v; want %+v", tc.mic, got, ok, tc.want)
+		}
+	}
+	if d.Len() != 3 {
+		t.Errorf("Len = %d, want 3", d.Len())
+	}
+	empty := newDecoder([]Manufacturer{}, testMaxYear)
+	r, err := empty.Decode("BWC12345L718")
+	if err != nil || r.Manufacturer != nil || len(r.Warnings) != 1 || r.Warnings[0].Code != CodeUnknownMIC {
+		t.Errorf("an empty list: %+v, %v; want warning %d", r, err, CodeUnknownMIC)
+	}
+	r, err = newDecoder(nil, testMaxYear).Decode("BWC12345L718")
+	if err != nil || len(r.Warnings) != 0 {
+		t.Errorf("no list: %+v, %v; want no warning", r, err)
+	}
+}

@@ -22,9 +22,10 @@ type hinDecoder struct {
 	source string
 }
 
-// SetMICs makes list (source names it) the MIC list HINs are decoded with.
-func (s *Service) SetMICs(list []hin.Manufacturer, source string) {
-	s.hins.Store(&hinDecoder{dec: hin.NewDecoder(list), source: source})
+// SetMICs makes dec, over the MIC list source names, the one HINs are
+// decoded with.
+func (s *Service) SetMICs(dec *hin.Decoder, source string) {
+	s.hins.Store(&hinDecoder{dec: dec, source: source})
 }
 
 func (s *Service) hinDecoder() *hinDecoder {

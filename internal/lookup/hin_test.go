@@ -36,7 +36,7 @@ var demoHINs = sync.OnceValues(func() (demoLookup, error) {
 		return demoLookup{}, err
 	}
 	l := lookup.New(vehicle.NewService(snap), nil, "offline", "")
-	l.SetMICs(micdata.List(), micdata.Source)
+	l.SetMICs(micdata.Decoder(), micdata.Source)
 	return demoLookup{l, c.Boats}, nil
 })
 

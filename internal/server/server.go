@@ -166,7 +166,7 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 	if err := s.reloadMICs(ctx); err != nil {
 		// The embedded list decodes as well; the stored one follows on the next poll.
 		log.Warn("MIC list load failed; decoding HINs with the embedded list", "err", err)
-		lk.SetMICs(micdata.List(), micdata.Source)
+		lk.SetMICs(micdata.Decoder(), micdata.Source)
 	}
 	api := httpapi.New(s.svc, auth, s.limiter, saved, lk, log, httpapi.Options{
 		PublicURL: cfg.Dashboard.PublicURL, CacheMaxAge: cfg.Server.CacheMaxAge, CORSOrigins: cfg.Server.CORSOrigins,
@@ -518,7 +518,7 @@ func (s *Server) reloadRecalls(ctx context.Context) error {
 // reloadMICs loads the stored MIC list (the embedded one on a first start)
 // when it is not the one served, so every replica follows vds hin import.
 func (s *Server) reloadMICs(ctx context.Context) error {
-	meta, list, err := micdata.Load(ctx, s.st, s.micList.Load())
+	meta, dec, err := micdata.Load(ctx, s.st, s.micList.Load())
 	if err != nil || meta == nil {
 		return err
 	}
@@ -526,10 +526,10 @@ func (s *Server) reloadMICs(ctx context.Context) error {
 	if !meta.ImportedAt.IsZero() {
 		source = "US Coast Guard MIC list from " + meta.Source + ", imported " + meta.ImportedAt.Format(time.DateOnly)
 	}
-	s.lookup.SetMICs(list, source)
+	s.lookup.SetMICs(dec, source)
 	s.micList.Store(meta)
 	if !meta.ImportedAt.IsZero() {
-		s.log.Info("decoding HINs with an imported MIC list", "mic_list", source, "codes", len(list))
+		s.log.Info("decoding HINs with an imported MIC list", "mic_list", source, "codes", dec.Len())
 	}
 	return nil
 }

@@ -18,8 +18,9 @@ var gz []byte
 // Source names the embedded list in its provenance.
 const Source = "US Coast Guard MIC list (embedded, snapshot no later than 2023-12-04)"
 
-// List returns the embedded list, read once; callers must not change it.
-var List = sync.OnceValue(func() []hin.Manufacturer {
+// List reads the embedded list afresh. A server decodes with Decoder,
+// which packs it, and does not keep the list.
+func List() []hin.Manufacturer {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
 		panic("micdata: " + err.Error())
@@ -29,4 +30,7 @@ var List = sync.OnceValue(func() []hin.Manufacturer {
 		panic("micdata: " + err.Error())
 	}
 	return list
-})
+}
+
+// Decoder decodes HINs with the embedded list; built once.
+var Decoder = sync.OnceValue(func() *hin.Decoder { return hin.NewDecoder(List()) })

@@ -1,6 +1,7 @@
 package micdata
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/vds-dev/vds/internal/hin"
@@ -19,6 +20,23 @@ func TestList(t *testing.T) {
 	for _, mic := range []string{"AKZ", "CFZ", "WSZ", "USZ", "ZZZ", "4WN", "gvz"} {
 		if _, ok := d.Lookup(mic); !ok {
 			t.Errorf("%s is not in the list", mic)
+		}
+	}
+}
+
+// TestDecoderKeepsEveryEntry: the packed decoder gives back each of the
+// 16,216 entries field for field, by its MIC in either case.
+func TestDecoderKeepsEveryEntry(t *testing.T) {
+	t.Parallel()
+	list, d := List(), Decoder()
+	if d.Len() != len(list) || Embedded().Codes != len(list) {
+		t.Fatalf("decoder holds %d codes, Embedded says %d; the list has %d", d.Len(), Embedded().Codes, len(list))
+	}
+	for _, m := range list {
+		for _, mic := range []string{m.MIC, strings.ToLower(m.MIC)} {
+			if got, ok := d.Lookup(mic); !ok || *got != m {
+				t.Fatalf("Lookup(%q) = %+v, %v; want %+v", mic, got, ok, m)
+			}
 		}
 	}
 }

@@ -29,13 +29,13 @@ func Import(ctx context.Context, st store.MICStore, data []byte, source string, 
 // a list is imported.
 var Embedded = sync.OnceValue(func() store.MICList {
 	sum := sha256.Sum256(gz)
-	return store.MICList{Source: Source, SHA256: hex.EncodeToString(sum[:]), Codes: len(List())}
+	return store.MICList{Source: Source, SHA256: hex.EncodeToString(sum[:]), Codes: Decoder().Len()}
 })
 
-// Load reads the stored MIC list, or the embedded one when none is stored;
-// known is the list the caller has, and nil, nil is returned when it is
-// still the one.
-func Load(ctx context.Context, st store.MICStore, known *store.MICList) (*store.MICList, []hin.Manufacturer, error) {
+// Load returns a decoder over the stored MIC list, or the embedded one when
+// none is stored; known is the list the caller has, and nil, nil is
+// returned when it is still the one.
+func Load(ctx context.Context, st store.MICStore, known *store.MICList) (*store.MICList, *hin.Decoder, error) {
 	meta, err := st.MICList(ctx)
 	if errors.Is(err, store.ErrNotFound) {
 		meta, err = Embedded(), nil
@@ -44,11 +44,11 @@ func Load(ctx context.Context, st store.MICStore, known *store.MICList) (*store.
 		return nil, nil, err
 	}
 	if meta.Source == Source && meta.ImportedAt.IsZero() {
-		return &meta, List(), nil
+		return &meta, Decoder(), nil
 	}
 	list, err := st.Manufacturers(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	return &meta, list, nil
+	return &meta, hin.NewDecoder(list), nil
 }
