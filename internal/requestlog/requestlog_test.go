@@ -167,14 +167,14 @@ func ids(from, to int) string {
 	return strings.Join(out, ",")
 }
 
-// TestTakesEachTickWritesEveryFourth: the writer takes the queue at every
+// TestTakesEachTickWritesEverySecond: the writer takes the queue at every
 // tick, so a second's records fit however much a tick's may; it holds the
-// newest Keep lines of each account and writes them at the fourth tick,
-// in transactions of at most TxRows lines; Flush writes at once and
+// newest Keep lines of each account and writes them once WriteEvery has
+// passed, in transactions of at most TxRows lines; Flush writes at once and
 // starts the count of ticks again.
-func TestTakesEachTickWritesEveryFourth(t *testing.T) {
+func TestTakesEachTickWritesEverySecond(t *testing.T) {
 	t.Parallel()
-	synctest.Test(t, testTakesEachTickWritesEveryFourth)
+	synctest.Test(t, testTakesEachTickWritesEverySecond)
 }
 
 // tick lets the writer take one tick and waits until it is done.
@@ -183,7 +183,7 @@ func tick() {
 	synctest.Wait()
 }
 
-func testTakesEachTickWritesEveryFourth(t *testing.T) {
+func testTakesEachTickWritesEverySecond(t *testing.T) {
 	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
 	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
 	defer l.Close()
@@ -197,24 +197,31 @@ func testTakesEachTickWritesEveryFourth(t *testing.T) {
 		got := rec.lines("a")
 		return got[len(got)-1]
 	}
-	add("a", 0, 10000)
+	perWrite := int(requestlog.WriteEvery / requestlog.Every)
+	if perWrite < 4 {
+		t.Fatalf("WriteEvery is %d ticks; the test wants at least 4", perWrite)
+	}
+	// A full queue at each tick but the last before the write: five times
+	// more than the queue holds in all.
+	n := 0
+	for range perWrite - 1 {
+		add("a", n, n+requestlog.Queue)
+		n += requestlog.Queue
+		tick()
+	}
 	add("b", 0, 3)
-	tick()
-	add("a", 10000, 20000) // 20,003 in all: more than the queue holds
-	tick()
-	tick()
 	if got := rec.lines("a"); len(got) != 0 || l.Dropped() != 0 {
-		t.Fatalf("after three ticks: %d lines written, %d dropped; want none of either", len(got), l.Dropped())
+		t.Fatalf("after %d ticks: %d lines written, %d dropped; want none of either", perWrite-1, len(got), l.Dropped())
 	}
 	tick()
-	if got := strings.Join(rec.lines("a"), ","); got != ids(19000, 20000) {
-		t.Fatalf("after four ticks account a has %d lines, want the newest %d, 19000 to 19999", len(rec.lines("a")), requestlog.Keep)
+	if got := strings.Join(rec.lines("a"), ","); got != ids(n-requestlog.Keep, n) {
+		t.Fatalf("after %d ticks account a has %d lines, want the newest %d, %d to %d", perWrite, len(rec.lines("a")), requestlog.Keep, n-requestlog.Keep, n-1)
 	}
 	if got := strings.Join(rec.lines("b"), ","); got != "0,1,2" {
 		t.Fatalf("account b: lines %s, want 0,1,2", got)
 	}
-	if a, b := rec.count("tok_a", "2026-07"), rec.count("tok_b", "2026-07"); a != 20000 || b != 3 {
-		t.Fatalf("calls a %d, b %d; want 20000 and 3", a, b)
+	if a, b := rec.count("tok_a", "2026-07"), rec.count("tok_b", "2026-07"); a != int64(n) || b != 3 {
+		t.Fatalf("calls a %d, b %d; want %d and 3", a, b, n)
 	}
 	lines, counters := 0, 0
 	for i := 0; i < len(rec.sizes); i += 2 {
@@ -223,26 +230,27 @@ func testTakesEachTickWritesEveryFourth(t *testing.T) {
 		}
 		lines, counters = lines+rec.sizes[i], counters+rec.sizes[i+1]
 	}
-	if rec.txs != 6 || lines != 1003 || counters != 2 {
-		t.Errorf("%d transactions, %d lines, %d counters; want 6, 1003 and 2", rec.txs, lines, counters)
+	wantTxs := (requestlog.Keep + 3 + requestlog.TxRows - 1) / requestlog.TxRows
+	if rec.txs != wantTxs || lines != requestlog.Keep+3 || counters != 2 {
+		t.Errorf("%d transactions, %d lines, %d counters; want %d, %d and 2", rec.txs, lines, counters, wantTxs, requestlog.Keep+3)
 	}
 
 	tick()
-	add("a", 20000, 20001)
+	add("a", n, n+1)
 	l.Flush(context.Background())
-	if last() != "20000" {
-		t.Fatalf("after Flush the last line of a is %s, want 20000", last())
+	if last() != strconv.Itoa(n) {
+		t.Fatalf("after Flush the last line of a is %s, want %d", last(), n)
 	}
-	add("a", 20001, 20002)
-	tick()
-	tick()
-	tick() // the fourth since the last tick's write, the third since Flush's
-	if last() != "20000" {
-		t.Fatalf("three ticks after Flush the last line of a is %s, want 20000 still", last())
+	add("a", n+1, n+2)
+	for range perWrite - 1 {
+		tick()
+	}
+	if last() != strconv.Itoa(n) {
+		t.Fatalf("%d ticks after Flush the last line of a is %s, want %d still", perWrite-1, last(), n)
 	}
 	tick()
-	if last() != "20001" {
-		t.Fatalf("four ticks after Flush the last line of a is %s, want 20001", last())
+	if last() != strconv.Itoa(n+1) {
+		t.Fatalf("%d ticks after Flush the last line of a is %s, want %d", perWrite, last(), n+1)
 	}
 }
 
