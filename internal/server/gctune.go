@@ -18,7 +18,12 @@ import (
 // that a full-size catalog does not double the resident memory; under a
 // Go memory limit the headroom is at most half of it.
 
-const gcTuneEvery = 10 * time.Second
+// gcTuneEvery is how often the live heap is read (a few µs). At start the
+// percentage is set from the heap's size, garbage of the catalog load
+// included, so it is too low until the first read after a collection:
+// read every 10 s, a server under load from its start collected several
+// times a second for those 10 s.
+const gcTuneEvery = time.Second
 
 // Bounds of the percentage: for a tiny live heap (a test store), and for
 // a live heap as large as the headroom or more.
