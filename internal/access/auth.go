@@ -48,7 +48,9 @@ type Authenticator struct {
 }
 
 type cached struct {
-	p       Principal
+	// p is shared by every request of the token until it expires: no one
+	// changes it.
+	p       *Principal
 	err     error
 	expires time.Time
 }
@@ -84,14 +86,16 @@ func hashSecret(secret string) [sha256.Size]byte {
 	return sha256.Sum256(buf[:copy(buf[:], secret)])
 }
 
-// Authenticate returns the principal of a token secret, or why it is refused.
-func (a *Authenticator) Authenticate(ctx context.Context, secret string) (Principal, error) {
+// Authenticate returns the principal of a token secret, or why it is
+// refused (with the principal of a known token, else nil). The principal is
+// shared: callers must not change it.
+func (a *Authenticator) Authenticate(ctx context.Context, secret string) (*Principal, error) {
 	return a.AuthenticateAt(ctx, secret, a.now())
 }
 
 // AuthenticateAt is Authenticate at now, the time a request arrived, which
 // its server has read already.
-func (a *Authenticator) AuthenticateAt(ctx context.Context, secret string, now time.Time) (Principal, error) {
+func (a *Authenticator) AuthenticateAt(ctx context.Context, secret string, now time.Time) (*Principal, error) {
 	key := hashSecret(secret)
 	a.mu.RLock()
 	c, ok := a.cache[key]
@@ -100,10 +104,11 @@ func (a *Authenticator) AuthenticateAt(ctx context.Context, secret string, now t
 	if ok && now.Before(c.expires) {
 		return c.p, c.err
 	}
-	p, until, err := a.lookup(ctx, hex.EncodeToString(key[:]), now)
+	found, until, err := a.lookup(ctx, hex.EncodeToString(key[:]), now)
 	if err != nil && !isRefusal(err) {
-		return Principal{}, err // a database failure is not cached
+		return nil, err // a database failure is not cached
 	}
+	p := &found
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.forgets != forgets {

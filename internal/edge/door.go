@@ -39,11 +39,11 @@ func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool, ticket 
 	return r, st, true
 }
 
-func (d Door) authenticate(w http.ResponseWriter, r *http.Request, now time.Time) (access.Principal, bool) {
+func (d Door) authenticate(w http.ResponseWriter, r *http.Request, now time.Time) (*access.Principal, bool) {
 	secret, ok := access.BearerSecret(headerValue(r.Header, "Authorization"))
 	if !ok {
 		unauthorized(w, r, d.NoToken)
-		return access.Principal{}, false
+		return nil, false
 	}
 	p, err := d.Auth.AuthenticateAt(r.Context(), secret, now)
 	switch {

@@ -33,11 +33,11 @@ type request struct {
 	unmatched bool
 	// operation and opStatus are what an MCP request did (SetOperation);
 	// unlisted keeps it out of the request log.
-	operation    string
-	opStatus     int
-	unlisted     bool
-	principal    access.Principal
-	hasPrincipal bool
+	operation string
+	opStatus  int
+	unlisted  bool
+	// principal is the authenticated one, nil before.
+	principal *access.Principal
 	// proxies are the peers whose X-Forwarded-* headers are believed.
 	proxies []netip.Prefix
 	// start is when Observe took the request; the door reads it rather
@@ -144,19 +144,24 @@ func validRequestID(s string) bool {
 
 // PrincipalFrom returns the authenticated principal of a request.
 func PrincipalFrom(ctx context.Context) (access.Principal, bool) {
-	if st := requestFrom(ctx); st != nil && st.hasPrincipal {
-		return st.principal, true
+	if st := requestFrom(ctx); st != nil && st.principal != nil {
+		return *st.principal, true
 	}
-	p, ok := ctx.Value(principalKey{}).(access.Principal)
-	return p, ok
+	p, ok := ctx.Value(principalKey{}).(*access.Principal)
+	if !ok {
+		return access.Principal{}, false
+	}
+	return *p, true
 }
 
-// WithPrincipal returns a context carrying p. Inside Observe that is ctx
-// itself, its request now holding p, so admission allocates nothing.
-func WithPrincipal(ctx context.Context, p access.Principal) context.Context {
+// WithPrincipal returns a context carrying p, which no one may change
+// after (the authenticator shares it among a token's requests). Inside
+// Observe that is ctx itself, its request now holding p, so admission
+// allocates nothing.
+func WithPrincipal(ctx context.Context, p *access.Principal) context.Context {
 	if st := requestFrom(ctx); st != nil {
 		st.accountID = p.Account.ID
-		st.principal, st.hasPrincipal = p, true
+		st.principal = p
 		return ctx
 	}
 	return context.WithValue(ctx, principalKey{}, p)

@@ -119,7 +119,7 @@ func Observe(o Observer, next http.Handler) http.Handler {
 				o.Access.add(accessRecord{end: end, id: id, method: r.Method, path: r.URL.Path, query: r.URL.RawQuery,
 					route: route, code: st.code, accountID: st.accountID, status: rec.status, bytes: rec.bytes, elapsed: end.Sub(start)})
 			}
-			if o.Requests != nil && st.hasPrincipal {
+			if o.Requests != nil && st.principal != nil {
 				o.Requests.Add(logRecord(st, route, r.URL.RawQuery, rec.status, end, end.Sub(start)))
 			}
 		}()

@@ -24,7 +24,7 @@ func TestObserve(t *testing.T) {
 	var seen string
 	h := edge.Observe(edge.Observer{Log: slog.New(slog.DiscardHandler), Access: al}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen = edge.RequestID(r.Context())
-		r = r.WithContext(edge.WithPrincipal(r.Context(), access.Principal{Account: account.Account{ID: "acc_7"}}))
+		r = r.WithContext(edge.WithPrincipal(r.Context(), &access.Principal{Account: account.Account{ID: "acc_7"}}))
 		if r.URL.Path == "/panic" {
 			panic("boom")
 		}

@@ -50,7 +50,7 @@ func guarded(charged bool, h func() (*mcp.CallToolResult, error)) (*guard, *fake
 	fc := &fakeCharger{}
 	g := &guard{tools: map[string]*Tool{"t": &tool}, charger: fc, log: discard(),
 		now: func() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }}
-	ctx := edge.WithPrincipal(context.Background(), access.Principal{Account: account.Account{ID: "acc_1"}, Plan: account.Plan{Name: "free"}})
+	ctx := edge.WithPrincipal(context.Background(), &access.Principal{Account: account.Account{ID: "acc_1"}, Plan: account.Plan{Name: "free"}})
 	run := func() (*mcp.CallToolResult, error) {
 		var req mcp.CallToolRequest
 		req.Params.Name = "t"
