@@ -43,7 +43,7 @@ func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 			cond = a.tag.condition(r.Header["If-None-Match"])
 		}
 		var ok bool
-		r, a.st, ok = h.door.Admit(w, r, charged && cond == noCondition, &a.ticket)
+		r, _, ok = h.door.Admit(w, r, charged && cond == noCondition, &a.ticket)
 		if !ok {
 			return
 		}
@@ -80,7 +80,6 @@ type admitted struct {
 	r       *http.Request
 	charged bool
 	ticket  limits.Ticket
-	st      limits.State
 	tag     entityTag
 	// etagValue is the ETag header's value: the answer cache's, or etag
 	// made from tag when the status is written.
@@ -94,14 +93,14 @@ func (a *admitted) WriteHeader(status int) {
 		return
 	}
 	a.done = true
-	final := a.st
+	final := a.ticket.Admitted()
 	switch {
 	case a.charged && status >= 200 && status < 300:
 		final = a.ticket.Commit(limits.ChannelREST)
 	case a.charged:
 		final = a.ticket.Refund()
 	case a.rt.PerItem:
-		final = a.h.limitState(a.r.Context(), a.st)
+		final = a.h.limitState(a.r.Context(), final)
 	}
 	hd := a.Header()
 	if final.Limited() {

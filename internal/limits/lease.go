@@ -235,6 +235,9 @@ func (l *Limiter) Charge(ctx context.Context, accountID string, plan account.Pla
 	}, t.admit, nil
 }
 
+// Admitted is the state at admission, as Admit returned it.
+func (t *Ticket) Admitted() State { return t.admit }
+
 // Commit charges the call to channel and returns the state after it.
 func (t *Ticket) Commit(channel string) State {
 	return t.finish(true, channel)
