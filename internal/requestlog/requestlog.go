@@ -29,7 +29,8 @@ const (
 	// wake it, which would cost each a goroutine switch.
 	Every = 50 * time.Millisecond
 	// WriteEvery is how often the writer writes what it took, unless Flush
-	// asks first: a busy account's log costs one write a second, not four.
+	// asks first: a busy account's log costs one write a second, not one a
+	// tick.
 	WriteEvery = time.Second
 	// After a write of n lines the next waits n/WriteRate, from WriteEvery
 	// to MaxWriteEvery: a busy account's newest Keep lines are rewritten
