@@ -20,23 +20,23 @@ type Door struct {
 }
 
 // Admit authenticates and admits r into ticket, or answers 401/403/429/503
-// and returns false; an admitted ticket must be settled.
-func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool, ticket *limits.Ticket) (*http.Request, limits.State, bool) {
+// and returns false; an admitted ticket must be settled, and holds the
+// state at admission (Ticket.Admitted).
+func (d Door) Admit(w http.ResponseWriter, r *http.Request, charge bool, ticket *limits.Ticket) (*http.Request, bool) {
 	now := arrival(r.Context())
 	p, ok := d.authenticate(w, r, now)
 	if !ok {
-		return r, limits.State{}, false
+		return r, false
 	}
 	if ctx := WithPrincipal(r.Context(), p); ctx != r.Context() {
 		r = r.WithContext(ctx)
 	}
 	d.Limiter.Touch(p.TokenID, now)
-	st, err := d.Limiter.AdmitInto(r.Context(), ticket, p.Account.ID, p.Plan, charge, now)
-	if err != nil {
+	if _, err := d.Limiter.AdmitInto(r.Context(), ticket, p.Account.ID, p.Plan, charge, now); err != nil {
 		Refuse(w, r, err)
-		return r, st, false
+		return r, false
 	}
-	return r, st, true
+	return r, true
 }
 
 func (d Door) authenticate(w http.ResponseWriter, r *http.Request, now time.Time) (*access.Principal, bool) {

@@ -83,7 +83,7 @@ func (f fixture) admit(t *testing.T, authorization string) (*httptest.ResponseRe
 		r.Header.Set("Authorization", authorization)
 	}
 	var ticket limits.Ticket
-	r2, _, ok := f.door.Admit(w, r, true, &ticket)
+	r2, ok := f.door.Admit(w, r, true, &ticket)
 	if ok {
 		ticket.Refund()
 		p, _ := edge.PrincipalFrom(r2.Context())

@@ -43,7 +43,7 @@ func (h *Handler) guard(rt Route, next http.HandlerFunc) http.HandlerFunc {
 			cond = a.tag.condition(r.Header["If-None-Match"])
 		}
 		var ok bool
-		r, _, ok = h.door.Admit(w, r, charged && cond == noCondition, &a.ticket)
+		r, ok = h.door.Admit(w, r, charged && cond == noCondition, &a.ticket)
 		if !ok {
 			return
 		}

@@ -33,22 +33,17 @@ type Ticket struct {
 // Admit counts one request against the rate window and, when charge is
 // true, takes one quota unit. A refused request returns a *Refusal.
 func (l *Limiter) Admit(ctx context.Context, accountID string, plan account.Plan, charge bool) (*Ticket, State, error) {
-	return l.AdmitAt(ctx, accountID, plan, charge, l.now())
-}
-
-// AdmitAt is Admit at now, the time a request arrived, which its server
-// has read already.
-func (l *Limiter) AdmitAt(ctx context.Context, accountID string, plan account.Plan, charge bool, now time.Time) (*Ticket, State, error) {
 	t := new(Ticket)
-	st, err := l.AdmitInto(ctx, t, accountID, plan, charge, now)
+	st, err := l.AdmitInto(ctx, t, accountID, plan, charge, l.now())
 	if err != nil {
 		return nil, st, err
 	}
 	return t, st, nil
 }
 
-// AdmitInto is AdmitAt writing the ticket to t, which the caller may keep
-// in an allocation of its own; t is valid only when err is nil.
+// AdmitInto is Admit at now, the time a request arrived (which its server
+// has read already), writing the ticket to t, which the caller may keep in
+// an allocation of its own; t is valid only when err is nil.
 func (l *Limiter) AdmitInto(ctx context.Context, t *Ticket, accountID string, plan account.Plan, charge bool, now time.Time) (State, error) {
 	if plan.RatePerMinute == 0 && l.admitUnlocked(t, accountID, plan, charge, now) {
 		return t.admit, nil

@@ -689,21 +689,21 @@ func TestUnlockedCountsAreExact(t *testing.T) {
 	}
 }
 
-// TestAdmitAtCountsAtArrival: AdmitAt counts a request at the time given,
-// the request's arrival, not at the limiter's clock.
-func TestAdmitAtCountsAtArrival(t *testing.T) {
+// TestAdmitIntoCountsAtArrival: AdmitInto counts a request at the time
+// given, the request's arrival, not at the limiter's clock.
+func TestAdmitIntoCountsAtArrival(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	l, c, id := newRateFixture(t, start)
 	ctx := context.Background()
 	plan := account.Plan{RatePerMinute: 1}
 	c.add(30 * time.Second)
-	if _, s, err := l.AdmitAt(ctx, id, plan, false, start); err != nil || !s.RateReset.Equal(start.Add(time.Minute)) {
+	if s, err := l.AdmitInto(ctx, new(Ticket), id, plan, false, start); err != nil || !s.RateReset.Equal(start.Add(time.Minute)) {
 		t.Fatalf("admitted at the start: %v, window frees at %v; want %v", err, s.RateReset, start.Add(time.Minute))
 	}
 	// A minute after that arrival the window is free again, whatever the
 	// limiter's clock reads (30 s after the start).
-	if _, _, err := l.AdmitAt(ctx, id, plan, false, start.Add(time.Minute)); err != nil {
+	if _, err := l.AdmitInto(ctx, new(Ticket), id, plan, false, start.Add(time.Minute)); err != nil {
 		t.Fatalf("a minute after the first arrival: %v", err)
 	}
 }

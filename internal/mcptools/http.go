@@ -63,7 +63,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 	case http.MethodGet, http.MethodDelete:
 		var ticket limits.Ticket
-		r, _, ok := h.door.Admit(w, r, false, &ticket)
+		r, ok := h.door.Admit(w, r, false, &ticket)
 		if !ok {
 			return
 		}
@@ -82,7 +82,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// One unit of the rate window per request; the quota is charged per tools/call.
 	var ticket limits.Ticket
-	r, _, ok := h.door.Admit(w, r, false, &ticket)
+	r, ok := h.door.Admit(w, r, false, &ticket)
 	if !ok {
 		return
 	}
