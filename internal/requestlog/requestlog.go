@@ -21,9 +21,9 @@ const (
 	Keep = 1000
 	// Queue bounds the records waiting for the writer (Every at 80,000
 	// requests a second); a full queue drops the line, not the count. The
-	// queue's buffer is live for the server's life and marked in every
-	// collection (4,096 records are 0.7 MB, 9 pointers each), so it is
-	// taken often rather than made large.
+	// queue's two buffers are live for the server's life and marked in
+	// every collection (4,096 records are 0.7 MB, 9 pointers each), so
+	// they are taken often rather than made large.
 	Queue = 4096
 	// Every is how often the writer takes what is queued: requests never
 	// wake it, which would cost each a goroutine switch.
@@ -70,11 +70,18 @@ type Record struct {
 
 // Log queues records, writes them from one goroutine, and reads them back.
 type Log struct {
-	st    Store
-	log   *slog.Logger
-	queue chan Record
-	// calls counts each token's requests per month (tokenMonth to
-	// *atomic.Int64) until the writer takes them.
+	st  Store
+	log *slog.Logger
+	// queued holds the records Add appends until the writer swaps it for
+	// spare, which it has emptied: a request takes a lock for an append,
+	// and the writer once a tick, not once a record as a channel would.
+	mu     sync.Mutex
+	queued []Record
+	spare  []Record
+	// counted counts each token's requests per month (tokenMonth) in the
+	// records the writer took; calls (tokenMonth to *atomic.Int64) those
+	// Add did not queue, until the writer takes them.
+	counted map[tokenMonth]int64
 	calls   sync.Map
 	dropped atomic.Uint64
 	failed  atomic.Uint64
@@ -101,7 +108,7 @@ func New(st Store, log *slog.Logger) *Log {
 }
 
 func newLog(st Store, log *slog.Logger) *Log {
-	return &Log{st: st, log: log, queue: make(chan Record, Queue), flush: make(chan chan struct{}), stop: make(chan struct{}),
+	return &Log{st: st, log: log, counted: map[tokenMonth]int64{}, flush: make(chan chan struct{}), stop: make(chan struct{}),
 		done: make(chan struct{}), held: map[string]*lines{}, pause: WriteEvery}
 }
 
@@ -146,28 +153,35 @@ func monthIndex(t time.Time) int {
 // or an id or its channel is not Plain. An operation that is not becomes
 // Unknown; the query, code and detail are Fit.
 func (w *Log) Add(r Record) {
-	k := tokenMonth{r.TokenID, monthIndex(r.At)}
-	n, ok := w.calls.Load(k)
-	if !ok {
-		n, _ = w.calls.LoadOrStore(k, new(atomic.Int64))
-	}
-	n.(*atomic.Int64).Add(1)
 	if r.Unlisted {
+		w.count(r)
 		return
 	}
 	if Plain(r.Operation) != nil {
 		r.Operation = Unknown
 	}
 	r.Query, r.Code, r.Detail = Fit(r.Query, QueryAllows), Fit(r.Code, ""), Fit(r.Detail, "")
-	if checkFields(r.AccountID, r.TokenID, r.Channel, r.Operation, r.RequestID, r.Code, r.Detail) != nil {
-		w.dropped.Add(1)
-		return
+	if checkFields(r.AccountID, r.TokenID, r.Channel, r.Operation, r.RequestID, r.Code, r.Detail) == nil {
+		w.mu.Lock()
+		if len(w.queued) < Queue {
+			w.queued = append(w.queued, r)
+			w.mu.Unlock()
+			return
+		}
+		w.mu.Unlock()
 	}
-	select {
-	case w.queue <- r:
-	default:
-		w.dropped.Add(1)
+	w.dropped.Add(1)
+	w.count(r)
+}
+
+// count counts a record Add did not queue toward its token.
+func (w *Log) count(r Record) {
+	k := tokenMonth{r.TokenID, monthIndex(r.At)}
+	n, ok := w.calls.Load(k)
+	if !ok {
+		n, _ = w.calls.LoadOrStore(k, new(atomic.Int64))
 	}
+	n.(*atomic.Int64).Add(1)
 }
 
 // Dropped is how many records were lost to a full queue or refused.
@@ -259,15 +273,22 @@ func (w *Log) tick() {
 }
 
 func (w *Log) take() {
-	for n := len(w.queue); n > 0; n-- {
-		r := <-w.queue
+	w.mu.Lock()
+	taken := w.queued
+	w.queued = w.spare
+	w.mu.Unlock()
+	for i := range taken {
+		r := &taken[i]
+		w.counted[tokenMonth{r.TokenID, monthIndex(r.At)}]++
 		l := w.held[r.AccountID]
 		if l == nil {
 			l = &lines{}
 			w.held[r.AccountID] = l
 		}
-		l.add(r)
+		l.add(*r)
 	}
+	clear(taken) // the held lines keep what they need
+	w.spare = taken[:0]
 }
 
 // write writes the held lines and counters in transactions of at most
@@ -377,12 +398,13 @@ func (p *put) lines(ctx context.Context, entries []Entry, calls map[TokenPeriod]
 // takeCalls takes the token counters and forgets those of months before
 // the last.
 func (w *Log) takeCalls() map[tokenMonth]int64 {
-	out := map[tokenMonth]int64{}
+	out := w.counted
+	w.counted = map[tokenMonth]int64{}
 	last := monthIndex(time.Now()) - 1
 	w.calls.Range(func(key, v any) bool {
 		k := key.(tokenMonth)
 		if n := v.(*atomic.Int64).Swap(0); n != 0 {
-			out[k] = n
+			out[k] += n
 		} else if k.month < last {
 			w.calls.Delete(k)
 		}
@@ -391,10 +413,8 @@ func (w *Log) takeCalls() map[tokenMonth]int64 {
 	return out
 }
 
-func (w *Log) putBack(k tokenMonth, n int64) {
-	v, _ := w.calls.LoadOrStore(k, new(atomic.Int64))
-	v.(*atomic.Int64).Add(n)
-}
+// putBack keeps counts a failed write did not write for the next one.
+func (w *Log) putBack(k tokenMonth, n int64) { w.counted[k] += n }
 
 func monthPeriod(month int) string {
 	return time.Date(month/12, time.Month(month%12+1), 1, 0, 0, 0, 0, time.UTC).Format("2006-01")
