@@ -197,7 +197,11 @@ func New(ctx context.Context, cfg *config.Config, st store.Store, log *slog.Logg
 		return nil, fmt.Errorf("server.trusted_proxies: %w", err)
 	}
 	obs := edge.Observer{Log: log, Access: s.access, Metrics: s.metrics, Requests: s.requests, TrustedProxies: proxies}
-	s.handler = edge.Observe(obs, edge.Compress(plainPaths(mux)))
+	var patterns []string
+	for _, rt := range api.Routes() {
+		patterns = append(patterns, rt.Pattern)
+	}
+	s.handler = edge.Observe(obs, edge.Compress(plainPaths(literalPaths(mux, patterns))))
 	mcpMux := http.NewServeMux()
 	mcpMux.Handle("/mcp", mcp)
 	mcpMux.HandleFunc("GET /healthz", healthz)
