@@ -204,6 +204,8 @@ func (d *Decoder) Lookup(mic string) (*Manufacturer, bool) {
 	if !ok {
 		return nil, false
 	}
+	// By hand: with slices.BinarySearchFunc's call per probe a decode took
+	// 230-250 ns, not 160-175 (BenchmarkDecode).
 	i, j := 0, len(d.mics)
 	for i < j {
 		h := int(uint(i+j) >> 1)
