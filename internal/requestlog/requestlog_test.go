@@ -30,6 +30,9 @@ type recording struct {
 	calls   map[requestlog.TokenPeriod]int64
 }
 
+// log starts a log writing to r.
+func (r *recording) log() *requestlog.Log { return requestlog.New(r, slog.New(slog.DiscardHandler)) }
+
 func (r *recording) AddRequests(_ context.Context, entries []requestlog.Entry, calls map[requestlog.TokenPeriod]int64, keep int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -46,6 +49,9 @@ func (r *recording) AddRequests(_ context.Context, entries []requestlog.Entry, c
 	}
 	r.sizes = append(r.sizes, len(entries), len(calls))
 	r.entries = append(r.entries, entries...)
+	if r.calls == nil {
+		r.calls = map[requestlog.TokenPeriod]int64{}
+	}
 	for k, n := range calls {
 		r.calls[k] += n
 	}
@@ -58,8 +64,8 @@ func (r *recording) AddRequests(_ context.Context, entries []requestlog.Entry, c
 func TestQueueDropsAndClose(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
-		rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
-		l := requestlog.New(rec, slog.New(slog.DiscardHandler))
+		rec := &recording{}
+		l := rec.log()
 		at := time.Date(2026, 5, 31, 23, 59, 0, 0, time.UTC)
 		add := func(acc string, i int, unlisted bool) {
 			l.Add(requestlog.Record{At: at, AccountID: acc, TokenID: "tok_" + acc, Channel: requestlog.REST,
@@ -106,8 +112,8 @@ func TestQueueDropsAndClose(t *testing.T) {
 // and each account's lines keep the order they were added in.
 func TestConcurrentAddsLoseNothing(t *testing.T) {
 	t.Parallel()
-	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
-	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
+	rec := &recording{}
+	l := rec.log()
 	at := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
 	// Fewer in all than the queue holds, so that none is dropped however
 	// the writer falls behind; fewer per account than it keeps.
@@ -190,8 +196,8 @@ func (discard) AddRequests(context.Context, []requestlog.Entry, map[requestlog.T
 // its token counts are written by the next one.
 func TestFailedWriteKeepsTheCounts(t *testing.T) {
 	t.Parallel()
-	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}, fail: true}
-	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
+	rec := &recording{fail: true}
+	l := rec.log()
 	defer l.Close()
 	at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
 	l.Add(requestlog.Record{At: at, AccountID: "a", TokenID: "t", RequestID: "r1"})
@@ -211,8 +217,8 @@ func TestFailedWriteKeepsTheCounts(t *testing.T) {
 // TestFlush: Flush writes what is queued at once, not at the next tick.
 func TestFlush(t *testing.T) {
 	t.Parallel()
-	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
-	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
+	rec := &recording{}
+	l := rec.log()
 	defer l.Close()
 	l.Add(requestlog.Record{At: time.Now(), AccountID: "acc_1", TokenID: "tok_1", RequestID: "r1"})
 	l.Flush(context.Background())
@@ -269,8 +275,8 @@ func tick() {
 }
 
 func testTakesEachTickWritesEverySecond(t *testing.T) {
-	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
-	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
+	rec := &recording{}
+	l := rec.log()
 	defer l.Close()
 	at := time.Date(2026, 7, 1, 8, 0, 0, 0, time.UTC)
 	add := func(acc string, from, to int) {
@@ -348,8 +354,8 @@ func TestBusyWritesPause(t *testing.T) {
 }
 
 func testBusyWritesPause(t *testing.T) {
-	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
-	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
+	rec := &recording{}
+	l := rec.log()
 	defer l.Close()
 	at := time.Date(2026, 7, 1, 8, 0, 0, 0, time.UTC)
 	next := 0
@@ -404,8 +410,8 @@ func TestFailedTransactionKeepsItsCounts(t *testing.T) {
 }
 
 func testFailedTransactionKeepsItsCounts(t *testing.T) {
-	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}, down: 2}
-	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
+	rec := &recording{down: 2}
+	l := rec.log()
 	defer l.Close()
 	at := time.Date(2026, 2, 10, 9, 0, 0, 0, time.UTC)
 	const tokens = 300 // more counters than one transaction takes
@@ -445,7 +451,7 @@ func testFailedTransactionKeepsItsCounts(t *testing.T) {
 // of its lines is retried in halves, so only the refused lines are lost,
 // the other accounts' lines and every count are written.
 func TestRefusedLineLosesOnlyItself(t *testing.T) {
-	rec := &recording{calls: map[requestlog.TokenPeriod]int64{},
+	rec := &recording{
 		refuse: func(e requestlog.Entry) bool { return e.Operation == "poison" }}
 	l := requestlog.NewStopped(rec, slog.New(slog.DiscardHandler))
 	at := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
@@ -481,7 +487,7 @@ func TestRefusedLineLosesOnlyItself(t *testing.T) {
 // MaxText bytes is logged as Unknown; a line with another such field is
 // refused and counted as dropped; its call still counts.
 func TestAddChecksText(t *testing.T) {
-	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
+	rec := &recording{}
 	l := requestlog.NewStopped(rec, slog.New(slog.DiscardHandler))
 	at := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	add := func(id, op string) {
@@ -520,8 +526,8 @@ func TestCloseWritesWhatIsHeld(t *testing.T) {
 }
 
 func testCloseWritesWhatIsHeld(t *testing.T) {
-	rec := &recording{calls: map[requestlog.TokenPeriod]int64{}}
-	l := requestlog.New(rec, slog.New(slog.DiscardHandler))
+	rec := &recording{}
+	l := rec.log()
 	at := time.Date(2026, 12, 31, 23, 0, 0, 0, time.UTC)
 	add := func(acc string, from, to int) {
 		for i := from; i < to; i++ {
