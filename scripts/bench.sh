@@ -83,6 +83,8 @@ car=$(grep -o '"uuid":"[^"]*"' "$work/list.json" | head -1 | cut -d'"' -f4)
 moto=$(curl -sf -H "$auth" "$base/v1/motorcycles?make=Honda" | grep -o '"uuid":"[^"]*"' | head -1 | cut -d'"' -f4)
 fit=$(curl -sf -H "$auth" "$base/v1/tire-sizes?make=Toyota" | grep -o '"uuid":"[^"]*"' | head -1 | cut -d'"' -f4)
 
+# The bare handler is sent the same request as vds, path and token
+# included, so the two differ only in what the servers do with it.
 "$work/bare" -body "$work/list.json" >"$work/bare.addr" &
 pids+=($!)
 for _ in $(seq 50); do [ -s "$work/bare.addr" ] && break; sleep 0.1; done
@@ -105,12 +107,12 @@ run() { # key name url [header...]
 
 # Warm both servers up first (connections, caches, the heap), so the
 # first endpoint measured does not pay for the start.
-wrk -t2 -c"$CONNS" -d"${BENCH_WARMUP:-5s}" "$bare/" >/dev/null
+wrk -t2 -c"$CONNS" -d"${BENCH_WARMUP:-5s}" -H "$auth" "$bare$list" >/dev/null
 wrk -t2 -c"$CONNS" -d"${BENCH_WARMUP:-5s}" -H "$auth" "$base$list" >/dev/null
 
 printf 'wrk -t2 -c%s -d%s on %s cores, %s\n' "$CONNS" "$DURATION" "$(nproc)" "${VDS_DATABASE_URL%%:*}"
 printf '%-42s %12s %10s\n' "endpoint" "requests/s" "p99"
-run bare "bare handler, same bytes as the car list" "$bare/"
+run bare "bare handler, same bytes as the car list" "$bare$list" "$auth"
 run list "GET /v1/cars?make=Toyota" "$base$list" "$auth"
 if [ -z "${BENCH_LIST_ONLY:-}" ]; then
 	run get "GET /v1/cars/{uuid}" "$base/v1/cars/$car" "$auth"
@@ -149,7 +151,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 printf '\nclients that accept gzip (the bare handler sends the body compressed once), %s rounds\n' "$ROUNDS"
 printf '%-42s %12s %10s\n' "endpoint" "requests/s" "p99"
 for i in $(seq "$ROUNDS"); do
-	run "gzbare$i" "bare handler, gzip" "$bare/" "$gzip"
+	run "gzbare$i" "bare handler, gzip" "$bare$list" "$auth" "$gzip"
 	run "gzlist$i" "GET /v1/cars?make=Toyota, gzip" "$base$list" "$auth" "$gzip"
 	awk -v v="$(cat "$work/gzlist$i.rps")" -v b="$(cat "$work/gzbare$i.rps")" 'BEGIN { print v / b }' >>"$work/gzratio"
 done
@@ -178,7 +180,7 @@ for pct in 30 60; do
 	printf '\nopen loop with gzip at %s%% of the bare handler'"'"'s gzip capacity: %s requests/s, latency (ms) from the scheduled start\n' "$pct" "$rate"
 	printf '%-42s %9s %8s %8s %8s\n' "endpoint" "achieved" "p50" "p99" "p99.9"
 	for i in $(seq "$rounds"); do
-		fixed "ob$pct-$i" "bare handler, gzip" "$rate" "$bare/" "$gzip"
+		fixed "ob$pct-$i" "bare handler, gzip" "$rate" "$bare$list" "$auth" "$gzip"
 		fixed "ol$pct-$i" "GET /v1/cars?make=Toyota, gzip" "$rate" "$base$list" "$auth" "$gzip"
 		awk -v lp="$(field "ol$pct-$i" p99)" -v bp="$(field "ob$pct-$i" p99)" 'BEGIN { print lp / bp }' >>"$work/p99ratio$pct"
 		awk -v l9="$(field "ol$pct-$i" p99.9)" -v b9="$(field "ob$pct-$i" p99.9)" 'BEGIN { print l9 / b9 }' >>"$work/p999ratio$pct"
