@@ -110,7 +110,7 @@ func Diff(current, next *Catalog, replace map[Kind]bool) Changes {
 		}
 		cars = slices.Clone(next.Cars)
 		for i := range cars {
-			if cars[i].EPAID == nil {
+			if !cars[i].EPAID.Valid {
 				cars[i].FuelEconomy = stored[cars[i].UUID]
 			}
 		}

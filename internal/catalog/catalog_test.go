@@ -10,7 +10,7 @@ func ptr[T any](v T) *T { return &v }
 
 func validCar() Car {
 	return Car{Make: "Toyota", Model: "Camry", Year: 2022, Trim: "LE", Body: "sedan", FuelType: "gasoline",
-		DriveType: "fwd", Transmission: "Automatic (S8)", DisplacementL: ptr(2.5), Cylinders: ptr(4)}
+		DriveType: "fwd", Transmission: "Automatic (S8)", DisplacementL: Some(2.5), Cylinders: Some(4)}
 }
 
 func TestCarNormalize(t *testing.T) {
@@ -39,11 +39,11 @@ func TestCarNormalize(t *testing.T) {
 		{"unknown fuel", func(c *Car) { c.FuelType = "coal" }, "fuel_type", "is not one of"},
 		{"unknown drive", func(c *Car) { c.DriveType = "6WD" }, "drive_type", "is not one of FWD, RWD, AWD, 4WD"},
 		{"bev with engine", func(c *Car) { c.FuelType = FuelBEV }, "displacement_l", "must be empty"},
-		{"negative displacement", func(c *Car) { c.DisplacementL = ptr(-2.0) }, "displacement_l", "-2 is outside"},
-		{"too many cylinders", func(c *Car) { c.Cylinders = ptr(20) }, "cylinders", "20 is outside 2..16"},
+		{"negative displacement", func(c *Car) { c.DisplacementL = Some(-2.0) }, "displacement_l", "-2 is outside"},
+		{"too many cylinders", func(c *Car) { c.Cylinders = Some(20) }, "cylinders", "20 is outside 2..16"},
 		// NaN compares false with everything, so a plain range check passed it.
-		{"NaN displacement", func(c *Car) { c.DisplacementL = ptr(math.NaN()) }, "displacement_l", "NaN is not a finite number"},
-		{"infinite displacement", func(c *Car) { c.DisplacementL = ptr(math.Inf(1)) }, "displacement_l", "+Inf is not a finite number"},
+		{"NaN displacement", func(c *Car) { c.DisplacementL = Some(math.NaN()) }, "displacement_l", "NaN is not a finite number"},
+		{"infinite displacement", func(c *Car) { c.DisplacementL = Some(math.Inf(1)) }, "displacement_l", "+Inf is not a finite number"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,7 +59,7 @@ func TestCarNormalize(t *testing.T) {
 func TestCarUnknownEngineAndDrive(t *testing.T) {
 	t.Parallel()
 	c := validCar()
-	c.DisplacementL, c.Cylinders, c.DriveType = nil, nil, ""
+	c.DisplacementL, c.Cylinders, c.DriveType = Opt[float64]{}, Opt[int]{}, ""
 	if errs := c.Normalize(); len(errs) != 0 {
 		t.Fatalf("errors %v", errs)
 	}
@@ -82,16 +82,16 @@ func TestElectrifiedAndEngine(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		fuel        string
-		displ       *float64
-		cyl         *int
+		displ       Opt[float64]
+		cyl         Opt[int]
 		engine      string
 		electrified bool
 	}{
-		{FuelBEV, nil, nil, "Electric", true},
-		{FuelPHEV, ptr(2.0), ptr(4), "2.0L 4-cyl plug-in hybrid", true},
-		{FuelHEV, ptr(2.5), ptr(4), "2.5L 4-cyl hybrid", true},
-		{FuelDiesel, ptr(3.0), ptr(6), "3.0L 6-cyl diesel", false},
-		{FuelFCEV, nil, nil, "Fuel cell electric", true},
+		{FuelBEV, Opt[float64]{}, Opt[int]{}, "Electric", true},
+		{FuelPHEV, Some(2.0), Some(4), "2.0L 4-cyl plug-in hybrid", true},
+		{FuelHEV, Some(2.5), Some(4), "2.5L 4-cyl hybrid", true},
+		{FuelDiesel, Some(3.0), Some(6), "3.0L 6-cyl diesel", false},
+		{FuelFCEV, Opt[float64]{}, Opt[int]{}, "Fuel cell electric", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.fuel, func(t *testing.T) {
@@ -313,7 +313,7 @@ func TestDiffKeepsFuelEconomyOutOfComparison(t *testing.T) {
 	t.Parallel()
 	stored := validCar()
 	stored.Normalize()
-	stored.MPGCity = ptr(28.0)
+	stored.MPGCity = Some(28.0)
 	in := validCar()
 	in.Normalize()
 	ch := Diff(&Catalog{Cars: []Car{stored}}, &Catalog{Cars: []Car{in}}, map[Kind]bool{KindCar: true})
@@ -326,17 +326,17 @@ func TestDiffTakesAPinnedEPARow(t *testing.T) {
 	t.Parallel()
 	stored := validCar()
 	stored.Normalize()
-	stored.EPAID, stored.MPGCity = ptr(1), ptr(28.0)
+	stored.EPAID, stored.MPGCity = Some(1), Some(28.0)
 	in := validCar()
 	in.Normalize()
-	in.EPAID, in.MPGCity = ptr(2), ptr(31.0)
+	in.EPAID, in.MPGCity = Some(2), Some(31.0)
 	ch := Diff(&Catalog{Cars: []Car{stored}}, &Catalog{Cars: []Car{in}}, map[Kind]bool{KindCar: true})
-	if len(ch.Cars.Update) != 1 || *ch.Cars.Update[0].EPAID != 2 || *ch.Cars.Update[0].MPGCity != 31 {
+	if len(ch.Cars.Update) != 1 || ch.Cars.Update[0].EPAID.V != 2 || ch.Cars.Update[0].MPGCity.V != 31 {
 		t.Fatalf("a pinned EPA row does not replace the stored one: %+v", ch.Cars)
 	}
 	// Figures without the id they come from are refused.
 	bad := validCar()
-	bad.MPGCity = ptr(30.0)
+	bad.MPGCity = Some(30.0)
 	if errs := bad.Normalize(); len(errs) != 1 || errs[0].Field != "epa_id" {
 		t.Errorf("figures without epa_id: %v", errs)
 	}

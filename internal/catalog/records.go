@@ -40,32 +40,32 @@ func ParseKind(s string) (Kind, error) {
 
 // FuelEconomy holds a car's EPA identity and figures.
 type FuelEconomy struct {
-	EPAID         *int     `json:"epa_id" jsonschema:"The EPA vehicle id (fueleconomy.gov) the figures come from; null when none matched."`
-	MPGCity       *float64 `json:"mpg_city" jsonschema:"EPA city fuel economy, in miles per US gallon; MPGe (miles per gallon-equivalent) for electric and fuel-cell cars, the gasoline figure for plug-in hybrids. Null without an EPA match." unit:"mpg"`
-	MPGHighway    *float64 `json:"mpg_highway" jsonschema:"EPA highway fuel economy, in miles per US gallon; MPGe for electric and fuel-cell cars, the gasoline figure for plug-in hybrids. Null without an EPA match." unit:"mpg"`
-	MPGCombined   *float64 `json:"mpg_combined" jsonschema:"EPA combined (55% city, 45% highway) fuel economy, in miles per US gallon; MPGe for electric and fuel-cell cars, the gasoline figure for plug-in hybrids. Null without an EPA match." unit:"mpg"`
-	EPARangeMiles *int     `json:"epa_range_miles" jsonschema:"EPA driving range on a full charge of an electric car, or the total range of a plug-in hybrid; null for other cars and without an EPA match." unit:"mi"`
+	EPAID         Opt[int]     `json:"epa_id" jsonschema:"The EPA vehicle id (fueleconomy.gov) the figures come from; null when none matched."`
+	MPGCity       Opt[float64] `json:"mpg_city" jsonschema:"EPA city fuel economy, in miles per US gallon; MPGe (miles per gallon-equivalent) for electric and fuel-cell cars, the gasoline figure for plug-in hybrids. Null without an EPA match." unit:"mpg"`
+	MPGHighway    Opt[float64] `json:"mpg_highway" jsonschema:"EPA highway fuel economy, in miles per US gallon; MPGe for electric and fuel-cell cars, the gasoline figure for plug-in hybrids. Null without an EPA match." unit:"mpg"`
+	MPGCombined   Opt[float64] `json:"mpg_combined" jsonschema:"EPA combined (55% city, 45% highway) fuel economy, in miles per US gallon; MPGe for electric and fuel-cell cars, the gasoline figure for plug-in hybrids. Null without an EPA match." unit:"mpg"`
+	EPARangeMiles Opt[int]     `json:"epa_range_miles" jsonschema:"EPA driving range on a full charge of an electric car, or the total range of a plug-in hybrid; null for other cars and without an EPA match." unit:"mi"`
 	// EPAElectricRangeMiles is a plug-in hybrid's range on electricity alone.
-	EPAElectricRangeMiles *int     `json:"epa_electric_range_miles" jsonschema:"A plug-in hybrid's EPA range on electricity alone; null for other cars." unit:"mi"`
-	AnnualFuelCost        *int     `json:"annual_fuel_cost" jsonschema:"EPA's estimated yearly fuel (or electricity) cost in US dollars, for 15,000 miles at 55% city driving and EPA's fuel prices of the data's year; null without an EPA match." unit:"USD"`
-	CO2GPM                *float64 `json:"co2_gpm" jsonschema:"EPA tailpipe CO2 emissions in grams per mile (0 for electric and fuel-cell cars); null without an EPA match." unit:"g/mi"`
+	EPAElectricRangeMiles Opt[int]     `json:"epa_electric_range_miles" jsonschema:"A plug-in hybrid's EPA range on electricity alone; null for other cars." unit:"mi"`
+	AnnualFuelCost        Opt[int]     `json:"annual_fuel_cost" jsonschema:"EPA's estimated yearly fuel (or electricity) cost in US dollars, for 15,000 miles at 55% city driving and EPA's fuel prices of the data's year; null without an EPA match." unit:"USD"`
+	CO2GPM                Opt[float64] `json:"co2_gpm" jsonschema:"EPA tailpipe CO2 emissions in grams per mile (0 for electric and fuel-cell cars); null without an EPA match." unit:"g/mi"`
 }
 
 // Car is a passenger car or light truck.
 type Car struct {
-	UUID          uuid.UUID `json:"uuid" jsonschema:"The record's stable id (a UUIDv5 of its kind and natural key): the same record keeps it across imports."`
-	Make          string    `json:"make" jsonschema:"Manufacturer, in the catalog's spelling."`
-	Model         string    `json:"model" jsonschema:"The catalog's canonical model name, shared with tire fitments, VIN decodes and recalls (docs/data.md, Model names)."`
-	SourceModel   string    `json:"source_model" jsonschema:"The model as the source spells it, e.g. EPA's F150 for the canonical F-150; the model itself when the source uses that."`
-	Year          int       `json:"year" jsonschema:"Model year."`
-	Trim          string    `json:"trim" jsonschema:"Trim or variant name, e.g. LE or Pickup 2WD; empty when the source gives none."`
-	Body          string    `json:"body" jsonschema:"Body type: Sedan, Coupe, Hatchback, Wagon, Convertible, SUV, Pickup, Minivan or Van."`
-	FuelType      string    `json:"fuel_type" jsonschema:"Fuel type, spelled out with the short code in parentheses where there is one, e.g. GASOLINE or BATTERY ELECTRIC VEHICLE (BEV)."`
-	DriveType     string    `json:"drive_type" jsonschema:"Drivetrain: FWD, RWD, AWD or 4WD."`
-	Transmission  string    `json:"transmission" jsonschema:"Transmission in EPA's style, e.g. Automatic (S8) or Manual 6-spd; empty when unknown."`
-	DisplacementL *float64  `json:"displacement_l" jsonschema:"Engine displacement in litres; null for electric and fuel-cell cars." unit:"L"`
-	Cylinders     *int      `json:"cylinders" jsonschema:"Number of engine cylinders; null for electric and fuel-cell cars and rotary engines."`
-	Engine        string    `json:"engine" jsonschema:"Derived from fuel type, displacement and cylinders, e.g. \"2.5L 4-cyl hybrid\"."`
+	UUID          uuid.UUID    `json:"uuid" jsonschema:"The record's stable id (a UUIDv5 of its kind and natural key): the same record keeps it across imports."`
+	Make          string       `json:"make" jsonschema:"Manufacturer, in the catalog's spelling."`
+	Model         string       `json:"model" jsonschema:"The catalog's canonical model name, shared with tire fitments, VIN decodes and recalls (docs/data.md, Model names)."`
+	SourceModel   string       `json:"source_model" jsonschema:"The model as the source spells it, e.g. EPA's F150 for the canonical F-150; the model itself when the source uses that."`
+	Year          int          `json:"year" jsonschema:"Model year."`
+	Trim          string       `json:"trim" jsonschema:"Trim or variant name, e.g. LE or Pickup 2WD; empty when the source gives none."`
+	Body          string       `json:"body" jsonschema:"Body type: Sedan, Coupe, Hatchback, Wagon, Convertible, SUV, Pickup, Minivan or Van."`
+	FuelType      string       `json:"fuel_type" jsonschema:"Fuel type, spelled out with the short code in parentheses where there is one, e.g. GASOLINE or BATTERY ELECTRIC VEHICLE (BEV)."`
+	DriveType     string       `json:"drive_type" jsonschema:"Drivetrain: FWD, RWD, AWD or 4WD."`
+	Transmission  string       `json:"transmission" jsonschema:"Transmission in EPA's style, e.g. Automatic (S8) or Manual 6-spd; empty when unknown."`
+	DisplacementL Opt[float64] `json:"displacement_l" jsonschema:"Engine displacement in litres; null for electric and fuel-cell cars." unit:"L"`
+	Cylinders     Opt[int]     `json:"cylinders" jsonschema:"Number of engine cylinders; null for electric and fuel-cell cars and rotary engines."`
+	Engine        string       `json:"engine" jsonschema:"Derived from fuel type, displacement and cylinders, e.g. \"2.5L 4-cyl hybrid\"."`
 	FuelEconomy
 	Electrified bool `json:"electrified" jsonschema:"True for BEV, PHEV, HEV and FCEV: the ev_only set."`
 }
@@ -175,8 +175,8 @@ func recordUUID(kind Kind, parts ...string) uuid.UUID {
 // drive and displacement (a trim often comes with two drives or engines).
 func (c *Car) NaturalKey() []string {
 	d := ""
-	if c.DisplacementL != nil {
-		d = strconv.FormatFloat(*c.DisplacementL, 'f', 1, 64)
+	if c.DisplacementL.Valid {
+		d = strconv.FormatFloat(c.DisplacementL.V, 'f', 1, 64)
 	}
 	return []string{c.Make, c.Model, strconv.Itoa(c.Year), c.Trim, c.DriveType, d}
 }
@@ -197,7 +197,7 @@ func (t *TireFitment) NaturalKey() []string {
 }
 
 // engineLabel renders a car's engine for display, e.g. "2.5L 4-cyl hybrid".
-func engineLabel(fuel string, displ *float64, cyl *int) string {
+func engineLabel(fuel string, displ Opt[float64], cyl Opt[int]) string {
 	switch fuel {
 	case FuelBEV:
 		return "Electric"
@@ -205,11 +205,11 @@ func engineLabel(fuel string, displ *float64, cyl *int) string {
 		return "Fuel cell electric"
 	}
 	var parts []string
-	if displ != nil {
-		parts = append(parts, strconv.FormatFloat(*displ, 'f', 1, 64)+"L")
+	if displ.Valid {
+		parts = append(parts, strconv.FormatFloat(displ.V, 'f', 1, 64)+"L")
 	}
-	if cyl != nil {
-		parts = append(parts, strconv.Itoa(*cyl)+"-cyl")
+	if cyl.Valid {
+		parts = append(parts, strconv.Itoa(cyl.V)+"-cyl")
 	}
 	switch fuel {
 	case FuelHEV:

@@ -198,14 +198,14 @@ func (c *Car) Normalize() FieldErrors {
 	ck.text("transmission", &c.Transmission, false, 60)
 	electric := c.FuelType == FuelBEV || c.FuelType == FuelFCEV
 	switch {
-	case electric && (c.DisplacementL != nil || c.Cylinders != nil):
+	case electric && (c.DisplacementL.Valid || c.Cylinders.Valid):
 		ck.fail("displacement_l", "must be empty for %s", c.FuelType)
 	}
-	if c.DisplacementL != nil {
-		rangeCheck(&ck, "displacement_l", *c.DisplacementL, 0.6, 10.0)
+	if c.DisplacementL.Valid {
+		rangeCheck(&ck, "displacement_l", c.DisplacementL.V, 0.6, 10.0)
 	}
-	if c.Cylinders != nil {
-		rangeCheck(&ck, "cylinders", *c.Cylinders, 2, 16)
+	if c.Cylinders.Valid {
+		rangeCheck(&ck, "cylinders", c.Cylinders.V, 2, 16)
 	}
 	c.FuelEconomy.check(&ck)
 	c.Derive()
@@ -215,29 +215,29 @@ func (c *Car) Normalize() FieldErrors {
 
 // check bounds the EPA fields an input may carry; figures need their EPA id.
 func (fe *FuelEconomy) check(ck *checker) {
-	if fe.EPAID == nil {
+	if !fe.EPAID.Valid {
 		if *fe != (FuelEconomy{}) {
 			ck.fail("epa_id", "is required with EPA figures (mpg_city, mpg_highway, mpg_combined, epa_range_miles, annual_fuel_cost, co2_gpm): give the EPA vehicle id they come from")
 		}
 		return
 	}
-	rangeCheck(ck, "epa_id", *fe.EPAID, 1, 1<<31-1)
+	rangeCheck(ck, "epa_id", fe.EPAID.V, 1, 1<<31-1)
 	for _, f := range []struct {
 		name string
-		v    *float64
+		v    Opt[float64]
 	}{{"mpg_city", fe.MPGCity}, {"mpg_highway", fe.MPGHighway}, {"mpg_combined", fe.MPGCombined}, {"co2_gpm", fe.CO2GPM}} {
-		if f.v != nil {
-			rangeCheck(ck, f.name, *f.v, 0, 10000)
+		if f.v.Valid {
+			rangeCheck(ck, f.name, f.v.V, 0, 10000)
 		}
 	}
-	if fe.EPARangeMiles != nil {
-		rangeCheck(ck, "epa_range_miles", *fe.EPARangeMiles, 1, 2000)
+	if fe.EPARangeMiles.Valid {
+		rangeCheck(ck, "epa_range_miles", fe.EPARangeMiles.V, 1, 2000)
 	}
-	if fe.EPAElectricRangeMiles != nil {
-		rangeCheck(ck, "epa_electric_range_miles", *fe.EPAElectricRangeMiles, 1, 1000)
+	if fe.EPAElectricRangeMiles.Valid {
+		rangeCheck(ck, "epa_electric_range_miles", fe.EPAElectricRangeMiles.V, 1, 1000)
 	}
-	if fe.AnnualFuelCost != nil {
-		rangeCheck(ck, "annual_fuel_cost", *fe.AnnualFuelCost, 1, 100000)
+	if fe.AnnualFuelCost.Valid {
+		rangeCheck(ck, "annual_fuel_cost", fe.AnnualFuelCost.V, 1, 100000)
 	}
 }
 

@@ -102,7 +102,7 @@ func enrichRun(ctx context.Context, f *Factory, opts *enrichOptions) error {
 	}
 	if opts.Rematch {
 		for i := range c.Cars {
-			c.Cars[i].EPAID = nil
+			c.Cars[i].EPAID = catalog.Opt[int]{}
 		}
 	}
 	res := epa.Enrich(table, c.Cars, epa.WheelSizes(c.Cars, c.TireSizes))

@@ -42,9 +42,9 @@ func TestRecordPageLabels(t *testing.T) {
 	var phev, bev catalog.Car
 	for _, c := range e.cat.Cars {
 		switch {
-		case phev.Make == "" && c.EPAElectricRangeMiles != nil && c.MPGCity != nil && c.FuelType == catalog.FuelPHEV:
+		case phev.Make == "" && c.EPAElectricRangeMiles.Valid && c.MPGCity.Valid && c.FuelType == catalog.FuelPHEV:
 			phev = c
-		case bev.Make == "" && c.MPGCombined != nil && c.FuelType == catalog.FuelBEV:
+		case bev.Make == "" && c.MPGCombined.Valid && c.FuelType == catalog.FuelBEV:
 			bev = c
 		}
 	}
@@ -62,14 +62,14 @@ func TestRecordPageLabels(t *testing.T) {
 		{catalog.KindCar, phev.UUID.String(), [][2]string{
 			{"Model year", strconv.Itoa(phev.Year)},
 			{"Fuel type", phev.FuelType},
-			{"Engine displacement (L)", num(*phev.DisplacementL)},
-			{"City MPG", num(*phev.MPGCity)},
-			{"Electric range (mi)", strconv.Itoa(*phev.EPAElectricRangeMiles)},
+			{"Engine displacement (L)", num(phev.DisplacementL.V)},
+			{"City MPG", num(phev.MPGCity.V)},
+			{"Electric range (mi)", strconv.Itoa(phev.EPAElectricRangeMiles.V)},
 			{"Electrified", "yes"},
 		}},
 		{catalog.KindCar, bev.UUID.String(), [][2]string{
 			{"Fuel type", catalog.FuelBEV},
-			{"Combined MPGe", num(*bev.MPGCombined)},
+			{"Combined MPGe", num(bev.MPGCombined.V)},
 		}},
 		{catalog.KindMotorcycle, moto.UUID.String(), [][2]string{
 			{"Make", moto.Make},

@@ -31,14 +31,7 @@ func Cars(t *Table) ([]catalog.Car, error) {
 		}
 		c.Model = CanonicalModel(c.Make, c.Model)
 		if c.FuelType != catalog.FuelBEV && c.FuelType != catalog.FuelFCEV {
-			if r.Displ > 0 {
-				d := r.Displ
-				c.DisplacementL = &d
-			}
-			if r.Cylinders > 0 {
-				n := r.Cylinders
-				c.Cylinders = &n
-			}
+			c.DisplacementL, c.Cylinders = positive(r.Displ), positive(r.Cylinders)
 		}
 		for _, fe := range c.Normalize() {
 			probs = append(probs, ingest.RecordError{File: t.file, Line: t.lines[i], Field: t.column(fe.Field, r), Reason: fe.Reason})

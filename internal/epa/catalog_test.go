@@ -22,17 +22,17 @@ func TestCarsFromRows(t *testing.T) {
 	}
 	byID := map[int]catalog.Car{}
 	for _, c := range cars {
-		if c.EPAID == nil || c.UUID != catalog.EPACarUUID(*c.EPAID) {
-			t.Fatalf("%s %s: epa_id %v, uuid %s not derived from it", c.Model, c.Trim, val(c.EPAID), c.UUID)
+		if !c.EPAID.Valid || c.UUID != catalog.EPACarUUID(c.EPAID.V) {
+			t.Fatalf("%s %s: epa_id %v, uuid %s not derived from it", c.Model, c.Trim, c.EPAID, c.UUID)
 		}
-		byID[*c.EPAID] = c
+		byID[c.EPAID.V] = c
 	}
 	sport, ev := byID[21], byID[14]
 	if sport.Model != "Widget" || sport.Trim != "Sport" || sport.DriveType != "AWD" || sport.FuelType != catalog.FuelGasoline ||
-		*sport.DisplacementL != 2.0 || *sport.MPGCombined != 27 {
+		sport.DisplacementL.V != 2.0 || sport.MPGCombined.V != 27 {
 		t.Errorf("row 21: %+v", sport)
 	}
-	if ev.FuelType != catalog.FuelBEV || ev.DisplacementL != nil || ev.DriveType != "AWD" || *ev.EPARangeMiles != 300 || !ev.Electrified {
+	if ev.FuelType != catalog.FuelBEV || ev.DisplacementL.Valid || ev.DriveType != "AWD" || ev.EPARangeMiles.V != 300 || !ev.Electrified {
 		t.Errorf("row 14 (EV, 4-Wheel or All-Wheel Drive): %+v", ev)
 	}
 	if cng := byID[19]; cng.FuelType != catalog.FuelCNG {

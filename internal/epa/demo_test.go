@@ -113,7 +113,7 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 		if !ok {
 			continue
 		}
-		id := *fe.EPAID
+		id := fe.EPAID.V
 		r, ok := tb.Row(id)
 		switch {
 		case !ok:
@@ -121,8 +121,8 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 		case !strings.EqualFold(r.Make, c.Make) || r.Year != c.Year || !sameFamily(c, r):
 			t.Errorf("%d %s %s %s matched to another vehicle: id %d %d %s %s (%s)", c.Year, c.Make, c.Model, c.Trim, id, r.Year, r.Make, r.Model, r.BaseModel)
 		}
-		if fe.MPGCombined == nil || *fe.MPGCombined != r.Comb08 {
-			t.Errorf("%s %s %d: mpg_combined %v, row %d has %v", c.Make, c.Model, c.Year, val(fe.MPGCombined), id, r.Comb08)
+		if !fe.MPGCombined.Valid || fe.MPGCombined.V != r.Comb08 {
+			t.Errorf("%s %s %d: mpg_combined %v, row %d has %v", c.Make, c.Model, c.Year, fe.MPGCombined, id, r.Comb08)
 		}
 	}
 
@@ -145,10 +145,10 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 		id          int
 		want        catalog.FuelEconomy
 	}{
-		{"Toyota", "Camry", 2015, "LE", 35734, catalog.FuelEconomy{EPAID: ptr(35734), MPGCity: ptr(25.0), MPGHighway: ptr(34.0), MPGCombined: ptr(28.0), AnnualFuelCost: ptr(1600), CO2GPM: ptr(313.0)}},
-		{"Toyota", "Camry", 2022, "SE Hybrid", 44351, catalog.FuelEconomy{EPAID: ptr(44351), MPGCity: ptr(44.0), MPGHighway: ptr(47.0), MPGCombined: ptr(46.0), AnnualFuelCost: ptr(1000), CO2GPM: ptr(195.0)}},
-		{"Tesla", "Model 3", 2024, "Performance", 48796, catalog.FuelEconomy{EPAID: ptr(48796), MPGCity: ptr(117.0), MPGHighway: ptr(107.0), MPGCombined: ptr(112.0), EPARangeMiles: ptr(303), AnnualFuelCost: ptr(700), CO2GPM: ptr(0.0)}},
-		{"Toyota", "RAV4 Prime", 2024, "XSE Premium", 47502, catalog.FuelEconomy{EPAID: ptr(47502), MPGCity: ptr(40.0), MPGHighway: ptr(36.0), MPGCombined: ptr(38.0), EPARangeMiles: ptr(600), EPAElectricRangeMiles: ptr(42), AnnualFuelCost: ptr(1200), CO2GPM: ptr(72.0)}},
+		{"Toyota", "Camry", 2015, "LE", 35734, catalog.FuelEconomy{EPAID: catalog.Some(35734), MPGCity: catalog.Some(25.0), MPGHighway: catalog.Some(34.0), MPGCombined: catalog.Some(28.0), AnnualFuelCost: catalog.Some(1600), CO2GPM: catalog.Some(313.0)}},
+		{"Toyota", "Camry", 2022, "SE Hybrid", 44351, catalog.FuelEconomy{EPAID: catalog.Some(44351), MPGCity: catalog.Some(44.0), MPGHighway: catalog.Some(47.0), MPGCombined: catalog.Some(46.0), AnnualFuelCost: catalog.Some(1000), CO2GPM: catalog.Some(195.0)}},
+		{"Tesla", "Model 3", 2024, "Performance", 48796, catalog.FuelEconomy{EPAID: catalog.Some(48796), MPGCity: catalog.Some(117.0), MPGHighway: catalog.Some(107.0), MPGCombined: catalog.Some(112.0), EPARangeMiles: catalog.Some(303), AnnualFuelCost: catalog.Some(700), CO2GPM: catalog.Some(0.0)}},
+		{"Toyota", "RAV4 Prime", 2024, "XSE Premium", 47502, catalog.FuelEconomy{EPAID: catalog.Some(47502), MPGCity: catalog.Some(40.0), MPGHighway: catalog.Some(36.0), MPGCombined: catalog.Some(38.0), EPARangeMiles: catalog.Some(600), EPAElectricRangeMiles: catalog.Some(42), AnnualFuelCost: catalog.Some(1200), CO2GPM: catalog.Some(72.0)}},
 	} {
 		var found bool
 		for _, c := range cars {
@@ -157,8 +157,8 @@ func TestDemoCatalogMatchRate(t *testing.T) {
 			}
 			found = true
 			got := res.Matched[c.UUID]
-			if got.EPAID == nil || *got.EPAID != sc.id {
-				t.Errorf("%d %s %s %s: row %v, want %d", sc.year, sc.make, sc.model, sc.trim, val(got.EPAID), sc.id)
+			if !got.EPAID.Valid || got.EPAID.V != sc.id {
+				t.Errorf("%d %s %s %s: row %v, want %d", sc.year, sc.make, sc.model, sc.trim, got.EPAID, sc.id)
 			}
 			if gs, ws := show(got), show(sc.want); gs != ws {
 				t.Errorf("%d %s %s %s: %s, want %s", sc.year, sc.make, sc.model, sc.trim, gs, ws)
@@ -189,8 +189,8 @@ func TestLoadPlainSubset(t *testing.T) {
 	cars := demoCars(t)
 	a, b := Enrich(plain, cars, nil), Enrich(full, cars, nil)
 	for id, fe := range b.Matched {
-		if got := a.Matched[id].EPAID; got == nil || *got != *fe.EPAID {
-			t.Errorf("car %s: row %v from the subset, %d from the zip", id, val(got), *fe.EPAID)
+		if got := a.Matched[id].EPAID; got != fe.EPAID {
+			t.Errorf("car %s: row %v from the subset, %d from the zip", id, got, fe.EPAID.V)
 		}
 	}
 }
@@ -242,12 +242,12 @@ func TestDemoPinsEPARows(t *testing.T) {
 	for _, car := range c.Cars {
 		want, ok := res.Matched[car.UUID]
 		if !ok {
-			if car.EPAID != nil {
-				t.Errorf("%d %s %s %s pins %d, which the matcher does not find", car.Year, car.Make, car.Model, car.Trim, *car.EPAID)
+			if car.EPAID.Valid {
+				t.Errorf("%d %s %s %s pins %d, which the matcher does not find", car.Year, car.Make, car.Model, car.Trim, car.EPAID.V)
 			}
 			continue
 		}
-		if r, _ := tb.Row(*want.EPAID); car.FuelType == catalog.FuelHEV && strings.Contains(r.EngDscr, "Mild Hybrid") {
+		if r, _ := tb.Row(want.EPAID.V); car.FuelType == catalog.FuelHEV && strings.Contains(r.EngDscr, "Mild Hybrid") {
 			t.Errorf("%d %s %s %s is a mild hybrid (%s) labelled HEV", car.Year, car.Make, car.Model, car.Trim, r.EngDscr)
 		}
 		if show(car.FuelEconomy) != show(want) {
@@ -288,17 +288,17 @@ func updateDemoCSV(t *testing.T, cars []catalog.Car, matched map[uuid.UUID]catal
 		}
 		at[col] = i
 	}
-	num := func(p *float64) string {
-		if p == nil {
+	num := func(o catalog.Opt[float64]) string {
+		if !o.Valid {
 			return ""
 		}
-		return strconv.FormatFloat(*p, 'f', -1, 64)
+		return strconv.FormatFloat(o.V, 'f', -1, 64)
 	}
-	whole := func(p *int) string {
-		if p == nil {
+	whole := func(o catalog.Opt[int]) string {
+		if !o.Valid {
 			return ""
 		}
-		return strconv.Itoa(*p)
+		return strconv.Itoa(o.V)
 	}
 	for i, car := range cars {
 		row := rows[i+1]

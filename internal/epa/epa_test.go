@@ -35,8 +35,6 @@ var tinyCSV = strings.ReplaceAll(`id,make,baseModel,model,year,drive,atvType,fue
 19,Acme,Blip,Blip,2024,Front-Wheel Drive,CNG,CNG,Natural Gas,Automatic (A1),2.0,4,25,33,28,0,1500,220.0,
 `, "\n", "\r\n")
 
-func ptr[T any](v T) *T { return &v }
-
 // car builds a catalog car; displ 0 means no engine.
 func car(model string, year int, fuel, drive, trans string, displ float64, cyl int, trim string) catalog.Car {
 	c := catalog.Car{
@@ -45,7 +43,7 @@ func car(model string, year int, fuel, drive, trans string, displ float64, cyl i
 		FuelType: fuel, DriveType: drive, Transmission: trans,
 	}
 	if displ > 0 {
-		c.DisplacementL, c.Cylinders = ptr(displ), ptr(cyl)
+		c.DisplacementL, c.Cylinders = catalog.Some(displ), catalog.Some(cyl)
 	}
 	return c
 }
@@ -194,10 +192,10 @@ func TestEnrich(t *testing.T) {
 	res := Enrich(tb, []catalog.Car{gasCar, diesel, evCar, hevCar}, nil)
 
 	want := map[uuid.UUID]catalog.FuelEconomy{
-		gasCar.UUID: {EPAID: ptr(10), MPGCity: ptr(28.0), MPGHighway: ptr(36.0), MPGCombined: ptr(31.0), AnnualFuelCost: ptr(1400), CO2GPM: ptr(290.0)},
+		gasCar.UUID: {EPAID: catalog.Some(10), MPGCity: catalog.Some(28.0), MPGHighway: catalog.Some(36.0), MPGCombined: catalog.Some(31.0), AnnualFuelCost: catalog.Some(1400), CO2GPM: catalog.Some(290.0)},
 		// EV: MPGe as EPA gives them, a range, and a real zero tailpipe CO2.
-		evCar.UUID:  {EPAID: ptr(14), MPGCity: ptr(120.0), MPGHighway: ptr(100.0), MPGCombined: ptr(110.0), EPARangeMiles: ptr(300), AnnualFuelCost: ptr(650), CO2GPM: ptr(0.0)},
-		hevCar.UUID: {EPAID: ptr(13), MPGCity: ptr(41.0), MPGHighway: ptr(38.0), MPGCombined: ptr(40.0), AnnualFuelCost: ptr(1000), CO2GPM: ptr(222.0)},
+		evCar.UUID:  {EPAID: catalog.Some(14), MPGCity: catalog.Some(120.0), MPGHighway: catalog.Some(100.0), MPGCombined: catalog.Some(110.0), EPARangeMiles: catalog.Some(300), AnnualFuelCost: catalog.Some(650), CO2GPM: catalog.Some(0.0)},
+		hevCar.UUID: {EPAID: catalog.Some(13), MPGCity: catalog.Some(41.0), MPGHighway: catalog.Some(38.0), MPGCombined: catalog.Some(40.0), AnnualFuelCost: catalog.Some(1000), CO2GPM: catalog.Some(222.0)},
 	}
 	if !reflect.DeepEqual(res.Matched, want) {
 		t.Errorf("Matched:\n%s\nwant\n%s", dump(res.Matched), dump(want))
@@ -226,7 +224,7 @@ func TestMildHybridIsGasoline(t *testing.T) {
 func TestEconomyAbsentValues(t *testing.T) {
 	// A combustion row without CO2 or cost must give nulls, not zeros.
 	fe := Economy(Row{City08: 20, Highway08: 30, Comb08: 24, FuelType1: "Regular Gasoline"})
-	if fe.CO2GPM != nil || fe.AnnualFuelCost != nil || fe.EPARangeMiles != nil {
+	if fe.CO2GPM.Valid || fe.AnnualFuelCost.Valid || fe.EPARangeMiles.Valid {
 		t.Errorf("absent values not null: %s", show(fe))
 	}
 }
@@ -241,16 +239,8 @@ func dump(m map[uuid.UUID]catalog.FuelEconomy) string {
 
 // show renders fuel-economy fields with nulls visible.
 func show(v catalog.FuelEconomy) string {
-	return fmt.Sprintf("epa_id=%v city=%v hwy=%v comb=%v range=%v erange=%v cost=%v co2=%v", val(v.EPAID), val(v.MPGCity),
-		val(v.MPGHighway), val(v.MPGCombined), val(v.EPARangeMiles), val(v.EPAElectricRangeMiles), val(v.AnnualFuelCost), val(v.CO2GPM))
-}
-
-// val shows a nullable field.
-func val[T any](p *T) any {
-	if p == nil {
-		return "null"
-	}
-	return *p
+	return fmt.Sprintf("epa_id=%v city=%v hwy=%v comb=%v range=%v erange=%v cost=%v co2=%v", v.EPAID, v.MPGCity,
+		v.MPGHighway, v.MPGCombined, v.EPARangeMiles, v.EPAElectricRangeMiles, v.AnnualFuelCost, v.CO2GPM)
 }
 
 // A Plaid row names three motors: a Dual Motor car on the 20in wheels that

@@ -311,18 +311,18 @@ func allDigits(w string) bool {
 }
 
 // sameDispl allows 0.05 l (EPA rounds to one decimal); no engine on both sides is equal.
-func sameDispl(car *float64, epa float64) bool {
-	if car == nil || *car == 0 {
+func sameDispl(car catalog.Opt[float64], epa float64) bool {
+	if car.V == 0 {
 		return epa == 0
 	}
-	return math.Abs(*car-epa) <= 0.05+1e-9
+	return math.Abs(car.V-epa) <= 0.05+1e-9
 }
 
-func sameCylinders(car *int, epa int) bool {
-	if car == nil || *car == 0 {
+func sameCylinders(car catalog.Opt[int], epa int) bool {
+	if car.V == 0 {
 		return epa == 0
 	}
-	return *car == epa
+	return car.V == epa
 }
 
 // fold drops case and all but letters and digits: "F-150" and "F150" are one family.
@@ -483,35 +483,30 @@ func fuelClass(r *Row) string {
 // Economy converts a row into a car's fields; zero figures stay null, except
 // the real zero tailpipe CO2 of an electric or fuel-cell car.
 func Economy(r Row) catalog.FuelEconomy {
-	fe := catalog.FuelEconomy{EPAID: &r.ID}
-	pos := func(v float64) *float64 {
-		if v <= 0 {
-			return nil
-		}
-		return &v
-	}
-	posInt := func(v int) *int {
-		if v <= 0 {
-			return nil
-		}
-		return &v
-	}
-	fe.MPGCity = pos(r.City08)
-	fe.MPGHighway = pos(r.Highway08)
-	fe.MPGCombined = pos(r.Comb08)
-	fe.EPARangeMiles = posInt(r.Range)
+	fe := catalog.FuelEconomy{EPAID: catalog.Some(r.ID)}
+	fe.MPGCity = positive(r.City08)
+	fe.MPGHighway = positive(r.Highway08)
+	fe.MPGCombined = positive(r.Comb08)
+	fe.EPARangeMiles = positive(r.Range)
 	if fuelClass(&r) == catalog.FuelPHEV {
-		fe.EPAElectricRangeMiles = posInt(r.RangeA)
+		fe.EPAElectricRangeMiles = positive(r.RangeA)
 	}
-	fe.AnnualFuelCost = posInt(r.FuelCost08)
+	fe.AnnualFuelCost = positive(r.FuelCost08)
 	switch fuel := fuelClass(&r); {
 	case r.CO2TailpipeGpm > 0:
-		fe.CO2GPM = pos(r.CO2TailpipeGpm)
+		fe.CO2GPM = positive(r.CO2TailpipeGpm)
 	case r.CO2TailpipeGpm == 0 && (fuel == catalog.FuelBEV || fuel == catalog.FuelFCEV):
-		zero := 0.0
-		fe.CO2GPM = &zero
+		fe.CO2GPM = catalog.Some(0.0)
 	}
 	return fe
+}
+
+// positive returns v when it is above zero, and no figure otherwise.
+func positive[T int | float64](v T) catalog.Opt[T] {
+	if v <= 0 {
+		return catalog.Opt[T]{}
+	}
+	return catalog.Some(v)
 }
 
 // Result is the outcome of Enrich: the EPA id and figures of every matched
@@ -538,8 +533,8 @@ func Enrich(t *Table, cars []catalog.Car, wheels map[uuid.UUID]int) Result {
 	res := Result{Matched: make(map[uuid.UUID]catalog.FuelEconomy, len(cars))}
 	for i := range cars {
 		c := &cars[i]
-		if c.EPAID != nil {
-			if r, ok := t.Row(*c.EPAID); ok {
+		if c.EPAID.Valid {
+			if r, ok := t.Row(c.EPAID.V); ok {
 				res.Matched[c.UUID] = Economy(r)
 				res.Pinned++
 				continue

@@ -54,16 +54,16 @@ func checkCars(t *testing.T, cars []catalog.Car) {
 	for _, c := range cars {
 		name := c.Make + " " + c.Model
 		within(t, name+" year", c.Year, 2015, 2025)
-		if c.DisplacementL != nil {
-			within(t, name+" displacement", *c.DisplacementL, 0.6, 8.4)
-			within(t, name+" cylinders", *c.Cylinders, 2, 12)
+		if c.DisplacementL.Valid {
+			within(t, name+" displacement", c.DisplacementL.V, 0.6, 8.4)
+			within(t, name+" cylinders", c.Cylinders.V, 2, 12)
 		} else if c.FuelType != catalog.FuelBEV && c.FuelType != catalog.FuelFCEV {
 			t.Errorf("%s: %s without an engine", name, c.FuelType)
 		}
 		if c.Trim == "" || c.Transmission == "" {
 			t.Errorf("%s %d: empty trim or transmission", name, c.Year)
 		}
-		if c.EPAID == nil || c.MPGCombined == nil {
+		if !c.EPAID.Valid || !c.MPGCombined.Valid {
 			t.Errorf("%s %d %s: the demo pins every car's EPA row and ships its figures", name, c.Year, c.Trim)
 		}
 		fuels[c.FuelType]++

@@ -34,9 +34,9 @@ type carInput struct {
 
 func (in *carInput) record() (catalog.Car, catalog.FieldErrors) {
 	c := catalog.Car{Make: in.Make, Model: in.Model, SourceModel: deref(in.SourceModel), Year: in.Year, Trim: in.Trim, Body: in.Body, FuelType: in.FuelType,
-		DriveType: in.DriveType, Transmission: deref(in.Transmission), DisplacementL: in.DisplacementL, Cylinders: in.Cylinders,
-		FuelEconomy: catalog.FuelEconomy{EPAID: in.EPAID, MPGCity: in.MPGCity, MPGHighway: in.MPGHighway, MPGCombined: in.MPGCombined,
-			EPARangeMiles: in.EPARangeMiles, EPAElectricRangeMiles: in.EPAElectricRangeMiles, AnnualFuelCost: in.AnnualFuelCost, CO2GPM: in.CO2GPM}}
+		DriveType: in.DriveType, Transmission: deref(in.Transmission), DisplacementL: catalog.OptOf(in.DisplacementL), Cylinders: catalog.OptOf(in.Cylinders),
+		FuelEconomy: catalog.FuelEconomy{EPAID: catalog.OptOf(in.EPAID), MPGCity: catalog.OptOf(in.MPGCity), MPGHighway: catalog.OptOf(in.MPGHighway), MPGCombined: catalog.OptOf(in.MPGCombined),
+			EPARangeMiles: catalog.OptOf(in.EPARangeMiles), EPAElectricRangeMiles: catalog.OptOf(in.EPAElectricRangeMiles), AnnualFuelCost: catalog.OptOf(in.AnnualFuelCost), CO2GPM: catalog.OptOf(in.CO2GPM)}}
 	errs := c.Normalize()
 	return c, errs
 }

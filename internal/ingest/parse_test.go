@@ -36,7 +36,7 @@ func TestParseCSVAndJSONAgree(t *testing.T) {
 	if ch := catalog.Diff(a, b, map[catalog.Kind]bool{catalog.KindCar: true}); !ch.Empty() || ch.Cars.Unchanged != 2 {
 		t.Fatalf("CSV and JSON of the same records differ: %+v", ch.Summaries())
 	}
-	if a.Cars[1].DisplacementL != nil || a.Cars[1].Engine != "Electric" {
+	if a.Cars[1].DisplacementL.Valid || a.Cars[1].Engine != "Electric" {
 		t.Fatalf("empty CSV cells must be null: %+v", a.Cars[1])
 	}
 }

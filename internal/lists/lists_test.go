@@ -22,7 +22,7 @@ func newService(t *testing.T, st store.Store) (*lists.Service, catalog.Car) {
 	ctx := context.Background()
 	displ, cyl := 2.5, 4
 	car := catalog.Car{Make: "Toyota", Model: "Camry", Year: 2022, Trim: "LE", Body: "Sedan", FuelType: catalog.FuelGasoline,
-		DriveType: "FWD", Transmission: "Automatic", DisplacementL: &displ, Cylinders: &cyl}
+		DriveType: "FWD", Transmission: "Automatic", DisplacementL: catalog.Some(displ), Cylinders: catalog.Some(cyl)}
 	if err := car.Normalize().Err(); err != nil {
 		t.Fatal(err)
 	}

@@ -164,8 +164,8 @@ func TestVINLinksRankOnEPACatalog(t *testing.T) {
 		t.Fatalf("%s links %d cars with %d matches, want several, one match each", v, len(r.Links.Cars), len(r.Links.CarMatches))
 	}
 	best := byID[r.Links.Cars[0]]
-	if best.Body != *r.Body || best.Cylinders == nil || *best.Cylinders != *r.Engine.Cylinders || best.DisplacementL == nil ||
-		*best.DisplacementL != *r.Engine.DisplacementL || r.Links.CarMatches[0].Level != "full" {
+	if best.Body != *r.Body || best.Cylinders != catalog.OptOf(r.Engine.Cylinders) ||
+		best.DisplacementL != catalog.OptOf(r.Engine.DisplacementL) || r.Links.CarMatches[0].Level != "full" {
 		t.Errorf("the best of %s (%s, %.1f L, %d cylinders) is %+v, matched %+v", v, *r.Body, *r.Engine.DisplacementL,
 			*r.Engine.Cylinders, best, r.Links.CarMatches[0])
 	}

@@ -141,7 +141,7 @@ var fuels = map[string]string{
 
 // decoded is what r says to rank its linked cars by.
 func decoded(r VINReport) vehicle.Decoded {
-	d := vehicle.Decoded{DisplacementL: r.Engine.DisplacementL, Cylinders: r.Engine.Cylinders}
+	d := vehicle.Decoded{DisplacementL: catalog.OptOf(r.Engine.DisplacementL), Cylinders: catalog.OptOf(r.Engine.Cylinders)}
 	if r.VehicleType != nil {
 		d.VehicleType = *r.VehicleType
 	}

@@ -26,8 +26,10 @@ type Enumerated interface{ SchemaEnums() map[string][]string }
 
 // typeSchemas are the types whose JSON is not what their Go shape suggests.
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[uuid.UUID](): {Type: "string", Format: "uuid"},
-	reflect.TypeFor[time.Time](): {Type: "string", Format: "date-time"},
+	reflect.TypeFor[uuid.UUID]():            {Type: "string", Format: "uuid"},
+	reflect.TypeFor[time.Time]():            {Type: "string", Format: "date-time"},
+	reflect.TypeFor[catalog.Opt[float64]](): {Types: []string{"null", "number"}},
+	reflect.TypeFor[catalog.Opt[int]]():     {Types: []string{"null", "integer"}},
 	reflect.TypeFor[catalog.Kind](): {Type: "string", Enum: func() []any {
 		out := make([]any, len(catalog.Kinds))
 		for i, k := range catalog.Kinds {

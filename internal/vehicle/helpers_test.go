@@ -254,7 +254,7 @@ func synthCars(n, makes int) []catalog.Car {
 			DriveType: catalog.Drives[i%len(catalog.Drives)],
 		}
 		if c.FuelType != catalog.FuelBEV && c.FuelType != catalog.FuelFCEV {
-			c.DisplacementL, c.Cylinders = &displ, &cyl
+			c.DisplacementL, c.Cylinders = catalog.Some(displ), catalog.Some(cyl)
 		}
 		c.Normalize()
 		out = append(out, c)

@@ -360,6 +360,11 @@ func encodable[T any](recs []T, extract func(*T, *fields)) error {
 	enc := json.NewEncoder(io.Discard)
 	for k := range recs {
 		if err := enc.Encode(&recs[k]); err != nil {
+			// A figure's error (catalog.Opt) reads as encoding/json's own.
+			var m *json.MarshalerError
+			if errors.As(err, &m) {
+				err = m.Unwrap()
+			}
 			var f fields
 			extract(&recs[k], &f)
 			return fmt.Errorf("%s (%s %s %d): %w", f.id, f.make, f.model, f.year, err)

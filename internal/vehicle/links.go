@@ -38,8 +38,8 @@ type CarMatch struct {
 // or nil fields are unknown.
 type Decoded struct {
 	Body          string
-	DisplacementL *float64
-	Cylinders     *int
+	DisplacementL catalog.Opt[float64]
+	Cylinders     catalog.Opt[int]
 	FuelType      string   // a catalog fuel type
 	Trims         []string // vPIC's trim and series
 	// VehicleType is vPIC's, upper case: a car's VIN links no motorcycle.
@@ -114,9 +114,9 @@ func (d Decoded) match(c *catalog.Car) CarMatch {
 		}
 	}
 	add("body", d.Body != "" && c.Body != "", d.Body == c.Body)
-	add("displacement_l", d.DisplacementL != nil && c.DisplacementL != nil,
-		d.DisplacementL != nil && c.DisplacementL != nil && math.Round(*d.DisplacementL*10) == math.Round(*c.DisplacementL*10))
-	add("cylinders", d.Cylinders != nil && c.Cylinders != nil, d.Cylinders != nil && c.Cylinders != nil && *d.Cylinders == *c.Cylinders)
+	add("displacement_l", d.DisplacementL.Valid && c.DisplacementL.Valid,
+		math.Round(d.DisplacementL.V*10) == math.Round(c.DisplacementL.V*10))
+	add("cylinders", d.Cylinders.Valid && c.Cylinders.Valid, d.Cylinders.V == c.Cylinders.V)
 	if d.FuelType != "" && c.FuelType != "" && !slices.Contains(fuelNeutral[d.FuelType], c.FuelType) {
 		add("fuel_type", true, d.FuelType == c.FuelType)
 	}

@@ -13,11 +13,11 @@ import (
 func TestLinksAndCanonicalMake(t *testing.T) {
 	t.Parallel()
 	f150 := catalog.Car{Make: "Ford", Model: "F150", Year: 2021, Trim: "XLT", Body: "Pickup", FuelType: catalog.FuelGasoline,
-		DriveType: "4WD", Transmission: "Automatic (S10)", DisplacementL: ptr(2.7), Cylinders: ptr(6)}
+		DriveType: "4WD", Transmission: "Automatic (S10)", DisplacementL: catalog.Some(2.7), Cylinders: catalog.Some(6)}
 	other := f150
 	other.Year, other.Trim = 2020, "Lariat"
 	silverado := catalog.Car{Make: "Chevrolet", Model: "Silverado", Year: 2021, Trim: "LT", Body: "Pickup", FuelType: catalog.FuelGasoline,
-		DriveType: "4WD", Transmission: "Automatic (S10)", DisplacementL: ptr(5.3), Cylinders: ptr(8)}
+		DriveType: "4WD", Transmission: "Automatic (S10)", DisplacementL: catalog.Some(5.3), Cylinders: catalog.Some(8)}
 	fit := catalog.TireFitment{Make: "Ford", Model: "F-150", Year: 2021, TireSize: "275/65R18", AlternateSizes: []string{"285/60R18"}}
 	for _, n := range []interface{ Normalize() catalog.FieldErrors }{&f150, &other, &silverado} {
 		if errs := n.Normalize(); errs != nil {
@@ -89,7 +89,7 @@ func TestLinkJoinRules(t *testing.T) {
 func TestLinksRankByDecode(t *testing.T) {
 	car := func(trim, body, fuel string, displ float64, cyl int) catalog.Car {
 		c := catalog.Car{Make: "Ford", Model: "F-150", Year: 2021, Trim: trim, Body: body, FuelType: fuel, DriveType: "4WD",
-			DisplacementL: ptr(displ), Cylinders: ptr(cyl)}
+			DisplacementL: catalog.Some(displ), Cylinders: catalog.Some(cyl)}
 		if errs := c.Normalize(); errs != nil {
 			t.Fatal(errs)
 		}
@@ -99,7 +99,7 @@ func TestLinksRankByDecode(t *testing.T) {
 		car("XLT Hybrid", "Pickup", catalog.FuelHEV, 3.5, 6), car("XLT Pickup 2WD", "Pickup", catalog.FuelGasoline, 3.5, 6),
 		car("Van", "Van", catalog.FuelDiesel, 3.0, 6)}
 	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: cars}, catalog.Version{}))
-	l := svc.Links("Ford", "F-150", 2021, vehicle.Decoded{Body: "Pickup", DisplacementL: ptr(3.49), Cylinders: ptr(6),
+	l := svc.Links("Ford", "F-150", 2021, vehicle.Decoded{Body: "Pickup", DisplacementL: catalog.Some(3.49), Cylinders: catalog.Some(6),
 		FuelType: catalog.FuelGasoline, Trims: []string{"XLT"}})
 	want := []struct {
 		car     int

@@ -204,13 +204,13 @@ func TestNewSnapshotNamesAnUnencodableRecord(t *testing.T) {
 	t.Parallel()
 	nan, inf := math.NaN(), math.Inf(1)
 	car := synthCars(3, 1)
-	car[1].DisplacementL = &nan
+	car[1].DisplacementL = catalog.Some(nan)
 	moto := catalog.Motorcycle{UUID: uuid.New(), Make: "Honda", Model: "Grom", Year: 2023, MotorcycleType: "Scooter", PowerHP: &nan}
 	boat := catalog.Boat{UUID: uuid.New(), Make: "Lund", Model: "Rebel", Year: 2022, LengthFt: inf, BeamFt: 7}
 	// The last of many cars is encoded in the build's last batch.
 	many := synthCars(20_000, 3)
 	last := &many[len(many)-1]
-	last.Make, last.DisplacementL = "Zil", &nan
+	last.Make, last.DisplacementL = "Zil", catalog.Some(nan)
 	tests := []struct {
 		name string
 		c    *catalog.Catalog

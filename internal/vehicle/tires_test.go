@@ -196,7 +196,7 @@ func fitment(mk, model string, year int, trim, size string) catalog.TireFitment 
 func car(mk, model string, year int) catalog.Car {
 	d, cyl := 3.5, 6
 	c := catalog.Car{Make: mk, Model: model, Year: year, Trim: "XLT", Body: "Pickup", FuelType: catalog.FuelGasoline,
-		DriveType: "4WD", Transmission: "Automatic", DisplacementL: &d, Cylinders: &cyl}
+		DriveType: "4WD", Transmission: "Automatic", DisplacementL: catalog.Some(d), Cylinders: catalog.Some(cyl)}
 	if errs := c.Normalize(); errs != nil {
 		panic(errs)
 	}
@@ -514,7 +514,7 @@ func TestTiresFollowThePowertrainEPANames(t *testing.T) {
 		c := car(mk, model, year)
 		c.Trim, c.FuelType = trim, fuel
 		if fuel == catalog.FuelBEV {
-			c.DisplacementL, c.Cylinders = nil, nil
+			c.DisplacementL, c.Cylinders = catalog.Opt[float64]{}, catalog.Opt[int]{}
 		}
 		if errs := c.Normalize(); errs != nil {
 			panic(errs)

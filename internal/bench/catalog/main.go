@@ -133,17 +133,17 @@ func draw(rng *rand.Rand, shape *catalog.Car) catalog.Car {
 }
 
 func fill(row []string, c *catalog.Car) []string {
-	ints := func(p *int) string {
-		if p == nil {
+	ints := func(o catalog.Opt[int]) string {
+		if !o.Valid {
 			return ""
 		}
-		return strconv.Itoa(*p)
+		return strconv.Itoa(o.V)
 	}
-	floats := func(p *float64) string {
-		if p == nil {
+	floats := func(o catalog.Opt[float64]) string {
+		if !o.Valid {
 			return ""
 		}
-		return strconv.FormatFloat(*p, 'f', -1, 64)
+		return strconv.FormatFloat(o.V, 'f', -1, 64)
 	}
 	copy(row, []string{c.Make, c.Model, strconv.Itoa(c.Year), c.Trim, c.Body, c.FuelType, c.DriveType, c.Transmission,
 		floats(c.DisplacementL), ints(c.Cylinders), ints(c.EPAID), floats(c.MPGCity), floats(c.MPGHighway), floats(c.MPGCombined),

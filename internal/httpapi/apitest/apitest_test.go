@@ -36,7 +36,7 @@ func carJSON(t *testing.T) map[string]any {
 	displ, cyl := 2.5, 4
 	b, err := json.Marshal(catalog.Car{UUID: carID, Make: "Toyota", Model: "Camry", Year: 2022, Trim: "LE",
 		Body: "Sedan", FuelType: catalog.FuelGasoline, DriveType: "FWD", Transmission: "Automatic",
-		DisplacementL: &displ, Cylinders: &cyl, Engine: "2.5L 4-cyl"})
+		DisplacementL: catalog.Some(displ), Cylinders: catalog.Some(cyl), Engine: "2.5L 4-cyl"})
 	if err != nil {
 		t.Fatal(err)
 	}

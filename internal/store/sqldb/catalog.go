@@ -45,8 +45,9 @@ var carTable = table[catalog.Car]{
 	cols: []string{"uuid", "make", "model", "source_model", "year", "trim", "body", "fuel_type", "drive_type", "transmission", "displacement_l", "cylinders",
 		"epa_id", "mpg_city", "mpg_highway", "mpg_combined", "epa_range_miles", "epa_electric_range_miles", "annual_fuel_cost", "co2_gpm"},
 	args: func(c *catalog.Car) []any {
-		return []any{c.UUID.String(), c.Make, c.Model, c.SourceModel, c.Year, c.Trim, c.Body, c.FuelType, c.DriveType, c.Transmission, c.DisplacementL, c.Cylinders,
-			c.EPAID, c.MPGCity, c.MPGHighway, c.MPGCombined, c.EPARangeMiles, c.EPAElectricRangeMiles, c.AnnualFuelCost, c.CO2GPM}
+		return []any{c.UUID.String(), c.Make, c.Model, c.SourceModel, c.Year, c.Trim, c.Body, c.FuelType, c.DriveType, c.Transmission,
+			value(c.DisplacementL), value(c.Cylinders), value(c.EPAID), value(c.MPGCity), value(c.MPGHighway), value(c.MPGCombined),
+			value(c.EPARangeMiles), value(c.EPAElectricRangeMiles), value(c.AnnualFuelCost), value(c.CO2GPM)}
 	},
 	load: `SELECT uuid, make, model, source_model, year, trim, body, fuel_type, drive_type, transmission, displacement_l, cylinders,
 		epa_id, mpg_city, mpg_highway, mpg_combined, epa_range_miles, epa_electric_range_miles, annual_fuel_cost, co2_gpm FROM cars`,
@@ -57,55 +58,31 @@ var carTable = table[catalog.Car]{
 	record: func(c *catalog.Catalog) *[]catalog.Car { return &c.Cars },
 }
 
+// null and value read and write a figure as the sql.Null it converts to.
+func null[T int | float64](o *catalog.Opt[T]) *sql.Null[T] { return (*sql.Null[T])(o) }
+
+func value[T int | float64](o catalog.Opt[T]) sql.Null[T] { return sql.Null[T](o) }
+
 func stateless[T any](scan func(rowScanner) (T, error)) func() func(rowScanner) (T, error) {
 	return func() func(rowScanner) (T, error) { return scan }
 }
 
 // scanCars shares what cars repeat across one load: a million cars hold a
-// few thousand distinct makes, models, engines and EPA figures, and a
-// string or pointer of each car's own was a quarter of what the load held.
+// few thousand distinct makes, models and engines, and a string of each
+// car's own was a quarter of what the load held.
 func scanCars() func(rowScanner) (catalog.Car, error) {
 	strs := map[string]string{}
-	floats := map[float64]*float64{}
-	ints := map[int64]*int{}
-	float := func(n sql.NullFloat64) *float64 {
-		if !n.Valid {
-			return nil
-		}
-		p, ok := floats[n.Float64]
-		if !ok {
-			p = &n.Float64
-			floats[n.Float64] = p
-		}
-		return p
-	}
-	integer := func(n sql.NullInt64) *int {
-		if !n.Valid {
-			return nil
-		}
-		p, ok := ints[n.Int64]
-		if !ok {
-			v := int(n.Int64)
-			p = &v
-			ints[n.Int64] = p
-		}
-		return p
-	}
 	return func(r rowScanner) (catalog.Car, error) {
 		var (
-			c                                    catalog.Car
-			id                                   string
-			displ, city, highway, combined, co2  sql.NullFloat64
-			cyl, epaID, rng, elecRange, fuelCost sql.NullInt64
+			c  catalog.Car
+			id string
 		)
-		err := r.Scan(&id, &c.Make, &c.Model, &c.SourceModel, &c.Year, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &displ, &cyl,
-			&epaID, &city, &highway, &combined, &rng, &elecRange, &fuelCost, &co2)
+		err := r.Scan(&id, &c.Make, &c.Model, &c.SourceModel, &c.Year, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission,
+			null(&c.DisplacementL), null(&c.Cylinders), null(&c.EPAID), null(&c.MPGCity), null(&c.MPGHighway), null(&c.MPGCombined),
+			null(&c.EPARangeMiles), null(&c.EPAElectricRangeMiles), null(&c.AnnualFuelCost), null(&c.CO2GPM))
 		if err != nil {
 			return c, err
 		}
-		c.DisplacementL, c.Cylinders = float(displ), integer(cyl)
-		c.FuelEconomy = catalog.FuelEconomy{EPAID: integer(epaID), MPGCity: float(city), MPGHighway: float(highway), MPGCombined: float(combined),
-			EPARangeMiles: integer(rng), EPAElectricRangeMiles: integer(elecRange), AnnualFuelCost: integer(fuelCost), CO2GPM: float(co2)}
 		c.Derive()
 		for _, s := range []*string{&c.Make, &c.Model, &c.SourceModel, &c.Trim, &c.Body, &c.FuelType, &c.DriveType, &c.Transmission, &c.Engine} {
 			if v, ok := strs[*s]; ok {
@@ -643,8 +620,8 @@ func (s *DB) EnrichCars(ctx context.Context, economy map[uuid.UUID]catalog.FuelE
 			if reflect.DeepEqual(next, c.FuelEconomy) {
 				continue
 			}
-			if _, err := stmt.ExecContext(ctx, c.UUID.String(), next.MPGCity, next.MPGHighway, next.MPGCombined,
-				next.EPARangeMiles, next.AnnualFuelCost, next.CO2GPM, next.EPAID, next.EPAElectricRangeMiles); err != nil {
+			if _, err := stmt.ExecContext(ctx, c.UUID.String(), value(next.MPGCity), value(next.MPGHighway), value(next.MPGCombined),
+				value(next.EPARangeMiles), value(next.AnnualFuelCost), value(next.CO2GPM), value(next.EPAID), value(next.EPAElectricRangeMiles)); err != nil {
 				return fmt.Errorf("enrich car %s: %w", c.UUID, err)
 			}
 			changed++

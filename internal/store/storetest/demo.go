@@ -58,7 +58,7 @@ func DemoSQLite(tb testing.TB, enrichFirst bool) (store.Store, *catalog.Catalog)
 	st, c := Demo(tb, "sqlite")
 	if enrichFirst {
 		mpg, rng, cost := 32.5, 0, 1450
-		fe := catalog.FuelEconomy{MPGCity: &mpg, MPGHighway: &mpg, MPGCombined: &mpg, EPARangeMiles: &rng, AnnualFuelCost: &cost, CO2GPM: &mpg}
+		fe := catalog.FuelEconomy{MPGCity: catalog.Some(mpg), MPGHighway: catalog.Some(mpg), MPGCombined: catalog.Some(mpg), EPARangeMiles: catalog.Some(rng), AnnualFuelCost: catalog.Some(cost), CO2GPM: catalog.Some(mpg)}
 		if _, _, err := st.EnrichCars(ctx, map[uuid.UUID]catalog.FuelEconomy{c.Cars[0].UUID: fe}, "test"); err != nil {
 			tb.Fatal(err)
 		}

@@ -77,7 +77,7 @@ func sampleCatalog(t *testing.T, cars int) *catalog.Catalog {
 	c := &catalog.Catalog{}
 	for i := range cars {
 		car := catalog.Car{Make: "Toyota", Model: "Camry", Year: 2015 + i%10, Trim: fmt.Sprintf("LE %d", i), Body: "Sedan",
-			FuelType: catalog.FuelGasoline, DriveType: "FWD", Transmission: "Automatic (S8)", DisplacementL: ptr(2.5), Cylinders: ptr(4)}
+			FuelType: catalog.FuelGasoline, DriveType: "FWD", Transmission: "Automatic (S8)", DisplacementL: catalog.Some(2.5), Cylinders: catalog.Some(4)}
 		mustValid(t, car.Normalize())
 		c.Cars = append(c.Cars, car)
 	}
@@ -537,7 +537,7 @@ func testEnrichCars(t *testing.T, s store.Store) {
 	in := sampleCatalog(t, 3)
 	_, _, err := s.ReplaceCatalog(ctx, in, catalog.Kinds, store.ReplaceOptions{Source: "seed"})
 	must(t, err, "seed")
-	fe := catalog.FuelEconomy{EPAID: ptr(40001), MPGCity: ptr(28.0), MPGHighway: ptr(39.0), MPGCombined: ptr(32.0), AnnualFuelCost: ptr(1450), CO2GPM: ptr(277.5)}
+	fe := catalog.FuelEconomy{EPAID: catalog.Some(40001), MPGCity: catalog.Some(28.0), MPGHighway: catalog.Some(39.0), MPGCombined: catalog.Some(32.0), AnnualFuelCost: catalog.Some(1450), CO2GPM: catalog.Some(277.5)}
 	changed, v, err := s.EnrichCars(ctx, map[uuid.UUID]catalog.FuelEconomy{in.Cars[0].UUID: fe}, "epa")
 	must(t, err, "EnrichCars")
 	if changed != 1 || v.Number != 2 || v.Source != "epa" {
@@ -554,14 +554,14 @@ func testEnrichCars(t *testing.T, s store.Store) {
 	c, _, err := s.LoadCatalog(ctx)
 	must(t, err, "LoadCatalog")
 	for _, car := range c.Cars {
-		enriched := car.MPGCity != nil
-		if enriched != (car.UUID == in.Cars[0].UUID) || (enriched && (*car.CO2GPM != 277.5 || car.EPAID == nil || *car.EPAID != 40001)) {
+		enriched := car.MPGCity.Valid
+		if enriched != (car.UUID == in.Cars[0].UUID) || (enriched && (car.CO2GPM.V != 277.5 || !car.EPAID.Valid || car.EPAID.V != 40001)) {
 			t.Fatalf("car %s after enrich and re-ingest: %+v", car.UUID, car.FuelEconomy)
 		}
 	}
 	// An ingest that pins another EPA row brings that row's figures.
 	pinned := sampleCatalog(t, 3)
-	pinned.Cars[0].FuelEconomy = catalog.FuelEconomy{EPAID: ptr(40002), MPGCombined: ptr(41.0)}
+	pinned.Cars[0].FuelEconomy = catalog.FuelEconomy{EPAID: catalog.Some(40002), MPGCombined: catalog.Some(41.0)}
 	ch, _, err := s.ReplaceCatalog(ctx, pinned, catalog.Kinds, store.ReplaceOptions{Source: "pinned"})
 	must(t, err, "pinned ingest")
 	c, _, err = s.LoadCatalog(ctx)
