@@ -40,11 +40,14 @@ type makeEntry struct {
 }
 
 // index holds one kind's searchable columns by position in result order.
+// Its string columns hold ids into words: numbers the collector does not
+// trace, where a million strings' pointers were a cost of every cycle.
 type index struct {
 	n             int
-	lmake, lmodel []string
+	words         dict
+	lmake, lmodel []uint32
 	year          []int32
-	attrs         [maxAttrs][]string
+	attrs         [maxAttrs][]uint32
 	// ev, hp and length are set only for the kinds that filter on them.
 	ev     []bool
 	hp     []int32
@@ -72,6 +75,35 @@ type table[T any] struct {
 	idx   index
 	vocab [maxAttrs][]string
 	taxonomy
+}
+
+// dict numbers the distinct lowercase values of an index's columns.
+type dict struct {
+	names []string
+	ids   map[string]uint32
+}
+
+// noID is the id of a value no record holds.
+const noID = ^uint32(0)
+
+func (d *dict) id(s string) uint32 {
+	if id, ok := d.ids[s]; ok {
+		return id
+	}
+	if d.ids == nil {
+		d.ids = map[string]uint32{}
+	}
+	id := uint32(len(d.names))
+	d.names, d.ids[s] = append(d.names, s), id
+	return id
+}
+
+// lookup returns the id of s, or noID.
+func (d *dict) lookup(s string) uint32 {
+	if id, ok := d.ids[s]; ok {
+		return id
+	}
+	return noID
 }
 
 // interner shares one lowercase copy of each distinct string.
@@ -232,14 +264,14 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 	}
 	ix := &t.idx
 	ix.n = n
-	ix.lmake, ix.lmodel, ix.year = make([]string, n), make([]string, n), make([]int32, n)
+	ix.lmake, ix.lmodel, ix.year = make([]uint32, n), make([]uint32, n), make([]int32, n)
 	models := newGrouper(n)
 	lower := interner{}
 	var attrs [maxAttrs]*grouper
 	var attrMemo [maxAttrs]memo
 	for a := range attrs {
 		attrs[a], attrMemo[a] = newGrouper(n), memo{in: lower}
-		ix.attrs[a] = make([]string, n)
+		ix.attrs[a] = make([]uint32, n)
 	}
 	tb := newTextBuilder(n)
 	// The original spellings, for the taxonomy's display names.
@@ -269,7 +301,18 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 		}
 		share(&t.recs[k], &pool)
 		key := &keys[p]
-		ix.lmake[k], ix.lmodel[k], ix.year[k] = key.make, key.model, int32(key.year)
+		// Sorted records repeat their neighbour's make and model.
+		if k == 0 || key.make != keys[perm[k-1]].make {
+			ix.lmake[k] = ix.words.id(key.make)
+		} else {
+			ix.lmake[k] = ix.lmake[k-1]
+		}
+		if k == 0 || key.model != keys[perm[k-1]].model {
+			ix.lmodel[k] = ix.words.id(key.model)
+		} else {
+			ix.lmodel[k] = ix.lmodel[k-1]
+		}
+		ix.year[k] = int32(key.year)
 		models.add(key.model)
 
 		f = fields{text: f.text[:0]}
@@ -277,13 +320,13 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 		makeNames[k], modelNames[k] = f.make, f.model
 		for a, v := range f.attrs {
 			v = attrMemo[a].lower(v)
-			ix.attrs[a][k] = v
+			ix.attrs[a][k] = ix.words.id(v)
 			attrs[a].add(v)
 		}
 		ix.addValues(k, &f)
 		tb.field(0, key.make, true)
 		tb.field(1, key.model, true)
-		tb.endName(k == 0 || key.make != ix.lmake[k-1] || key.model != ix.lmodel[k-1])
+		tb.endName(k == 0 || ix.lmake[k] != ix.lmake[k-1] || ix.lmodel[k] != ix.lmodel[k-1])
 		for i, s := range f.text {
 			tb.field(2+i, s, false)
 		}
@@ -436,13 +479,14 @@ func (ix *index) indexMakes() {
 		if k < ix.n && ix.lmake[k] == ix.lmake[start] && ix.lmodel[k] == ix.lmodel[start] {
 			continue
 		}
-		me := ix.makes[ix.lmake[start]]
+		lmake := ix.words.names[ix.lmake[start]]
+		me := ix.makes[lmake]
 		if me == nil {
 			me = &makeEntry{span: span{int32(start), int32(start)}, models: map[string]span{}}
-			ix.makes[ix.lmake[start]] = me
+			ix.makes[lmake] = me
 		}
 		me.hi = int32(k)
-		me.models[ix.lmodel[start]] = span{int32(start), int32(k)}
+		me.models[ix.words.names[ix.lmodel[start]]] = span{int32(start), int32(k)}
 		start = k
 	}
 }

@@ -76,11 +76,14 @@ const maxClippedLists = 64
 const maxInlineWords = 8
 
 type matcher struct {
-	ix       *index
-	q        *query
-	checks   uint32
-	words    []wordRange
-	skipWord int
+	ix *index
+	q  *query
+	// ids are q's make, model and filter values in ix.words.
+	makeID, modelID uint32
+	attrIDs         [maxAttrs]uint32
+	checks          uint32
+	words           []wordRange
+	skipWord        int
 	// allNamed and noneNamed say a record's name decides nothing: every
 	// word matches only names' tokens, or one matches none of them.
 	allNamed, noneNamed bool
@@ -299,15 +302,15 @@ func (ix *index) bitsCost(q *query, words []wordRange, win span) int {
 func (m *matcher) ok(i int32) bool {
 	ix, q, c := m.ix, m.q, m.checks
 	if c != 0 {
-		if c&bMake != 0 && ix.lmake[i] != q.make ||
-			c&bModel != 0 && ix.lmodel[i] != q.model ||
+		if c&bMake != 0 && ix.lmake[i] != m.makeID ||
+			c&bModel != 0 && ix.lmodel[i] != m.modelID ||
 			c&bYear != 0 && int(ix.year[i]) != q.year ||
 			c&bYearMin != 0 && int(ix.year[i]) < q.yearMin ||
 			c&bYearMax != 0 && int(ix.year[i]) > q.yearMax {
 			return false
 		}
 		for a := range maxAttrs {
-			if c&(bAttr0<<a) != 0 && ix.attrs[a][i] != q.attrs[a] {
+			if c&(bAttr0<<a) != 0 && ix.attrs[a][i] != m.attrIDs[a] {
 				return false
 			}
 		}
@@ -430,7 +433,10 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 	if !ok {
 		return 0, pageBuf{}
 	}
-	m := matcher{ix: ix, q: q, words: words, allNamed: true}
+	m := matcher{ix: ix, q: q, words: words, allNamed: true, makeID: ix.words.lookup(q.make), modelID: ix.words.lookup(q.model)}
+	for a, v := range q.attrs {
+		m.attrIDs[a] = ix.words.lookup(v)
+	}
 	for _, r := range words {
 		name, other := ix.text.inName(r.lo, r.hi)
 		m.allNamed = m.allNamed && !other
