@@ -40,11 +40,11 @@ type makeEntry struct {
 }
 
 // index holds one kind's searchable columns by position in result order.
-// Its string columns hold ids into words: numbers the collector does not
+// Its string columns hold ids into values: numbers the collector does not
 // trace, where a million strings' pointers were a cost of every cycle.
 type index struct {
 	n             int
-	words         dict
+	values        dict
 	lmake, lmodel []uint32
 	year          []int32
 	attrs         [maxAttrs][]uint32
@@ -303,12 +303,12 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 		key := &keys[p]
 		// Sorted records repeat their neighbour's make and model.
 		if k == 0 || key.make != keys[perm[k-1]].make {
-			ix.lmake[k] = ix.words.id(key.make)
+			ix.lmake[k] = ix.values.id(key.make)
 		} else {
 			ix.lmake[k] = ix.lmake[k-1]
 		}
 		if k == 0 || key.model != keys[perm[k-1]].model {
-			ix.lmodel[k] = ix.words.id(key.model)
+			ix.lmodel[k] = ix.values.id(key.model)
 		} else {
 			ix.lmodel[k] = ix.lmodel[k-1]
 		}
@@ -320,7 +320,7 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 		makeNames[k], modelNames[k] = f.make, f.model
 		for a, v := range f.attrs {
 			v = attrMemo[a].lower(v)
-			ix.attrs[a][k] = ix.words.id(v)
+			ix.attrs[a][k] = ix.values.id(v)
 			attrs[a].add(v)
 		}
 		ix.addValues(k, &f)
@@ -479,14 +479,14 @@ func (ix *index) indexMakes() {
 		if k < ix.n && ix.lmake[k] == ix.lmake[start] && ix.lmodel[k] == ix.lmodel[start] {
 			continue
 		}
-		lmake := ix.words.names[ix.lmake[start]]
+		lmake := ix.values.names[ix.lmake[start]]
 		me := ix.makes[lmake]
 		if me == nil {
 			me = &makeEntry{span: span{int32(start), int32(start)}, models: map[string]span{}}
 			ix.makes[lmake] = me
 		}
 		me.hi = int32(k)
-		me.models[ix.words.names[ix.lmodel[start]]] = span{int32(start), int32(k)}
+		me.models[ix.values.names[ix.lmodel[start]]] = span{int32(start), int32(k)}
 		start = k
 	}
 }

@@ -78,7 +78,7 @@ const maxInlineWords = 8
 type matcher struct {
 	ix *index
 	q  *query
-	// ids are q's make, model and filter values in ix.words.
+	// ids are q's make, model and filter values in ix.values.
 	makeID, modelID uint32
 	attrIDs         [maxAttrs]uint32
 	checks          uint32
@@ -433,9 +433,9 @@ func (ix *index) match(q *query, off, limit int) (int, pageBuf) {
 	if !ok {
 		return 0, pageBuf{}
 	}
-	m := matcher{ix: ix, q: q, words: words, allNamed: true, makeID: ix.words.lookup(q.make), modelID: ix.words.lookup(q.model)}
+	m := matcher{ix: ix, q: q, words: words, allNamed: true, makeID: ix.values.lookup(q.make), modelID: ix.values.lookup(q.model)}
 	for a, v := range q.attrs {
-		m.attrIDs[a] = ix.words.lookup(v)
+		m.attrIDs[a] = ix.values.lookup(v)
 	}
 	for _, r := range words {
 		name, other := ix.text.inName(r.lo, r.hi)

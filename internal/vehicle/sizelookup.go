@@ -165,7 +165,7 @@ func (s *Service) LookupSize(q SizeQuery) (SizeLookup, error) {
 	out.Facets = snap.sizeFacets(posts)
 	mk := strings.ToLower(strings.TrimSpace(q.Make))
 	ix := &snap.tires.idx
-	mkID := ix.words.lookup(mk)
+	mkID := ix.values.lookup(mk)
 	first, total := (q.Page-1)*q.PerPage, 0
 	for _, sp := range posts {
 		if mk != "" && ix.lmake[sp.pos] != mkID || q.Year != 0 && int(ix.year[sp.pos]) != q.Year {

@@ -90,12 +90,12 @@ func (t *table[T]) buildTaxonomy(makeNames, modelNames []string) error {
 	t.makes = make([]MakeCount, 0, len(ix.makes))
 	t.models = make(map[string][]ModelRange, len(ix.makes))
 	for k := 0; k < ix.n; {
-		lmake := ix.words.names[ix.lmake[k]]
+		lmake := ix.values.names[ix.lmake[k]]
 		me := ix.makes[lmake]
 		makeSpellings := spelling{}
 		var models []ModelRange
 		for k < int(me.hi) {
-			ms := me.models[ix.words.names[ix.lmodel[k]]]
+			ms := me.models[ix.values.names[ix.lmodel[k]]]
 			modelSpellings := spelling{}
 			mr := ModelRange{Count: int(ms.hi - ms.lo), YearMin: int(ix.year[ms.hi-1]), YearMax: int(ix.year[ms.lo])}
 			for ; k < int(ms.hi); k++ {
