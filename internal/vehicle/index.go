@@ -301,18 +301,7 @@ func newTable[T any](in []T, own bool, extract func(*T, *fields), share func(*T,
 		}
 		share(&t.recs[k], &pool)
 		key := &keys[p]
-		// Sorted records repeat their neighbour's make and model.
-		if k == 0 || key.make != keys[perm[k-1]].make {
-			ix.lmake[k] = ix.values.id(key.make)
-		} else {
-			ix.lmake[k] = ix.lmake[k-1]
-		}
-		if k == 0 || key.model != keys[perm[k-1]].model {
-			ix.lmodel[k] = ix.values.id(key.model)
-		} else {
-			ix.lmodel[k] = ix.lmodel[k-1]
-		}
-		ix.year[k] = int32(key.year)
+		ix.lmake[k], ix.lmodel[k], ix.year[k] = ix.values.id(key.make), ix.values.id(key.model), int32(key.year)
 		models.add(key.model)
 
 		f = fields{text: f.text[:0]}

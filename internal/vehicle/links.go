@@ -35,7 +35,7 @@ type CarMatch struct {
 }
 
 // Decoded is what a VIN decode says that tells a make's cars apart; empty
-// or nil fields are unknown.
+// or unset fields are unknown.
 type Decoded struct {
 	Body          string
 	DisplacementL catalog.Opt[float64]
