@@ -49,15 +49,17 @@ type asset struct {
 	version     string
 }
 
+// pageSet holds the pages, each a template named after its file that
+// brackets its content with the layout's top and bottom.
 type pageSet struct {
-	pages  map[string]*template.Template
+	set    *template.Template
 	assets map[string]asset
 }
 
 var contentTypes = map[string]string{".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 
 func mustParsePages() *pageSet {
-	ps := &pageSet{pages: map[string]*template.Template{}, assets: map[string]asset{}}
+	ps := &pageSet{assets: map[string]asset{}}
 	files, err := fs.Glob(staticFS, "static/*")
 	if err != nil {
 		panic(err)
@@ -94,16 +96,18 @@ func mustParsePages() *pageSet {
 		"join":      strings.Join,
 		"carURL":    func(id fmt.Stringer) string { return recordURL(catalog.KindCar, id) },
 	}
+	// One set holds every page, so the layout is parsed (and escaped) once,
+	// not once per page: its trees were half the dashboard's, held for
+	// the life of the server and walked by every collection.
+	ps.set = template.Must(template.New("dashboard").Funcs(funcs).ParseFS(templateFS, "templates/*.html"))
 	pages, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
 		panic(err)
 	}
 	for _, p := range pages {
-		name := strings.TrimSuffix(path.Base(p), ".html")
-		if name == "layout" {
-			continue
+		if name := strings.TrimSuffix(path.Base(p), ".html"); name != "layout" && ps.set.Lookup(name) == nil {
+			panic("dashboard: " + p + " defines no template " + name)
 		}
-		ps.pages[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(templateFS, "templates/layout.html", p))
 	}
 	return ps
 }
@@ -144,14 +148,14 @@ func recordURL(k catalog.Kind, id fmt.Stringer) string {
 // render executes a page into a buffer first, so a template failure
 // becomes a clean 500 rather than half a page.
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
-	t, ok := h.pages.pages[name]
-	if !ok {
+	t := h.pages.set.Lookup(name)
+	if t == nil {
 		h.internalError(w, r, fmt.Errorf("no page template %q", name))
 		return
 	}
 	v.Signup = h.signup
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
+	if err := t.Execute(&buf, v); err != nil {
 		h.internalError(w, r, fmt.Errorf("render %s: %w", name, err))
 		return
 	}
@@ -170,9 +174,8 @@ func signedIn(s *session, nav, title string) view {
 
 // errorPage renders a short explanation; it never echoes request input.
 func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
-	t := h.pages.pages["error"]
 	var buf bytes.Buffer
-	if err := t.ExecuteTemplate(&buf, "layout", view{Title: title, Error: msg, Signup: h.signup}); err != nil {
+	if err := h.pages.set.ExecuteTemplate(&buf, "error", view{Title: title, Error: msg, Signup: h.signup}); err != nil {
 		http.Error(w, msg, status)
 		return
 	}
