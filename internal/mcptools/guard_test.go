@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/mark3labs/mcp-go/mcp"
+	sjs "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/vds-dev/vds/internal/access"
 	"github.com/vds-dev/vds/internal/account"
 	"github.com/vds-dev/vds/internal/edge"
@@ -124,6 +125,20 @@ func TestGuardRefusal(t *testing.T) {
 	if err != nil || !res.IsError || strings.Contains(textContent(res), "store down") ||
 		!strings.Contains(textContent(res), "service_unavailable") || !strings.Contains(textContent(res), "not charged") {
 		t.Errorf("store failure: %v, %v", res, err)
+	}
+}
+
+// TestSchemasCompile compiles every tool's input and output schema, which
+// a server otherwise compiles on the tool's first call: a schema the
+// registry generated wrong fails here, not in front of an agent.
+func TestSchemasCompile(t *testing.T) {
+	t.Parallel()
+	for _, tool := range Tools(Deps{}) {
+		for which, compiled := range map[string]func() *sjs.Schema{"input": tool.check.inC, "output": tool.check.outC} {
+			if s, want := compiled(), "mem:///vds/tools/"+tool.Def.Name+"/"+which+".json#"; s == nil || s.Location != want {
+				t.Errorf("%s %s schema compiled to %v, want one at %s", tool.Def.Name, which, s, want)
+			}
+		}
 	}
 }
 
