@@ -148,7 +148,7 @@ func recordURL(k catalog.Kind, id fmt.Stringer) string {
 // render executes a page into a buffer first, so a template failure
 // becomes a clean 500 rather than half a page.
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
-	t := h.pages.set.Lookup(name)
+	t := h.pages().set.Lookup(name)
 	if t == nil {
 		h.internalError(w, r, fmt.Errorf("no page template %q", name))
 		return
@@ -175,7 +175,7 @@ func signedIn(s *session, nav, title string) view {
 // errorPage renders a short explanation; it never echoes request input.
 func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
 	var buf bytes.Buffer
-	if err := h.pages.set.ExecuteTemplate(&buf, "error", view{Title: title, Error: msg, Signup: h.signup}); err != nil {
+	if err := h.pages().set.ExecuteTemplate(&buf, "error", view{Title: title, Error: msg, Signup: h.signup}); err != nil {
 		http.Error(w, msg, status)
 		return
 	}
@@ -233,7 +233,7 @@ func (h *Handler) notFound(w http.ResponseWriter, r *http.Request) {
 // static serves the embedded stylesheet and script. A URL with the
 // current fingerprint is cached for a year; any other is revalidated.
 func (h *Handler) static(w http.ResponseWriter, r *http.Request) {
-	a, ok := h.pages.assets[r.PathValue("file")]
+	a, ok := h.pages().assets[r.PathValue("file")]
 	if !ok {
 		h.notFound(w, r)
 		return
