@@ -84,6 +84,45 @@ func TestGet(t *testing.T) {
 	})
 }
 
+// TestCarKeepsEveryField reads back a car whose every field is set: a
+// built snapshot keeps its cars packed, so a field added to catalog.Car
+// and not to the packing would come back empty.
+func TestCarKeepsEveryField(t *testing.T) {
+	t.Parallel()
+	want := catalog.Car{
+		UUID: uuid.MustParse("6f1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e41"), Make: "Toyota", Model: "Prius Prime", SourceModel: "Prius Prime SE",
+		Year: 2024, Trim: "XSE Premium", Body: "Hatchback", FuelType: "Plug-in Hybrid (PHEV)", DriveType: "FWD",
+		Transmission: "Automatic (variable gear ratios)", DisplacementL: catalog.Some(2.0), Cylinders: catalog.Some(4),
+		Engine: "2.0L I4 plug-in hybrid",
+		FuelEconomy: catalog.FuelEconomy{
+			EPAID: catalog.Some(47200), MPGCity: catalog.Some(52.0), MPGHighway: catalog.Some(48.5), MPGCombined: catalog.Some(50.25),
+			EPARangeMiles: catalog.Some(600), EPAElectricRangeMiles: catalog.Some(39), AnnualFuelCost: catalog.Some(850), CO2GPM: catalog.Some(112.5),
+		},
+		Electrified: true,
+	}
+	var unset func(prefix string, v reflect.Value)
+	unset = func(prefix string, v reflect.Value) {
+		for i := range v.NumField() {
+			f, name := v.Field(i), prefix+v.Type().Field(i).Name
+			switch {
+			case v.Type().Field(i).Anonymous:
+				unset(name+".", f)
+			case f.IsZero():
+				t.Errorf("the test car leaves %s unset: set it, and pack it (carRow)", name)
+			}
+		}
+	}
+	unset("", reflect.ValueOf(want))
+	other := want
+	other.UUID, other.Trim, other.DisplacementL, other.FuelEconomy = uuid.MustParse("6f1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e42"), "LE", catalog.Opt[float64]{}, catalog.FuelEconomy{}
+	svc := vehicle.NewService(snapshot(t, &catalog.Catalog{Cars: []catalog.Car{other, want}}, catalog.Version{Number: 1}))
+	for _, c := range []catalog.Car{want, other} {
+		if got, err := svc.Car(c.UUID); err != nil || got != c {
+			t.Errorf("Car(%s) = %+v, %v; want %+v", c.UUID, got, err, c)
+		}
+	}
+}
+
 func TestParseUUID(t *testing.T) {
 	t.Parallel()
 	const canon = "6f1c1d1e-52a3-4c55-9d7e-0b5a3f2c9e41"

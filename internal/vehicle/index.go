@@ -67,6 +67,8 @@ type index struct {
 
 type table[T any] struct {
 	recs []T
+	// packed, once set, holds the records in place of recs (carRows).
+	packed interface{ at(p int32) T }
 	// raw holds each record's JSON from the first request that needs it:
 	// encoding is most of a list's cost, and every record's up front was
 	// a third of a million cars' memory.
@@ -423,13 +425,22 @@ func permute[T any](recs []T, perm []int32) {
 	}
 }
 
+// rec returns the record at position p.
+func (t *table[T]) rec(p int32) T {
+	if t.packed != nil {
+		return t.packed.at(p)
+	}
+	return t.recs[p]
+}
+
 // json returns the JSON of the record at position p, encoding it on first use.
 func (t *table[T]) json(p int32) json.RawMessage {
 	if r := t.raw[p].Load(); r != nil {
 		return *r
 	}
 	// newTable encoded every record once: this cannot fail.
-	r, _ := encodeJSON(&t.recs[p])
+	rec := t.rec(p)
+	r, _ := encodeJSON(&rec)
 	t.raw[p].Store(&r)
 	return r
 }

@@ -73,7 +73,7 @@ func (s *Service) Links(mk, model string, year int, d Decoded) Links {
 	}
 	if !powersports {
 		cars = linked(snap, snap.carFamilies, mk, model, func(p int32) (string, int) {
-			c := &snap.cars.recs[p]
+			c := snap.cars.rec(p)
 			return c.Model, c.Year
 		}, year)
 		tires = linked(snap, snap.families, mk, model, func(p int32) (string, int) {
@@ -84,7 +84,8 @@ func (s *Service) Links(mk, model string, year int, d Decoded) Links {
 	l := Links{Cars: make([]uuid.UUID, len(cars)), CarMatches: make([]CarMatch, len(cars)), TireSizes: make([]uuid.UUID, len(tires)),
 		Motorcycles: make([]uuid.UUID, len(motos))}
 	for i, p := range cars {
-		l.CarMatches[i] = d.match(&snap.cars.recs[p])
+		c := snap.cars.rec(p)
+		l.CarMatches[i] = d.match(&c)
 	}
 	slices.SortStableFunc(l.CarMatches, func(a, b CarMatch) int {
 		return cmp.Or(cmp.Compare(len(b.Matched)-len(b.Differs), len(a.Matched)-len(a.Differs)), cmp.Compare(len(a.Differs), len(b.Differs)))

@@ -63,7 +63,7 @@ type recordSource interface{ records(pos []int32) any }
 func (t *table[T]) records(pos []int32) any {
 	out := make([]T, len(pos))
 	for k, p := range pos {
-		out[k] = t.recs[p]
+		out[k] = t.rec(p)
 	}
 	return out
 }
@@ -216,7 +216,7 @@ func get[T any](t *table[T], kind catalog.Kind, id uuid.UUID) (T, error) {
 		var zero T
 		return zero, notFound(kind, id)
 	}
-	return t.recs[p], nil
+	return t.rec(p), nil
 }
 
 // Car returns one car, or a not_found error.
