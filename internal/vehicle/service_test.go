@@ -3,6 +3,7 @@ package vehicle_test
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -229,6 +230,28 @@ func TestNewSnapshotNamesAnUnencodableRecord(t *testing.T) {
 				t.Fatalf("NewSnapshot = %v, %v; want nil and an error containing %q", s, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestCarFiguresChecked: a car is checked for what JSON cannot carry by
+// its decimal figures alone, not encoded whole, so each figure must be
+// checked and a car must hold nothing else that JSON could refuse.
+func TestCarFiguresChecked(t *testing.T) {
+	t.Parallel()
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[catalog.Car]()) {
+		switch f.Type {
+		case reflect.TypeFor[catalog.Opt[float64]]():
+			cars := synthCars(2, 1)
+			reflect.ValueOf(&cars[1]).Elem().FieldByIndex(f.Index).Set(reflect.ValueOf(catalog.Some(math.Inf(-1))))
+			want := fmt.Sprintf("car %s (%s %s %d): json: unsupported value: -Inf", cars[1].UUID, cars[1].Make, cars[1].Model, cars[1].Year)
+			if _, err := vehicle.NewSnapshot(&catalog.Catalog{Cars: cars}, catalog.Version{}); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s = -Inf: NewSnapshot gave %v, want an error containing %q", f.Name, err, want)
+			}
+		case reflect.TypeFor[catalog.FuelEconomy](), reflect.TypeFor[uuid.UUID](), reflect.TypeFor[string](),
+			reflect.TypeFor[int](), reflect.TypeFor[bool](), reflect.TypeFor[catalog.Opt[int]]():
+		default:
+			t.Errorf("catalog.Car.%s is a %s: check it in carFiguresEncodable if JSON can refuse it, then list its type here", f.Name, f.Type)
+		}
 	}
 }
 
