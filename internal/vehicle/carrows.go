@@ -1,6 +1,8 @@
 package vehicle
 
 import (
+	"sync"
+
 	"github.com/google/uuid"
 	"github.com/vds-dev/vds/internal/catalog"
 )
@@ -32,26 +34,47 @@ func carStringsOf(c *catalog.Car) [carStrings]string {
 	return [carStrings]string{c.Make, c.Model, c.SourceModel, c.Trim, c.Body, c.FuelType, c.DriveType, c.Transmission, c.Engine}
 }
 
+// packCars packs each half of cars on a goroutine of its own, then renumbers
+// the second half's strings into the first half's dictionary.
 func packCars(cars []catalog.Car) *carRows {
 	r := &carRows{rows: make([]carRow, len(cars))}
+	half := len(cars) / 2
+	var second dict
+	var wg sync.WaitGroup
+	wg.Go(func() { packInto(r.rows[half:], cars[half:], &second) })
+	packInto(r.rows[:half], cars[:half], &r.strs)
+	wg.Wait()
+	ids := make([]uint32, len(second.names))
+	for i, s := range second.names {
+		ids[i] = r.strs.id(s)
+	}
+	for i := half; i < len(r.rows); i++ {
+		w := &r.rows[i]
+		for f, id := range w.strs {
+			w.strs[f] = ids[id]
+		}
+	}
+	// Only the names are read from here on.
+	r.strs.ids = nil
+	return r
+}
+
+func packInto(rows []carRow, cars []catalog.Car, strs *dict) {
 	// Sorted cars mostly repeat the previous one's strings, and comparing
 	// is cheaper than hashing.
 	var last [carStrings]string
 	var lastID [carStrings]uint32
 	for i := range cars {
-		c, w := &cars[i], &r.rows[i]
+		c, w := &cars[i], &rows[i]
 		for f, s := range carStringsOf(c) {
 			if i == 0 || s != last[f] {
-				last[f], lastID[f] = s, r.strs.id(s)
+				last[f], lastID[f] = s, strs.id(s)
 			}
 			w.strs[f] = lastID[f]
 		}
 		w.id, w.year, w.displacement, w.cylinders = c.UUID, c.Year, c.DisplacementL, c.Cylinders
 		w.economy, w.electrified = c.FuelEconomy, c.Electrified
 	}
-	// Only the names are read from here on.
-	r.strs.ids = nil
-	return r
 }
 
 func (r *carRows) at(p int32) catalog.Car {
